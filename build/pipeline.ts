@@ -1,0 +1,36 @@
+// The build as a pipeline of pure steps; the file system is touched only by load (first) and emit (last).
+import { loadCatalog } from './load.ts';
+import { formatError, validateCatalog } from './validate.ts';
+
+export interface BuildOptions {
+  src: string;
+  /** null: validate only */
+  out: string | null;
+  only?: Set<string>;
+  log?: (message: string) => void;
+}
+
+export interface BuildResult {
+  errors: string[];
+  operations: number;
+  providers: number;
+}
+
+export async function buildCatalog(opts: BuildOptions): Promise<BuildResult> {
+  const log = opts.log ?? (() => {});
+  const t0 = performance.now();
+  log(`build: loading ${opts.src}`);
+  const loaded = loadCatalog(opts.src, opts.only);
+  const operations = loaded.providers.reduce((n, p) => n + (p.data.operations?.length ?? 0), 0);
+  log(`build: validating ${loaded.providers.length} providers, ${operations} operations, ${loaded.capabilities.length} capabilities`);
+  const errors = validateCatalog(loaded).map(formatError);
+  if (errors.length || !opts.out) return { errors, operations, providers: loaded.providers.length };
+  const { resolveCatalog } = await import('./resolve.ts');
+  const { emitCatalog } = await import('./emit.ts');
+  log('build: resolving siblings, routing plans, call templates');
+  const resolved = resolveCatalog(loaded);
+  log(`build: writing ${opts.out}`);
+  emitCatalog(resolved, opts.out, log);
+  log(`build: done in ${Math.round(performance.now() - t0)} ms (${resolved.manifest.operations} operations, hash ${resolved.manifest.hash})`);
+  return { errors: [], operations: resolved.manifest.operations, providers: resolved.manifest.providers };
+}

@@ -1,0 +1,201 @@
+// Validation: every file against its JSON Schema (ajv, compiled once), then the cross-checks a schema
+// cannot express. Pure: data in, positioned errors out.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import platformsSchema from './schema/platforms.schema.json' with { type: 'json' };
+import capabilitySchema from './schema/capability.schema.json' with { type: 'json' };
+import providerSchema from './schema/provider.schema.json' with { type: 'json' };
+import type { LoadedCatalog, SourceFile } from './load.ts';
+import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from './types.ts';
+import { transforms } from '../runtime/router/transforms.ts';
+import { deriveRules } from '../runtime/router/derive.ts';
+import { parsePath } from '../runtime/util/json-path.ts';
+
+export interface BuildError {
+  pos: SourcePos;
+  provider?: string;
+  message: string;
+}
+
+export function formatError(e: BuildError): string {
+  return `${e.pos.file}:${e.pos.line}:${e.pos.col} ${e.provider ? `[${e.provider}] ` : ''}${e.message}`;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const validators: Record<'platforms' | 'capability' | 'provider', ValidateFunction> = {
+  platforms: ajv.compile(platformsSchema),
+  capability: ajv.compile(capabilitySchema),
+  provider: ajv.compile(providerSchema),
+};
+
+function schemaErrors(kind: keyof typeof validators, src: SourceFile<unknown>, provider?: string): BuildError[] {
+  const validate = validators[kind];
+  if (validate(src.data)) return [];
+  // oneOf/if branches repeat the real cause; keep the most specific message per location.
+  const seen = new Set<string>();
+  const all = validate.errors ?? [];
+  const isNullBranch = (e: ErrorObject) => e.keyword === 'type' && (e.params as { type: string }).type === 'null';
+  return all
+    .filter((e: ErrorObject) => !['oneOf', 'if', 'allOf'].includes(e.keyword))
+    .filter((e) => !isNullBranch(e) || !all.some((o) => o !== e && !isNullBranch(o) && o.keyword !== 'oneOf' && o.instancePath.startsWith(e.instancePath)))
+    .map((e: ErrorObject) => {
+      const path = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
+      const where = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(top)';
+      const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+      return { pos: src.pos(path), provider, message: `${where}: ${e.message}${extra}` };
+    })
+    .filter((e) => (seen.has(formatError(e)) ? false : (seen.add(formatError(e)), true)));
+}
+
+const PATH_PARAM = /\{([a-zA-Z0-9_]+)\}/g;
+
+/** Every check of one provider operation that depends on other files. */
+function checkOperation(
+  op: OperationSrc,
+  at: (...path: Array<string | number>) => SourcePos,
+  ctx: { provider: ProviderSrc; capabilities: Map<string, CapabilitySrc>; platforms: Set<string>; examples: LoadedCatalog['examples']; allIds: Set<string> },
+): BuildError[] {
+  const errs: BuildError[] = [];
+  const err = (message: string, ...path: Array<string | number>) => errs.push({ pos: at(...path), provider: ctx.provider.service, message });
+  if (!op.id.startsWith(`${ctx.provider.service}.`)) err(`id ${op.id}: must start with '${ctx.provider.service}.'`, 'id');
+
+  const declared = new Set(Object.keys(op.input.pathParams ?? {}));
+  const inPath = new Set([...op.path.matchAll(PATH_PARAM)].map((m) => m[1]));
+  for (const p of inPath) if (!declared.has(p)) err(`path {${p}} is not a declared path parameter (input.pathParams)`, 'path');
+  for (const p of declared) if (!inPath.has(p)) err(`input.pathParams.${p} does not appear in path ${op.path}`, 'input', 'pathParams', p);
+
+  const platform = op.platform ?? ctx.provider.defaults?.platform;
+  if (!platform) err('no platform (set it on the operation or in defaults)', 'id');
+  else if (!ctx.platforms.has(platform)) err(`platform '${platform}' is not in platforms.yaml`, 'platform');
+
+  if (op.cost && op.cost.type !== 'free' && op.cost.usd === null && op.serves) err('cost.usd: a routed child needs a price in USD', 'cost', 'usd');
+  if (op.async) {
+    if (!ctx.allIds.has(op.async.poll.endpoint)) err(`async.poll.endpoint '${op.async.poll.endpoint}' is not an operation in the catalog`, 'async', 'poll', 'endpoint');
+  }
+
+  if (!op.serves) {
+    for (const k of ['accepts', 'request', 'response', 'bills_miss'] as const) if (op[k] !== undefined) err(`${k} only makes sense with serves`, k);
+    return errs;
+  }
+  const cap = ctx.capabilities.get(op.serves);
+  if (!cap) {
+    err(`serves '${op.serves}': no such capability in catalog-src/capabilities/`, 'serves');
+    return errs;
+  }
+  if (!op.docs_url) err('a routed child needs docs_url', 'docs_url');
+  if (!op.cost?.source_url) err('a routed child needs cost.source_url (where the price is published)', 'cost');
+  if (!ctx.examples.has(op.id)) err(`a routed child needs a captured example: catalog-src/examples/${op.id}.json`, 'id');
+
+  const sets = cap.identity.map((s) => [...s].sort().join('+'));
+  const contractIn = new Set([...Object.keys(cap.fields), ...Object.keys(cap.filters ?? {})]);
+  const mapped = new Set(op.request!.map.map((m) => m.from));
+  op.accepts!.forEach((set, i) => {
+    if (!sets.includes([...set].sort().join('+'))) err(`accepts[${i}] {${set.join(', ')}} is not an identity set of ${cap.capability}`, 'accepts', i);
+    for (const f of set) if (!mapped.has(f)) err(`accepts[${i}]: field '${f}' is accepted but request.map never sends it`, 'accepts', i);
+  });
+  op.request!.map.forEach((m, i) => {
+    if (!contractIn.has(m.from)) err(`request.map[${i}].from '${m.from}': no such contract field or filter in ${cap.capability}`, 'request', 'map', i, 'from');
+    if (m.transform && !transforms[m.transform]) err(`request.map[${i}].transform '${m.transform}': unknown (see runtime/router/transforms.ts)`, 'request', 'map', i, 'transform');
+    if (m.to.startsWith('path.') && !declared.has(m.to.slice(5))) err(`request.map[${i}].to '${m.to}': not a path parameter of ${op.path}`, 'request', 'map', i, 'to');
+    if (parsePath(m.to).length < 2 && !m.to.startsWith('body[')) err(`request.map[${i}].to '${m.to}': names no parameter`, 'request', 'map', i, 'to');
+  });
+  for (const [i, f] of (op.request!.ignores ?? []).entries()) {
+    if (!cap.filters?.[f]) err(`request.ignores[${i}] '${f}': not a filter of ${cap.capability}`, 'request', 'ignores', i);
+    if (mapped.has(f)) err(`request.ignores[${i}] '${f}': both mapped and ignored`, 'request', 'ignores', i);
+  }
+  for (const f of Object.keys(cap.filters ?? {})) {
+    if (!mapped.has(f) && !(op.request!.ignores ?? []).includes(f)) err(`filter '${f}' of ${cap.capability} is neither mapped nor listed in request.ignores`, 'request');
+  }
+  for (const [field, spec] of Object.entries(op.response!.output)) {
+    const out = cap.output[field];
+    if (!out) { err(`response.output.${field}: no such contract field in ${cap.capability}`, 'response', 'output', field); continue; }
+    if (typeof spec === 'object') {
+      if (spec.transform && !transforms[spec.transform]) err(`response.output.${field}.transform '${spec.transform}': unknown`, 'response', 'output', field, 'transform');
+      if ((spec.items || spec.where) && out.type !== 'list') err(`response.output.${field}: items/where only apply to list fields`, 'response', 'output', field);
+    }
+  }
+  for (const [field, out] of Object.entries(cap.output)) {
+    if (out.required && !(field in op.response!.output)) err(`response.output: required contract field '${field}' is not mapped`, 'response', 'output');
+  }
+  if (op.cost?.type === 'per_result' && !op.response!.rows && !Object.values(cap.output).some((o) => o.type === 'list')) {
+    err('per_result pricing needs response.rows (the list whose length is billed)', 'cost', 'type');
+  }
+  return errs;
+}
+
+function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: Set<string>; platforms: Set<string>; opCapabilities: Set<string>; partial: boolean }): BuildError[] {
+  const errs: BuildError[] = [];
+  const c = cap.data;
+  const err = (message: string, ...path: Array<string | number>) => errs.push({ pos: cap.pos(path), message });
+  const expected = cap.file.split('/').pop()!.replace(/\.yaml$/, '');
+  if (c.capability !== expected) err(`capability '${c.capability}' must match its file name '${expected}.yaml'`, 'capability');
+  if (!names.platforms.has(c.platform)) err(`platform '${c.platform}' is not in platforms.yaml`, 'platform');
+  c.identity.forEach((set, i) => set.forEach((f, j) => { if (!c.fields[f]) err(`identity[${i}]: '${f}' has no type in fields`, 'identity', i, j); }));
+  const missField = /^output\.([a-z0-9_]+)/.exec(c.miss)?.[1];
+  if (missField && !c.output[missField]) err(`miss names output.${missField}, which is not an output field`, 'miss');
+  for (const [field, d] of Object.entries(c.derive ?? {})) {
+    if (!c.fields[field]) err(`derive.${field}: not a field of this capability`, 'derive', field);
+    if (!deriveRules[d.rule]) err(`derive.${field}.rule '${d.rule}': unknown (see runtime/router/derive.ts)`, 'derive', field, 'rule');
+    d.from.forEach((f, i) => { if (!c.fields[f]) err(`derive.${field}.from[${i}] '${f}': not a field of this capability`, 'derive', field, 'from', i); });
+  }
+  (c.related ?? []).forEach((r, i) => {
+    if (!names.partial && !names.capabilities.has(r.capability) && !names.opCapabilities.has(r.capability)) err(`related[${i}] '${r.capability}': no routed capability or operation has it`, 'related', i, 'capability');
+  });
+  if (c.verify && !names.capabilities.has(c.verify.capability)) err(`verify.capability '${c.verify.capability}': no such capability`, 'verify', 'capability');
+  return errs;
+}
+
+export function validateCatalog(cat: LoadedCatalog): BuildError[] {
+  const errors: BuildError[] = cat.syntaxErrors.map((e) => ({ pos: e.pos, message: e.message }));
+  if (!cat.platforms) {
+    errors.push({ pos: { file: `${cat.root}/platforms.yaml`, line: 1, col: 1 }, message: 'platforms.yaml is missing' });
+    return errors;
+  }
+  errors.push(...schemaErrors('platforms', cat.platforms));
+  const capErrs = cat.capabilities.map((c) => schemaErrors('capability', c));
+  const provErrs = cat.providers.map((p) => schemaErrors('provider', p, p.data?.service));
+  errors.push(...capErrs.flat(), ...provErrs.flat());
+  const caps = cat.capabilities.filter((_, i) => capErrs[i].length === 0);
+  const provs = cat.providers.filter((_, i) => provErrs[i].length === 0);
+
+  const platforms = new Set((cat.platforms.data.platforms ?? []).map((p) => p.slug));
+  const capabilities = new Map(caps.map((c) => [c.data.capability, c.data]));
+  const opCapabilities = new Set<string>();
+  const idAt = new Map<string, SourcePos>();
+  const childRoutes = new Map<string, SourcePos>();
+  for (const p of provs) {
+    const expected = p.file.split('/').pop()!.replace(/\.yaml$/, '');
+    if (p.data.service !== expected) errors.push({ pos: p.pos(['service']), provider: p.data.service, message: `service '${p.data.service}' must match its file name '${expected}.yaml'` });
+    p.data.operations.forEach((op, i) => {
+      opCapabilities.add(op.capability ?? op.serves ?? op.id.slice(p.data.service.length + 1));
+      const first = idAt.get(op.id);
+      if (first) errors.push({ pos: p.pos(['operations', i, 'id']), provider: p.data.service, message: `duplicate id ${op.id} (first at ${first.file}:${first.line})` });
+      else idAt.set(op.id, p.pos(['operations', i, 'id']));
+      if (op.serves) {
+        const key = `${op.serves} ${p.data.service} ${op.method} ${op.path}`;
+        const twin = childRoutes.get(key);
+        if (twin) errors.push({ pos: p.pos(['operations', i, 'path']), provider: p.data.service, message: `a second child of ${op.serves} with the same provider, method and path (first at ${twin.file}:${twin.line})` });
+        else childRoutes.set(key, p.pos(['operations', i, 'path']));
+      }
+    });
+  }
+  for (const c of caps) errors.push(...checkCapability(c, { capabilities: new Set(capabilities.keys()), platforms, opCapabilities, partial: cat.partial }));
+  const allIds = new Set(idAt.keys());
+  for (const p of provs) {
+    p.data.operations.forEach((op, i) => {
+      errors.push(...checkOperation(op, (...path) => p.pos(['operations', i, ...path]), { provider: p.data, capabilities, platforms, examples: cat.examples, allIds }));
+    });
+  }
+  for (const [id, ex] of cat.examples) {
+    const pos = { file: ex.file, line: 1, col: 1 };
+    try {
+      JSON.parse(ex.text);
+    } catch (e) {
+      const m = /position (\d+)/.exec(String(e));
+      const upTo = m ? ex.text.slice(0, Number(m[1])) : '';
+      const line = upTo.split('\n').length;
+      errors.push({ pos: m ? { file: ex.file, line, col: Number(m[1]) - upTo.lastIndexOf('\n') } : pos, message: `example is not valid JSON: ${(e as Error).message}` });
+    }
+    if (!allIds.has(id) && !cat.partial) errors.push({ pos, message: `example names no operation: ${id}` });
+  }
+  return errors.sort((a, b) => a.pos.file.localeCompare(b.pos.file) || a.pos.line - b.pos.line || a.pos.col - b.pos.col);
+}

@@ -1,0 +1,44 @@
+// The tiny path language of the catalog's mappings: `a.b[0].c`, `list[]` (append / wrap in an array).
+
+export type Segment = string | number | '[]';
+
+export function parsePath(path: string): Segment[] {
+  const out: Segment[] = [];
+  for (const part of path.match(/[^.[\]]+|\[\d*\]/g) ?? []) {
+    if (part === '[]') out.push('[]');
+    else if (part.startsWith('[')) out.push(Number(part.slice(1, -1)));
+    else out.push(part);
+  }
+  return out;
+}
+
+export function getPath(value: unknown, path: string | Segment[]): unknown {
+  let cur = value;
+  for (const seg of typeof path === 'string' ? parsePath(path) : path) {
+    if (cur === null || cur === undefined) return undefined;
+    if (seg === '[]') return cur;
+    cur = (cur as Record<string | number, unknown>)[seg];
+  }
+  return cur;
+}
+
+/** Set a value, creating objects and arrays on the way; `[]` appends. */
+export function setPath(target: Record<string, unknown> | unknown[], path: string | Segment[], value: unknown): void {
+  const segs = typeof path === 'string' ? parsePath(path) : path;
+  let cur: Record<string | number, unknown> = target as Record<string | number, unknown>;
+  segs.forEach((seg, i) => {
+    const last = i === segs.length - 1;
+    const next = segs[i + 1];
+    if (seg === '[]') {
+      const arr = cur as unknown as unknown[];
+      if (last) arr.push(value);
+      else { const item = typeof next === 'number' || next === '[]' ? [] : {}; arr.push(item); cur = item as Record<string, unknown>; }
+      return;
+    }
+    if (last) { cur[seg] = value; return; }
+    if (cur[seg] === undefined || cur[seg] === null || typeof cur[seg] !== 'object') {
+      cur[seg] = typeof next === 'number' || next === '[]' ? [] : {};
+    }
+    cur = cur[seg] as Record<string | number, unknown>;
+  });
+}
