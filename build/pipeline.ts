@@ -1,6 +1,11 @@
 // The build as a pipeline of pure steps; the file system is touched only by load (first) and emit (last).
 import { loadCatalog } from './load.ts';
 import { formatError, validateCatalog } from './validate.ts';
+import { sourceHash } from './source-hash.ts';
+
+/** Code whose change changes the output: the build itself and the mapping functions it runs. */
+export const BUILD_DIR = new URL('.', import.meta.url).pathname;
+export const ROUTER_DIR = new URL('../runtime/router', import.meta.url).pathname;
 
 export interface BuildOptions {
   src: string;
@@ -30,7 +35,7 @@ export async function buildCatalog(opts: BuildOptions): Promise<BuildResult> {
   log('build: resolving siblings, routing plans, call templates');
   const resolved = resolveCatalog(loaded);
   log(`build: writing ${opts.out}`);
-  emitCatalog(resolved, opts.out, log);
+  await emitCatalog(resolved, opts.out, sourceHash([opts.src, BUILD_DIR, ROUTER_DIR]), log);
   log(`build: done in ${Math.round(performance.now() - t0)} ms (${resolved.manifest.operations} operations, hash ${resolved.manifest.hash})`);
   return { errors: [], operations: resolved.manifest.operations, providers: resolved.manifest.providers };
 }

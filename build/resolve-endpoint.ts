@@ -1,0 +1,74 @@
+// One provider operation -> the seed's endpoint object (static part; observed/reviews are live).
+import type { CapabilitySrc, CostOut, CostSrc, EndpointOut, OperationSrc, PlatformSrc, ProviderSrc } from './types.ts';
+import { passThroughTemplate } from './call-template.ts';
+
+export function costOut(c: CostSrc | null): CostOut | null {
+  if (!c) return null;
+  return {
+    type: c.type, value: c.value, currency: c.currency, per: c.per ?? 1, unit: c.unit,
+    source: c.source, source_url: c.source_url ?? null, checked: c.checked ?? null,
+    confidence: c.confidence ?? null, note: c.note ?? null, usd: c.usd,
+    ...(c.reported_charge ? { reported_charge: c.reported_charge } : {}),
+  };
+}
+
+/** Integer micro-USD of one unit; money is never a float past this point. */
+export function priceMicro(c: CostSrc | CostOut | null): number {
+  if (!c || c.type === 'free' || c.usd === null) return 0;
+  return Math.round(c.usd * 1_000_000);
+}
+
+export function operationCapability(service: string, op: OperationSrc): string {
+  return op.capability ?? op.serves ?? op.id.slice(service.length + 1);
+}
+
+export interface EndpointContext {
+  provider: ProviderSrc;
+  platforms: Map<string, PlatformSrc>;
+  capabilities: Map<string, CapabilitySrc>;
+  hasExample: boolean;
+}
+
+export function resolveEndpoint(op: OperationSrc, ctx: EndpointContext): EndpointOut {
+  const d = ctx.provider.defaults ?? {};
+  const capability = operationCapability(ctx.provider.service, op);
+  const platform = (op.platform ?? d.platform)!;
+  const platformEligible = op.platform_eligible ?? d.platform_eligible ?? true;
+  const out: EndpointOut = {
+    id: op.id,
+    provider: ctx.provider.service,
+    provider_display: ctx.provider.display_name,
+    name: op.name,
+    summary: op.summary,
+    method: op.method,
+    path: op.path,
+    scope: op.scope ?? d.scope ?? 'any_account',
+    tier: op.tier ?? d.tier ?? (op.kind === 'utility' ? 'extended' : 'core'),
+    kind: op.kind,
+    domain: op.domain ?? d.domain ?? platform,
+    call_template: passThroughTemplate(ctx.provider.service, op),
+    cost: costOut(op.cost),
+    async: op.async ?? null,
+    platform_eligible: platformEligible,
+    platform_blocked: platformEligible ? null : (op.platform_blocked ?? d.platform_blocked ?? 'Needs the caller\'s own key.'),
+    miss: op.miss ? { status: op.miss.status?.[0] ?? 200, means: op.miss.means } : null,
+    status: op.status ?? null,
+    status_note: op.status_note ?? null,
+    superseded_by: op.superseded_by ?? null,
+    verified: op.verified ?? d.verified ?? null,
+    added: op.added ?? d.added ?? null,
+    docs_url: op.docs_url,
+    has_example: ctx.hasExample,
+    input: op.input,
+    test_request: op.test_request ?? null,
+    capability,
+    capability_description: ctx.capabilities.get(capability)?.description ?? op.summary,
+    platform,
+    platform_label: ctx.platforms.get(platform)?.label ?? platform,
+    observed: null,
+  };
+  if (op.body_allowlist !== undefined) out.body_allowlist = op.body_allowlist;
+  if (op.strict_query !== undefined) out.strict_query = op.strict_query;
+  if (op.strict_body !== undefined) out.strict_body = op.strict_body;
+  return out;
+}

@@ -1,0 +1,127 @@
+// A capability and its children -> the routed endpoint (svc.<capability>), its routing block and the
+// captured example of the routed wrapper (the cheapest child's example mapped through its mapping).
+import type { CapabilitySrc, EndpointOut, OperationSrc, ParamSrc, PlanRow, PlatformSrc, RoutingBlock } from './types.ts';
+import { costOut, priceMicro } from './resolve-endpoint.ts';
+import { routedSampleBody, routedTemplate } from './call-template.ts';
+import { mapOutput } from '../runtime/router/map-response.ts';
+import { getPath } from '../runtime/util/json-path.ts';
+
+export interface Child {
+  op: OperationSrc;
+  endpoint: EndpointOut;
+  example: unknown;
+}
+
+export const ROUTE_HEADERS: Record<string, string> = {
+  'X-Svc-Route-Waterfall': '0 stops at the first miss; default on: a miss tries the next child.',
+  'X-Svc-Route-Max-Cost': 'Ceiling in USD for the whole call, verification included; default 1.00.',
+  'X-Svc-Route-Prefer': 'provider[,...]: try these providers first (after own-key children).',
+  'X-Svc-Route-Exclude': 'provider[,...]: never call these providers.',
+  'X-Svc-Route-Strict-Filters': '1: never call a child that cannot apply a sent filter; 422 and no charge when none can.',
+  'X-Svc-Route-Timeout-Ms': 'Deadline for the whole call in milliseconds (default 60000; may only lower it).',
+  'X-Svc-Route-Dry-Run': '1: answer the plan without calling any child or charging.',
+};
+const VERIFY_HEADER = 'true: verify a hit in the same call, within the ceiling, and report _svc.verification.';
+
+/** Expected USD for one hit from the list price: per_result bills every row of the default page. */
+export function listUsdPerHit(cap: CapabilitySrc, op: OperationSrc): number | null {
+  const c = op.cost;
+  if (!c || c.type === 'free') return 0;
+  if (c.usd === null) return null;
+  const rows = c.type === 'per_result' ? Number(cap.filters?.limit?.default ?? 1) : 1;
+  return (priceMicro(c) * rows) / 1_000_000;
+}
+
+function planOrder(cap: CapabilitySrc, children: Child[]): Child[] {
+  return [...children].sort((a, b) => (listUsdPerHit(cap, a.op) ?? Infinity) - (listUsdPerHit(cap, b.op) ?? Infinity) || a.op.id.localeCompare(b.op.id));
+}
+
+function contractParams(cap: CapabilitySrc): Record<string, ParamSrc> {
+  const params: Record<string, ParamSrc> = {};
+  for (const [f, t] of Object.entries(cap.fields)) params[f] = { type: t, required: false, note: 'identity key', example: routedSampleBody({ ...cap, identity: [[f]] })[f] };
+  for (const [f, def] of Object.entries(cap.filters ?? {})) {
+    params[f] = { type: def.type, required: false, note: `filter: ${def.note}` };
+    if (def.default !== undefined && def.default !== null) params[f].default = def.default;
+    if (def.min !== undefined) params[f].min = def.min;
+    if (def.max !== undefined) params[f].max = def.max;
+  }
+  return params;
+}
+
+export function resolveRouted(cap: CapabilitySrc, children: Child[], also: EndpointOut[], platform: PlatformSrc | undefined) {
+  const ordered = planOrder(cap, children);
+  const plan: PlanRow[] = ordered.map((c) => ({
+    endpoint_id: c.op.id, accepts: c.op.accepts!, usd: c.op.cost?.usd ?? null, hit_rate: null,
+    usd_per_hit: listUsdPerHit(cap, c.op), works: c.op.status !== 'down',
+  }));
+  const prices = plan.map((p) => p.usd_per_hit).filter((u): u is number => u !== null);
+  const cheapest = prices.length ? Math.min(...prices) : null;
+  const headers: Record<string, string> = { ...ROUTE_HEADERS };
+  if (cap.verify) headers['X-Svc-Route-Verify'] = VERIFY_HEADER;
+  const routing: RoutingBlock = {
+    contract: {
+      identity: cap.identity, fields: cap.fields, filters: cap.filters ?? {}, output: cap.output,
+      miss: cap.miss, derive: cap.derive ?? {}, ...(cap.verify ? { verify: cap.verify } : {}),
+    },
+    plan,
+    also: also.map((e) => ({ endpoint_id: e.id, usd: e.cost?.usd ?? null })),
+    headers,
+  };
+  const sample = routedSampleBody(cap);
+  const dates = (k: 'verified' | 'added') => children.map((c) => c.endpoint[k]).filter((d): d is string => Boolean(d)).sort();
+  const endpoint: EndpointOut = {
+    id: `svc.${cap.capability}`,
+    provider: 'svc',
+    provider_display: 'svc (routed)',
+    name: `${cap.capability} (routed)`,
+    summary: cap.description,
+    method: 'POST',
+    path: `/${cap.capability}`,
+    scope: '',
+    tier: 'core',
+    kind: 'routed',
+    domain: 'routed',
+    call_template: routedTemplate(cap),
+    cost: {
+      type: 'per_success', value: cheapest ?? 0, currency: 'USD', per: 1, unit: 'hit', source: 'inferred',
+      source_url: null, checked: null, confidence: null,
+      note: `the serving child's price, 0% markup; ${children.length} children from $${cheapest ?? 0} per hit`,
+      varies: true, usd: cheapest,
+    },
+    async: null,
+    platform_eligible: children.some((c) => c.endpoint.platform_eligible),
+    platform_blocked: children.some((c) => c.endpoint.platform_eligible) ? null : 'Every child needs the caller\'s own key.',
+    miss: { status: 200, means: cap.miss },
+    status: null,
+    status_note: null,
+    superseded_by: null,
+    verified: dates('verified').pop() ?? null,
+    added: dates('added')[0] ?? null,
+    docs_url: '',
+    has_example: ordered.some((c) => c.example !== undefined),
+    input: { bodyType: 'json', body: contractParams(cap), note: 'Send every identity field you know; options travel as X-Svc-Route-* headers.' },
+    test_request: { body: sample },
+    strict_body: true,
+    routed_children: ordered.map((c) => c.op.id),
+    capability: cap.capability,
+    capability_description: cap.description,
+    platform: cap.platform,
+    platform_label: platform?.label ?? cap.platform,
+    observed: null,
+  };
+  return { endpoint, routing, ordered, example: routedExample(cap, ordered) };
+}
+
+/** The wrapper a routed call answers, from the cheapest child that has a captured example. */
+function routedExample(cap: CapabilitySrc, ordered: Child[]): unknown {
+  const child = ordered.find((c) => c.example !== undefined);
+  if (!child) return null;
+  const raw = child.op.async ? getPath(child.example, child.op.async.result.path) ?? child.example : child.example;
+  const cost = costOut(child.op.cost);
+  const cost_micro = priceMicro(cost);
+  return {
+    output: mapOutput(cap, child.op.response!, raw),
+    raw: child.example,
+    _svc: { served_by: child.op.id, tried: [{ endpoint_id: child.op.id, outcome: 'hit', status: 200, ms: 0, cost_micro }], cost_micro },
+  };
+}

@@ -1,0 +1,86 @@
+// Shelves: the platform list and, per platform, operations grouped by capability.
+import type { CatalogEntry, EndpointOut, PlatformSrc } from './types.ts';
+
+export interface EndpointSummary {
+  id: string;
+  name: string;
+  summary: string;
+  provider: string;
+  provider_display: string;
+  kind: EndpointOut['kind'];
+  tier: EndpointOut['tier'];
+  method: string;
+  path: string;
+  usd: number | null;
+  cost_type: string | null;
+  unit: string | null;
+  has_example: boolean;
+}
+
+export interface PlatformRow {
+  slug: string;
+  label: string;
+  description: string;
+  operations: number;
+  capabilities: number;
+  calls_30d: number;
+  vendors: string[];
+}
+
+export interface ShelfCapability {
+  capability: string;
+  description: string;
+  routed: boolean;
+  operations: EndpointSummary[];
+}
+
+export interface Shelf {
+  slug: string;
+  label: string;
+  description: string;
+  capabilities: ShelfCapability[];
+  hidden_count: number;
+  /** the same shelf with utility operations kept */
+  all: ShelfCapability[];
+}
+
+export const summarize = (e: EndpointOut): EndpointSummary => ({
+  id: e.id, name: e.name, summary: e.summary, provider: e.provider, provider_display: e.provider_display, kind: e.kind,
+  tier: e.tier, method: e.method, path: e.path, usd: e.cost?.usd ?? null, cost_type: e.cost?.type ?? null,
+  unit: e.cost?.unit ?? null, has_example: e.has_example,
+});
+
+const isHidden = (e: EndpointOut) => e.kind === 'utility';
+
+function group(endpoints: EndpointOut[]): ShelfCapability[] {
+  const byCap = new Map<string, EndpointOut[]>();
+  for (const e of endpoints) byCap.set(e.capability, [...(byCap.get(e.capability) ?? []), e]);
+  return [...byCap.entries()]
+    .map(([capability, list]) => ({
+      capability,
+      description: list.find((e) => e.kind === 'routed')?.capability_description ?? list[0].capability_description,
+      routed: list.some((e) => e.kind === 'routed'),
+      operations: list
+        .sort((a, b) => Number(b.kind === 'routed') - Number(a.kind === 'routed') || (a.cost?.usd ?? Infinity) - (b.cost?.usd ?? Infinity) || a.id.localeCompare(b.id))
+        .map(summarize),
+    }))
+    .filter((g) => g.operations.length > 0)
+    .sort((a, b) => Number(b.routed) - Number(a.routed) || b.operations.length - a.operations.length || a.capability.localeCompare(b.capability));
+}
+
+export function shelves(entries: CatalogEntry[], platforms: PlatformSrc[]): { platformRows: PlatformRow[]; shelfList: Shelf[] } {
+  const shelfList: Shelf[] = [];
+  const platformRows: PlatformRow[] = [];
+  for (const p of platforms) {
+    const onShelf = entries.map((e) => e.endpoint).filter((e) => e.platform === p.slug);
+    const visible = onShelf.filter((e) => !isHidden(e));
+    shelfList.push({ slug: p.slug, label: p.label, description: p.description, capabilities: group(visible), hidden_count: onShelf.length - visible.length, all: group(onShelf) });
+    platformRows.push({
+      slug: p.slug, label: p.label, description: p.description, operations: onShelf.length,
+      capabilities: new Set(onShelf.map((e) => e.capability)).size, calls_30d: 0,
+      vendors: [...new Set(onShelf.filter((e) => e.kind !== 'routed').map((e) => e.provider_display))].sort(),
+    });
+  }
+  platformRows.sort((a, b) => b.operations - a.operations || a.slug.localeCompare(b.slug));
+  return { platformRows, shelfList };
+}

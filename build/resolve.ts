@@ -1,0 +1,137 @@
+// Validated sources -> everything dist/catalog holds. Pure; deterministic (same input, same output).
+import { createHash } from 'node:crypto';
+import type { LoadedCatalog } from './load.ts';
+import type {
+  CapabilitySrc, CatalogEntry, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
+} from './types.ts';
+import { operationCapability, priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
+import { resolveRouted, type Child } from './resolve-routing.ts';
+import { shelves, type Shelf, type PlatformRow } from './resolve-shelves.ts';
+import { coverageMarkdown } from './coverage.ts';
+
+export interface Resolved {
+  manifest: Manifest;
+  platforms: PlatformRow[];
+  shelves: Shelf[];
+  entries: CatalogEntry[];
+  searchRows: SearchRow[];
+  runtime: RuntimeCatalog;
+  coverage: string;
+}
+
+interface Op {
+  endpoint: EndpointOut;
+  src: LoadedCatalog['providers'][number]['data']['operations'][number];
+  example: unknown;
+}
+
+export function resolveCatalog(cat: LoadedCatalog): Resolved {
+  const platforms = new Map<string, PlatformSrc>(cat.platforms!.data.platforms.map((p) => [p.slug, p]));
+  const capabilities = new Map<string, CapabilitySrc>(cat.capabilities.map((c) => [c.data.capability, c.data]));
+  const example = (id: string): unknown => (cat.examples.has(id) ? JSON.parse(cat.examples.get(id)!.text) : undefined);
+
+  const ops: Op[] = [];
+  const runtime: RuntimeCatalog = { providers: {}, operations: {}, capabilities: {} };
+  for (const { data: p } of cat.providers) {
+    runtime.providers[p.service] = { service: p.service, display_name: p.display_name, base_url: p.base_url, auth: p.auth, ...(p.errors ? { errors: p.errors } : {}) };
+    for (const src of p.operations) {
+      const ex = example(src.id);
+      const endpoint = resolveEndpoint(src, { provider: p, platforms, capabilities, hasExample: ex !== undefined });
+      ops.push({ endpoint, src, example: ex ?? null });
+      const rt: OperationRuntime = {
+        endpoint_id: src.id, provider: p.service, method: src.method, path: src.path, input: src.input,
+        cost: endpoint.cost, price_micro: priceMicro(endpoint.cost), bills_miss: src.bills_miss ?? src.cost?.type === 'per_call',
+        miss: src.miss ?? null, async: src.async ?? null, platform_eligible: endpoint.platform_eligible,
+        body_allowlist: src.body_allowlist ?? false, strict_query: src.strict_query ?? false, strict_body: src.strict_body ?? false,
+        example: ex ?? null,
+        ...(src.response ? { response: src.response } : {}),
+      };
+      runtime.operations[src.id] = rt;
+    }
+  }
+
+  const byCapability = new Map<string, Op[]>();
+  for (const o of ops) byCapability.set(o.endpoint.capability, [...(byCapability.get(o.endpoint.capability) ?? []), o]);
+
+  // Routed entries, one per capability file.
+  const routed = new Map<string, { endpoint: EndpointOut; routing: RoutingBlock; example: unknown; children: Op[] }>();
+  for (const cap of capabilities.values()) {
+    const members = byCapability.get(cap.capability) ?? [];
+    const children = members.filter((o) => o.src.serves === cap.capability);
+    const asChild: Child[] = children.map((o) => ({ op: o.src, endpoint: o.endpoint, example: o.example ?? undefined }));
+    const also = members.filter((o) => o.src.serves !== cap.capability).map((o) => o.endpoint);
+    const r = resolveRouted(cap, asChild, also, platforms.get(cap.platform));
+    const ordered = r.ordered.map((c) => children.find((o) => o.src.id === c.op.id)!);
+    routed.set(cap.capability, { endpoint: r.endpoint, routing: r.routing, example: r.example, children: ordered });
+    runtime.capabilities[cap.capability] = { ...cap, children: ordered.map((o) => o.src.id) };
+  }
+
+  const firstIdOf = (capability: string): string | null =>
+    routed.has(capability) ? `svc.${capability}` : (byCapability.get(capability)?.[0]?.endpoint.id ?? null);
+  const relatedOf = (capability: string): CatalogEntry['related_capabilities'] =>
+    (capabilities.get(capability)?.related ?? [])
+      .map((r) => ({ endpoint_id: firstIdOf(r.capability) ?? '', capability: r.capability, does: r.does }))
+      .filter((r) => r.endpoint_id);
+
+  const entries: CatalogEntry[] = [];
+  for (const r of routed.values()) {
+    const siblings = r.children.map((o) => o.endpoint);
+    entries.push({
+      endpoint: r.endpoint,
+      provider: { service: 'svc', display_name: 'svc (routed)' },
+      siblings,
+      related_capabilities: relatedOf(r.endpoint.capability),
+      routing: r.routing,
+      call_template: r.endpoint.call_template,
+      example_response: r.example,
+      hints: hintsFor(r.endpoint, siblings),
+    });
+  }
+  for (const o of ops) {
+    const siblings = (byCapability.get(o.endpoint.capability) ?? []).filter((s) => s !== o).map((s) => s.endpoint);
+    const viaRoute = routed.get(o.endpoint.capability)?.endpoint;
+    entries.push({
+      endpoint: o.endpoint,
+      provider: { service: o.endpoint.provider, display_name: o.endpoint.provider_display },
+      siblings,
+      related_capabilities: relatedOf(o.endpoint.capability),
+      call_template: o.endpoint.call_template,
+      example_response: o.example,
+      hints: hintsFor(o.endpoint, siblings, viaRoute),
+    });
+  }
+  entries.sort((a, b) => a.endpoint.id.localeCompare(b.endpoint.id));
+
+  const searchRows: SearchRow[] = entries.map(({ endpoint: e }) => ({
+    endpoint_id: e.id, name: e.name, summary: e.summary, provider: e.provider, provider_display: e.provider_display,
+    capability: e.capability, kind: e.kind, usd: e.cost?.usd ?? null,
+  }));
+  const { platformRows, shelfList } = shelves(entries, [...platforms.values()]);
+
+  const hash = createHash('sha256').update(JSON.stringify([entries, runtime, platformRows])).digest('hex').slice(0, 16);
+  const manifest: Manifest = {
+    hash,
+    built_at: builtAt(cat, entries),
+    operations: entries.length,
+    providers: cat.providers.length,
+    capabilities: capabilities.size,
+    platforms: platforms.size,
+  };
+  return { manifest, platforms: platformRows, shelves: shelfList, entries, searchRows, runtime, coverage: coverageMarkdown(entries, runtime) };
+}
+
+/** Deterministic: SOURCE_DATE_EPOCH when set, else the newest date the catalog itself carries. */
+function builtAt(cat: LoadedCatalog, entries: CatalogEntry[]): string {
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  if (epoch) return new Date(Number(epoch) * 1000).toISOString();
+  const dates = entries.flatMap((e) => [e.endpoint.verified, e.endpoint.added, e.endpoint.cost?.checked]).filter((d): d is string => Boolean(d)).sort();
+  return `${dates.pop() ?? '1970-01-01'}T00:00:00.000Z`;
+}
+
+function hintsFor(e: EndpointOut, siblings: EndpointOut[], viaRoute?: EndpointOut): string[] {
+  const hints = [`Run it: ${e.call_template}`];
+  if (viaRoute) hints.push(`Routed, with fall-through across ${viaRoute.routed_children?.length ?? 0} providers: GET /catalog/endpoints/${viaRoute.id}`);
+  const cheaper = siblings.filter((s) => s.kind !== 'routed' && s.cost?.usd !== null && s.cost?.usd !== undefined).sort((a, b) => a.cost!.usd! - b.cost!.usd!)[0];
+  if (cheaper) hints.push(`Sibling: GET /catalog/endpoints/${cheaper.id} (${cheaper.provider_display}, $${cheaper.cost!.usd} per ${cheaper.cost!.unit})`);
+  return hints;
+}

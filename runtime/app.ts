@@ -1,0 +1,17 @@
+// The route table. Each group is its own small file; this file only says which paths exist.
+import { H3, type HTTPError } from 'h3';
+import type { AppContext } from './context.ts';
+import { errorResponse } from './errors.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { catalogRoutes } from './routes/catalog.ts';
+import { openapiRoutes } from './routes/openapi.ts';
+import { staticRoutes } from './routes/static.ts';
+
+export function createApp(ctx: AppContext): H3 {
+  const app = new H3({ onError: (error: HTTPError) => errorResponse(error) });
+  metaRoutes(app, ctx); //        GET /meta
+  catalogRoutes(app, ctx); //     GET /catalog/platforms[/{slug}], /catalog/search, /catalog/endpoints/{id}
+  openapiRoutes(app, ctx); //     GET /openapi.json
+  staticRoutes(app, ctx); //      GET /* files of dist/ (dashboard, static catalog)
+  return app;
+}

@@ -1,0 +1,33 @@
+// One error shape for every own endpoint: {"detail": "sentence"} or, for 422, a list of
+// {loc, msg, type} (the HTTPValidationError shape). Handlers throw; the app's onError shapes.
+import { HTTPError } from 'h3';
+
+export interface ValidationIssue {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+}
+
+export function fail(status: number, detail: string, headers?: Record<string, string>): never {
+  throw new HTTPError({ status, message: detail, headers });
+}
+
+export function invalid(issues: ValidationIssue[]): never {
+  throw new HTTPError({ status: 422, message: issues[0]?.msg ?? 'invalid input', data: { detail: issues } });
+}
+
+export function errorResponse(error: HTTPError): Response {
+  const status = error.status >= 400 && error.status <= 599 ? error.status : 500;
+  const data = error.data as { detail?: unknown } | undefined;
+  let detail: unknown = status === 422 && Array.isArray(data?.detail) ? data.detail : error.message;
+  if (status >= 500 && status !== 502 && status !== 503 && status !== 504) {
+    // A bug: log the cause for us, tell the caller nothing internal.
+    console.error('[svc] unhandled error:', error.cause ?? error);
+    detail = 'Internal error; it has been logged.';
+  }
+  if (status === 404 && (error.message === '' || /^Cannot find any route/i.test(error.message))) detail = 'Not found.';
+  if (status === 405) detail = 'Method not allowed on this path.';
+  const headers = new Headers(error.headers);
+  headers.set('content-type', 'application/json');
+  return new Response(JSON.stringify({ detail }), { status, headers });
+}

@@ -1,0 +1,39 @@
+// Validation at the edge: ajv validators compiled once, turning bad input into 422 issues.
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { invalid, type ValidationIssue } from './errors.ts';
+
+const queryAjv = new Ajv2020({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
+const bodyAjv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false });
+
+function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
+  return errors.map((e) => {
+    const path = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    if (e.keyword === 'required') path.push((e.params as { missingProperty: string }).missingProperty);
+    if (e.keyword === 'additionalProperties') path.push((e.params as { additionalProperty: string }).additionalProperty);
+    const field = path.length ? String(path[path.length - 1]) : where;
+    const msg =
+      e.keyword === 'additionalProperties' ? `Unknown field '${field}'.`
+      : e.keyword === 'required' ? `Field '${field}' is required.`
+      : `'${field}' ${e.message}.`;
+    return { loc: [where, ...path], msg, type: `value_error.${e.keyword}` };
+  });
+}
+
+/** Compile a schema for query parameters (strings coerced to the declared types). */
+export function queryValidator<T>(schema: object): (query: Record<string, unknown>) => T {
+  const check = queryAjv.compile(schema);
+  return (query) => {
+    const copy = { ...query };
+    if (!check(copy)) invalid(issues('query', check.errors ?? []));
+    return copy as T;
+  };
+}
+
+/** Compile a schema for a JSON body (no coercion: a number sent as a string is wrong). */
+export function bodyValidator<T>(schema: object, where = 'body'): (body: unknown) => T {
+  const check = bodyAjv.compile(schema);
+  return (body) => {
+    if (!check(body)) invalid(issues(where, check.errors ?? []));
+    return body as T;
+  };
+}
