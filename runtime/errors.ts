@@ -16,6 +16,10 @@ export function invalid(issues: ValidationIssue[]): never {
   throw new HTTPError({ status: 422, message: issues[0]?.msg ?? 'invalid input', data: { detail: issues } });
 }
 
+const DEFAULT_DETAIL: Record<number, string> = {
+  400: 'Malformed request.', 404: 'Not found.', 405: 'Method not allowed on this path.', 413: 'Request body too large.',
+};
+
 export function errorResponse(error: HTTPError): Response {
   const status = error.status >= 400 && error.status <= 599 ? error.status : 500;
   const data = error.data as { detail?: unknown } | undefined;
@@ -25,8 +29,7 @@ export function errorResponse(error: HTTPError): Response {
     console.error('[svc] unhandled error:', error.cause ?? error);
     detail = 'Internal error; it has been logged.';
   }
-  if (status === 404 && (error.message === '' || /^Cannot find any route/i.test(error.message))) detail = 'Not found.';
-  if (status === 405) detail = 'Method not allowed on this path.';
+  if (typeof detail === 'string' && (detail === '' || /^HTTPError|^Cannot find any route/i.test(detail))) detail = DEFAULT_DETAIL[status] ?? 'Request failed.';
   const headers = new Headers(error.headers);
   headers.set('content-type', 'application/json');
   return new Response(JSON.stringify({ detail }), { status, headers });

@@ -1,0 +1,20 @@
+// `npm start` on a fresh clone or after a catalog edit: rebuild what is missing or stale first.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildCatalog, BUILD_DIR, ROUTER_DIR } from '../build/pipeline.ts';
+import { sourceHash } from '../build/source-hash.ts';
+
+export async function ensureBuilt(distDir: string, src = 'catalog-src', log = (m: string) => process.stderr.write(`${m}\n`)): Promise<void> {
+  const marker = join(distDir, 'catalog', '.source-hash');
+  const want = sourceHash([src, BUILD_DIR, ROUTER_DIR]);
+  if (!existsSync(marker) || readFileSync(marker, 'utf8') !== want) {
+    log(existsSync(marker) ? 'catalog sources changed: rebuilding' : 'no built catalog: building');
+    const r = await buildCatalog({ src, out: join(distDir, 'catalog'), log });
+    if (r.errors.length) throw new Error(`catalog build failed:\n${r.errors.join('\n')}`);
+  }
+  if (!existsSync(join(distDir, 'index.html'))) {
+    log('no dashboard build: building web/');
+    const { build } = await import('vite');
+    await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir: join(process.cwd(), distDir), emptyOutDir: false } });
+  }
+}

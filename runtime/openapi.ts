@@ -1,0 +1,68 @@
+// /openapi.json: own endpoints plus one operation per routed capability, with its request schema
+// and route headers, built once at start from the loaded catalog.
+import type { RuntimeCatalog } from '../build/types.ts';
+import { ROUTE_HEADERS } from '../build/resolve-routing.ts';
+import { ownPaths } from './openapi-own.ts';
+
+const TYPE: Record<string, object> = {
+  str: { type: 'string' }, url: { type: 'string', format: 'uri' }, int: { type: 'integer' }, number: { type: 'number' },
+  bool: { type: 'boolean' }, list: { type: 'array', items: {} }, object: { type: 'object' },
+};
+
+export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): object {
+  const paths: Record<string, unknown> = { ...ownPaths };
+  for (const [name, cap] of Object.entries(runtime.capabilities).sort(([a], [b]) => a.localeCompare(b))) {
+    const properties: Record<string, object> = {};
+    for (const [f, t] of Object.entries(cap.fields)) properties[f] = { ...TYPE[t], description: 'identity key' };
+    for (const [f, d] of Object.entries(cap.filters ?? {})) properties[f] = { ...TYPE[d.type], description: `filter: ${d.note}`, ...(d.default !== undefined && d.default !== null ? { default: d.default } : {}) };
+    const headers = Object.entries(ROUTE_HEADERS).concat(cap.verify ? [['X-Svc-Route-Verify', 'true: verify a hit within the ceiling']] : []);
+    paths[`${proxyPrefix}/${name}`] = {
+      post: {
+        operationId: `svc.${name}`,
+        summary: cap.description,
+        tags: ['routed'],
+        security: [{ token: [] }],
+        parameters: headers.map(([h, d]) => ({ name: h, in: 'header', required: false, schema: { type: 'string' }, description: d })),
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties, description: `Identity sets: ${cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}` } } },
+        },
+        responses: {
+          200: { description: 'Hit or miss, in the routed wrapper', content: { 'application/json': { schema: { $ref: '#/components/schemas/RoutedResponse' } } } },
+          401: { description: 'No or bad credential' }, 402: { description: 'Balance too low' },
+          422: { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
+          502: { description: 'Every child failed with an error' },
+        },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'svc', version: '0.0.1', description: 'Capability catalog and routed call service.' },
+    paths,
+    components: {
+      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-svc-token' }, session: { type: 'apiKey', in: 'cookie', name: 'svc_session' } },
+      schemas: {
+        ValidationError: {
+          type: 'object', required: ['loc', 'msg', 'type'],
+          properties: { loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, msg: { type: 'string' }, type: { type: 'string' } },
+        },
+        HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
+        HTTPError: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
+        RoutedResponse: {
+          type: 'object', required: ['output', 'raw', '_svc'],
+          properties: {
+            output: { type: 'object' }, raw: {},
+            _svc: {
+              type: 'object',
+              properties: {
+                served_by: { type: ['string', 'null'] }, cost_micro: { type: 'integer' }, stopped: { type: 'string' },
+                tried: { type: 'array', items: { type: 'object' } }, verification: { type: 'object' },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// Open catalog reads: shelves, search, one endpoint's full entry.
+import { getQuery, getRouterParam, type H3 } from 'h3';
+import type { AppContext } from '../context.ts';
+import { fail } from '../errors.ts';
+import { queryValidator } from '../validate.ts';
+import { withLive } from '../catalog/live-entry.ts';
+
+// A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
+const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
+
+const shelfQuery = queryValidator<{ include_hidden: 0 | 1 }>({
+  type: 'object',
+  properties: { include_hidden: { type: 'integer', enum: [0, 1], default: 0 } },
+});
+const searchQuery = queryValidator<{ q: string; limit: number }>({
+  type: 'object',
+  properties: { q: { type: 'string', default: '', maxLength: 500 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
+});
+
+export function catalogRoutes(app: H3, { catalog, live }: AppContext): void {
+  app.get('/catalog/platforms', () => {
+    const platforms = catalog.platforms.platforms
+      .map((p) => ({ ...p, calls_30d: live.calls30d(p.slug) }))
+      .sort((a, b) => b.calls_30d - a.calls_30d || b.operations - a.operations || a.slug.localeCompare(b.slug));
+    return { platforms, hints: catalog.platforms.hints };
+  });
+
+  app.get('/catalog/platforms/:slug', (event) => {
+    const { include_hidden } = shelfQuery(getQuery(event));
+    const slug = getRouterParam(event, 'slug')!;
+    const shelf = catalog.shelves.get(slug);
+    if (!shelf) fail(404, `No platform '${slug}'. GET /catalog/platforms lists them.`);
+    return include_hidden ? shelf.all : shelf.visible;
+  });
+
+  app.get('/catalog/search', (event) => {
+    const { q, limit } = searchQuery(getQuery(event));
+    const { hits, total } = catalog.search.search(q, limit, (id) => live.observed(id) !== null);
+    const results = hits.map(({ row, score }) => ({
+      endpoint_id: row.endpoint_id, name: row.name, summary: row.summary, provider_display: row.provider_display,
+      capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),
+    }));
+    const hints = results.length
+      ? [`GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template`]
+      : ['No match: try fewer or broader words, or GET /catalog/platforms to browse'];
+    return { q, results, total, hints };
+  });
+
+  // Entries are static bytes until state has something to say about them.
+  const cache = new Map<string, { version: number; bytes: Buffer }>();
+  app.get('/catalog/endpoints/:id', (event) => {
+    const id = getRouterParam(event, 'id')!;
+    const bytes = catalog.endpoints.get(id);
+    if (!bytes) fail(404, `No endpoint '${id}'. GET /catalog/search?q=… finds one.`);
+    const version = live.version();
+    if (version === 0) return jsonBytes(bytes);
+    const hit = cache.get(id);
+    if (hit?.version === version) return jsonBytes(hit.bytes);
+    const fresh = Buffer.from(JSON.stringify(withLive(catalog.entry(id)!, live)));
+    cache.set(id, { version, bytes: fresh });
+    return jsonBytes(fresh);
+  });
+}

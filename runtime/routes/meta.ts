@@ -1,0 +1,32 @@
+// GET /meta: where to call, which release serves, which dashboard build is live.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { H3 } from 'h3';
+import type { AppContext } from '../context.ts';
+import pkg from '../../package.json' with { type: 'json' };
+
+/** Short hash of the dashboard entry and the rollout policy: changes when either changes. */
+export function appVersion(distDir: string): string {
+  const h = createHash('sha256');
+  for (const f of ['index.html', 'rollout.json']) {
+    const p = join(distDir, f);
+    h.update(f).update('\0').update(existsSync(p) ? readFileSync(p) : Buffer.alloc(0)).update('\0');
+  }
+  return h.digest('hex').slice(0, 12);
+}
+
+export function metaRoutes(app: H3, { config, catalog }: AppContext): void {
+  const meta = {
+    proxy_url: `${config.publicUrl}${config.proxyPrefix}`,
+    svc_version: pkg.version,
+    app_version: appVersion(config.distDir),
+    catalog: {
+      hash: catalog.manifest.hash,
+      built_at: catalog.manifest.built_at,
+      operations: catalog.manifest.operations,
+      providers: catalog.manifest.providers,
+    },
+  };
+  app.get('/meta', () => meta);
+}

@@ -1,0 +1,27 @@
+// The files of dist/: the dashboard and the static catalog, for anyone without a CDN in front.
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import { serveStatic, type H3 } from 'h3';
+import type { AppContext } from '../context.ts';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.md': 'text/markdown; charset=utf-8', '.txt': 'text/plain',
+};
+
+export function staticRoutes(app: H3, { config }: AppContext): void {
+  const root = resolve(config.distDir);
+  const inside = (id: string) => {
+    const path = resolve(join(root, decodeURIComponent(id === '/' ? '/index.html' : id)));
+    return path === root || path.startsWith(root + sep) ? path : null;
+  };
+  app.get('/**', (event) =>
+    serveStatic(event, {
+      getMeta: async (id) => {
+        const path = inside(id);
+        const s = path ? await stat(path).catch(() => null) : null;
+        return s?.isFile() ? { size: s.size, mtime: s.mtime, type: TYPES[extname(path!)] ?? 'application/octet-stream' } : undefined;
+      },
+      getContents: (id) => readFile(inside(id)!),
+    }));
+}
