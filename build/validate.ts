@@ -9,6 +9,14 @@ import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from './type
 import { transforms } from '../runtime/router/transforms.ts';
 import { deriveRules } from '../runtime/router/derive.ts';
 import { parsePath } from '../runtime/util/json-path.ts';
+import { LineCounter, parseDocument } from 'yaml';
+
+/** JSON.parse says whether an example is JSON; YAML's JSON mode says where it is not. */
+function jsonErrorPos(file: string, text: string): SourcePos {
+  const lines = new LineCounter();
+  const first = parseDocument(text, { schema: 'json', lineCounter: lines, prettyErrors: false }).errors[0];
+  return first ? { file, ...lines.linePos(first.pos[0]) } : { file, line: 1, col: 1 };
+}
 
 export interface BuildError {
   pos: SourcePos;
@@ -83,7 +91,7 @@ function checkOperation(
   }
   if (!op.docs_url) err('a routed child needs docs_url', 'docs_url');
   if (!op.cost?.source_url) err('a routed child needs cost.source_url (where the price is published)', 'cost');
-  if (!ctx.examples.has(op.id)) err(`a routed child needs a captured example: catalog-src/examples/${op.id}.json`, 'id');
+  if (!ctx.examples.has(op.id)) err(`a routed child needs a captured example: examples/${op.id}.json`, 'id');
 
   const sets = cap.identity.map((s) => [...s].sort().join('+'));
   const contractIn = new Set([...Object.keys(cap.fields), ...Object.keys(cap.filters ?? {})]);
@@ -190,10 +198,7 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
     try {
       JSON.parse(ex.text);
     } catch (e) {
-      const m = /position (\d+)/.exec(String(e));
-      const upTo = m ? ex.text.slice(0, Number(m[1])) : '';
-      const line = upTo.split('\n').length;
-      errors.push({ pos: m ? { file: ex.file, line, col: Number(m[1]) - upTo.lastIndexOf('\n') } : pos, message: `example is not valid JSON: ${(e as Error).message}` });
+      errors.push({ pos: jsonErrorPos(ex.file, ex.text), message: `example is not valid JSON: ${(e as Error).message.split('\n')[0]}` });
     }
     if (!allIds.has(id) && !cat.partial) errors.push({ pos, message: `example names no operation: ${id}` });
   }

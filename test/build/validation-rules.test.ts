@@ -1,0 +1,114 @@
+// One failing build per validation rule: each case breaks a fresh copy of the fixture catalog in one
+// place and expects an error naming that file and line.
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../build/pipeline.ts';
+import { FIXTURE_SRC } from '../helpers/paths.ts';
+
+let dirs: string[] = [];
+afterEach(() => { dirs.forEach((d) => rmSync(d, { recursive: true, force: true })); dirs = []; });
+
+interface Case {
+  rule: string;
+  file: string;
+  /** text to replace (first occurrence) and its replacement; the replacement's first line is where the error must point */
+  from: string;
+  to: string;
+  /** where the error points, when not at the replacement: a unique text on that line */
+  at?: string;
+  message: RegExp;
+}
+
+const ZB = 'providers/zerobounce.yaml';
+const SC = 'providers/searchco.yaml';
+const VERIFY = 'capabilities/people.email.verify.yaml';
+
+const cases: Case[] = [
+  { rule: 'YAML syntax', file: ZB, from: 'name: Credit balance', to: 'name: [Credit balance', at: 'summary: Returns how many validation credits', message: /YAML:/ },
+  { rule: 'schema: unknown key', file: ZB, from: '    name: Credit balance', to: '    nmae: Credit balance', at: 'id: zerobounce.account.credits', message: /must NOT have additional properties 'nmae'/ },
+  { rule: 'schema: required field', file: ZB, from: '    summary: Returns how many validation credits the account has left.\n', to: '', at: 'id: zerobounce.account.credits', message: /must have required property 'summary'/ },
+  { rule: 'schema: enum', file: ZB, from: '    kind: utility\n    capability: account.credits', to: '    kind: admin\n    capability: account.credits', message: /kind: must be equal to one of the allowed values/ },
+  { rule: 'price is a number >= 0', file: ZB, from: 'usd: 0.008\n', to: 'usd: -0.008\n', message: /cost.usd: must be >= 0/ },
+  { rule: 'price has a unit', file: SC, from: 'per: 1, unit: search, ', to: 'per: 1, ', at: 'usd: 0.001', message: /must have required property 'unit'/ },
+  { rule: 'service matches file name', file: ZB, from: 'service: zerobounce', to: 'service: zerobouncer', message: /service 'zerobouncer' must match its file name/ },
+  { rule: 'capability matches file name', file: VERIFY, from: 'capability: people.email.verify', to: 'capability: people.email.check', message: /must match its file name/ },
+  { rule: 'ids unique', file: SC, from: 'id: searchco.account.usage', to: 'id: searchco.google.serp.organic', message: /duplicate id searchco.google.serp.organic/ },
+  { rule: 'id starts with the service', file: SC, from: 'id: searchco.account.usage', to: 'id: other.account.usage', message: /must start with 'searchco.'/ },
+  { rule: 'serves names a capability', file: SC, from: 'serves: google.serp.organic\n    accepts: [[q]]\n    request:\n      map:\n        - {from: q, to: body.q}', to: 'serves: google.serp.organics\n    accepts: [[q]]\n    request:\n      map:\n        - {from: q, to: body.q}', message: /serves 'google.serp.organics': no such capability/ },
+  { rule: 'request maps from contract fields', file: ZB, from: '{from: email, to: query.email}', to: '{from: emial, to: query.email}', message: /request.map\[0\].from 'emial': no such contract field/ },
+  { rule: 'response maps to contract fields', file: ZB, from: '        email: address', to: '        emale: address', message: /response.output.emale: no such contract field/ },
+  { rule: 'required output mapped', file: SC, from: '        results: {path: organic, items:', to: '        total_results2: {path: organic, items:', message: /response.output.total_results2: no such contract field/ },
+  { rule: 'required output field present', file: ZB, from: '        status:\n          path: status', to: '        reason2:\n          path: status', at: 'email: address', message: /required contract field 'status' is not mapped/ },
+  { rule: 'accepts is an identity set', file: ZB, from: 'accepts: [[email]]', to: 'accepts: [[email, domain]]', message: /accepts\[0\] \{email, domain\} is not an identity set/ },
+  { rule: 'accepted fields are sent', file: SC, from: '        - {from: q, to: query.query}', to: '        - {from: limit, to: query.query}', at: 'accepts: [[q]]\n    request:\n      map:\n        - {from: limit', message: /field 'q' is accepted but request.map never sends it/ },
+  { rule: 'transforms exist', file: SC, from: 'transform: int}', to: 'transform: integer}', message: /transform 'integer': unknown/ },
+  { rule: 'path params declared', file: SC, from: 'path: /account', to: 'path: /account/{month}', message: /path \{month\} is not a declared path parameter/ },
+  { rule: 'declared path params used', file: SC, from: 'path: /rows/{engine}', to: 'path: /rows', at: '        engine: {type: string', message: /input.pathParams.engine does not appear in path/ },
+  { rule: 'filters mapped or ignored', file: SC, from: '      ignores: [country, language]', to: '      ignores: [country]', at: '      map:\n        - {from: q, to: query.query}', message: /filter 'language' of google.serp.organic is neither mapped nor listed/ },
+  { rule: 'ignored filters exist', file: SC, from: 'ignores: [country, language]', to: 'ignores: [country, language, depth]', message: /request.ignores\[2\] 'depth': not a filter/ },
+  { rule: 'platform exists', file: SC, from: 'defaults: {platform: search,', to: 'defaults: {platform: serp,', at: 'id: searchco.google.serp.organic\n', message: /platform 'serp' is not in platforms.yaml/ },
+  { rule: 'child has docs_url', file: SC, from: '    docs_url: https://docs.searchco.test/search', to: "    docs_url: ''", message: /a routed child needs docs_url/ },
+  { rule: 'child price has source_url', file: SC, from: 'source: docs, source_url: https://searchco.test/pricing, checked: 2026-11-01, confidence: documented}\n    input:\n      bodyType', to: 'source: docs, checked: 2026-11-01, confidence: documented}\n    input:\n      bodyType', message: /needs cost.source_url/ },
+  { rule: 'two children, same provider method and path', file: SC, from: 'method: GET\n    path: /rows/{engine}', to: 'method: POST\n    path: /search', at: 'path: /search\n    kind: data\n    cost: {type: per_result', message: /a second child of google.serp.organic with the same provider, method and path/ },
+  { rule: 'derive rules exist', file: 'capabilities/google.serp.organic.yaml', from: 'miss: output.results == []', to: 'miss: output.results == []\nderive:\n  q: {rule: reverse, from: [q]}', at: '  q: {rule: reverse', message: /derive.q.rule 'reverse': unknown/ },
+  { rule: 'miss names an output field', file: VERIFY, from: 'miss: output.status == null', to: 'miss: output.state == null', message: /miss names output.state, which is not an output field/ },
+  { rule: 'related capabilities exist', file: VERIFY, from: 'related: []', to: 'related:\n- {capability: people.telepathy, does: reads minds}', at: '- {capability: people.telepathy', message: /related\[0\] 'people.telepathy': no routed capability or operation has it/ },
+];
+
+function breakFixture(c: Case): { src: string; file: string; line: number } {
+  const src = mkdtempSync(join(tmpdir(), 'svc-rule-'));
+  dirs.push(src);
+  cpSync(FIXTURE_SRC, src, { recursive: true });
+  const path = join(src, c.file);
+  const before = readFileSync(path, 'utf8');
+  const idx = before.indexOf(c.from);
+  if (idx < 0) throw new Error(`case '${c.rule}': '${c.from}' not in ${c.file}`);
+  const after = before.slice(0, idx) + c.to + before.slice(idx + c.from.length);
+  writeFileSync(path, after);
+  const anchor = c.at ? after.indexOf(c.at) : idx;
+  if (anchor < 0) throw new Error(`case '${c.rule}': anchor not found`);
+  return { src, file: path, line: after.slice(0, anchor).split('\n').length };
+}
+
+describe('the build refuses a broken catalog with file and line', () => {
+  it('the fixture itself builds clean', async () => {
+    const r = await buildCatalog({ src: FIXTURE_SRC, out: null });
+    expect(r.errors).toEqual([]);
+  });
+
+  for (const c of cases) {
+    it(c.rule, async () => {
+      const { src, file, line } = breakFixture(c);
+      const { errors } = await buildCatalog({ src, out: null });
+      const match = errors.find((e) => c.message.test(e));
+      expect(match, `errors were:\n${errors.join('\n')}`).toBeDefined();
+      expect(match!.startsWith(`${file}:${line}:`), `${match} should point at ${file}:${line}`).toBe(true);
+    });
+  }
+
+  it('an example that is not JSON, and one that names no operation', async () => {
+    const { src } = breakFixture({ rule: 'examples', file: ZB, from: 'service:', to: 'service:', message: /./ });
+    writeFileSync(join(src, 'examples', 'searchco.google.serp.organic.json'), '{\n  "organic": [\n    oops\n  ]\n}\n');
+    writeFileSync(join(src, 'examples', 'nobody.people.enrich.json'), '{}');
+    const { errors } = await buildCatalog({ src, out: null });
+    expect(errors.some((e) => e.startsWith(`${join(src, 'examples', 'searchco.google.serp.organic.json')}:3:`) && /not valid JSON/.test(e))).toBe(true);
+    expect(errors.some((e) => /example names no operation: nobody.people.enrich/.test(e))).toBe(true);
+  });
+
+  it('a routed child without a captured example', async () => {
+    const { src } = breakFixture({ rule: 'no example', file: ZB, from: 'service:', to: 'service:', message: /./ });
+    rmSync(join(src, 'examples', 'searchco.google.serp.organic.rows.json'));
+    const { errors } = await buildCatalog({ src, out: null });
+    expect(errors.some((e) => /needs a captured example: examples\/searchco.google.serp.organic.rows.json/.test(e))).toBe(true);
+  });
+
+  it('prints every error at once, not just the first', async () => {
+    const { src } = breakFixture(cases.find((c) => c.rule === 'request maps from contract fields')!);
+    const path = join(src, SC);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('transform: int}', 'transform: integer}'));
+    const { errors } = await buildCatalog({ src, out: null });
+    expect(errors.filter((e) => /emial|integer/.test(e))).toHaveLength(2);
+  });
+});

@@ -1,0 +1,70 @@
+// The real catalog: it builds clean, and it holds what the seed promises per routed capability.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CatalogEntry, Manifest, RuntimeCatalog } from '../../build/types.ts';
+import { REAL_BUILD_RESULT, REAL_DIST } from '../helpers/paths.ts';
+
+/** children at least, per the seed's capability table */
+const MIN_CHILDREN: Record<string, number> = {
+  'companies.similar': 3, 'google.serp.organic': 5, 'linkedin.company.profile': 5, 'linkedin.user.posts': 2,
+  'linkedin.post.comments': 2, 'linkedin.post.reactions': 2, 'linkedin.post.detail': 3, 'youtube.video.comments': 2,
+  'people.email.verify': 12, 'people.phone.find': 15, 'companies.enrich': 20, 'people.email.find': 25,
+  'companies.search': 23, 'people.search': 26, 'people.enrich': 27,
+};
+
+const dist = join(REAL_DIST, 'catalog');
+const read = <T>(rel: string): T => JSON.parse(readFileSync(join(dist, rel), 'utf8')) as T;
+
+describe('the real catalog', () => {
+  it('builds without errors', () => {
+    const { errors } = JSON.parse(readFileSync(REAL_BUILD_RESULT, 'utf8')) as { errors: string[] };
+    expect(errors.slice(0, 40)).toEqual([]);
+  });
+
+  it('has at least the seed\'s number of children for each of the 15 routed capabilities', () => {
+    const runtime = read<RuntimeCatalog>('runtime.json');
+    const short = Object.entries(MIN_CHILDREN)
+      .map(([cap, min]) => [cap, runtime.capabilities[cap]?.children.length ?? 0, min] as const)
+      .filter(([, n, min]) => n < min)
+      .map(([cap, n, min]) => `${cap}: ${n} < ${min}`);
+    expect(short).toEqual([]);
+  });
+
+  it('every child has a sourced price, docs and an example', () => {
+    const runtime = read<RuntimeCatalog>('runtime.json');
+    const problems: string[] = [];
+    for (const cap of Object.values(runtime.capabilities)) {
+      for (const id of cap.children) {
+        const e = read<CatalogEntry>(`endpoints/${id}.json`).endpoint;
+        if (!e.cost || !e.cost.source || !e.cost.source_url || !e.cost.unit) problems.push(`${id}: price not sourced`);
+        if (e.cost && e.cost.type !== 'free' && (e.cost.usd === null || e.cost.usd < 0)) problems.push(`${id}: no USD price`);
+        if (!e.docs_url) problems.push(`${id}: no docs_url`);
+        if (!e.has_example) problems.push(`${id}: no example`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('has at least 3 asynchronous children with complete async blocks', () => {
+    const runtime = read<RuntimeCatalog>('runtime.json');
+    const children = Object.values(runtime.capabilities).flatMap((c) => c.children);
+    const asyncChildren = children.filter((id) => runtime.operations[id].async);
+    expect(asyncChildren.length).toBeGreaterThanOrEqual(3);
+    for (const id of asyncChildren) expect(runtime.operations[runtime.operations[id].async!.poll.endpoint], id).toBeDefined();
+  });
+
+  it('reaches the size targets: 80 providers, 400 operations, and the shelves', () => {
+    const manifest = read<Manifest>('manifest.json');
+    expect(manifest.providers).toBeGreaterThanOrEqual(80);
+    expect(manifest.operations).toBeGreaterThanOrEqual(400);
+    const slugs = read<{ platforms: Array<{ slug: string; operations: number }> }>('platforms.json').platforms.filter((p) => p.operations > 0).map((p) => p.slug);
+    for (const s of ['companies', 'people', 'search', 'linkedin', 'youtube']) expect(slugs).toContain(s);
+  });
+
+  it('writes COVERAGE.md listing every routed capability', () => {
+    expect(existsSync(join(dist, 'COVERAGE.md'))).toBe(true);
+    const md = readFileSync(join(dist, 'COVERAGE.md'), 'utf8');
+    for (const cap of Object.keys(MIN_CHILDREN)) expect(md).toContain(`## ${cap}`);
+  });
+});
