@@ -1,0 +1,173 @@
+// Every open catalog route over a real server listening on loopback, bad input included.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { appContext, serve } from '../helpers/server.ts';
+
+let base = '';
+let close: () => Promise<void>;
+beforeAll(async () => {
+  const s = await serve(appContext(FIXTURE_DIST, { SVC_PUBLIC_URL: 'https://api.example.test', SVC_PROXY_PREFIX: 'px' }));
+  base = s.url;
+  close = s.close;
+});
+afterAll(() => close());
+
+const get = async (path: string) => {
+  const r = await fetch(base + path);
+  const text = await r.text();
+  return { status: r.status, type: r.headers.get('content-type') ?? '', body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
+};
+
+describe('GET /meta', () => {
+  it('names the proxy URL, both versions and the catalog', async () => {
+    const { status, body } = await get('/meta');
+    expect(status).toBe(200);
+    expect(body.proxy_url).toBe('https://api.example.test/px');
+    expect(body.svc_version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(body.app_version).toMatch(/^[0-9a-f]{12}$/);
+    expect(body.catalog).toMatchObject({ operations: 9, providers: 2 });
+    expect(body.catalog.hash).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('GET /catalog/platforms', () => {
+  it('lists shelves busiest first with vendors', async () => {
+    const { status, body } = await get('/catalog/platforms');
+    expect(status).toBe(200);
+    const ops = body.platforms.map((p: { operations: number }) => p.operations);
+    expect(ops).toEqual([...ops].sort((a, b) => b - a));
+    const people = body.platforms.find((p: { slug: string }) => p.slug === 'people');
+    expect(people).toMatchObject({ label: 'People and contact data', vendors: ['ZeroBounce'], calls_30d: 0 });
+    expect(people.capabilities).toBeGreaterThan(0);
+    expect(body.hints.length).toBeGreaterThan(0);
+  });
+});
+
+describe('GET /catalog/platforms/{slug}', () => {
+  it('groups by capability, routed first, and hides utility operations', async () => {
+    const { body } = await get('/catalog/platforms/search');
+    expect(body.slug).toBe('search');
+    expect(body.hidden_count).toBe(1);
+    expect(body.capabilities[0]).toMatchObject({ capability: 'google.serp.organic', routed: true });
+    expect(body.capabilities[0].operations[0].id).toBe('svc.google.serp.organic');
+    const kinds = body.capabilities.flatMap((c: { operations: Array<{ kind: string }> }) => c.operations.map((o) => o.kind));
+    expect(kinds).not.toContain('utility');
+  });
+
+  it('include_hidden=1 returns the whole surface with kinds', async () => {
+    const { body } = await get('/catalog/platforms/search?include_hidden=1');
+    expect(body.hidden_count).toBe(1);
+    const ids = body.capabilities.flatMap((c: { operations: Array<{ id: string }> }) => c.operations.map((o) => o.id));
+    expect(ids).toContain('searchco.account.usage');
+  });
+
+  it.each(['2', 'yes', '-1', '1.5'])('include_hidden=%s is a 422 naming the parameter', async (v) => {
+    const { status, body } = await get(`/catalog/platforms/search?include_hidden=${v}`);
+    expect(status).toBe(422);
+    expect(body.detail[0].loc).toEqual(['query', 'include_hidden']);
+    expect(typeof body.detail[0].msg).toBe('string');
+    expect(typeof body.detail[0].type).toBe('string');
+  });
+
+  it('an unknown slug is a 404 with a sentence', async () => {
+    const { status, body } = await get('/catalog/platforms/astrology');
+    expect(status).toBe(404);
+    expect(body.detail).toMatch(/astrology/);
+  });
+
+  it('ignores unknown query parameters', async () => {
+    expect((await get('/catalog/platforms/search?utm_source=x')).status).toBe(200);
+  });
+});
+
+describe('GET /catalog/search', () => {
+  it('ranks by matched tokens and answers result rows', async () => {
+    const { status, body } = await get('/catalog/search?q=verify%20email');
+    expect(status).toBe(200);
+    expect(body.q).toBe('verify email');
+    expect(body.results[0].endpoint_id).toMatch(/email.verify$/);
+    expect(body.results[0]).toEqual(expect.objectContaining({ name: expect.any(String), summary: expect.any(String), provider_display: expect.any(String), capability: expect.any(String), kind: expect.any(String), score: expect.any(Number) }));
+    expect('usd' in body.results[0] && 'observed' in body.results[0]).toBe(true);
+    expect(body.total).toBeGreaterThanOrEqual(body.results.length);
+    expect(body.hints[0]).toMatch(/GET \/catalog\/endpoints\//);
+  });
+
+  it('an empty query answers no rows, not an error', async () => {
+    const { status, body } = await get('/catalog/search');
+    expect(status).toBe(200);
+    expect(body.results).toEqual([]);
+  });
+
+  it('limit caps the rows', async () => {
+    const { body } = await get('/catalog/search?q=google&limit=1');
+    expect(body.results).toHaveLength(1);
+    expect(body.total).toBeGreaterThan(1);
+  });
+
+  it.each(['0', '101', 'ten', '2.5'])('limit=%s is a 422', async (v) => {
+    const { status, body } = await get(`/catalog/search?q=email&limit=${v}`);
+    expect(status).toBe(422);
+    expect(body.detail[0].loc).toEqual(['query', 'limit']);
+  });
+});
+
+describe('GET /catalog/endpoints/{id}', () => {
+  it('answers the whole entry in one round trip, proxy URL filled in', async () => {
+    const { status, body } = await get('/catalog/endpoints/svc.google.serp.organic');
+    expect(status).toBe(200);
+    expect(body.endpoint.id).toBe('svc.google.serp.organic');
+    expect(body.routing.plan.map((p: { endpoint_id: string }) => p.endpoint_id)).toEqual(['searchco.google.serp.organic', 'searchco.google.serp.organic.rows']);
+    expect(body.call_template).toContain('"https://api.example.test/px/google.serp.organic"');
+    expect(body.example_response._svc.served_by).toBe('searchco.google.serp.organic');
+    expect(body.siblings).toHaveLength(2);
+  });
+
+  it('a provider operation links back to its routed capability', async () => {
+    const { body } = await get('/catalog/endpoints/zerobounce.people.email.verify');
+    expect(body.provider).toEqual({ service: 'zerobounce', display_name: 'ZeroBounce' });
+    expect(body.call_template).toContain('https://api.example.test/px/zerobounce/validate?email=');
+    expect(body.hints.join(' ')).toContain('svc.people.email.verify');
+    expect(body.example_response.status).toBe('valid');
+  });
+
+  it('an unknown id is a 404', async () => {
+    const { status, body } = await get('/catalog/endpoints/nobody.people.enrich');
+    expect(status).toBe(404);
+    expect(typeof body.detail).toBe('string');
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is OpenAPI 3.1.0 at 0.0.1 with own endpoints, routed capabilities and the 422 schema', async () => {
+    const { body } = await get('/openapi.json');
+    expect(body.openapi).toBe('3.1.0');
+    expect(body.info.version).toBe('0.0.1');
+    for (const p of ['/meta', '/catalog/platforms', '/catalog/platforms/{slug}', '/catalog/search', '/catalog/endpoints/{endpoint_id}']) expect(body.paths[p]).toBeDefined();
+    const routed = body.paths['/px/people.email.verify'].post;
+    expect(routed.requestBody.content['application/json'].schema.properties.email).toBeDefined();
+    expect(routed.parameters.map((h: { name: string }) => h.name)).toContain('X-Svc-Route-Max-Cost');
+    expect(body.components.schemas.HTTPValidationError).toBeDefined();
+  });
+});
+
+describe('static files of dist/', () => {
+  it('serves the static catalog shards', async () => {
+    const { status, body } = await get('/catalog/manifest.json');
+    expect(status).toBe(200);
+    expect(body.operations).toBe(9);
+  });
+
+  it('never serves a file outside dist/', async () => {
+    for (const p of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/catalog/..%2f..%2fpackage.json']) {
+      const { status, body } = await get(p);
+      expect(status, p).toBe(404);
+      expect(JSON.stringify(body)).not.toContain('"name": "svc"');
+    }
+  });
+
+  it('unknown paths are a 404 with a sentence', async () => {
+    const { status, body } = await get('/nothing-here');
+    expect(status).toBe(404);
+    expect(body.detail).toBe('Not found.');
+  });
+});
