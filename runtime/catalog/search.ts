@@ -32,7 +32,8 @@ export interface SearchHit {
 }
 
 const tokenize = (q: string) => q.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-const CANDIDATES = 500;
+/** per field; FlexSearch ranks within a field, so the best rows come first */
+const CANDIDATES = 50;
 
 export class SearchEngine {
   private index = newIndex();
@@ -47,22 +48,24 @@ export class SearchEngine {
   search(q: string, limit: number, measured: (id: string) => boolean): { hits: SearchHit[]; total: number } {
     const tokens = tokenize(q);
     if (!tokens.length) return { hits: [], total: 0 };
-    const score = new Map<number, number>();
+    const weight = new Map<number, number>();
     for (const { field, result } of this.index.search(tokens.join(' '), { limit: CANDIDATES, suggest: true })) {
-      for (const i of result) score.set(i, (score.get(i) ?? 0) + FIELDS[field]);
+      const w = FIELDS[field];
+      for (const i of result) weight.set(i, (weight.get(i) ?? 0) + w);
     }
-    const hits: SearchHit[] = [];
-    for (const [i, s] of score) {
+    // Sort keys are computed once per candidate, not in the comparator.
+    const ranked: Array<{ i: number; score: number; key: number; usd: number }> = [];
+    for (const [i, w] of weight) {
       const hay = this.haystacks[i];
       let found = 0;
       for (const t of tokens) if (hay.includes(t)) found++;
-      hits.push({ row: this.rows[i], score: found * 10 + s });
+      const score = found * 10 + w;
+      const row = this.rows[i];
+      ranked.push({ i, score, key: score * 2 + (measured(row.endpoint_id) ? 1 : 0), usd: row.usd ?? Number.POSITIVE_INFINITY });
     }
-    hits.sort((a, b) =>
-      b.score - a.score
-      || Number(measured(b.row.endpoint_id)) - Number(measured(a.row.endpoint_id))
-      || (a.row.usd ?? Infinity) - (b.row.usd ?? Infinity)
-      || a.row.endpoint_id.localeCompare(b.row.endpoint_id));
-    return { hits: hits.slice(0, limit), total: hits.length };
+    ranked.sort((a, b) => b.key - a.key || a.usd - b.usd || a.i - b.i);
+    const hits: SearchHit[] = [];
+    for (let k = 0; k < Math.min(limit, ranked.length); k++) hits.push({ row: this.rows[ranked[k].i], score: ranked[k].score });
+    return { hits, total: ranked.length };
   }
 }
