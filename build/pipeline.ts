@@ -35,7 +35,7 @@ export async function buildCatalog(opts: BuildOptions): Promise<BuildResult> {
   log('build: resolving siblings, routing plans, call templates');
   const resolved = resolveCatalog(loaded);
   log(`build: writing ${opts.out}`);
-  await emitCatalog(resolved, opts.out, sourceHash([opts.src, BUILD_DIR, ROUTER_DIR]), log);
-  log(`build: done in ${Math.round(performance.now() - t0)} ms (${resolved.manifest.operations} operations, hash ${resolved.manifest.hash})`);
+  const hash = await emitCatalog(resolved, opts.out, sourceHash([opts.src, BUILD_DIR, ROUTER_DIR]), log);
+  log(`build: done in ${Math.round(performance.now() - t0)} ms (${resolved.manifest.operations} operations, hash ${hash})`);
   return { errors: [], operations: resolved.manifest.operations, providers: resolved.manifest.providers };
 }

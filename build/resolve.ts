@@ -1,5 +1,4 @@
 // Validated sources -> everything dist/catalog holds. Pure; deterministic (same input, same output).
-import { createHash } from 'node:crypto';
 import type { LoadedCatalog } from './load.ts';
 import type {
   CapabilitySrc, CatalogEntry, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
@@ -10,7 +9,8 @@ import { shelves, type Shelf, type PlatformRow } from './resolve-shelves.ts';
 import { coverageMarkdown } from './coverage.ts';
 
 export interface Resolved {
-  manifest: Manifest;
+  /** the content hash is added by emit, from the bytes it writes */
+  manifest: Omit<Manifest, 'hash'>;
   platforms: PlatformRow[];
   shelves: Shelf[];
   entries: CatalogEntry[];
@@ -108,9 +108,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
   }));
   const { platformRows, shelfList } = shelves(entries, [...platforms.values()]);
 
-  const hash = createHash('sha256').update(JSON.stringify([entries, runtime, platformRows])).digest('hex').slice(0, 16);
-  const manifest: Manifest = {
-    hash,
+  const manifest: Omit<Manifest, 'hash'> = {
     built_at: builtAt(cat, entries),
     operations: entries.length,
     providers: cat.providers.length,

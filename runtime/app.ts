@@ -6,11 +6,17 @@ import { metaRoutes } from './routes/meta.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { openapiRoutes } from './routes/openapi.ts';
 import { staticRoutes } from './routes/static.ts';
+import { authRoutes } from './routes/auth.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { teamRoutes } from './routes/teams.ts';
 
 export function createApp(ctx: AppContext): H3 {
   const app = new H3({ onError: (error: HTTPError) => errorResponse(error) });
   metaRoutes(app, ctx); //        GET /meta
   catalogRoutes(app, ctx); //     GET /catalog/platforms[/{slug}], /catalog/search, /catalog/endpoints/{id}
+  authRoutes(app, ctx); //        POST /auth/session
+  adminRoutes(app, ctx); //       POST /admin/teams, /admin/teams/{team}/tokens, /admin/teams/{team}/credit (SVC_ADMIN_TOKEN only)
+  teamRoutes(app, ctx); //        GET /teams/me, /teams/me/ledger; POST, DELETE /teams/me/keys/{provider}
   openapiRoutes(app, ctx); //     GET /openapi.json
   staticRoutes(app, ctx); //      GET /* files of dist/ (dashboard, static catalog)
   return app;

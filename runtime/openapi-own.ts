@@ -6,6 +6,10 @@ const err = (description: string) => json(description, { $ref: '#/components/sch
 const invalid = { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
 const q = (name: string, schema: unknown, description: string) => ({ name, in: 'query', required: false, schema, description });
 const p = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
+const body = (properties: Record<string, unknown>, required: string[]) => ({ required: true, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties, required } } } });
+const org = { name: 'x-svc-org', in: 'header', required: false, schema: { type: 'string' }, description: 'team slug; must name the credential\'s team' };
+const auth = [{ token: [] }, { session: [] }];
+const admin = [{ admin: [] }];
 
 export const ownPaths: Record<string, Record<string, Op>> = {
   '/meta': { get: { summary: 'Proxy URL, release and dashboard versions, catalog hash', tags: ['meta'], responses: { 200: json('Meta') } } },
@@ -29,6 +33,54 @@ export const ownPaths: Record<string, Record<string, Op>> = {
       summary: 'Full catalog entry: params, cost, siblings, call template, example', tags: ['catalog'],
       parameters: [p('endpoint_id', 'dotted id, e.g. svc.people.enrich')],
       responses: { 200: json('Catalog entry'), 404: err('Unknown endpoint'), 422: invalid },
+    },
+  },
+  '/auth/session': {
+    post: {
+      summary: 'Trade an API token for a dashboard session cookie (svc_session)', tags: ['teams'],
+      requestBody: body({ token: { type: 'string' } }, ['token']),
+      responses: { 200: json('Session opened', { type: 'object', properties: { team: { type: 'string' } } }), 401: err('Bad token'), 422: invalid },
+    },
+  },
+  '/teams/me': {
+    get: { summary: "The caller's team: balance, earnings, providers with own keys", tags: ['teams'], security: auth, parameters: [org], responses: { 200: json('Team'), 401: err('No or bad credential'), 403: err('x-svc-org names another team') } },
+  },
+  '/teams/me/ledger': {
+    get: {
+      summary: 'Ledger entries, newest first, 50 a page', tags: ['teams'], security: auth,
+      parameters: [org, q('cursor', { type: 'string' }, 'next_cursor of the previous page')],
+      responses: { 200: json('Ledger page'), 401: err('No or bad credential'), 422: invalid },
+    },
+  },
+  '/teams/me/keys/{provider}': {
+    post: {
+      summary: "Store the team's own key for a provider (encrypted at rest, never shown again)", tags: ['teams'], security: auth,
+      parameters: [org, p('provider', 'provider key, e.g. hunter')], requestBody: body({ key: { type: 'string' } }, ['key']),
+      responses: { 200: json('Stored'), 401: err('No or bad credential'), 404: err('Unknown provider'), 413: err('Body too large'), 422: invalid },
+    },
+    delete: {
+      summary: "Remove the team's own key for a provider", tags: ['teams'], security: auth,
+      parameters: [org, p('provider', 'provider key')], responses: { 200: json('Removed'), 401: err('No or bad credential'), 404: err('Unknown provider') },
+    },
+  },
+  '/admin/teams': {
+    post: {
+      summary: 'Create a team with credit and its first token (SVC_ADMIN_TOKEN only)', tags: ['admin'], security: admin,
+      requestBody: body({ name: { type: 'string' }, credit_usd: { type: ['string', 'number'] } }, ['name']),
+      responses: { 201: json('Team and token (shown once)'), 401: err('Bad x-svc-admin'), 404: err('Administration disabled'), 409: err('Slug taken'), 422: invalid },
+    },
+  },
+  '/admin/teams/{team}/tokens': {
+    post: {
+      summary: 'Issue another token for a team', tags: ['admin'], security: admin, parameters: [p('team', 'team slug')],
+      responses: { 201: json('Token (shown once)'), 401: err('Bad x-svc-admin'), 404: err('Unknown team or administration disabled') },
+    },
+  },
+  '/admin/teams/{team}/credit': {
+    post: {
+      summary: "Add credit to a team's balance", tags: ['admin'], security: admin, parameters: [p('team', 'team slug')],
+      requestBody: body({ usd: { type: ['string', 'number'] } }, ['usd']),
+      responses: { 200: json('New balance'), 401: err('Bad x-svc-admin'), 404: err('Unknown team or administration disabled'), 422: invalid },
     },
   },
   '/openapi.json': { get: { summary: 'This document', tags: ['meta'], responses: { 200: json('OpenAPI 3.1.0') } } },

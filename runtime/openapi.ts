@@ -41,7 +41,7 @@ export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): o
     info: { title: 'svc', version: '0.0.1', description: 'Capability catalog and routed call service.' },
     paths,
     components: {
-      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-svc-token' }, session: { type: 'apiKey', in: 'cookie', name: 'svc_session' } },
+      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-svc-token' }, session: { type: 'apiKey', in: 'cookie', name: 'svc_session' }, admin: { type: 'apiKey', in: 'header', name: 'x-svc-admin' } },
       schemas: {
         ValidationError: {
           type: 'object', required: ['loc', 'msg', 'type'],

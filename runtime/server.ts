@@ -2,9 +2,12 @@
 import { listen, type Listener } from 'listhen';
 import { toNodeHandler } from 'h3/node';
 import type { H3 } from 'h3';
+import type { NodeFastPath } from './fast-path.ts';
 
-export async function startServer(app: H3, opts: { port: number; hostname?: string; quiet?: boolean }): Promise<Listener> {
-  return listen(toNodeHandler(app), {
+export async function startServer(app: H3, opts: { port: number; hostname?: string; quiet?: boolean; fast?: NodeFastPath }): Promise<Listener> {
+  const handler = toNodeHandler(app);
+  const fast = opts.fast;
+  return listen(fast ? (req, res) => { if (!fast(req, res)) void handler(req, res); } : handler, {
     port: opts.port,
     hostname: opts.hostname ?? '127.0.0.1',
     showURL: !opts.quiet,

@@ -1,5 +1,6 @@
-// The built catalog in memory, loaded once at start: no YAML is read at run time. Endpoint entries
-// stay as ready-to-send bytes; only entries with live data (observations, reviews) are re-serialised.
+// The built catalog, loaded at start: manifest, shelves, search index and runtime catalog in memory;
+// endpoint entries read from dist on first use and kept in a bounded LRU as ready-to-send bytes, so
+// memory stays flat however large the catalog grows. No YAML is read at run time.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../build/types.ts';
@@ -17,14 +18,29 @@ export interface DistCatalog {
   manifest: Manifest;
   platforms: { platforms: PlatformRow[]; hints: string[] };
   shelves: Map<string, { visible: ShelfDoc; all: ShelfDoc }>;
-  /** endpoint id -> its catalog entry as JSON bytes, proxy URL filled in */
-  endpoints: Map<string, Buffer>;
+  /** ids of every endpoint entry */
+  endpointIds: Set<string>;
+  /** an entry as JSON bytes, proxy URL filled in; null for an unknown id */
+  endpointBytes(id: string): Buffer | null;
   search: SearchEngine;
   runtime: RuntimeCatalog;
   entry(id: string): CatalogEntry | null;
 }
 
-export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
+/** A Map kept in recency order: a hit moves to the end, the oldest goes first. */
+function lru<V>(capacity: number, load: (key: string) => V): (key: string) => V {
+  const map = new Map<string, V>();
+  return (key) => {
+    const hit = map.get(key);
+    if (hit !== undefined) { map.delete(key); map.set(key, hit); return hit; }
+    const value = load(key);
+    map.set(key, value);
+    if (map.size > capacity) map.delete(map.keys().next().value!);
+    return value;
+  };
+}
+
+export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 2000): DistCatalog {
   const dir = join(distDir, 'catalog');
   if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`no built catalog in ${dir}: run npm run build`);
   const text = (rel: string) => readFileSync(join(dir, rel), 'utf8');
@@ -36,19 +52,22 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
     const slug = f.slice(0, -'.json'.length);
     shelves.set(slug, { visible: json(`platforms/${f}`), all: json(`platforms/${slug}.all.json`) });
   }
-  const endpoints = new Map<string, Buffer>();
-  for (const f of readdirSync(join(dir, 'endpoints'))) {
-    endpoints.set(f.slice(0, -'.json'.length), Buffer.from(text(`endpoints/${f}`).replaceAll('{{proxy_url}}', proxyUrl)));
-  }
+  const endpointIds = new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length)));
+  const cached = lru(entryCacheSize, (id) => Buffer.from(text(`endpoints/${id}.json`).replaceAll('{{proxy_url}}', proxyUrl)));
+  const endpointBytes = (id: string) => (endpointIds.has(id) ? cached(id) : null);
   const rows = json<SearchRow[]>('search/rows.json');
   return {
     dir,
     manifest,
     platforms: json('platforms.json'),
     shelves,
-    endpoints,
+    endpointIds,
+    endpointBytes,
     search: new SearchEngine(rows, json('search/index.json')),
     runtime: json('runtime.json'),
-    entry: (id) => (endpoints.has(id) ? (JSON.parse(endpoints.get(id)!.toString('utf8')) as CatalogEntry) : null),
+    entry: (id) => {
+      const bytes = endpointBytes(id);
+      return bytes ? (JSON.parse(bytes.toString('utf8')) as CatalogEntry) : null;
+    },
   };
 }

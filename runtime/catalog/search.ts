@@ -1,5 +1,6 @@
 // Catalog search: a FlexSearch Document index built at build time and imported at start.
-// Score = query tokens found in the row x 10 + weights of the fields that matched; ties break on
+// Score = query words found in name, capability or provider x 10 + weights of the fields FlexSearch
+// matched (name 3, capability 3, provider 2, summary 1); ties break on
 // measured before unmeasured, then cheaper first, then id.
 import FlexSearch from 'flexsearch';
 import type { SearchRow } from '../../build/types.ts';
@@ -38,34 +39,50 @@ const CANDIDATES = 50;
 export class SearchEngine {
   private index = newIndex();
   private haystacks: string[];
+  private weight: Float64Array;
+  private usd: Float64Array;
 
   constructor(readonly rows: SearchRow[], dump: Record<string, string>) {
     for (const [k, v] of Object.entries(dump)) this.index.import(k, v);
-    this.haystacks = rows.map((r) => `${r.name} ${r.capability} ${r.provider_display} ${r.provider} ${r.summary}`.toLowerCase());
+    this.weight = new Float64Array(rows.length);
+    this.usd = Float64Array.from(rows, (r) => r.usd ?? Number.POSITIVE_INFINITY);
+    // Words counted for the score: the short fields; the summary still counts through its field weight.
+    this.haystacks = rows.map((r) => `${r.name} ${r.capability} ${r.provider_display} ${r.provider}`.toLowerCase());
   }
 
   /** `measured(id)` says whether an endpoint has observations (live state). */
   search(q: string, limit: number, measured: (id: string) => boolean): { hits: SearchHit[]; total: number } {
     const tokens = tokenize(q);
     if (!tokens.length) return { hits: [], total: 0 };
-    const weight = new Map<number, number>();
+    // Field weights summed per candidate in a reusable typed array; `seen` lists who was touched.
+    const weight = this.weight;
+    const seen: number[] = [];
     for (const { field, result } of this.index.search(tokens.join(' '), { limit: CANDIDATES, suggest: true })) {
       const w = FIELDS[field];
-      for (const i of result) weight.set(i, (weight.get(i) ?? 0) + w);
+      for (const i of result) {
+        if (weight[i] === 0) seen.push(i);
+        weight[i] += w;
+      }
     }
-    // Sort keys are computed once per candidate, not in the comparator.
-    const ranked: Array<{ i: number; score: number; key: number; usd: number }> = [];
-    for (const [i, w] of weight) {
-      const hay = this.haystacks[i];
-      let found = 0;
-      for (const t of tokens) if (hay.includes(t)) found++;
-      const score = found * 10 + w;
-      const row = this.rows[i];
-      ranked.push({ i, score, key: score * 2 + (measured(row.endpoint_id) ? 1 : 0), usd: row.usd ?? Number.POSITIVE_INFINITY });
+    const n = seen.length;
+    const score = new Float64Array(n);
+    const key = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = seen[k];
+      let found = 1; // every candidate matched at least one word; count the others only when there are others
+      if (tokens.length > 1) {
+        found = 0;
+        const hay = this.haystacks[i];
+        for (const t of tokens) if (hay.includes(t)) found++;
+      }
+      score[k] = found * 10 + weight[i];
+      weight[i] = 0;
+      key[k] = score[k] * 2 + (measured(this.rows[i].endpoint_id) ? 1 : 0);
     }
-    ranked.sort((a, b) => b.key - a.key || a.usd - b.usd || a.i - b.i);
+    const order = Array.from({ length: n }, (_, k) => k);
+    order.sort((a, b) => key[b] - key[a] || this.usd[seen[a]] - this.usd[seen[b]] || seen[a] - seen[b]);
     const hits: SearchHit[] = [];
-    for (let k = 0; k < Math.min(limit, ranked.length); k++) hits.push({ row: this.rows[ranked[k].i], score: ranked[k].score });
-    return { hits, total: ranked.length };
+    for (let k = 0; k < Math.min(limit, n); k++) hits.push({ row: this.rows[seen[order[k]]], score: score[order[k]] });
+    return { hits, total: n };
   }
 }

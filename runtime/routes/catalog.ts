@@ -3,7 +3,7 @@ import { getQuery, getRouterParam, type H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { queryValidator } from '../validate.ts';
-import { withLive } from '../catalog/live-entry.ts';
+import { entryBytesFor } from '../catalog/entry-bytes.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
@@ -18,6 +18,7 @@ const searchQuery = queryValidator<{ q: string; limit: number }>({
 });
 
 export function catalogRoutes(app: H3, { catalog, live }: AppContext): void {
+  const entry = entryBytesFor(catalog, live);
   app.get('/catalog/platforms', () => {
     const platforms = catalog.platforms.platforms
       .map((p) => ({ ...p, calls_30d: live.calls30d(p.slug) }))
@@ -46,18 +47,10 @@ export function catalogRoutes(app: H3, { catalog, live }: AppContext): void {
     return { q, results, total, hints };
   });
 
-  // Entries are static bytes until state has something to say about them.
-  const cache = new Map<string, { version: number; bytes: Buffer }>();
   app.get('/catalog/endpoints/:id', (event) => {
     const id = getRouterParam(event, 'id')!;
-    const bytes = catalog.endpoints.get(id);
+    const bytes = entry(id);
     if (!bytes) fail(404, `No endpoint '${id}'. GET /catalog/search?q=… finds one.`);
-    const version = live.version();
-    if (version === 0) return jsonBytes(bytes);
-    const hit = cache.get(id);
-    if (hit?.version === version) return jsonBytes(hit.bytes);
-    const fresh = Buffer.from(JSON.stringify(withLive(catalog.entry(id)!, live)));
-    cache.set(id, { version, bytes: fresh });
-    return jsonBytes(fresh);
+    return jsonBytes(bytes);
   });
 }

@@ -4,6 +4,7 @@ import { readConfig } from '../../runtime/config.ts';
 import { loadDist } from '../../runtime/catalog/dist.ts';
 import { createApp } from '../../runtime/app.ts';
 import { startServer } from '../../runtime/server.ts';
+import { fastPath } from '../../runtime/fast-path.ts';
 import { noLiveData, type LiveData } from '../../runtime/live.ts';
 import type { AppContext } from '../../runtime/context.ts';
 
@@ -13,6 +14,6 @@ export function appContext(distDir: string, env: Record<string, string> = {}, li
 }
 
 export async function serve(ctx: AppContext): Promise<{ url: string; close: () => Promise<void> }> {
-  const listener: Listener = await startServer(createApp(ctx), { port: 0, quiet: true });
+  const listener: Listener = await startServer(createApp(ctx), { port: 0, quiet: true, fast: fastPath(ctx) });
   return { url: listener.url.replace(/\/$/, ''), close: () => listener.close() };
 }

@@ -1,0 +1,55 @@
+// `svc admin …`: team creation, tokens and credit through the admin HTTP API.
+import { defineCommand } from 'citty';
+import { adminPost, adminTarget } from './admin-api.ts';
+import { CliFailure } from './fail.ts';
+
+const json = { type: 'boolean', default: false, description: 'print JSON instead of lines' } as const;
+
+function print(asJson: boolean, data: Record<string, unknown>, lines: string[]): void {
+  process.stdout.write(asJson ? `${JSON.stringify(data)}\n` : `${lines.join('\n')}\n`);
+}
+
+const teamCreate = defineCommand({
+  meta: { name: 'create', description: 'Create a team with credit and print its first token (shown once)' },
+  args: {
+    name: { type: 'positional', required: true, description: 'team name' },
+    credit: { type: 'string', default: '0', description: 'starting credit in USD, e.g. 25 or 12.50' },
+    json,
+  },
+  async run({ args }) {
+    const res = await adminPost<{ team: string; token: string }>(adminTarget(), '/admin/teams', { name: args.name, credit_usd: args.credit });
+    print(args.json, { team: res.team, token: res.token }, [`team: ${res.team}`, `token: ${res.token}`]);
+  },
+});
+
+const tokenCreate = defineCommand({
+  meta: { name: 'create', description: 'Issue another token for a team (shown once)' },
+  args: { team: { type: 'positional', required: true, description: 'team slug' }, json },
+  async run({ args }) {
+    const res = await adminPost<{ token: string }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/tokens`, {});
+    print(args.json, { token: res.token }, [`token: ${res.token}`]);
+  },
+});
+
+const credit = defineCommand({
+  meta: { name: 'credit', description: "Add USD to a team's balance" },
+  args: {
+    team: { type: 'positional', required: true, description: 'team slug' },
+    usd: { type: 'positional', required: true, description: 'amount in USD, e.g. 10 or 0.25' },
+    json,
+  },
+  async run({ args }) {
+    if (!/^\d+(\.\d{1,6})?$/.test(args.usd)) throw new CliFailure(`'${args.usd}' is not a USD amount: use digits with at most 6 decimals, e.g. 10 or 0.25.`);
+    const res = await adminPost<{ balance_micro: number }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/credit`, { usd: args.usd });
+    print(args.json, res, [`balance_micro: ${res.balance_micro}`]);
+  },
+});
+
+export const admin = defineCommand({
+  meta: { name: 'admin', description: 'Administer teams on a running server (SVC_URL, SVC_ADMIN_TOKEN)' },
+  subCommands: {
+    team: defineCommand({ meta: { name: 'team', description: 'Teams' }, subCommands: { create: teamCreate } }),
+    token: defineCommand({ meta: { name: 'token', description: 'API tokens' }, subCommands: { create: tokenCreate } }),
+    credit,
+  },
+});

@@ -1,0 +1,27 @@
+// POST /auth/session: trade an API token for a dashboard session cookie.
+import { getRequestProtocol, setCookie, type H3 } from 'h3';
+import type { AppContext } from '../context.ts';
+import { fail } from '../errors.ts';
+import { bodyValidator } from '../validate.ts';
+import { readJson } from '../body.ts';
+import { SESSION_COOKIE } from '../auth.ts';
+import { SESSION_TTL_S } from '../state/teams.ts';
+
+const sessionBody = bodyValidator<{ token: string }>({
+  type: 'object', additionalProperties: false, required: ['token'],
+  properties: { token: { type: 'string', minLength: 1, maxLength: 200 } },
+});
+
+export function authRoutes(app: H3, { config, state }: AppContext): void {
+  app.post('/auth/session', async (event) => {
+    const { token } = sessionBody(await readJson(event, config.maxBodyBytes));
+    const team = await state.teamForCredential({ token });
+    if (!team) fail(401, 'The token is not valid.');
+    const id = await state.openSession(team.id);
+    setCookie(event, SESSION_COOKIE, id, {
+      httpOnly: true, sameSite: 'lax', path: '/', maxAge: SESSION_TTL_S,
+      secure: getRequestProtocol(event, { xForwardedProto: true }) === 'https',
+    });
+    return { team: team.slug };
+  });
+}

@@ -1,0 +1,47 @@
+// The atomic primitives every piece of state is built on. The embedded and memory backends implement
+// them in-process (atomics-local.ts); a shared backend (Redis) implements the same interface with its
+// own atomic operations (INCR, Lua), so callers never do read-modify-write on shared values themselves.
+export type LedgerKind = 'charge' | 'credit' | 'earning';
+
+export interface LedgerDraft {
+  kind: LedgerKind;
+  /** signed: charges are negative; credits and earnings positive */
+  amount_micro: number;
+  endpoint_id?: string;
+  call_id?: string;
+  tool_id?: string;
+}
+
+export interface LedgerEntry extends LedgerDraft {
+  /** increasing per account */
+  id: number;
+  at: string;
+}
+
+export interface Account {
+  balance_micro: number;
+  earnings_micro: number;
+}
+
+export interface Atomics {
+  /** a unique, strictly increasing integer for `name` (1, 2, 3…) */
+  nextId(name: string): Promise<number>;
+  /** add `by` to an exact integer counter and answer the new value */
+  incr(name: string, by?: number): Promise<number>;
+  counter(name: string): Promise<number>;
+  /**
+   * Apply one ledger entry to an account and append it to the account's ledger in one step:
+   * `charge` and `credit` move the balance, `earning` moves earnings. An entry that would take the
+   * balance below zero is refused (null) and nothing is written.
+   */
+  post(account: string, draft: LedgerDraft): Promise<LedgerEntry | null>;
+  account(account: string): Promise<Account>;
+  /** ledger entries newest first, starting below `before` (null: the newest) */
+  entries(account: string, before: number | null, limit: number): Promise<{ entries: LedgerEntry[]; next: number | null }>;
+  /** serialised read-modify-write of one record; `fn` answers the new value (undefined: leave it) */
+  update<T>(key: string, fn: (current: T | null) => T | undefined | Promise<T | undefined>): Promise<T | null>;
+  /** write `value` only when `key` is free; false when it was taken */
+  claim<T>(key: string, value: T): Promise<boolean>;
+  /** write what is buffered (observations, checkpoints) before the process exits */
+  flush(): Promise<void>;
+}

@@ -1,0 +1,167 @@
+// The state of the service behind one narrow interface: teams and credentials, balances and the
+// ledger, own provider keys, observations. Routes and the router use only what is exported here.
+import type { Config } from '../config.ts';
+import type { DistCatalog } from '../catalog/dist.ts';
+import type { LiveData } from '../live.ts';
+import type { Account, Atomics, LedgerEntry } from './atomics.ts';
+import { openBackend } from './backend.ts';
+import { masterSecret, Sealer } from './secrets.ts';
+import { Teams, type Team } from './teams.ts';
+import { Observations, type Attempt } from './observations.ts';
+
+export type { Team } from './teams.ts';
+export type { LedgerEntry, LedgerKind, Account, Atomics } from './atomics.ts';
+export type { Attempt, Outcome } from './observations.ts';
+export { parseUsd, formatUsd, MICRO_PER_USD } from './money.ts';
+
+export const LEDGER_PAGE = 50;
+
+export interface Credential {
+  /** an API token as sent in `x-svc-token` */
+  token?: string | null;
+  /** a dashboard session id as sent in the `svc_session` cookie */
+  session?: string | null;
+}
+
+export interface State {
+  /** `fs` (durable files) or `memory` */
+  readonly kind: 'fs' | 'memory';
+  /** the atomic primitives (ids, counters, per-record updates) for other state modules */
+  readonly atomics: Atomics;
+  /** a new team with `creditMicro` on its balance and its first token (shown once); null when the slug is taken or empty */
+  createTeam(name: string, creditMicro: number): Promise<{ team: Team; token: string } | null>;
+  teamBySlug(slug: string): Promise<Team | null>;
+  teamById(id: number): Promise<Team | null>;
+  /** a new token for the team; answered once, kept only as a SHA-256 digest */
+  issueToken(teamId: number): Promise<string>;
+  /** the team a token or session acts for (token first), or null for none or a bad one */
+  teamForCredential(credential: Credential): Promise<Team | null>;
+  /** a dashboard session for the team: an opaque id stored server-side (never the token) */
+  openSession(teamId: number): Promise<string>;
+  /** the team's own key for a provider, decrypted; null when it has none */
+  ownKey(teamId: number, provider: string): Promise<string | null>;
+  /** providers the team holds its own key for, sorted */
+  ownKeyProviders(teamId: number): Promise<string[]>;
+  setOwnKey(teamId: number, provider: string, key: string): Promise<void>;
+  /** true when a key was removed */
+  removeOwnKey(teamId: number, provider: string): Promise<boolean>;
+  /**
+   * Debit `amountMicro` (≥ 0) from the team's balance and append a `charge` ledger entry with the
+   * negative amount, atomically. False (and nothing written) when the balance is too low. A zero
+   * amount writes nothing and answers true.
+   */
+  charge(teamId: number, amountMicro: number, ref: { endpoint_id?: string; call_id?: string; tool_id?: string }): Promise<boolean>;
+  /** add `amountMicro` (> 0) to the balance with a `credit` ledger entry; answers the new balance */
+  credit(teamId: number, amountMicro: number): Promise<number>;
+  /** add `amountMicro` (≥ 0) to the team's earnings with an `earning` entry (a hub tool's price paid to its maker) */
+  earn(teamId: number, amountMicro: number, ref: { tool_id?: string; call_id?: string }): Promise<void>;
+  /** the team's balance in micro-USD */
+  balance(teamId: number): Promise<number>;
+  account(teamId: number): Promise<Account>;
+  /** ledger entries newest first, LEDGER_PAGE at a time; `cursor` is the previous page's next_cursor */
+  ledger(teamId: number, cursor: string | null): Promise<{ entries: LedgerEntry[]; next_cursor: string | null }>;
+  /** record one attempt of a catalog endpoint (feeds its `observed` object) */
+  recordAttempt(endpointId: string, attempt: Attempt): void;
+  readonly observations: Observations;
+  /** write buffered state (observations, account checkpoints); call before exit */
+  close(): Promise<void>;
+}
+
+function assertMicro(amount: number, min: number): void {
+  if (!Number.isSafeInteger(amount) || amount < min) throw new RangeError(`amount must be an integer micro-USD ≥ ${min}, got ${amount}`);
+}
+
+const account = (teamId: number) => `team-${teamId}`;
+
+/** Open state on the backend SVC_STORAGE names (durable files under SVC_DATA_DIR by default). */
+export async function createState(config: Pick<Config, 'storage' | 'dataDir' | 'secret'>): Promise<State> {
+  const backend = openBackend(config.storage, config.dataDir);
+  const { atomics, storage } = backend;
+  let sealer: Sealer | null = null;
+  // the secret is read (or generated) on first use, not at start
+  const teams = new Teams(storage, atomics, () => (sealer ??= new Sealer(masterSecret(config.secret, config.dataDir, backend.durable))), backend.exclusive);
+  const observations = new Observations(storage);
+  await observations.load();
+
+  return {
+    kind: backend.kind,
+    atomics,
+    observations,
+    async createTeam(name, creditMicro) {
+      assertMicro(creditMicro, 0);
+      const team = await teams.create(name);
+      if (!team) return null;
+      if (creditMicro > 0) await atomics.post(account(team.id), { kind: 'credit', amount_micro: creditMicro });
+      return { team, token: await teams.issueToken(team.id) };
+    },
+    teamBySlug: (slug) => teams.bySlug(slug),
+    teamById: (id) => teams.byId(id),
+    issueToken: (teamId) => teams.issueToken(teamId),
+    async teamForCredential({ token, session }) {
+      if (token) return teams.forToken(token);
+      if (session) return teams.forSession(session);
+      return null;
+    },
+    openSession: (teamId) => teams.openSession(teamId),
+    ownKey: (teamId, provider) => teams.ownKey(teamId, provider),
+    ownKeyProviders: (teamId) => teams.ownKeyProviders(teamId),
+    setOwnKey: (teamId, provider, key) => teams.setKey(teamId, provider, key),
+    removeOwnKey: (teamId, provider) => teams.removeKey(teamId, provider),
+    async charge(teamId, amountMicro, ref) {
+      assertMicro(amountMicro, 0);
+      if (amountMicro === 0) return true;
+      return (await atomics.post(account(teamId), { kind: 'charge', amount_micro: -amountMicro, ...ref })) !== null;
+    },
+    async credit(teamId, amountMicro) {
+      assertMicro(amountMicro, 1);
+      await atomics.post(account(teamId), { kind: 'credit', amount_micro: amountMicro });
+      return (await atomics.account(account(teamId))).balance_micro;
+    },
+    async earn(teamId, amountMicro, ref) {
+      assertMicro(amountMicro, 0);
+      if (amountMicro > 0) await atomics.post(account(teamId), { kind: 'earning', amount_micro: amountMicro, ...ref });
+    },
+    balance: async (teamId) => (await atomics.account(account(teamId))).balance_micro,
+    account: (teamId) => atomics.account(account(teamId)),
+    async ledger(teamId, cursor) {
+      const before = cursor && /^\d{1,15}$/.test(cursor) ? Number(cursor) : null;
+      const page = await atomics.entries(account(teamId), before, LEDGER_PAGE);
+      return { entries: page.entries, next_cursor: page.next === null ? null : String(page.next) };
+    },
+    recordAttempt: (endpointId, attempt) => observations.record(endpointId, attempt),
+    async close() {
+      await observations.flush();
+      await atomics.flush();
+    },
+  };
+}
+
+/**
+ * LiveData over recorded attempts, for the catalog routes. `catalog` maps endpoints to platforms for
+ * calls_30d (without it calls_30d is 0); `reviews` is supplied by the reviews module when it exists.
+ */
+export function liveData(state: State, catalog?: DistCatalog, reviews: LiveData['reviews'] = () => undefined): LiveData {
+  const platformOf = new Map<string, string | null>();
+  const platform = (id: string) => {
+    if (!platformOf.has(id)) platformOf.set(id, catalog?.entry(id)?.endpoint.platform ?? null);
+    return platformOf.get(id)!;
+  };
+  let counted = { version: -1, byPlatform: new Map<string, number>() };
+  return {
+    observed: (id) => state.observations.observed(id),
+    reviews,
+    calls30d(slug) {
+      const v = state.observations.version();
+      if (counted.version !== v) {
+        const byPlatform = new Map<string, number>();
+        for (const [id, n] of state.observations.calls30d()) {
+          const p = platform(id);
+          if (p) byPlatform.set(p, (byPlatform.get(p) ?? 0) + n);
+        }
+        counted = { version: v, byPlatform };
+      }
+      return counted.byPlatform.get(slug) ?? 0;
+    },
+    version: () => state.observations.version(),
+  };
+}

@@ -1,0 +1,129 @@
+// Measured behaviour per endpoint: a bounded window of the latest attempts, kept in memory (catalog
+// reads are synchronous) and written behind to storage at most once a second per endpoint. Losing the
+// last second of observations in a crash is acceptable; they are statistics, not acknowledged writes.
+import type { Storage } from 'unstorage';
+import type { Observed } from '../../build/types.ts';
+
+export const WINDOW = 1000;
+const FLUSH_MS = 1000;
+const DAY_MS = 86_400_000;
+
+export type Outcome = 'hit' | 'miss' | 'error' | 'skipped';
+
+export interface Attempt {
+  outcome: Outcome;
+  ms: number;
+  /** epoch milliseconds (a Date is accepted) */
+  at: number | Date;
+}
+
+interface Series {
+  /** one letter per attempt: h, m, e; oldest first */
+  o: string;
+  ms: number[];
+  at: number[];
+  /** day number (epoch days) → attempts that day, the last 31 days */
+  days: Record<string, number>;
+}
+
+const LETTER: Record<Exclude<Outcome, 'skipped'>, string> = { hit: 'h', miss: 'm', error: 'e' };
+
+export class Observations {
+  private series = new Map<string, Series>();
+  private cache = new Map<string, { day: number; observed: Observed }>();
+  private dirty = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private bumps = 0;
+
+  constructor(private storage: Storage) {}
+
+  async load(): Promise<void> {
+    const keys = await this.storage.getKeys('obs');
+    await Promise.all(keys.map(async (key) => {
+      const s = await this.storage.getItem<Series>(key);
+      if (s && typeof s.o === 'string') this.series.set(key.slice('obs:'.length), s);
+    }));
+    if (keys.length) this.bumps++;
+  }
+
+  /** skipped attempts called nobody and are not samples; they only bump the version */
+  record(endpointId: string, attempt: Attempt): void {
+    this.bumps++;
+    if (attempt.outcome === 'skipped') return;
+    const at = attempt.at instanceof Date ? attempt.at.getTime() : attempt.at;
+    const s = this.series.get(endpointId) ?? { o: '', ms: [], at: [], days: {} };
+    s.o = (s.o + LETTER[attempt.outcome]).slice(-WINDOW);
+    s.ms.push(Math.max(0, Math.round(attempt.ms)));
+    s.at.push(at);
+    if (s.ms.length > WINDOW) { s.ms.splice(0, s.ms.length - WINDOW); s.at.splice(0, s.at.length - WINDOW); }
+    const day = Math.floor(at / DAY_MS);
+    s.days[day] = (s.days[day] ?? 0) + 1;
+    for (const d of Object.keys(s.days)) if (Number(d) < day - 30) delete s.days[d];
+    this.series.set(endpointId, s);
+    this.cache.delete(endpointId);
+    this.dirty.add(endpointId);
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
+  }
+
+  observed(endpointId: string, now = Date.now()): Observed | null {
+    const s = this.series.get(endpointId);
+    if (!s || !s.o.length) return null;
+    const day = Math.floor(now / DAY_MS);
+    const hit = this.cache.get(endpointId);
+    if (hit?.day === day) return hit.observed;
+    const observed = summarise(s, now);
+    this.cache.set(endpointId, { day, observed });
+    return observed;
+  }
+
+  /** attempts in the last 30 days, per endpoint */
+  calls30d(now = Date.now()): Map<string, number> {
+    const today = Math.floor(now / DAY_MS);
+    const out = new Map<string, number>();
+    for (const [id, s] of this.series) {
+      let n = 0;
+      for (const [d, c] of Object.entries(s.days)) if (Number(d) > today - 30) n += c;
+      if (n) out.set(id, n);
+    }
+    return out;
+  }
+
+  version(): number {
+    return this.bumps;
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    const ids = [...this.dirty];
+    this.dirty.clear();
+    await Promise.all(ids.map((id) => this.storage.setItem(`obs:${id}`, this.series.get(id) as never)));
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+function summarise(s: Series, now: number): Observed {
+  let hits = 0, misses = 0, errors = 0, lastOk = -1;
+  for (let i = 0; i < s.o.length; i++) {
+    const c = s.o[i];
+    if (c === 'h') hits++;
+    else if (c === 'm') misses++;
+    else errors++;
+    if (c !== 'e') lastOk = i;
+  }
+  const samples = s.o.length;
+  const decided = hits + misses;
+  const sorted = [...s.ms].sort((a, b) => a - b);
+  return {
+    samples,
+    decided,
+    ok_rate: samples ? (samples - errors) / samples : null,
+    p50_ms: sorted.length ? percentile(sorted, 0.5) : null,
+    p95_ms: sorted.length ? percentile(sorted, 0.95) : null,
+    last_ok_days: lastOk >= 0 ? Math.max(0, Math.floor((now - s.at[lastOk]) / DAY_MS)) : null,
+    hit_rate: decided ? hits / decided : null,
+    hit_samples: hits,
+  };
+}

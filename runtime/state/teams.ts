@@ -1,0 +1,151 @@
+// Teams, their tokens, dashboard sessions and own provider keys. Tokens and session ids are stored
+// only as SHA-256 digests; provider keys only sealed (AES-256-GCM, bound to team and provider).
+import type { Storage } from 'unstorage';
+import type { Atomics } from './atomics.ts';
+import { newOpaqueId, newToken, safeEqual, sha256, TOKEN_RE, type Sealer } from './secrets.ts';
+
+export interface Team {
+  id: number;
+  /** the public name of a team in URLs and `x-svc-org` */
+  slug: string;
+  name: string;
+  created_at: string;
+}
+
+interface TeamRecord extends Team {
+  /** provider → sealed key */
+  keys: Record<string, string>;
+}
+
+interface CredentialRecord {
+  team_id: number;
+  digest: string;
+  created_at: string;
+  expires_at?: string;
+}
+
+export const SESSION_TTL_S = 30 * 86_400;
+
+/** "Acme Data, Inc." → "acme-data-inc" */
+export function slugify(name: string): string {
+  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
+}
+
+export class Teams {
+  private cache = new Map<number, TeamRecord>();
+  /** token digest → team id; tokens are never reissued to another team, so this cannot go stale */
+  private tokens = new Map<string, number>();
+
+  constructor(private storage: Storage, private atomics: Atomics, private sealer: () => Sealer, private cacheable: boolean) {}
+
+  /** null when the name makes no slug or the slug is taken */
+  async create(name: string): Promise<Team | null> {
+    const slug = slugify(name);
+    if (!slug) return null;
+    const id = await this.atomics.nextId('team');
+    const record: TeamRecord = { id, slug, name, created_at: new Date().toISOString(), keys: {} };
+    await this.storage.setItem(`team:${id}`, record as never);
+    if (!(await this.atomics.claim(`slug:${slug}`, { team_id: id }))) {
+      await this.storage.removeItem(`team:${id}`);
+      return null;
+    }
+    return publicTeam(record);
+  }
+
+  async byId(id: number): Promise<Team | null> {
+    const r = await this.record(id);
+    return r && publicTeam(r);
+  }
+
+  async bySlug(slug: string): Promise<Team | null> {
+    if (slugify(slug) !== slug) return null;
+    const ref = await this.storage.getItem<{ team_id: number }>(`slug:${slug}`);
+    return ref ? this.byId(ref.team_id) : null;
+  }
+
+  /** a new token for the team, answered once; only its digest is kept */
+  async issueToken(teamId: number): Promise<string> {
+    const token = newToken();
+    const digest = sha256(token);
+    await this.storage.setItem(`token:${digest}`, { team_id: teamId, digest, created_at: new Date().toISOString() } as never);
+    return token;
+  }
+
+  async forToken(token: string): Promise<Team | null> {
+    if (!TOKEN_RE.test(token)) return null;
+    const digest = sha256(token);
+    const known = this.tokens.get(digest);
+    if (known !== undefined) return this.byId(known);
+    const team = await this.resolve('token', digest);
+    if (team && this.cacheable) this.tokens.set(digest, team.id);
+    return team;
+  }
+
+  /** a dashboard session id for the team; the id is opaque and stored only as a digest */
+  async openSession(teamId: number): Promise<string> {
+    const id = newOpaqueId();
+    const digest = sha256(id);
+    const now = Date.now();
+    const record: CredentialRecord = { team_id: teamId, digest, created_at: new Date(now).toISOString(), expires_at: new Date(now + SESSION_TTL_S * 1000).toISOString() };
+    await this.storage.setItem(`session:${digest}`, record as never);
+    return id;
+  }
+
+  async forSession(id: string): Promise<Team | null> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
+    return this.resolve('session', sha256(id));
+  }
+
+  async setKey(teamId: number, provider: string, key: string): Promise<void> {
+    const sealed = this.sealer().seal(key, `${teamId}:${provider}`);
+    await this.change(teamId, (r) => { r.keys = { ...r.keys, [provider]: sealed }; });
+  }
+
+  /** true when a key was removed */
+  async removeKey(teamId: number, provider: string): Promise<boolean> {
+    let had = false;
+    await this.change(teamId, (r) => {
+      had = provider in r.keys;
+      const { [provider]: _gone, ...rest } = r.keys;
+      void _gone;
+      r.keys = rest;
+    });
+    return had;
+  }
+
+  async ownKey(teamId: number, provider: string): Promise<string | null> {
+    const sealed = (await this.record(teamId))?.keys[provider];
+    return sealed ? this.sealer().open(sealed, `${teamId}:${provider}`) : null;
+  }
+
+  async ownKeyProviders(teamId: number): Promise<string[]> {
+    return Object.keys((await this.record(teamId))?.keys ?? {}).sort();
+  }
+
+  private async resolve(kind: 'token' | 'session', digest: string): Promise<Team | null> {
+    const rec = await this.storage.getItem<CredentialRecord>(`${kind}:${digest}`);
+    if (!rec || !safeEqual(rec.digest, digest)) return null;
+    if (rec.expires_at && Date.parse(rec.expires_at) < Date.now()) return null;
+    return this.byId(rec.team_id);
+  }
+
+  private async record(id: number): Promise<TeamRecord | null> {
+    const hit = this.cache.get(id);
+    if (hit) return hit;
+    const r = await this.storage.getItem<TeamRecord>(`team:${id}`);
+    if (r && this.cacheable) this.cache.set(id, r);
+    return r;
+  }
+
+  private async change(id: number, edit: (r: TeamRecord) => void): Promise<void> {
+    const next = await this.atomics.update<TeamRecord>(`team:${id}`, (r) => {
+      if (!r) return undefined;
+      const copy = { ...r, keys: { ...r.keys } };
+      edit(copy);
+      return copy;
+    });
+    if (next && this.cacheable) this.cache.set(id, next);
+  }
+}
+
+const publicTeam = ({ id, slug, name, created_at }: TeamRecord): Team => ({ id, slug, name, created_at });

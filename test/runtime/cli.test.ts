@@ -1,0 +1,68 @@
+// The `svc admin …` commands as a user runs them: a child process against a real listening server.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Listener } from 'listhen';
+import { startServer } from '../../runtime/server.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { ADMIN, testApp } from './app-helper.ts';
+
+const run = promisify(execFile);
+let server: Listener;
+let url = '';
+let t: Awaited<ReturnType<typeof testApp>>;
+
+beforeAll(async () => {
+  t = await testApp();
+  server = await startServer(t.app, { port: 0, quiet: true });
+  url = server.url.replace(/\/+$/, '');
+});
+afterAll(async () => { await server?.close(); });
+
+async function svc(args: string[], env: Record<string, string> = { SVC_URL: url, SVC_ADMIN_TOKEN: ADMIN }): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'bin', 'svc.js'), ...args], { env: { PATH: process.env.PATH, ...env }, cwd: ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('svc admin', () => {
+  it('creates a team and prints its token on a line of its own', async () => {
+    const r = await svc(['admin', 'team', 'create', 'Cli Team', '--credit', '2.50']);
+    expect(r.code).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('token: '))!;
+    expect(line).toMatch(/^token: svc_[0-9A-Za-z]{32}$/);
+    const team = await t.state.teamForCredential({ token: line.slice('token: '.length) });
+    expect(team?.slug).toBe('cli-team');
+    expect(await t.state.balance(team!.id)).toBe(2_500_000);
+  });
+
+  it('prints {"token": …} with --json, issues tokens and credits', async () => {
+    const tok = await svc(['admin', 'token', 'create', 'cli-team', '--json']);
+    expect(tok.code).toBe(0);
+    const { token } = JSON.parse(tok.stdout);
+    expect((await t.state.teamForCredential({ token }))?.slug).toBe('cli-team');
+    const credit = await svc(['admin', 'credit', 'cli-team', '0.5']);
+    expect(credit).toMatchObject({ code: 0, stdout: 'balance_micro: 3000000\n' });
+    const json = await svc(['admin', 'team', 'create', 'Json Team', '--json']);
+    expect(Object.keys(JSON.parse(json.stdout)).sort()).toEqual(['team', 'token']);
+  });
+
+  it('fails with a sentence and a non-zero exit', async () => {
+    const taken = await svc(['admin', 'team', 'create', 'Cli Team']);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/already exists/);
+    expect((await svc(['admin', 'credit', 'nobody', '1'])).stderr).toMatch(/No team 'nobody'/);
+    expect((await svc(['admin', 'credit', 'cli-team', 'ten'])).stderr).toMatch(/not a USD amount/);
+    const noToken = await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url });
+    expect(noToken).toMatchObject({ code: 1, stderr: expect.stringMatching(/SVC_ADMIN_TOKEN is not set/) });
+    expect((await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url, SVC_ADMIN_TOKEN: 'wrong' })).stderr).toMatch(/refused SVC_ADMIN_TOKEN/);
+    const down = await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: 'http://127.0.0.1:9', SVC_ADMIN_TOKEN: ADMIN });
+    expect(down).toMatchObject({ code: 1, stderr: expect.stringMatching(/Cannot reach/) });
+    expect(down.stderr).not.toMatch(/at .*\.ts/); // no stack
+  });
+});

@@ -1,0 +1,166 @@
+// The state layer's contract, run over every local backend: memory and the durable embedded files.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createState, formatUsd, parseUsd, type State } from '../../runtime/state/index.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'svc-state-'));
+  dirs.push(d);
+  return d;
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+}
+
+const backends = [
+  { name: 'memory', open: async () => ({ state: await createState({ storage: 'memory:', dataDir: tempDir(), secret: 'test-secret' }), dir: null as string | null }) },
+  { name: 'embedded fs', open: async () => { const dir = tempDir(); return { state: await createState({ storage: null, dataDir: dir, secret: 'test-secret' }), dir }; } },
+];
+
+describe('money', () => {
+  it('parses USD text and numbers to exact micro-USD', () => {
+    expect(parseUsd('12.34')).toBe(12_340_000);
+    expect(parseUsd('0.1')).toBe(100_000);
+    expect(parseUsd(0.1)).toBe(100_000);
+    expect(parseUsd(0.000001)).toBe(1);
+    expect(parseUsd('1.0000001')).toBeNull();
+    expect(parseUsd('-1')).toBeNull();
+    expect(parseUsd('1e3')).toBeNull();
+    expect(parseUsd('1000000001')).toBeNull();
+    expect(formatUsd(12_340_000)).toBe('12.34');
+    // a float sum drifts; integer micro does not
+    expect(Array.from({ length: 10 }, () => parseUsd('0.1')!).reduce((a, b) => a + b, 0)).toBe(1_000_000);
+  });
+});
+
+describe.each(backends)('state over $name', ({ open }) => {
+  it('hands out unique, increasing ids under 200 concurrent calls', async () => {
+    const { state } = await open();
+    const ids = await Promise.all(Array.from({ length: 200 }, () => state.atomics.nextId('feedback')));
+    expect(new Set(ids).size).toBe(200);
+    expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b)); // in call order
+    expect(await state.atomics.nextId('feedback')).toBe(201);
+    expect(await state.atomics.nextId('other')).toBe(1);
+  });
+
+  it('keeps counters exact', async () => {
+    const { state } = await open();
+    await Promise.all(Array.from({ length: 100 }, (_, i) => state.atomics.incr('c', i)));
+    expect(await state.atomics.counter('c')).toBe(4950);
+  });
+
+  it('never overdraws under concurrent debits, and the ledger sums exactly', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Debit Co', 1_000_000))!;
+    const results = await Promise.all(Array.from({ length: 150 }, (_, i) => state.charge(team.id, 7_000 + (i % 3), { endpoint_id: 'e.x', call_id: `c${i}` })));
+    const ok = results.filter(Boolean).length;
+    const balance = await state.balance(team.id);
+    expect(balance).toBeGreaterThanOrEqual(0);
+    expect(balance).toBeLessThan(7_002);
+    const entries = [];
+    for (let cursor: string | null = null, first = true; first || cursor; first = false) {
+      const page: Awaited<ReturnType<State['ledger']>> = await state.ledger(team.id, cursor);
+      entries.push(...page.entries);
+      cursor = page.next_cursor;
+    }
+    expect(entries.filter((e) => e.kind === 'charge')).toHaveLength(ok);
+    expect(entries.reduce((s, e) => s + e.amount_micro, 0)).toBe(balance);
+    expect(entries.every((e) => Number.isInteger(e.amount_micro))).toBe(true);
+  });
+
+  it('refuses a charge above the balance and writes nothing for it; zero charges are not written', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Tight', 5))!;
+    expect(await state.charge(team.id, 6, { endpoint_id: 'e' })).toBe(false);
+    expect(await state.charge(team.id, 0, { endpoint_id: 'e' })).toBe(true);
+    expect(await state.charge(team.id, 5, { endpoint_id: 'e', call_id: 'k' })).toBe(true);
+    expect(await state.balance(team.id)).toBe(0);
+    const { entries } = await state.ledger(team.id, null);
+    expect(entries.map((e) => [e.kind, e.amount_micro])).toEqual([['charge', -5], ['credit', 5]]);
+  });
+
+  it('lists the ledger newest first in pages of 50 with a cursor', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Pages', 0))!;
+    for (let i = 1; i <= 120; i++) await state.credit(team.id, i);
+    await state.earn(team.id, 9, { tool_id: 'tool-a', call_id: 'r1' });
+    const p1 = await state.ledger(team.id, null);
+    expect(p1.entries).toHaveLength(50);
+    expect(p1.entries[0]).toMatchObject({ kind: 'earning', amount_micro: 9, tool_id: 'tool-a' });
+    expect(p1.entries[1].amount_micro).toBe(120);
+    const p2 = await state.ledger(team.id, p1.next_cursor);
+    const p3 = await state.ledger(team.id, p2.next_cursor);
+    const all = [...p1.entries, ...p2.entries, ...p3.entries];
+    expect(all).toHaveLength(121);
+    expect(p3.next_cursor).toBeNull();
+    expect(all.map((e) => e.id)).toEqual([...all.map((e) => e.id)].sort((a, b) => b - a));
+    expect(await state.account(team.id)).toEqual({ balance_micro: 7260, earnings_micro: 9 });
+  });
+
+  it('finds a team by token and session, never by a near miss', async () => {
+    const { state } = await open();
+    const { team, token } = (await state.createTeam('Acme Data, Inc.', 0))!;
+    expect(team.slug).toBe('acme-data-inc');
+    expect(token).toMatch(/^svc_[0-9A-Za-z]{32}$/);
+    expect((await state.teamForCredential({ token }))?.id).toBe(team.id);
+    const flipped = token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a');
+    expect(await state.teamForCredential({ token: flipped })).toBeNull();
+    expect(await state.teamForCredential({ token: 'nonsense' })).toBeNull();
+    const session = await state.openSession(team.id);
+    expect((await state.teamForCredential({ session }))?.id).toBe(team.id);
+    expect(await state.teamForCredential({ session: session.slice(1) + 'x' })).toBeNull();
+    expect(await state.createTeam('ACME data inc', 0)).toBeNull(); // slug taken
+  });
+
+  it('stores own provider keys sealed, and opens them again', async () => {
+    const { state, dir } = await open();
+    const { team } = (await state.createTeam('Keys', 0))!;
+    await state.setOwnKey(team.id, 'searchco', 'sk-live-PLAINTEXT-123');
+    expect(await state.ownKey(team.id, 'searchco')).toBe('sk-live-PLAINTEXT-123');
+    expect(await state.ownKeyProviders(team.id)).toEqual(['searchco']);
+    if (dir) for (const f of allFiles(dir)) expect(readFileSync(f, 'utf8')).not.toContain('PLAINTEXT');
+    expect(await state.removeOwnKey(team.id, 'searchco')).toBe(true);
+    expect(await state.ownKey(team.id, 'searchco')).toBeNull();
+  });
+
+  it('computes observed from recorded attempts and bumps the version', async () => {
+    const { state } = await open();
+    const v0 = state.observations.version();
+    const now = Date.now();
+    for (let i = 0; i < 30; i++) state.recordAttempt('searchco.google.serp.organic', { outcome: i % 3 === 0 ? 'miss' : i % 10 === 1 ? 'error' : 'hit', ms: i + 1, at: now });
+    state.recordAttempt('searchco.google.serp.organic', { outcome: 'skipped', ms: 0, at: now });
+    expect(state.observations.version()).toBe(v0 + 31);
+    const o = state.observations.observed('searchco.google.serp.organic')!;
+    expect(o).toMatchObject({ samples: 30, decided: 28, ok_rate: 28 / 30, p50_ms: 15, p95_ms: 29, last_ok_days: 0, hit_rate: 18 / 28, hit_samples: 18 });
+    expect(state.observations.observed('nobody')).toBeNull();
+  });
+});
+
+describe('embedded fs backend across a restart', () => {
+  it('reopens with teams, balances, ledger, ids and observations intact', async () => {
+    const dir = tempDir();
+    const config = { storage: null, dataDir: dir, secret: null };
+    const a = await createState(config);
+    const { team, token } = (await a.createTeam('Durable', 100))!;
+    for (let i = 0; i < 70; i++) await a.charge(team.id, 1, { endpoint_id: 'e' }); // crosses a checkpoint
+    await a.setOwnKey(team.id, 'zerobounce', 'zb-key');
+    await a.atomics.nextId('x');
+    a.recordAttempt('zerobounce.people.email.verify', { outcome: 'hit', ms: 12, at: Date.now() });
+    await a.observations.flush(); // (close() is not called: the ledger must not depend on it)
+    const b = await createState(config);
+    expect(await b.balance(team.id)).toBe(30);
+    expect((await b.teamForCredential({ token }))?.slug).toBe('durable');
+    expect(await b.ownKey(team.id, 'zerobounce')).toBe('zb-key'); // generated secret reused from the data dir
+    expect(await b.atomics.nextId('x')).toBe(2);
+    expect((await b.ledger(team.id, null)).entries[0].id).toBe(71);
+    expect(b.observations.observed('zerobounce.people.email.verify')?.samples).toBe(1);
+    expect(readFileSync(join(dir, 'secret'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
