@@ -6,12 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCatalog } from './generate-catalog.ts';
 import { buildCatalog } from '../build/pipeline.ts';
-import { readConfig } from '../runtime/config.ts';
-import { loadDist } from '../runtime/catalog/dist.ts';
+import { appContext } from '../test/helpers/server.ts';
 import { createApp } from '../runtime/app.ts';
 import { startServer } from '../runtime/server.ts';
 import { fastPath } from '../runtime/fast-path.ts';
-import { noLiveData } from '../runtime/live.ts';
 import { bareServer, fmt, line, load, median } from './lib.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -39,9 +37,9 @@ rmSync(join(work, 'src-1000'), { recursive: true, force: true });
 rmSync(big.dist, { recursive: true, force: true });
 
 // (b) search: server-side median through the app, and throughput against a raw FlexSearch loop
-const config = readConfig({ SVC_DIST_DIR: small.dist });
-const catalog = loadDist(small.dist, 'http://localhost:8787/proxy');
-const app = createApp({ config, catalog, live: noLiveData } as Parameters<typeof createApp>[0]);
+const ctx = await appContext(small.dist);
+const { catalog } = ctx;
+const app = createApp(ctx);
 const queries = ['email verify', 'company lookup', 'phone', 'people search enrich', 'tech news funding', 'provider 42', 'kalo mine', 'verify address'];
 const handlerMs: number[] = [];
 for (let i = 0; i < 4000; i++) {
@@ -62,7 +60,7 @@ line('(b) svc search throughput / raw FlexSearch', `${fmt(oursQps / rawQps)}x`, 
 
 // (c) GET /catalog/endpoints/{id} under autocannon against a bare node:http server of the same bytes
 const id = 'gen42.op3';
-const listener = await startServer(app, { port: 0, quiet: true, fast: fastPath({ catalog, live: noLiveData }) });
+const listener = await startServer(app, { port: 0, quiet: true, fast: fastPath(ctx) });
 const bare = await bareServer(catalog.endpointBytes(id)!);
 const svcUrl = `${listener.url.replace(/\/$/, '')}/catalog/endpoints/${id}`;
 await load(svcUrl, { seconds: 1 }); // warm up

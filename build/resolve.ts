@@ -44,6 +44,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
         miss: src.miss ?? null, async: src.async ?? null, platform_eligible: endpoint.platform_eligible,
         body_allowlist: src.body_allowlist ?? false, strict_query: src.strict_query ?? false, strict_body: src.strict_body ?? false,
         example: ex ?? null,
+        ...(src.serves ? { serves: src.serves, accepts: src.accepts, request: src.request } : {}),
         ...(src.response ? { response: src.response } : {}),
       };
       runtime.operations[src.id] = rt;

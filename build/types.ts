@@ -109,7 +109,7 @@ export interface RequestMapSrc {
 
 export interface RequestSrc {
   map: RequestMapSrc[];
-  const?: { query?: Record<string, unknown>; body?: unknown; header?: Record<string, string> };
+  const?: { query?: Record<string, unknown>; body?: unknown; header?: Record<string, string>; path?: Record<string, string> };
   /** contract filters this child cannot apply */
   ignores?: string[];
 }
@@ -360,6 +360,10 @@ export interface OperationRuntime {
   price_micro: number;
   bills_miss: boolean;
   miss: MissSrc | null;
+  /** routed children only: the capability, the identity sets taken, how to ask and how to read */
+  serves?: string;
+  accepts?: string[][];
+  request?: RequestSrc;
   response?: ResponseSrc;
   async: AsyncSrc | null;
   platform_eligible: boolean;

@@ -1,12 +1,20 @@
-// What every route group receives: configuration, the loaded catalog, live data and state.
+// What every route group receives: configuration, the loaded catalog, live data, state and the
+// router. createContext assembles it the same way for the server, the tests and the benchmarks.
 import type { Config } from './config.ts';
 import type { DistCatalog } from './catalog/dist.ts';
 import type { LiveData } from './live.ts';
-import type { State } from './state/index.ts';
+import { liveData, type State } from './state/index.ts';
+import { createRouter, type Router } from './router/service.ts';
 
 export interface AppContext {
   config: Config;
   catalog: DistCatalog;
   live: LiveData;
   state: State;
+  router: Router;
+}
+
+export function createContext(config: Config, catalog: DistCatalog, state: State): AppContext {
+  const live = liveData(state, catalog);
+  return { config, catalog, live, state, router: createRouter(catalog.runtime, state, live, config) };
 }

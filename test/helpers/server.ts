@@ -1,16 +1,16 @@
-// Start the real app on a loopback port, from a built dist dir.
+// Start the real app on a loopback port, from a built dist dir, with in-memory state.
 import type { Listener } from 'listhen';
 import { readConfig } from '../../runtime/config.ts';
 import { loadDist } from '../../runtime/catalog/dist.ts';
 import { createApp } from '../../runtime/app.ts';
 import { startServer } from '../../runtime/server.ts';
 import { fastPath } from '../../runtime/fast-path.ts';
-import { noLiveData, type LiveData } from '../../runtime/live.ts';
-import type { AppContext } from '../../runtime/context.ts';
+import { createState } from '../../runtime/state/index.ts';
+import { createContext, type AppContext } from '../../runtime/context.ts';
 
-export function appContext(distDir: string, env: Record<string, string> = {}, live: LiveData = noLiveData): AppContext {
-  const config = readConfig({ SVC_DIST_DIR: distDir, ...env });
-  return { config, catalog: loadDist(distDir, `${config.publicUrl}${config.proxyPrefix}`), live } as AppContext;
+export async function appContext(distDir: string, env: Record<string, string> = {}): Promise<AppContext> {
+  const config = readConfig({ SVC_DIST_DIR: distDir, SVC_STORAGE: 'memory:', SVC_SECRET: 'test-secret', ...env });
+  return createContext(config, loadDist(distDir, `${config.publicUrl}${config.proxyPrefix}`), await createState(config));
 }
 
 export async function serve(ctx: AppContext): Promise<{ url: string; close: () => Promise<void> }> {

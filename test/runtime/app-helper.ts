@@ -3,7 +3,8 @@ import type { H3 } from 'h3';
 import { readConfig } from '../../runtime/config.ts';
 import { loadDist } from '../../runtime/catalog/dist.ts';
 import { createApp } from '../../runtime/app.ts';
-import { createState, liveData, type State } from '../../runtime/state/index.ts';
+import { createState, type State } from '../../runtime/state/index.ts';
+import { createContext } from '../../runtime/context.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 
 export const ADMIN = 'admin-secret-for-tests';
@@ -12,7 +13,7 @@ export async function testApp(env: Record<string, string> = {}): Promise<{ app: 
   const config = readConfig({ SVC_STORAGE: 'memory:', SVC_DIST_DIR: FIXTURE_DIST, SVC_SECRET: 'test-secret', SVC_ADMIN_TOKEN: ADMIN, ...env });
   const catalog = loadDist(FIXTURE_DIST, `${config.publicUrl}${config.proxyPrefix}`);
   const state = await createState(config);
-  const app = createApp({ config, catalog, live: liveData(state, catalog), state });
+  const app = createApp(createContext(config, catalog, state));
   const call = async (path: string, init: RequestInit = {}) => app.fetch(new Request(`http://svc.test${path}`, init));
   return { app, state, call };
 }

@@ -6,7 +6,7 @@ import { appContext, serve } from '../helpers/server.ts';
 let base = '';
 let close: () => Promise<void>;
 beforeAll(async () => {
-  const s = await serve(appContext(FIXTURE_DIST, { SVC_PUBLIC_URL: 'https://api.example.test', SVC_PROXY_PREFIX: 'px' }));
+  const s = await serve(await appContext(FIXTURE_DIST, { SVC_PUBLIC_URL: 'https://api.example.test', SVC_PROXY_PREFIX: 'px' }));
   base = s.url;
   close = s.close;
 });
@@ -25,7 +25,7 @@ describe('GET /meta', () => {
     expect(body.proxy_url).toBe('https://api.example.test/px');
     expect(body.svc_version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.app_version).toMatch(/^[0-9a-f]{12}$/);
-    expect(body.catalog).toMatchObject({ operations: 9, providers: 2 });
+    expect(body.catalog).toMatchObject({ operations: 14, providers: 4 });
     expect(body.catalog.hash).toMatch(/^[0-9a-f]{16}$/);
   });
 });
@@ -37,7 +37,7 @@ describe('GET /catalog/platforms', () => {
     const ops = body.platforms.map((p: { operations: number }) => p.operations);
     expect(ops).toEqual([...ops].sort((a, b) => b - a));
     const people = body.platforms.find((p: { slug: string }) => p.slug === 'people');
-    expect(people).toMatchObject({ label: 'People and contact data', vendors: ['ZeroBounce'], calls_30d: 0 });
+    expect(people).toMatchObject({ label: 'People and contact data', vendors: ['CheckCo', 'FindCo', 'ZeroBounce'], calls_30d: 0 });
     expect(people.capabilities).toBeGreaterThan(0);
     expect(body.hints.length).toBeGreaterThan(0);
   });
@@ -154,7 +154,7 @@ describe('static files of dist/', () => {
   it('serves the static catalog shards', async () => {
     const { status, body } = await get('/catalog/manifest.json');
     expect(status).toBe(200);
-    expect(body.operations).toBe(9);
+    expect(body.operations).toBe(14);
   });
 
   it('never serves a file outside dist/', async () => {

@@ -1,0 +1,61 @@
+// A child's HTTP request from the call's fields, per its `request` mapping: each field only where
+// the child wants it, constants added, the key placed. Nothing here can leave the provider's host.
+import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../build/types.ts';
+import { setPath } from '../util/json-path.ts';
+import { transforms } from './transforms.ts';
+import { baseUrl, placeKey, type Env } from './keys.ts';
+
+export interface OutgoingRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** The URL of an operation's path on its provider's host, or null if it would leave it. */
+export function providerUrl(provider: ProviderRuntime, env: Env, path: string): URL | null {
+  const base = new URL(`${baseUrl(provider, env)}/`);
+  if (/(^|\/)\.\.?(\/|$)|%2e|%2f|\\/i.test(path)) return null;
+  const url = new URL(`${base.pathname.replace(/\/$/, '')}${path}`, base);
+  return url.origin === base.origin && url.pathname.startsWith(base.pathname.replace(/\/$/, '')) ? url : null;
+}
+
+function appendQuery(url: URL, key: string, value: unknown): void {
+  if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, String(v));
+  else if (value !== null && value !== undefined) url.searchParams.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+}
+
+export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntime, request: RequestSrc, fields: Record<string, unknown>, key: string, env: Env): OutgoingRequest {
+  const query: Record<string, unknown> = { ...(request.const?.query ?? {}) };
+  const path: Record<string, string> = { ...(request.const?.path ?? {}) };
+  const headers: Record<string, string> = { accept: 'application/json', ...Object.fromEntries(Object.entries(request.const?.header ?? {}).map(([k, v]) => [k.toLowerCase(), v])) };
+  let body: Record<string, unknown> | unknown[] | null = request.const?.body !== undefined ? structuredClone(request.const.body) as Record<string, unknown> : null;
+  for (const m of request.map) {
+    let value = fields[m.from] ?? m.default;
+    if (value === undefined || value === null) continue;
+    if (m.transform) value = transforms[m.transform](value);
+    if (typeof value === 'number' && m.max !== undefined) value = Math.min(value, m.max);
+    if (value === null || value === undefined) continue;
+    const cut = m.to.search(/[.[]/);
+    const where = m.to.slice(0, cut);
+    const target = m.to.slice(cut).replace(/^\./, '');
+    // Query keys are literal (`domains[]` is sent as `domains[]=…`, as PHP-style APIs expect).
+    if (where === 'query') query[target] = value;
+    else if (where === 'path') path[target] = String(value);
+    else if (where === 'header') headers[target.toLowerCase()] = String(value);
+    else {
+      body ??= target.startsWith('[') ? [] : {};
+      setPath(body, target, value);
+    }
+  }
+  const filled = op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, p: string) => encodeURIComponent(path[p] ?? ''));
+  const url = providerUrl(provider, env, filled);
+  if (!url) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);
+  for (const [k, v] of Object.entries(query)) appendQuery(url, k, v);
+  placeKey(provider, key, url, headers);
+  if (body !== null) headers['content-type'] = op.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+  const encoded = body === null ? null
+    : op.input.bodyType === 'form' ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()
+    : JSON.stringify(body);
+  return { method: op.method, url, headers, body: encoded };
+}

@@ -1,0 +1,40 @@
+// Hit, miss or error for one child answer: the child's own miss form (status, body condition), then
+// the contract's miss condition on the mapped output. Errors are never misses.
+import type { CapabilitySrc, MissSrc, OperationRuntime } from '../../build/types.ts';
+import { getPath } from '../util/json-path.ts';
+import { countRows, isContractMiss, mapOutput } from './map-response.ts';
+import type { ChildAnswer } from './http.ts';
+
+export type Verdict =
+  | { outcome: 'hit'; output: Record<string, unknown>; rows: number }
+  | { outcome: 'miss'; reason: string }
+  | { outcome: 'error'; reason: string };
+
+/** Statuses that speak about the key, not the subject: an own key answering these is set aside. */
+export const KEY_TROUBLE = new Set([401, 402, 403, 429]);
+
+const same = (a: unknown, b: unknown) => a === b || (a !== null && a !== undefined && b !== null && String(a) === String(b));
+
+export function missWhen(miss: MissSrc | null, body: unknown): boolean {
+  return (miss?.when ?? []).some((w) => {
+    const v = getPath(body, w.path);
+    return w.in.some((x) => (x === null ? v === null || v === undefined : same(v, x)));
+  });
+}
+
+/** Status-level decision, before any body is read. */
+export function classifyStatus(op: OperationRuntime, answer: ChildAnswer): Verdict | null {
+  if (answer.failure) return { outcome: 'error', reason: answer.failure };
+  if (op.miss?.status?.includes(answer.status)) return { outcome: 'miss', reason: `status ${answer.status}` };
+  if (answer.status >= 300 || answer.status < 200) return { outcome: 'error', reason: `status ${answer.status}` };
+  if (answer.body === undefined) return { outcome: 'error', reason: 'unparsable body' };
+  return null;
+}
+
+/** Decide on the final record (the body for a sync child, the poll result for an async one). */
+export function classifyRecord(cap: CapabilitySrc, op: OperationRuntime, record: unknown, body: unknown): Verdict {
+  if (missWhen(op.miss, body) || (record !== body && missWhen(op.miss, record))) return { outcome: 'miss', reason: 'provider said not found' };
+  const output = mapOutput(cap, op.response!, record);
+  if (isContractMiss(cap, output)) return { outcome: 'miss', reason: 'empty result' };
+  return { outcome: 'hit', output, rows: countRows(cap, op.response!, record, output) };
+}

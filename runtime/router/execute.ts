@@ -1,0 +1,207 @@
+// The executor: runs a plan's attempts in order (the waterfall), decides hit/miss/error, charges by
+// each child's billing rule within the cost ceiling, verifies hits where asked, and records every
+// attempt. Pure decisions live in plan.ts and classify.ts; this file is the loop around them.
+import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
+import type { State, Team } from '../state/index.ts';
+import { plan, type Plan, type PlannedAttempt } from './plan.ts';
+import { prepareCall } from './prepare.ts';
+import { buildChildRequest } from './build-request.ts';
+import { send } from './http.ts';
+import { classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './classify.ts';
+import { pollJob } from './poll.ts';
+import { missOutput } from './map-response.ts';
+import { platformKey, type Env } from './keys.ts';
+import { redactJson } from './redact.ts';
+import type { Health } from './health.ts';
+import type { RouteOptions } from './options.ts';
+import type { Reservations } from './reservations.ts';
+
+export interface RouterDeps {
+  runtime: RuntimeCatalog;
+  env: Env;
+  state: State;
+  health: Health;
+  reservations: Reservations;
+  observed: (endpointId: string) => Observed | null;
+  attemptTimeoutMs: number;
+  pollIntervalMaxMs: number | null;
+}
+
+export interface Tried {
+  endpoint_id: string;
+  outcome: 'hit' | 'miss' | 'error' | 'skipped';
+  reason?: string;
+  status?: number;
+  ms: number;
+  cost_micro: number;
+}
+
+export interface Verification {
+  verdict: 'valid' | 'invalid' | 'unknown';
+  checked: unknown;
+  served_by: string | null;
+  cost_micro: number;
+}
+
+export interface RouteOutcome {
+  kind: 'hit' | 'miss' | 'error' | 'unfillable' | 'strict' | 'broke' | 'dry_run';
+  output: Record<string, unknown>;
+  raw: unknown;
+  served_by: string | null;
+  tried: Tried[];
+  cost_micro: number;
+  stopped?: 'max_cost' | 'deadline' | 'no_eligible_child';
+  verification?: Verification;
+  ignored_filters: string[];
+  plan: Plan;
+  /** the cheapest attempt's worst charge to the balance, for the 402 sentence */
+  needed_micro?: number;
+}
+
+export interface RouteCall {
+  team: Team;
+  capability: string;
+  body: Record<string, unknown>;
+  options: RouteOptions;
+  callId: string;
+}
+
+type Cap = CapabilitySrc & { children: string[] };
+
+/** Children the plan left out for the ceiling or an open circuit: attempts in all but name. */
+function skippedByPlan(p: Plan): Tried[] {
+  return p.excluded.filter((e) => e.reason === 'over_ceiling' || e.reason === 'circuit_open')
+    .map((e) => ({ endpoint_id: e.endpoint_id, outcome: 'skipped', reason: e.reason, ms: 0, cost_micro: 0 }));
+}
+
+function chargeFor(op: OperationRuntime, v: Verdict): number {
+  if (!op.cost || op.cost.type === 'free' || v.outcome === 'error') return 0;
+  const perResult = op.cost.type === 'per_result';
+  if (v.outcome === 'hit') return op.price_micro * (perResult ? v.rows : 1);
+  return op.bills_miss && !perResult ? op.price_micro : 0;
+}
+
+export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<RouteOutcome> {
+  const cap = deps.runtime.capabilities[call.capability] as Cap;
+  const prepared = prepareCall(cap, call.body);
+  const ownKeys = new Set(await deps.state.ownKeyProviders(call.team.id));
+  const thePlan = plan({
+    capability: cap, operations: deps.runtime.operations, fields: prepared.fields, sentFilters: prepared.sentFilters,
+    limit: prepared.limit, options: call.options, ownKeys,
+    hasPlatformKey: (p) => platformKey(deps.runtime.providers[p], deps.env) !== null,
+    observed: deps.observed, circuitOpen: (id) => deps.health.circuitOpen(id),
+    ownKeyCooling: (p) => deps.health.ownKeyCooling(call.team.id, p),
+  });
+  const base = { output: missOutput(cap), raw: null, served_by: null, tried: [] as Tried[], cost_micro: 0, ignored_filters: [] as string[], plan: thePlan };
+  if (call.options.dryRun) return { ...base, kind: 'dry_run' };
+  if (!thePlan.attempts.length) {
+    const reasons = new Set(thePlan.excluded.map((e) => e.reason));
+    if (reasons.size === 1 && reasons.has('no_identity')) return { ...base, kind: 'unfillable' };
+    if (call.options.strictFilters && reasons.has('strict_filter')) return { ...base, kind: 'strict' };
+    const stopped = reasons.has('over_ceiling') ? 'max_cost' : 'no_eligible_child';
+    return { ...base, kind: 'miss', stopped, tried: thePlan.excluded.map((e) => ({ endpoint_id: e.endpoint_id, outcome: 'skipped', reason: e.reason, ms: 0, cost_micro: 0 })) };
+  }
+  const platformCosts = thePlan.attempts.filter((a) => a.key === 'platform').map((a) => a.worst_cost_micro);
+  if (!thePlan.attempts.some((a) => a.key === 'own')) {
+    const cheapest = Math.min(...platformCosts);
+    if ((await deps.state.balance(call.team.id)) < cheapest) return { ...base, kind: 'broke', needed_micro: cheapest };
+  }
+  return waterfall(deps, call, cap, prepared.fields, prepared.limit, prepared.sentFilters, thePlan, base);
+}
+
+async function waterfall(
+  deps: RouterDeps, call: RouteCall, cap: Cap, fields: Record<string, unknown>, limit: number, sentFilters: string[], thePlan: Plan,
+  base: Omit<RouteOutcome, 'kind'>,
+): Promise<RouteOutcome> {
+  const deadline = Date.now() + call.options.timeoutMs;
+  const tried: Tried[] = [];
+  let spent = 0;
+  let anyMiss = false;
+  let ceilingSkips = 0;
+  const queue: PlannedAttempt[] = [...thePlan.attempts];
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const a = next;
+    const op = deps.runtime.operations[a.endpoint_id];
+    const skip = (reason: string) => tried.push({ endpoint_id: a.endpoint_id, outcome: 'skipped', reason, ms: 0, cost_micro: 0 });
+    if (Date.now() >= deadline) { skip('deadline'); continue; }
+    if (spent + a.worst_cost_micro > call.options.maxCostMicro) { skip('over_ceiling'); ceilingSkips++; continue; }
+    const pays = a.key === 'platform';
+    if (pays && !(await deps.reservations.reserve(deps.state, call.team.id, a.worst_cost_micro))) { skip('balance'); continue; }
+    try {
+      const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
+      const { verdict, status, ms, raw } = await attempt(deps, cap, op, fields, key!, deadline);
+      const cost = chargeFor(op, verdict);
+      if (cost > 0 && pays) await deps.state.charge(call.team.id, cost, { endpoint_id: a.endpoint_id, call_id: call.callId });
+      spent += cost;
+      deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
+      deps.health.record(a.endpoint_id, verdict.outcome);
+      tried.push({ endpoint_id: a.endpoint_id, outcome: verdict.outcome, ...(verdict.outcome === 'hit' ? {} : { reason: verdict.reason }), ...(status ? { status } : {}), ms, cost_micro: cost });
+      if (verdict.outcome === 'error' && a.key === 'own' && status && KEY_TROUBLE.has(status)) {
+        deps.health.coolOwnKey(call.team.id, a.provider);
+        if (op.platform_eligible && platformKey(deps.runtime.providers[a.provider], deps.env)) queue.unshift({ ...a, key: 'platform' });
+        continue;
+      }
+      if (verdict.outcome === 'hit') {
+        const ignored = (op.request?.ignores ?? []).filter((f) => sentFilters.includes(f));
+        let verification: Verification | undefined;
+        if (call.options.verify && cap.verify) {
+          verification = await verify(deps, call, cap, verdict.output, call.options.maxCostMicro - spent, deadline);
+          spent += verification.cost_micro;
+          if (verification.verdict === 'invalid') {
+            tried[tried.length - 1] = { ...tried[tried.length - 1], outcome: 'miss', reason: 'verification said invalid' };
+            anyMiss = true;
+            if (!call.options.waterfall) return finish('miss', { verification });
+            continue;
+          }
+        }
+        tried.push(...skippedByPlan(thePlan));
+        return { ...base, kind: 'hit', output: verdict.output, raw, served_by: a.endpoint_id, tried, cost_micro: spent, ignored_filters: ignored, ...(verification ? { verification } : {}) };
+      }
+      if (verdict.outcome === 'miss') {
+        anyMiss = true;
+        if (!call.options.waterfall) return finish('miss');
+      }
+    } finally {
+      if (pays) deps.reservations.release(call.team.id, a.worst_cost_micro);
+    }
+  }
+  tried.push(...skippedByPlan(thePlan));
+  const ran = tried.some((t) => t.outcome !== 'skipped');
+  if (anyMiss || !ran) return finish('miss', ran ? {} : { stopped: ceilingSkips ? 'max_cost' : 'deadline' });
+  return finish('error');
+
+  function finish(kind: 'miss' | 'error', extra: Partial<RouteOutcome> = {}): RouteOutcome {
+    return { ...base, kind, tried, cost_micro: spent, ...extra };
+  }
+}
+
+/** One child, start to finish: the request, async polling, and the verdict on what came back. */
+async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number) {
+  const provider = deps.runtime.providers[op.provider];
+  const req = buildChildRequest(op, provider, op.request!, fields, key, deps.env);
+  const answer = await send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()));
+  const byStatus = classifyStatus(op, answer);
+  if (byStatus || !op.async) {
+    const verdict = byStatus ?? classifyRecord(cap, op, answer.body, answer.body);
+    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: redactJson(answer.body ?? null, key) };
+  }
+  const t0 = Date.now();
+  const polled = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs });
+  const ms = answer.ms + (Date.now() - t0);
+  if (polled.kind === 'error') return { verdict: { outcome: 'error', reason: polled.reason } as Verdict, status: polled.status, ms, raw: null };
+  if (polled.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' } as Verdict, status: answer.status, ms, raw: redactJson(polled.body ?? null, key) };
+  return { verdict: classifyRecord(cap, op, polled.record, polled.body), status: answer.status, ms, raw: redactJson(polled.body, key) };
+}
+
+/** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */
+async function verify(deps: RouterDeps, call: RouteCall, cap: Cap, output: Record<string, unknown>, budgetMicro: number, deadline: number): Promise<Verification> {
+  const v = cap.verify!;
+  const body = Object.fromEntries(Object.entries(v.with).map(([field, from]) => [field, output[from]]));
+  const nested = await routeCall(deps, {
+    team: call.team, capability: v.capability, body, callId: call.callId,
+    options: { ...call.options, maxCostMicro: Math.max(0, budgetMicro), verify: false, dryRun: false, waterfall: true, prefer: [], strictFilters: false, timeoutMs: Math.max(1, deadline - Date.now()) },
+  });
+  const checked = nested.kind === 'hit' ? nested.output[v.invalid.field] : null;
+  const verdict = nested.kind !== 'hit' ? 'unknown' : v.invalid.in.some((x) => x === checked || String(x) === String(checked)) ? 'invalid' : 'valid';
+  return { verdict, checked, served_by: nested.served_by, cost_micro: nested.cost_micro };
+}

@@ -1,0 +1,57 @@
+// Route options travel as headers, never in the body. Parsed once per call; bad values are a 422
+// naming the header.
+import { invalid } from '../errors.ts';
+import { parseUsd } from '../state/index.ts';
+
+export interface RouteOptions {
+  waterfall: boolean;
+  maxCostMicro: number;
+  prefer: string[];
+  exclude: string[];
+  strictFilters: boolean;
+  verify: boolean;
+  dryRun: boolean;
+  timeoutMs: number;
+}
+
+export const DEFAULT_MAX_COST_MICRO = 1_000_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+const list = (v: string | null) => (v ? v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : []);
+const bad = (header: string, msg: string): never => invalid([{ loc: ['header', header], msg, type: 'value_error' }]);
+
+function flag(headers: Headers, name: string, on: string[], off: string[]): boolean | null {
+  const v = headers.get(name);
+  if (v === null) return null;
+  const s = v.trim().toLowerCase();
+  if (on.includes(s)) return true;
+  if (off.includes(s)) return false;
+  return bad(name, `${name} must be one of ${[...on, ...off].join(', ')}.`);
+}
+
+export function parseRouteOptions(headers: Headers): RouteOptions {
+  const maxCost = headers.get('x-svc-route-max-cost');
+  let maxCostMicro = DEFAULT_MAX_COST_MICRO;
+  if (maxCost !== null) {
+    const micro = /^\s*\d+(\.\d+)?\s*$/.test(maxCost) ? parseUsd(maxCost.trim()) : null;
+    if (micro === null || micro < 0) bad('X-Svc-Route-Max-Cost', 'X-Svc-Route-Max-Cost must be a USD amount such as 0.25.');
+    maxCostMicro = micro!;
+  }
+  const timeout = headers.get('x-svc-route-timeout-ms');
+  let timeoutMs = DEFAULT_TIMEOUT_MS;
+  if (timeout !== null) {
+    const n = Number(timeout);
+    if (!Number.isInteger(n) || n <= 0) bad('X-Svc-Route-Timeout-Ms', 'X-Svc-Route-Timeout-Ms must be a whole number of milliseconds.');
+    timeoutMs = Math.min(n, DEFAULT_TIMEOUT_MS);
+  }
+  return {
+    waterfall: flag(headers, 'x-svc-route-waterfall', ['1', 'true', 'on'], ['0', 'false', 'off']) ?? true,
+    maxCostMicro,
+    prefer: list(headers.get('x-svc-route-prefer')),
+    exclude: list(headers.get('x-svc-route-exclude')),
+    strictFilters: flag(headers, 'x-svc-route-strict-filters', ['1', 'true', 'on'], ['0', 'false', 'off']) ?? false,
+    verify: flag(headers, 'x-svc-route-verify', ['1', 'true', 'on'], ['0', 'false', 'off']) ?? false,
+    dryRun: flag(headers, 'x-svc-route-dry-run', ['1', 'true', 'on'], ['0', 'false', 'off']) ?? false,
+    timeoutMs,
+  };
+}

@@ -1,0 +1,98 @@
+// One catalog operation called as the provider defines it: the declared method and path only, the
+// declared parameters only where the entry is strict, the key injected server-side, charged like a
+// one-child routed call, answered with the provider's own status and body.
+import type { H3Event } from 'h3';
+import type { OperationRuntime } from '../../build/types.ts';
+import type { AppContext } from '../context.ts';
+import type { Team } from '../state/index.ts';
+import { fail, invalid } from '../errors.ts';
+import { readJson } from '../body.ts';
+import { getPath } from '../util/json-path.ts';
+import { providerUrl } from './build-request.ts';
+import { placeKey, platformKey } from './keys.ts';
+import { send } from './http.ts';
+import { KEY_TROUBLE, missWhen } from './classify.ts';
+import { redact } from './redact.ts';
+
+interface Matched { op: OperationRuntime; path: string }
+
+const templates = new WeakMap<object, Array<{ op: OperationRuntime; re: RegExp }>>();
+
+function operationsOf(ctx: AppContext, provider: string): Array<{ op: OperationRuntime; re: RegExp }> {
+  const ops = ctx.catalog.runtime.operations;
+  let all = templates.get(ops);
+  if (!all) {
+    all = Object.values(ops).map((op) => ({ op, re: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[a-zA-Z0-9_]+\\?\}/g, '[^/]+')}$`) }));
+    templates.set(ops, all);
+  }
+  return all.filter((t) => t.op.provider === provider);
+}
+
+function match(ctx: AppContext, provider: string, method: string, path: string): Matched {
+  const candidates = operationsOf(ctx, provider).filter((t) => t.re.test(path));
+  if (!candidates.length) fail(404, `No operation of '${provider}' at ${path}; GET /catalog/platforms/{slug}?include_hidden=1 lists them.`);
+  const op = candidates.find((t) => t.op.method === method)?.op;
+  if (!op) fail(405, `${path} of '${provider}' takes ${candidates.map((t) => t.op.method).join(' or ')}, not ${method}.`);
+  return { op, path };
+}
+
+function rowsOf(op: OperationRuntime, body: unknown): number {
+  const list = op.response?.rows ? getPath(body, op.response.rows) : undefined;
+  return Array.isArray(list) ? list.length : 1;
+}
+
+export async function passThrough(ctx: AppContext, team: Team, provider: string, event: H3Event): Promise<Response> {
+  const { catalog, config, state, router } = ctx;
+  const url = new URL(event.req.url);
+  const path = url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/';
+  if (/(^|\/)\.\.?(\/|$)|%2e|%2f|\\/i.test(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
+  const { op } = match(ctx, provider, event.req.method, path);
+  const prov = catalog.runtime.providers[provider];
+  const declaredQuery = new Set(Object.keys(op.input.queryParams ?? {}));
+  if (op.strict_query) {
+    const extra = [...url.searchParams.keys()].filter((k) => !declaredQuery.has(k));
+    if (extra.length) invalid(extra.map((k) => ({ loc: ['query', k], msg: `'${k}' is not a parameter of ${op.endpoint_id}.`, type: 'value_error.extra' })));
+  }
+  let body: unknown = null;
+  if (op.method !== 'GET' && op.method !== 'DELETE') {
+    body = await readJson(event, config.maxBodyBytes);
+    if ((op.strict_body || op.body_allowlist) && body && typeof body === 'object' && !Array.isArray(body)) {
+      const allowed = new Set(Object.keys(op.input.body ?? {}));
+      const extra = Object.keys(body).filter((k) => !allowed.has(k));
+      if (extra.length) invalid(extra.map((k) => ({ loc: ['body', k], msg: `'${k}' is not a parameter of ${op.endpoint_id}.`, type: 'value_error.extra' })));
+    }
+  }
+  const own = !router.deps.health.ownKeyCooling(team.id, provider) ? await state.ownKey(team.id, provider) : null;
+  const key = own ?? (op.platform_eligible ? platformKey(prov, config.env) : null);
+  if (!key) fail(403, `svc holds no key for '${provider}' that may serve this operation; store your own with POST /teams/me/keys/${provider}.`);
+  const pays = own === null;
+  const worst = op.price_micro;
+  if (pays && (await state.balance(team.id)) < worst) fail(402, `Balance too low: ${op.endpoint_id} costs ${worst} micro-USD per call.`);
+  if (pays && !(await router.deps.reservations.reserve(state, team.id, worst))) fail(402, 'Balance is held by calls in flight; retry when they finish.');
+  try {
+    const target = providerUrl(prov, config.env, path);
+    if (!target) fail(400, 'That path leaves the provider\'s host.');
+    url.searchParams.forEach((v, k) => target.searchParams.append(k, v));
+    const headers: Record<string, string> = { accept: 'application/json' };
+    placeKey(prov, key, target, headers);
+    if (body !== null) headers['content-type'] = 'application/json';
+    const answer = await send({ method: op.method, url: target, headers, body: body === null ? null : JSON.stringify(body) }, router.deps.attemptTimeoutMs);
+    if (answer.failure) {
+      state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
+      fail(502, `${prov.display_name} did not answer (${answer.failure}); nothing was charged.`);
+    }
+    const miss = Boolean(op.miss?.status?.includes(answer.status)) || (answer.status < 300 && missWhen(op.miss, answer.body));
+    const hit = !miss && answer.status >= 200 && answer.status < 300;
+    const perResult = op.cost?.type === 'per_result';
+    const cost = !op.cost || op.cost.type === 'free' ? 0 : hit ? op.price_micro * (perResult ? rowsOf(op, answer.body) : 1) : miss && op.bills_miss && !perResult ? op.price_micro : 0;
+    if (cost > 0 && pays) await state.charge(team.id, cost, { endpoint_id: op.endpoint_id });
+    state.recordAttempt(op.endpoint_id, { outcome: hit ? 'hit' : miss ? 'miss' : 'error', ms: answer.ms, at: Date.now() });
+    if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
+    return new Response(redact(answer.text, key), {
+      status: answer.status,
+      headers: { 'content-type': answer.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', 'x-svc-cost-micro': String(cost) },
+    });
+  } finally {
+    if (pays) router.deps.reservations.release(team.id, worst);
+  }
+}

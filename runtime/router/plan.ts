@@ -1,0 +1,73 @@
+// The pure planner: which children a call may try, in which order, with which key, at what worst
+// cost, and why the others are left out. The same function answers dry runs and drives live calls.
+import type { CapabilitySrc, Observed, OperationRuntime } from '../../build/types.ts';
+import type { RouteOptions } from './options.ts';
+import { usdPerHit } from './expected-cost.ts';
+
+export type ExcludeReason = 'no_identity' | 'excluded' | 'no_key' | 'over_ceiling' | 'strict_filter' | 'circuit_open';
+
+export interface PlannedAttempt {
+  endpoint_id: string;
+  provider: string;
+  key: 'own' | 'platform';
+  worst_cost_micro: number;
+  /** expected micro-USD per hit, for ordering */
+  expected_micro: number;
+}
+
+export interface Plan {
+  attempts: PlannedAttempt[];
+  excluded: Array<{ endpoint_id: string; reason: ExcludeReason }>;
+}
+
+export interface PlanInput {
+  capability: CapabilitySrc & { children: string[] };
+  operations: Record<string, OperationRuntime>;
+  /** the call's fields after derivation */
+  fields: Record<string, unknown>;
+  /** filters the caller sent explicitly */
+  sentFilters: string[];
+  limit: number;
+  options: RouteOptions;
+  ownKeys: Set<string>;
+  hasPlatformKey: (provider: string) => boolean;
+  observed: (endpointId: string) => Observed | null;
+  circuitOpen: (endpointId: string) => boolean;
+  ownKeyCooling: (provider: string) => boolean;
+}
+
+/** Worst-case charge of one attempt: per_result bills every row asked for. */
+export function worstCostMicro(op: OperationRuntime, limit: number): number {
+  if (!op.cost || op.cost.type === 'free') return 0;
+  return op.price_micro * (op.cost.type === 'per_result' ? limit : 1);
+}
+
+const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
+
+export function plan(input: PlanInput): Plan {
+  const { capability, operations, fields, options } = input;
+  const attempts: PlannedAttempt[] = [];
+  const excluded: Plan['excluded'] = [];
+  for (const id of capability.children) {
+    const op = operations[id];
+    const out = (reason: ExcludeReason) => excluded.push({ endpoint_id: id, reason });
+    if (!(op.accepts ?? []).some((set) => set.every((f) => present(fields[f])))) { out('no_identity'); continue; }
+    if (options.exclude.includes(op.provider)) { out('excluded'); continue; }
+    const own = input.ownKeys.has(op.provider) && !input.ownKeyCooling(op.provider);
+    const platform = op.platform_eligible && input.hasPlatformKey(op.provider);
+    if (!own && !platform) { out('no_key'); continue; }
+    if (options.strictFilters && (op.request?.ignores ?? []).some((f) => input.sentFilters.includes(f))) { out('strict_filter'); continue; }
+    if (input.circuitOpen(id)) { out('circuit_open'); continue; }
+    const worst = worstCostMicro(op, input.limit);
+    if (worst > options.maxCostMicro) { out('over_ceiling'); continue; }
+    const listPerHit = op.cost?.type === 'per_result' ? worst : op.price_micro;
+    attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, expected_micro: usdPerHit(listPerHit, input.observed(id)) ?? Infinity });
+  }
+  const preferRank = (a: PlannedAttempt) => { const i = options.prefer.indexOf(a.provider); return i < 0 ? options.prefer.length : i; };
+  attempts.sort((a, b) =>
+    Number(b.key === 'own') - Number(a.key === 'own')
+    || preferRank(a) - preferRank(b)
+    || a.expected_micro - b.expected_micro
+    || a.endpoint_id.localeCompare(b.endpoint_id));
+  return { attempts, excluded };
+}

@@ -1,0 +1,45 @@
+// Submit-then-poll children: read the job id from the submit answer, poll the declared operation at
+// the declared interval until a success or failure status, within the call's deadline.
+import type { OperationRuntime, ProviderRuntime } from '../../build/types.ts';
+import { getPath } from '../util/json-path.ts';
+import { buildChildRequest } from './build-request.ts';
+import { send, type ChildAnswer } from './http.ts';
+import type { Env } from './keys.ts';
+
+export type PollOutcome =
+  | { kind: 'done'; record: unknown; body: unknown }
+  | { kind: 'failed'; body: unknown }
+  | { kind: 'error'; reason: string; status?: number };
+
+const WHERE = { queryParams: 'query', pathParams: 'path', body: 'body' } as const;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const statusIn = (v: unknown, list: string[] | undefined) => v !== undefined && v !== null && (list ?? []).includes(String(v));
+
+export async function pollJob(
+  op: OperationRuntime, submit: ChildAnswer, deps: { operations: Record<string, OperationRuntime>; provider: ProviderRuntime; key: string; env: Env; deadline: number; intervalMaxMs: number | null },
+): Promise<PollOutcome> {
+  const a = op.async!;
+  const started = Date.now();
+  const resultOf = (body: unknown) => getPath(body, a.result.path) ?? body;
+  const first = getPath(submit.body, a.status.path);
+  if (a.terminal_on_submission && statusIn(first, a.status.success)) return { kind: 'done', record: resultOf(submit.body), body: submit.body };
+  if (statusIn(first, a.status.failure)) return { kind: 'failed', body: submit.body };
+  const jobId = getPath(submit.body, a.id_from);
+  if (jobId === undefined || jobId === null || jobId === '') return { kind: 'error', reason: 'no job id in the submit answer' };
+  const pollOp = deps.operations[a.poll.endpoint];
+  const request = { map: [{ from: 'job', to: `${WHERE[a.poll.param.in]}.${a.poll.param.name}` }] };
+  const interval = Math.min(a.interval * 1000, deps.intervalMaxMs ?? Infinity);
+  for (;;) {
+    const wait = Math.min(interval, deps.deadline - Date.now());
+    if (wait <= 0) return { kind: 'error', reason: 'deadline passed while polling' };
+    await sleep(wait);
+    const answer = await send(buildChildRequest(pollOp, deps.provider, request, { job: jobId }, deps.key, deps.env), deps.deadline - Date.now());
+    if (answer.failure) return { kind: 'error', reason: answer.failure };
+    if (op.miss?.status?.includes(answer.status)) return { kind: 'failed', body: answer.body };
+    if (answer.status < 200 || answer.status >= 300 || answer.body === undefined) return { kind: 'error', reason: `poll status ${answer.status}`, status: answer.status };
+    const status = getPath(answer.body, a.status.path);
+    if (statusIn(status, a.status.success)) return { kind: 'done', record: resultOf(answer.body), body: answer.body };
+    if (statusIn(status, a.status.failure)) return { kind: 'failed', body: answer.body };
+    if (a.max_age && Date.now() - started > a.max_age * 1000) return { kind: 'error', reason: 'job outlived max_age' };
+  }
+}

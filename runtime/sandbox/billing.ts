@@ -1,0 +1,32 @@
+// What each child would have billed: the same rules the router charges by, counted per endpoint id.
+import type { OperationRuntime } from '../../build/types.ts';
+import type { BillingCounts, Charge } from './types.ts';
+
+export type Outcome = 'hit' | 'miss';
+
+/** The charge of one answered call, or null when the provider would not bill it. */
+export function chargeFor(op: OperationRuntime, outcome: Outcome, rows: number): Charge | null {
+  const type = op.cost?.type ?? 'free';
+  if (outcome === 'miss' && (type === 'per_success' || type === 'free' || !op.bills_miss)) return null;
+  const micro = type === 'free' ? 0 : type === 'per_result' ? op.price_micro * rows : op.price_micro;
+  return { endpoint_id: op.endpoint_id, micro };
+}
+
+export class BillingBook {
+  private counts: BillingCounts = {};
+
+  add(charge: Charge | undefined): void {
+    if (!charge) return;
+    const row = (this.counts[charge.endpoint_id] ??= { calls: 0, billed_micro: 0 });
+    row.calls += 1;
+    row.billed_micro += charge.micro;
+  }
+
+  snapshot(): BillingCounts {
+    return structuredClone(this.counts);
+  }
+
+  clear(): void {
+    this.counts = {};
+  }
+}

@@ -1,0 +1,40 @@
+// Sandbox settings from the environment: SVC_KEY_<SERVICE> (made up when unset), SVC_SANDBOX_FAULT_RATE.
+import type { RuntimeCatalog } from '../../build/types.ts';
+import { hash32 } from './hash.ts';
+import type { SandboxOptions } from './types.ts';
+
+export interface KeyChoice {
+  keys: Record<string, string>;
+  /** services whose key was made up (no SVC_KEY_<SERVICE> set) */
+  madeUp: string[];
+}
+
+/** A key of the right form: `user:secret` where the provider splits or Basic-encodes it. */
+function madeUpKey(runtime: RuntimeCatalog, service: string): string {
+  const auth = runtime.providers[service].auth;
+  const tag = hash32(`svc-sandbox ${service}`).toString(36);
+  const pair = auth.in === 'basic' || [auth, ...(auth.also ?? [])].some((p) => p.part !== undefined);
+  return pair ? `sandbox-${service}:${tag}` : `sk_sandbox_${service}_${tag}`;
+}
+
+export function sandboxKeys(runtime: RuntimeCatalog, env: NodeJS.ProcessEnv = process.env): KeyChoice {
+  const keys: Record<string, string> = {};
+  const madeUp: string[] = [];
+  for (const [service, p] of Object.entries(runtime.providers)) {
+    const name = p.auth.env || `SVC_KEY_${service.toUpperCase()}`;
+    const given = env[name];
+    if (given) keys[service] = given;
+    else { keys[service] = madeUpKey(runtime, service); madeUp.push(service); }
+  }
+  return { keys, madeUp };
+}
+
+export function sandboxOptionsFromEnv(runtime: RuntimeCatalog, env: NodeJS.ProcessEnv = process.env): SandboxOptions & KeyChoice {
+  const rate = Number(env.SVC_SANDBOX_FAULT_RATE ?? 0);
+  const seed = Number(env.SVC_SANDBOX_SEED ?? 1);
+  return {
+    ...sandboxKeys(runtime, env),
+    faultRate: Number.isFinite(rate) ? Math.min(Math.max(rate, 0), 1) : 0,
+    seed: Number.isFinite(seed) ? seed : 1,
+  };
+}

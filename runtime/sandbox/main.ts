@@ -1,0 +1,25 @@
+// `tsx runtime/sandbox/main.ts`: serve every provider of dist/catalog/runtime.json on SVC_SANDBOX_PORT.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RuntimeCatalog } from '../../build/types.ts';
+import { createSandbox, sandboxOptionsFromEnv, startSandbox } from './index.ts';
+
+const dist = process.env.SVC_DIST_DIR ?? 'dist';
+const file = join(dist, 'catalog', 'runtime.json');
+let runtime: RuntimeCatalog;
+try {
+  runtime = JSON.parse(readFileSync(file, 'utf8')) as RuntimeCatalog;
+} catch {
+  console.error(`sandbox: cannot read ${file}; run \`npm run build\` first`);
+  process.exit(1);
+}
+const opts = sandboxOptionsFromEnv(runtime);
+const port = Number(process.env.SVC_SANDBOX_PORT ?? 8788);
+const running = await startSandbox(createSandbox(runtime, opts), port);
+console.log(`sandbox: ${Object.keys(runtime.providers).length} providers on ${running.url}/<service>`);
+if (opts.madeUp.length) console.log(`sandbox: made-up keys (no SVC_KEY_<SERVICE> set) for: ${opts.madeUp.join(', ')}`);
+if (opts.faultRate) console.log(`sandbox: random faults at rate ${opts.faultRate} (seed ${opts.seed})`);
+console.log(`sandbox: billing at ${running.url}/_sandbox/billing; POST ${running.url}/_sandbox/reset clears it`);
+const stop = (): void => { void running.close().then(() => process.exit(0)); };
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,45 @@
+// A runtime wired to a real sandbox on loopback, with a funded team: the setup of every routed test.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RuntimeCatalog } from '../../build/types.ts';
+import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../runtime/sandbox/index.ts';
+import { sandboxEnv } from '../../runtime/sandbox-env.ts';
+import { appContext, serve } from './server.ts';
+import type { AppContext } from '../../runtime/context.ts';
+
+export interface RoutedWorld {
+  url: string;
+  ctx: AppContext;
+  sandbox: SandboxApp;
+  running: RunningSandbox;
+  keys: Record<string, string>;
+  token: string;
+  teamId: number;
+  call(path: string, body?: unknown, headers?: Record<string, string>, token?: string): Promise<{ status: number; headers: Headers; body: any }>;
+  billing(): Promise<Record<string, { calls: number; billed_micro: number }>>;
+  close(): Promise<void>;
+}
+
+export async function routedWorld(distDir: string, opts: { creditMicro?: number; env?: Record<string, string> } = {}): Promise<RoutedWorld> {
+  const runtime = JSON.parse(readFileSync(join(distDir, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
+  const { keys } = sandboxKeys(runtime, {});
+  const sandbox = createSandbox(runtime, { keys, stallMs: 5_000 });
+  const running = await startSandbox(sandbox, 0);
+  const ctx = await appContext(distDir, { ...sandboxEnv(runtime, running.url, keys), SVC_POLL_INTERVAL_MAX_MS: '20', SVC_ATTEMPT_TIMEOUT_MS: '2000', ...opts.env });
+  const server = await serve(ctx);
+  const { team, token } = (await ctx.state.createTeam('routed test team', opts.creditMicro ?? 10_000_000))!;
+  const call: RoutedWorld['call'] = async (path, body, headers = {}, tok = token) => {
+    const r = await fetch(server.url + path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'x-svc-token': tok, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    return { status: r.status, headers: r.headers, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
+  };
+  return {
+    url: server.url, ctx, sandbox, running, keys, token, teamId: team.id, call,
+    billing: async () => (await fetch(`${running.url}/_sandbox/billing`)).json() as Promise<Record<string, { calls: number; billed_micro: number }>>,
+    close: async () => { await server.close(); await running.close(); },
+  };
+}

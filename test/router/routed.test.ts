@@ -1,0 +1,312 @@
+// Routed calls against the real sandbox on loopback, over the fixture catalog whose prices and
+// children are known: route headers, waterfall, ceiling, billing, verification, async, keys.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+
+let w: RoutedWorld;
+const seen: string[] = [];
+const call = async (cap: string, body: unknown, headers: Record<string, string> = {}) => {
+  const r = await w.call(`/proxy/${cap}`, body, headers);
+  seen.push(JSON.stringify(r.body), JSON.stringify([...r.headers.entries()]));
+  return r;
+};
+const outcomes = (r: { body: { _svc: { tried: Array<{ endpoint_id: string; outcome: string; reason?: string }> } } }) =>
+  r.body._svc.tried.map((t) => `${t.endpoint_id}:${t.outcome}`);
+
+beforeAll(async () => { w = await routedWorld(FIXTURE_DIST); });
+afterAll(() => w.close());
+
+describe('the waterfall', () => {
+  it('a hit names the child that served, what was tried and what it cost', async () => {
+    const r = await call('google.serp.organic', { q: 'coffee' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-served-by')).toBe('searchco.google.serp.organic');
+    expect(r.headers.get('x-svc-cost-micro')).toBe('1000');
+    expect(r.body.output.results.length).toBeGreaterThan(0);
+    expect(r.body.output.results[0]).toEqual(expect.objectContaining({ title: expect.any(String), url: expect.any(String) }));
+    expect(r.body.raw.organic).toBeDefined();
+    expect(r.body._svc).toMatchObject({ served_by: 'searchco.google.serp.organic', cost_micro: 1000 });
+    expect(r.body._svc.tried[0]).toEqual(expect.objectContaining({ endpoint_id: 'searchco.google.serp.organic', outcome: 'hit', status: 200, cost_micro: 1000, ms: expect.any(Number) }));
+  });
+
+  it('a miss falls through to the next child; a miss is charged only where the child bills it', async () => {
+    const r = await call('people.email.verify', { email: 'nohit-checkco@acme.com' });
+    expect(outcomes(r)).toEqual(['checkco.people.email.verify:miss', 'zerobounce.people.email.verify:hit']);
+    expect(r.body._svc.tried.map((t: { cost_micro: number }) => t.cost_micro)).toEqual([1000, 8000]);
+    expect(r.body._svc.cost_micro).toBe(9000);
+    expect(r.body.output.status).toBe('deliverable');
+  });
+
+  it('all misses answer 200 with the miss output', async () => {
+    const r = await call('people.email.verify', { email: 'nohit@acme.com' });
+    expect(r.status).toBe(200);
+    expect(r.body.output.status).toBeNull();
+    expect(r.body._svc.served_by).toBeNull();
+    expect(outcomes(r)).toEqual(['checkco.people.email.verify:miss', 'zerobounce.people.email.verify:miss']);
+    expect(r.body._svc.cost_micro).toBe(1000);
+  });
+
+  it('an error is not a miss: it costs nothing and the waterfall goes on', async () => {
+    const r = await call('people.email.verify', { email: 'fail-checkco@acme.com' });
+    expect(r.body._svc.tried[0]).toMatchObject({ outcome: 'error', status: 500, cost_micro: 0 });
+    expect(r.body._svc.served_by).toBe('zerobounce.people.email.verify');
+  });
+
+  it('every child erroring is a 502 with the same _svc block', async () => {
+    const r = await call('people.email.verify', { email: 'fail-checkco.garbage-zerobounce@acme.com' });
+    expect(r.status).toBe(502);
+    expect(typeof r.body.detail).toBe('string');
+    expect(r.body._svc.tried.map((t: { reason: string }) => t.reason)).toEqual(['status 500', 'unparsable body']);
+    expect(r.body._svc.cost_micro).toBe(0);
+  });
+
+  it('X-Svc-Route-Waterfall: 0 stops at the first miss', async () => {
+    const r = await call('people.email.verify', { email: 'nohit-checkco@acme.com' }, { 'X-Svc-Route-Waterfall': '0' });
+    expect(outcomes(r)).toEqual(['checkco.people.email.verify:miss']);
+    expect(r.body.output.status).toBeNull();
+  });
+
+  it('X-Svc-Route-Prefer and X-Svc-Route-Exclude reorder and remove providers', async () => {
+    const preferred = await call('people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Prefer': 'zerobounce' });
+    expect(preferred.body._svc.served_by).toBe('zerobounce.people.email.verify');
+    const excluded = await call('people.email.verify', { email: 'nohit-zerobounce@acme.com' }, { 'X-Svc-Route-Exclude': 'checkco' });
+    expect(outcomes(excluded)).toEqual(['zerobounce.people.email.verify:miss']);
+  });
+});
+
+describe('the cost ceiling', () => {
+  it('skips a child whose worst case would pass the ceiling', async () => {
+    const r = await call('people.email.verify', { email: 'nohit-checkco@acme.com' }, { 'X-Svc-Route-Max-Cost': '0.005' });
+    expect(r.body._svc.tried[1]).toMatchObject({ endpoint_id: 'zerobounce.people.email.verify', outcome: 'skipped', reason: 'over_ceiling', cost_micro: 0 });
+    expect(r.body._svc.cost_micro).toBeLessThanOrEqual(5000);
+  });
+
+  it('answers 200 miss with stopped max_cost when nothing fits', async () => {
+    const r = await call('people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Max-Cost': '0' });
+    expect(r.status).toBe(200);
+    expect(r.body._svc.stopped).toBe('max_cost');
+    expect(r.headers.get('x-svc-stopped')).toBe('max_cost');
+    expect(r.body._svc.cost_micro).toBe(0);
+  });
+
+  it('prices per-result children at price x limit in the worst case', async () => {
+    const r = await call('google.serp.organic', { q: 'coffee', limit: 100 }, { 'X-Svc-Route-Dry-Run': '1', 'X-Svc-Route-Max-Cost': '0.01' });
+    expect(r.body.excluded).toContainEqual({ endpoint_id: 'searchco.google.serp.organic.rows', reason: 'over_ceiling' });
+  });
+
+  it.each(['abc', '-1', '1e3'])('a malformed ceiling (%s) is a 422 naming the header', async (v) => {
+    const r = await call('google.serp.organic', { q: 'coffee' }, { 'X-Svc-Route-Max-Cost': v });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].loc).toEqual(['header', 'X-Svc-Route-Max-Cost']);
+  });
+});
+
+describe('filters', () => {
+  it('names filters the serving child ignored', async () => {
+    // With limit 1 the per-row child is the cheaper one, and it cannot apply a country.
+    const r = await call('google.serp.organic', { q: 'coffee', country: 'de', limit: 1 });
+    expect(r.body._svc.served_by).toBe('searchco.google.serp.organic.rows');
+    expect(r.headers.get('x-svc-ignored-filters')).toBe('country');
+    expect(r.body._svc.cost_micro).toBe(500);
+  });
+
+  it('strict filters leave out children that cannot apply a sent filter', async () => {
+    const r = await call('google.serp.organic', { q: 'coffee', country: 'de', limit: 1 }, { 'X-Svc-Route-Strict-Filters': '1' });
+    expect(r.body._svc.served_by).toBe('searchco.google.serp.organic');
+    expect(r.headers.get('x-svc-ignored-filters')).toBeNull();
+  });
+});
+
+describe('verification', () => {
+  it('a hit the verifier calls invalid counts as a miss, and the waterfall goes on', async () => {
+    const r = await call('people.email.find', { domain: 'stripe.com', first_name: 'Jane', last_name: 'Doe' }, { 'X-Svc-Route-Verify': 'true' });
+    expect(r.status).toBe(200);
+    expect(r.body.output.email).toBeNull();
+    expect(r.body._svc.tried.map((t: { outcome: string; reason?: string }) => `${t.outcome}:${t.reason}`)).toEqual(['miss:verification said invalid', 'miss:verification said invalid']);
+    // two finds (20000 + 40000) and two checks (1000 each), all inside the ceiling
+    expect(r.body._svc.cost_micro).toBe(62000);
+  });
+
+  it('a valid verification serves the hit and reports _svc.verification', async () => {
+    const r = await call('people.email.find', { domain: 'stripe.com', first_name: 'Jane', last_name: 'Doe' }, { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'checkco' });
+    expect(r.body._svc.served_by).toBe('findco.people.email.find');
+    expect(r.body._svc.verification).toEqual({ verdict: 'valid', checked: 'deliverable', served_by: 'zerobounce.people.email.verify', cost_micro: 8000 });
+    expect(r.body._svc.cost_micro).toBe(28000);
+  });
+});
+
+describe('async children', () => {
+  it('polls a submit-then-poll child to its result, billed once', async () => {
+    const before = (await w.billing())['findco.people.email.find.bulk']?.calls ?? 0;
+    // A one-word name cannot be split, so only the child taking {domain, full_name} is eligible.
+    const r = await call('people.email.find', { domain: 'stripe.com', full_name: 'Cher' });
+    expect(r.body._svc.served_by).toBe('findco.people.email.find.bulk');
+    expect(r.body.output.email).toEqual(expect.any(String));
+    expect(r.body._svc.cost_micro).toBe(40000);
+    expect((await w.billing())['findco.people.email.find.bulk'].calls).toBe(before + 1);
+  });
+
+  it('a job that ends not_found is a miss', async () => {
+    const r = await call('people.email.find', { domain: 'stripe.com', full_name: 'nohit-findco' });
+    expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: 'findco.people.email.find.bulk', outcome: 'miss', cost_micro: 0 });
+  });
+});
+
+describe('dry run, deadline, derivation', () => {
+  it('X-Svc-Route-Dry-Run answers the plan without calling anyone or charging', async () => {
+    const billing = JSON.stringify(await w.billing());
+    const r = await call('people.email.find', { domain: 'stripe.com', full_name: 'Jane Doe' }, { 'X-Svc-Route-Dry-Run': '1' });
+    expect(r.body).toEqual({
+      plan: [
+        { endpoint_id: 'findco.people.email.find', key: 'platform', worst_cost_micro: 20000 },
+        { endpoint_id: 'findco.people.email.find.bulk', key: 'platform', worst_cost_micro: 40000 },
+      ],
+      excluded: [],
+      worst_cost_micro: 60000,
+    });
+    expect(JSON.stringify(await w.billing())).toBe(billing);
+  });
+
+  it('lists every child left out with its reason', async () => {
+    const r = await call('people.email.find', { linkedin_url: 'https://www.linkedin.com/in/jane' }, { 'X-Svc-Route-Dry-Run': '1' });
+    expect(r.body.plan).toEqual([]);
+    expect(r.body.excluded.map((e: { reason: string }) => e.reason)).toEqual(['no_identity', 'no_identity']);
+  });
+
+  it('X-Svc-Route-Timeout-Ms bounds the whole call', async () => {
+    const r = await call('people.email.verify', { email: 'slow-checkco@acme.com' }, { 'X-Svc-Route-Timeout-Ms': '300' });
+    expect(r.status).toBe(502);
+    expect(r.body._svc.tried.map((t: { reason: string }) => t.reason)).toEqual(['timeout', 'deadline']);
+  });
+});
+
+describe('bad calls change nothing', () => {
+  it('401 without a credential, 404 for an unknown capability, 422 for unknown fields or no identity', async () => {
+    expect((await w.call('/proxy/google.serp.organic', { q: 'x' }, {}, 'svc_wrong')).status).toBe(401);
+    expect((await call('people.telepathy', { q: 'x' })).status).toBe(404);
+    const unknown = await call('google.serp.organic', { q: 'x', depth: 3 });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail[0].loc).toEqual(['body', 'depth']);
+    const typed = await call('google.serp.organic', { q: 'x', limit: 'ten' });
+    expect(typed.body.detail[0].loc).toEqual(['body', 'limit']);
+    const none = await call('people.email.find', { title: 'cto' });
+    expect(none.status).toBe(422);
+    const empty = await call('people.email.find', { domain: 'stripe.com' });
+    expect(empty.status).toBe(422);
+    expect(empty.body.detail[0].msg).toMatch(/\{domain, full_name\}/);
+  });
+
+  it('402 before any child runs when the balance is below the cheapest attempt', async () => {
+    const broke = (await w.ctx.state.createTeam('broke team', 500))!;
+    const billing = JSON.stringify(await w.billing());
+    const r = await w.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, {}, broke.token);
+    expect(r.status).toBe(402);
+    expect(r.body.detail).toMatch(/1000 micro-USD/);
+    expect(JSON.stringify(await w.billing())).toBe(billing);
+    expect(await w.ctx.state.balance(broke.team.id)).toBe(500);
+  });
+});
+
+describe('identical concurrent calls', () => {
+  it('share one upstream waterfall and one charge', async () => {
+    const before = (await w.billing())['searchco.google.serp.organic']?.calls ?? 0;
+    const balance = await w.ctx.state.balance(w.teamId);
+    const rs = await Promise.all(Array.from({ length: 5 }, () => call('google.serp.organic', { q: 'latency150ms-searchco espresso' })));
+    expect(rs.every((r) => r.status === 200 && r.body._svc.served_by === 'searchco.google.serp.organic')).toBe(true);
+    expect((await w.billing())['searchco.google.serp.organic'].calls).toBe(before + 1);
+    expect(await w.ctx.state.balance(w.teamId)).toBe(balance - 1000);
+  });
+});
+
+describe('pass-through calls', () => {
+  it('call one operation with the key injected, answered in the provider\'s own shape', async () => {
+    const r = await w.call('/proxy/zerobounce/validate?email=jane@acme.com');
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe('valid');
+    expect(r.headers.get('x-svc-cost-micro')).toBe('8000');
+  });
+
+  it('a strict_query operation refuses undeclared parameters; only declared methods and paths pass', async () => {
+    const extra = await w.call('/proxy/zerobounce/validate?email=jane@acme.com&api_key=mine');
+    expect(extra.status).toBe(422);
+    expect(extra.body.detail[0].loc).toEqual(['query', 'api_key']);
+    expect((await w.call('/proxy/zerobounce/validate', { email: 'x' })).status).toBe(405);
+    expect((await w.call('/proxy/zerobounce/nothing-here')).status).toBe(404);
+    expect((await w.call('/proxy/nobody/validate')).status).toBe(404);
+    for (const p of ['/proxy/zerobounce/..%2f..%2fadmin', '/proxy/zerobounce/%2e%2e/validate']) expect([400, 404]).toContain((await w.call(p)).status);
+  });
+
+  it('a miss of a child that does not bill misses costs nothing', async () => {
+    const r = await w.call('/proxy/zerobounce/validate?email=nohit-zerobounce@acme.com');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-cost-micro')).toBe('0');
+  });
+});
+
+describe('money and secrets', () => {
+  it('the ledger reconciles to the micro-dollar with what the sandbox billed', async () => {
+    const charged: Record<string, number> = {};
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page = await w.call(`/teams/me/ledger${cursor ? `?cursor=${cursor}` : ''}`);
+      for (const e of page.body.entries) if (e.kind === 'charge') charged[e.endpoint_id] = (charged[e.endpoint_id] ?? 0) - e.amount_micro;
+      cursor = page.body.next_cursor;
+    }
+    const billed = Object.fromEntries(Object.entries(await w.billing()).filter(([, b]) => b.billed_micro > 0).map(([id, b]) => [id, b.billed_micro]));
+    expect(charged).toEqual(billed);
+    const account = await w.call('/teams/me');
+    expect(account.body.balance_micro).toBe(10_000_000 - Object.values(billed).reduce((a, b) => a + b, 0));
+  });
+
+  it('observations feed the catalog entry', async () => {
+    const r = await w.call('/catalog/endpoints/checkco.people.email.verify');
+    expect(r.body.endpoint.observed.samples).toBeGreaterThan(3);
+    expect(r.body.endpoint.observed.hit_rate).toBeGreaterThanOrEqual(0);
+  });
+
+  it('no provider key or token appears in any answer', () => {
+    const all = seen.join('\n');
+    for (const key of Object.values(w.keys)) for (const part of key.split(':').filter((p) => p.length > 5)) expect(all).not.toContain(part);
+    expect(all).not.toContain(w.token);
+  });
+});
+
+describe('own keys', () => {
+  it('are tried first, count in cost_micro and cost the balance nothing', async () => {
+    const own = await routedWorld(FIXTURE_DIST);
+    try {
+      await own.call('/teams/me/keys/zerobounce', { key: own.keys.zerobounce });
+      const dry = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
+      expect(dry.body.plan[0]).toMatchObject({ endpoint_id: 'zerobounce.people.email.verify', key: 'own' });
+      const before = await own.ctx.state.balance(own.teamId);
+      const r = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' });
+      expect(r.body._svc).toMatchObject({ served_by: 'zerobounce.people.email.verify', cost_micro: 8000 });
+      expect(await own.ctx.state.balance(own.teamId)).toBe(before);
+    } finally { await own.close(); }
+  });
+
+  it('an own key the provider refuses is set aside and the child retried on the platform key', async () => {
+    const own = await routedWorld(FIXTURE_DIST);
+    try {
+      await own.call('/teams/me/keys/zerobounce', { key: 'revoked-key-123456' });
+      const r = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' });
+      expect(r.body._svc.tried.map((t: { outcome: string; status: number }) => `${t.outcome}:${t.status}`)).toEqual(['error:401', 'hit:200']);
+      expect(r.body._svc.served_by).toBe('zerobounce.people.email.verify');
+      expect(JSON.stringify(r.body)).not.toContain('revoked-key-123456');
+      const dry = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
+      expect(dry.body.plan.find((p: { endpoint_id: string }) => p.endpoint_id === 'zerobounce.people.email.verify').key).toBe('platform');
+    } finally { await own.close(); }
+  });
+});
+
+describe('children that keep erroring', () => {
+  it('are skipped with circuit_open after five errors in a row', async () => {
+    const cw = await routedWorld(FIXTURE_DIST);
+    try {
+      for (let i = 0; i < 5; i++) expect((await cw.call('/proxy/people.email.verify', { email: `fail-zerobounce.n${i}@acme.com` }, { 'X-Svc-Route-Exclude': 'checkco' })).status).toBe(502);
+      const dry = await cw.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
+      expect(dry.body.excluded).toContainEqual({ endpoint_id: 'zerobounce.people.email.verify', reason: 'circuit_open' });
+    } finally { await cw.close(); }
+  });
+});
