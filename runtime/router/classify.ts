@@ -31,9 +31,10 @@ export function classifyStatus(op: OperationRuntime, answer: ChildAnswer): Verdi
   return null;
 }
 
-/** Decide on the final record (the body for a sync child, the poll result for an async one). */
-export function classifyRecord(cap: CapabilitySrc, op: OperationRuntime, record: unknown, body: unknown): Verdict {
-  if (missWhen(op.miss, body) || (record !== body && missWhen(op.miss, record))) return { outcome: 'miss', reason: 'provider said not found' };
+/** Decide on the final record (the body for a sync child, the poll result for an async one); like
+ * the response paths, the miss conditions are read from that record. */
+export function classifyRecord(cap: CapabilitySrc, op: OperationRuntime, record: unknown): Verdict {
+  if (missWhen(op.miss, record)) return { outcome: 'miss', reason: 'provider said not found' };
   const output = mapOutput(cap, op.response!, record);
   if (isContractMiss(cap, output)) return { outcome: 'miss', reason: 'empty result' };
   return { outcome: 'hit', output, rows: countRows(cap, op.response!, record, output) };

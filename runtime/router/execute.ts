@@ -182,7 +182,7 @@ async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields:
   const answer = await send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()));
   const byStatus = classifyStatus(op, answer);
   if (byStatus || !op.async) {
-    const verdict = byStatus ?? classifyRecord(cap, op, answer.body, answer.body);
+    const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
     return { verdict, status: answer.status || undefined, ms: answer.ms, raw: redactJson(answer.body ?? null, key) };
   }
   const t0 = Date.now();
@@ -190,7 +190,7 @@ async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields:
   const ms = answer.ms + (Date.now() - t0);
   if (polled.kind === 'error') return { verdict: { outcome: 'error', reason: polled.reason } as Verdict, status: polled.status, ms, raw: null };
   if (polled.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' } as Verdict, status: answer.status, ms, raw: redactJson(polled.body ?? null, key) };
-  return { verdict: classifyRecord(cap, op, polled.record, polled.body), status: answer.status, ms, raw: redactJson(polled.body, key) };
+  return { verdict: classifyRecord(cap, op, polled.record), status: answer.status, ms, raw: redactJson(polled.body, key) };
 }
 
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */
