@@ -1,0 +1,52 @@
+// `npm run demo`: the service with the provider sandbox standing in for every provider, and a demo
+// team with credit and no own keys. Prints the team's token and three commands that work as pasted.
+import { readConfig } from './config.ts';
+import { ensureBuilt } from './ensure-built.ts';
+import { loadDist } from './catalog/dist.ts';
+import { createApp } from './app.ts';
+import { startServer } from './server.ts';
+import { fastPath } from './fast-path.ts';
+import { createState } from './state/index.ts';
+import { createContext } from './context.ts';
+import { createSandbox, sandboxOptionsFromEnv, startSandbox } from './sandbox/index.ts';
+import { sandboxEnv } from './sandbox-env.ts';
+import { parseRouteOptions } from './router/options.ts';
+
+const DEMO_TEAM = 'demo';
+const DEMO_CREDIT_MICRO = 25_000_000;
+
+const base = readConfig();
+await ensureBuilt(base.distDir);
+const probe = loadDist(base.distDir, '');
+const sandboxOpts = sandboxOptionsFromEnv(probe.runtime);
+const sandbox = await startSandbox(createSandbox(probe.runtime, sandboxOpts), Number(process.env.SVC_SANDBOX_PORT ?? 8788));
+const config = readConfig({ ...process.env, ...sandboxEnv(probe.runtime, sandbox.url, sandboxOpts.keys) });
+const catalog = loadDist(config.distDir, `${config.publicUrl}${config.proxyPrefix}`);
+const state = await createState(config);
+const existing = await state.teamBySlug(DEMO_TEAM);
+const token = existing ? await state.issueToken(existing.id) : (await state.createTeam(DEMO_TEAM, DEMO_CREDIT_MICRO))!.token;
+const ctx = createContext(config, catalog, state);
+await startServer(createApp(ctx), { port: config.port, hostname: process.env.HOST ?? '127.0.0.1', quiet: true, fast: fastPath(ctx) });
+
+const proxy = `http://localhost:${config.port}${config.proxyPrefix}`;
+// Ask the planner which child a team without own keys tries first, so the example's miss lands on it.
+const demoTeam = (await state.teamBySlug(DEMO_TEAM))!;
+const dry = await ctx.router.call(demoTeam, 'people.enrich', { email: 'jane@stripe.com' }, parseRouteOptions(new Headers({ 'x-svc-route-dry-run': '1' })));
+const firstEnricher = catalog.runtime.operations[(dry.body as { plan: Array<{ endpoint_id: string }> }).plan[0].endpoint_id].provider;
+const curl = (path: string, body: object, extra = '') =>
+  `curl -sS -X POST ${proxy}/${path} -H 'x-svc-token: ${token}' -H 'content-type: application/json'${extra} -d '${JSON.stringify(body)}'`;
+process.stdout.write([
+  `svc demo: ${catalog.manifest.operations} operations from ${catalog.manifest.providers} providers, all answered by the sandbox on ${sandbox.url}`,
+  `dashboard: http://localhost:${config.port}/   catalog: http://localhost:${config.port}/catalog/platforms`,
+  `demo team '${DEMO_TEAM}' (balance ${(await state.balance(demoTeam.id)) / 1e6} USD, no own keys)`,
+  `token: ${token}`,
+  '',
+  '# verify an email (cheapest verifier first, falls through on a miss):',
+  curl('people.email.verify', { email: 'jane.doe@stripe.com' }),
+  '# enrich a person; the first child misses ("nohit-<provider>" steers the sandbox), the next one serves:',
+  curl('people.enrich', { email: `nohit-${firstEnricher}.jane@stripe.com` }),
+  '# see the plan and worst cost of a search without calling anyone:',
+  curl('google.serp.organic', { q: 'coffee roasters berlin', limit: 10 }, " -H 'X-Svc-Route-Dry-Run: 1'"),
+  '',
+].join('\n'));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void Promise.all([state.close(), sandbox.close()]).finally(() => process.exit(0)));
