@@ -1,11 +1,25 @@
 // Reading a JSON request body at the edge: over the size limit → 413, not JSON → 400.
 import { assertBodySize, type H3Event } from 'h3';
+import type { IncomingMessage } from 'node:http';
 import { fail } from './errors.ts';
+
+/** On Node, read the raw request: no web stream in between, and stop at the limit. */
+async function readNode(req: IncomingMessage, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) fail(413, `Request body too large: the limit is ${maxBytes} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** The parsed body (undefined when empty), read within `maxBytes` (SVC_MAX_BODY_BYTES, default 64 KiB). */
 export async function readJson(event: H3Event, maxBytes: number): Promise<unknown> {
   assertBodySize(event, maxBytes);
-  const text = await event.req.text();
+  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  const text = node ? await readNode(node, maxBytes) : await event.req.text();
   if (Buffer.byteLength(text) > maxBytes) fail(413, `Request body too large: the limit is ${maxBytes} bytes.`);
   if (!text.trim()) return undefined;
   try {

@@ -11,7 +11,7 @@ import { classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './cla
 import { pollJob } from './poll.ts';
 import { missOutput } from './map-response.ts';
 import { platformKey, type Env } from './keys.ts';
-import { redactJson } from './redact.ts';
+import { redactAnswer } from './redact.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import type { Reservations } from './reservations.ts';
@@ -183,14 +183,14 @@ async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields:
   const byStatus = classifyStatus(op, answer);
   if (byStatus || !op.async) {
     const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
-    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: redactJson(answer.body ?? null, key) };
+    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: redactAnswer(answer.body ?? null, answer.text, key) };
   }
   const t0 = Date.now();
   const polled = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs });
   const ms = answer.ms + (Date.now() - t0);
   if (polled.kind === 'error') return { verdict: { outcome: 'error', reason: polled.reason } as Verdict, status: polled.status, ms, raw: null };
-  if (polled.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' } as Verdict, status: answer.status, ms, raw: redactJson(polled.body ?? null, key) };
-  return { verdict: classifyRecord(cap, op, polled.record), status: answer.status, ms, raw: redactJson(polled.body, key) };
+  if (polled.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' } as Verdict, status: answer.status, ms, raw: redactAnswer(polled.body ?? null, JSON.stringify(polled.body ?? null), key) };
+  return { verdict: classifyRecord(cap, op, polled.record), status: answer.status, ms, raw: redactAnswer(polled.body, JSON.stringify(polled.body), key) };
 }
 
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */

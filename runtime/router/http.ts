@@ -16,18 +16,16 @@ export interface ChildAnswer {
 export async function send(req: OutgoingRequest, timeoutMs: number): Promise<ChildAnswer> {
   const t0 = performance.now();
   try {
-    const res = await request(req.url, {
-      method: req.method as 'GET',
-      headers: req.headers,
-      body: req.body,
-      signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
-    });
+    // undici's own timers (coarse, shared) rather than one AbortSignal timer per request.
+    const limit = Math.max(1, timeoutMs);
+    const res = await request(req.url, { method: req.method as 'GET', headers: req.headers, body: req.body, headersTimeout: limit, bodyTimeout: limit });
     const text = await res.body.text();
     let body: unknown;
     try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
     return { status: res.statusCode, body, text, ms: Math.round(performance.now() - t0) };
   } catch (e) {
-    const name = (e as Error).name;
-    return { status: 0, body: undefined, text: '', ms: Math.round(performance.now() - t0), failure: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network' };
+    const code = (e as { code?: string }).code ?? '';
+    const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || (e as Error).name === 'TimeoutError';
+    return { status: 0, body: undefined, text: '', ms: Math.round(performance.now() - t0), failure: timedOut ? 'timeout' : 'network' };
   }
 }

@@ -1,6 +1,6 @@
 // Calls that spend money: routed capabilities at {prefix}/<capability> and pass-through calls of one
 // provider operation at {prefix}/<provider>/<path>.
-import { getRouterParam, type H3 } from 'h3';
+import { getRouterParam, HTTPResponse, type H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { requireTeam } from '../auth.ts';
@@ -19,7 +19,8 @@ export function proxyRoutes(app: H3, ctx: AppContext): void {
     const options = parseRouteOptions(event.req.headers);
     const body = await readJson(event, config.maxBodyBytes);
     const answer = await router.call(team, capability, body ?? {}, options);
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+    // HTTPResponse lets h3's Node adapter write the string straight out, with no web stream.
+    return new HTTPResponse(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
   });
 
   app.all(`${prefix}/:provider/**`, async (event) => {

@@ -30,7 +30,9 @@ const LETTER: Record<Exclude<Outcome, 'skipped'>, string> = { hit: 'h', miss: 'm
 
 export class Observations {
   private series = new Map<string, Series>();
-  private cache = new Map<string, { day: number; observed: Observed }>();
+  private cache = new Map<string, { day: number; observed: Observed; at: number; records: number }>();
+  /** attempts recorded per endpoint in this process: tells a cached summary from a stale one */
+  private records = new Map<string, number>();
   private dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private bumps = 0;
@@ -60,7 +62,7 @@ export class Observations {
     s.days[day] = (s.days[day] ?? 0) + 1;
     for (const d of Object.keys(s.days)) if (Number(d) < day - 30) delete s.days[d];
     this.series.set(endpointId, s);
-    this.cache.delete(endpointId);
+    this.records.set(endpointId, (this.records.get(endpointId) ?? 0) + 1);
     this.dirty.add(endpointId);
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
   }
@@ -69,10 +71,13 @@ export class Observations {
     const s = this.series.get(endpointId);
     if (!s || !s.o.length) return null;
     const day = Math.floor(now / DAY_MS);
+    // A summary sorts up to WINDOW latencies; under load it is reused for a moment rather than
+    // recomputed after every attempt (the planner asks for every child on every call).
     const hit = this.cache.get(endpointId);
-    if (hit?.day === day) return hit.observed;
+    const records = this.records.get(endpointId) ?? 0;
+    if (hit?.day === day && (hit.records === records || now - hit.at < SUMMARY_TTL_MS)) return hit.observed;
     const observed = summarise(s, now);
-    this.cache.set(endpointId, { day, observed });
+    this.cache.set(endpointId, { day, observed, at: now, records });
     return observed;
   }
 
@@ -99,6 +104,8 @@ export class Observations {
     await Promise.all(ids.map((id) => this.storage.setItem(`obs:${id}`, this.series.get(id) as never)));
   }
 }
+
+const SUMMARY_TTL_MS = 250;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];

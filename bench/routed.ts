@@ -1,0 +1,61 @@
+// Routed-call overhead (issue: routed calls), 50 connections each, against baselines measured in this
+// run: (a) straight to a sandbox child, (b) a bare undici forwarder to it, (c) svc served by the first
+// child, (d) svc served by the second child after a miss. Servers run in their own processes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { buildCatalog } from '../build/pipeline.ts';
+import { fmt, line, type LoadResult } from './lib.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = 50;
+const children: ChildProcess[] = [];
+
+async function start(role: string, arg: string, dist: string): Promise<Record<string, string>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: 'memory:', SVC_SECRET: 'bench' } });
+  children.push(child);
+  return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString().split('\n')[0]))); });
+}
+
+/** autocannon with a distinct subject per request, so identical-call merging cannot help svc. */
+async function run(url: string, opts: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: (n: number) => string; path?: (n: number) => string }): Promise<LoadResult> {
+  let n = 0;
+  const r = await autocannon({
+    url, connections, duration: seconds, method: opts.method ?? 'GET', headers: opts.headers,
+    requests: [{ setupRequest: (req) => { n++; return { ...req, ...(opts.body ? { body: opts.body(n) } : {}), ...(opts.path ? { path: opts.path(n) } : {}) }; } }],
+  });
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+const dist = mkdtempSync(join(tmpdir(), 'svc-routed-'));
+const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dist, 'catalog') });
+if (built.errors.length) throw new Error(built.errors.join('\n'));
+const sandbox = await start('sandbox', '', dist);
+const keys = sandbox.keys as unknown as Record<string, string>;
+const svc = await start('svc', sandbox.url, dist);
+const forwarder = await start('forwarder', sandbox.url, dist);
+
+const childPath = (n: number) => `/checkco/check?address=jane${n}%40acme.com`;
+const direct = () => run(sandbox.url, { path: childPath, headers: { 'x-check-key': keys.checkco } });
+const viaForwarder = () => run(forwarder.url, { path: childPath, headers: { 'x-check-key': keys.checkco } });
+const routed = (email: (n: number) => string) => run(`${svc.url}/proxy/people.email.verify`, {
+  method: 'POST', headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' }, body: (n) => JSON.stringify({ email: email(n) }),
+});
+
+process.stdout.write(`routed-call benchmarks (${connections} connections, ${seconds} s each; svc state in memory)\n`);
+await direct(); // warm-up
+const a = await direct();
+const b = await viaForwarder();
+const c = await routed((n) => `jane${n}@acme.com`);
+const d = await routed((n) => `nohit-checkco.jane${n}@acme.com`);
+for (const [label, r] of [['(a) direct to the sandbox child', a], ['(b) bare undici forwarder', b], ['(c) svc, served by the first child', c], ['(d) svc, second child after a miss', d]] as const) {
+  line(label, `${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
+}
+line('(c) throughput / (b)', `${fmt(c.rps / b.rps)}x`, '>= 0.8x', c.rps / b.rps >= 0.8);
+line('(c) p50 added over (a)', `${fmt(c.p50 - a.p50)} ms`, '<= 1 ms', c.p50 - a.p50 <= 1);
+line('(c) p99 added over (a)', `${fmt(c.p99 - a.p99)} ms`, '<= 3 ms', c.p99 - a.p99 <= 3);
+line('(d) throughput / (b)', `${fmt(d.rps / b.rps)}x`);
+for (const child of children) child.kill();
