@@ -1,5 +1,5 @@
 // What catalog reads take from runtime state: measured behaviour, reviews and traffic. The catalog
-// routes depend only on this interface; state supplies it (or `noLiveData` when there is none).
+// routes depend only on this interface; state supplies it (liveData in runtime/state).
 import type { Observed, ReviewSummary } from '../build/types.ts';
 
 export interface LiveData {
@@ -9,10 +9,3 @@ export interface LiveData {
   /** bumps whenever any of the above may have changed, so serialised entries can be cached */
   version(): number;
 }
-
-export const noLiveData: LiveData = {
-  observed: () => null,
-  reviews: () => undefined,
-  calls30d: () => 0,
-  version: () => 0,
-};
