@@ -1,0 +1,11 @@
+const m = () => { (globalThis as any).gc(); const u = process.memoryUsage(); return `rss ${Math.round(u.rss / 1e6)} heap ${Math.round(u.heapUsed / 1e6)} ext ${Math.round(u.external / 1e6)}`; };
+console.log('start', m());
+const { loadDist } = await import('./runtime/catalog/dist.ts');
+console.log('imported', m());
+const d = loadDist('/tmp/gen10k/dist', 'http://x/proxy');
+console.log('loaded', m());
+const { createApp } = await import('./runtime/app.ts');
+const { appContext } = await import('./test/helpers/server.ts');
+const app = createApp(await appContext('/tmp/gen10k/dist'));
+console.log('app (second copy of the catalog)', m());
+void d; void app;
