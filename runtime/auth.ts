@@ -6,14 +6,23 @@ import type { State, Team } from './state/index.ts';
 
 export const SESSION_COOKIE = 'svc_session';
 
-/** The caller's team; 401 without a valid credential, 403 when `x-svc-org` names another team. */
-export async function requireTeam(event: H3Event, state: State): Promise<Team> {
-  const token = event.req.headers.get('x-svc-token');
-  const session = token ? null : getCookie(event, SESSION_COOKIE);
+export interface Credentials {
+  token: string | null;
+  session: string | null;
+  org: string | null;
+}
+
+/** The team behind a token or session; 401 without a valid one, 403 when `org` names another team. */
+export async function teamFor(state: State, { token, session, org }: Credentials): Promise<Team> {
   if (!token && !session) fail(401, 'Authentication required: send an API token in the x-svc-token header.');
   const team = await state.teamForCredential({ token, session });
   if (!team) fail(401, token ? 'The x-svc-token is not valid.' : 'The session has expired or is not valid; sign in again.');
-  const org = event.req.headers.get('x-svc-org');
   if (org !== null && org !== team.slug) fail(403, `The credential does not belong to team '${org.slice(0, 64)}'.`);
   return team;
+}
+
+/** The caller's team, from `x-svc-token` or the `svc_session` cookie, checked against `x-svc-org`. */
+export async function requireTeam(event: H3Event, state: State): Promise<Team> {
+  const token = event.req.headers.get('x-svc-token');
+  return teamFor(state, { token, session: token ? null : (getCookie(event, SESSION_COOKIE) ?? null), org: event.req.headers.get('x-svc-org') });
 }

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { fail } from './errors.ts';
 
 /** On Node, read the raw request: no web stream in between, and stop at the limit. */
-async function readNode(req: IncomingMessage, maxBytes: number): Promise<string> {
+export async function readNode(req: IncomingMessage, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -21,6 +21,11 @@ export async function readJson(event: H3Event, maxBytes: number): Promise<unknow
   const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
   const text = node ? await readNode(node, maxBytes) : await event.req.text();
   if (Buffer.byteLength(text) > maxBytes) fail(413, `Request body too large: the limit is ${maxBytes} bytes.`);
+  return parseJsonText(text);
+}
+
+/** undefined for an empty body; 400 with the parser's reason for anything that is not JSON. */
+export function parseJsonText(text: string): unknown {
   if (!text.trim()) return undefined;
   try {
     return JSON.parse(text) as unknown;

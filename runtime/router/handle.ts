@@ -1,0 +1,23 @@
+// One routed call from the outside in, independent of the HTTP layer: which capability, the request
+// headers and a way to read the body. The h3 route and the Node fast path both answer through this.
+import type { AppContext } from '../context.ts';
+import { fail } from '../errors.ts';
+import { teamFor, type Credentials } from '../auth.ts';
+import { parseRouteOptions } from './options.ts';
+
+export interface RoutedHttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+export async function handleRouted(
+  ctx: AppContext, capability: string, headers: Headers, credentials: Credentials, readBody: () => Promise<unknown>,
+): Promise<RoutedHttpAnswer> {
+  if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
+  const team = await teamFor(ctx.state, credentials);
+  const options = parseRouteOptions(headers);
+  const body = await readBody();
+  const answer = await ctx.router.call(team, capability, body ?? {}, options);
+  return { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers }, text: JSON.stringify(answer.body) };
+}
