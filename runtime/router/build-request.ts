@@ -12,10 +12,18 @@ export interface OutgoingRequest {
   body: string | null;
 }
 
-/** The URL of an operation's path on its provider's host, or null if it would leave it. */
+const UNSAFE_PATH = /(^|\/)\.\.?(\/|$)|%2e|%2f|\\/i;
+
+/** Dot segments, encoded dots or slashes, backslashes: ways out of a provider's path. */
+export const isUnsafePath = (path: string): boolean => UNSAFE_PATH.test(path);
+
+/** The URL of a path on the provider's host, or null if it would leave it (dot segments, encoded slashes). */
 export function providerUrl(provider: ProviderRuntime, env: Env, path: string): URL | null {
+  return UNSAFE_PATH.test(path) ? null : joinBase(provider, env, path);
+}
+
+function joinBase(provider: ProviderRuntime, env: Env, path: string): URL | null {
   const base = new URL(`${baseUrl(provider, env)}/`);
-  if (/(^|\/)\.\.?(\/|$)|%2e|%2f|\\/i.test(path)) return null;
   const url = new URL(`${base.pathname.replace(/\/$/, '')}${path}`, base);
   return url.origin === base.origin && url.pathname.startsWith(base.pathname.replace(/\/$/, '')) ? url : null;
 }
@@ -48,8 +56,11 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
       setPath(body, target, value);
     }
   }
+  // The template comes from the catalog; values are encoded into single segments, so `%2F` inside a
+  // value is data, not a way out of the provider's host.
+  if (UNSAFE_PATH.test(op.path)) throw new Error(`operation ${op.endpoint_id} has an unsafe path`);
   const filled = op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, p: string) => encodeURIComponent(path[p] ?? ''));
-  const url = providerUrl(provider, env, filled);
+  const url = joinBase(provider, env, filled);
   if (!url) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);
   for (const [k, v] of Object.entries(query)) appendQuery(url, k, v);
   placeKey(provider, key, url, headers);

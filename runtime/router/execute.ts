@@ -178,7 +178,12 @@ async function waterfall(
 /** One child, start to finish: the request, async polling, and the verdict on what came back. */
 async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number) {
   const provider = deps.runtime.providers[op.provider];
-  const req = buildChildRequest(op, provider, op.request!, fields, key, deps.env);
+  let req;
+  try {
+    req = buildChildRequest(op, provider, op.request!, fields, key, deps.env);
+  } catch (e) {
+    return { verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` } as Verdict, status: undefined, ms: 0, raw: null };
+  }
   const answer = await send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()));
   const byStatus = classifyStatus(op, answer);
   if (byStatus || !op.async) {

@@ -8,7 +8,7 @@ import type { Team } from '../state/index.ts';
 import { fail, invalid } from '../errors.ts';
 import { readJson } from '../body.ts';
 import { getPath } from '../util/json-path.ts';
-import { providerUrl } from './build-request.ts';
+import { isUnsafePath, providerUrl } from './build-request.ts';
 import { placeKey, platformKey } from './keys.ts';
 import { send } from './http.ts';
 import { KEY_TROUBLE, missWhen } from './classify.ts';
@@ -45,7 +45,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   const { catalog, config, state, router } = ctx;
   const url = new URL(event.req.url);
   const path = url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/';
-  if (/(^|\/)\.\.?(\/|$)|%2e|%2f|\\/i.test(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
+  if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
   const { op } = match(ctx, provider, event.req.method, path);
   const prov = catalog.runtime.providers[provider];
   const declaredQuery = new Set(Object.keys(op.input.queryParams ?? {}));

@@ -1,0 +1,167 @@
+// Shapes of dist/catalog/ (what the build emits and the runtime, the sandbox and a CDN read).
+import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, ProviderSrc, RequestSrc, ResponseSrc, VerifySrc } from './source-types.ts';
+
+export interface CostOut {
+  type: CostType;
+  value: number;
+  currency: string;
+  per: number;
+  unit: string;
+  source: string;
+  source_url: string | null;
+  checked: string | null;
+  confidence: string | null;
+  note: string | null;
+  varies?: boolean;
+  usd: number | null;
+  reported_charge?: { path: string; unit: string };
+}
+
+export interface Observed {
+  samples: number;
+  decided: number;
+  ok_rate: number | null;
+  p50_ms: number | null;
+  p95_ms: number | null;
+  last_ok_days: number | null;
+  hit_rate: number | null;
+  hit_samples: number;
+}
+
+export interface ReviewSummary {
+  teams: number;
+  samples: Array<{ usefulness: 'useful' | 'partly' | 'not_useful'; reason: string; client: string; month: string }>;
+  share?: { useful: number; partly: number; not_useful: number };
+}
+
+export interface EndpointOut {
+  id: string;
+  provider: string;
+  provider_display: string;
+  name: string;
+  summary: string;
+  method: string;
+  path: string;
+  scope: string;
+  tier: 'core' | 'extended';
+  kind: 'routed' | 'data' | 'utility';
+  domain: string;
+  call_template: string;
+  cost: CostOut | null;
+  async: AsyncSrc | null;
+  platform_eligible: boolean;
+  platform_blocked: string | null;
+  miss: { status: number; means: string } | null;
+  status: string | null;
+  status_note: string | null;
+  superseded_by: string | null;
+  verified: string | null;
+  added: string | null;
+  docs_url: string;
+  has_example: boolean;
+  input: InputSrc;
+  test_request: { body?: unknown; queryParams?: Record<string, unknown> } | null;
+  body_allowlist?: boolean;
+  strict_query?: boolean;
+  strict_body?: boolean;
+  routed_children?: string[];
+  capability: string;
+  capability_description: string;
+  platform: string;
+  platform_label: string;
+  observed: Observed | null;
+  reviews?: ReviewSummary;
+}
+
+export interface PlanRow {
+  endpoint_id: string;
+  accepts: string[][];
+  usd: number | null;
+  hit_rate: number | null;
+  usd_per_hit: number | null;
+  works: boolean;
+}
+
+export interface RoutingBlock {
+  contract: {
+    identity: string[][];
+    fields: Record<string, FieldType>;
+    filters: Record<string, FilterSrc>;
+    output: Record<string, OutputFieldSrc>;
+    miss: string;
+    derive: Record<string, DeriveRuleSrc>;
+    verify?: VerifySrc;
+  };
+  plan: PlanRow[];
+  also: Array<{ endpoint_id: string; usd: number | null }>;
+  headers: Record<string, string>;
+}
+
+export interface CatalogEntry {
+  endpoint: EndpointOut;
+  provider: { service: string; display_name: string };
+  siblings: EndpointOut[];
+  related_capabilities: Array<{ endpoint_id: string; capability: string; does: string }>;
+  routing?: RoutingBlock;
+  call_template: string;
+  example_response: unknown;
+  hints: string[];
+}
+
+export interface ProviderRuntime {
+  service: string;
+  display_name: string;
+  base_url: string;
+  auth: AuthSrc;
+  errors?: ProviderSrc['errors'];
+}
+
+export interface OperationRuntime {
+  endpoint_id: string;
+  provider: string;
+  method: string;
+  path: string;
+  input: InputSrc;
+  cost: CostOut | null;
+  price_micro: number;
+  bills_miss: boolean;
+  miss: MissSrc | null;
+  /** routed children only: the capability, the identity sets taken, how to ask and how to read */
+  serves?: string;
+  accepts?: string[][];
+  request?: RequestSrc;
+  response?: ResponseSrc;
+  async: AsyncSrc | null;
+  platform_eligible: boolean;
+  body_allowlist: boolean;
+  strict_query: boolean;
+  strict_body: boolean;
+  example: unknown;
+}
+
+/** dist/catalog/runtime.json: everything the router, the pass-through and the sandbox execute. */
+export interface RuntimeCatalog {
+  providers: Record<string, ProviderRuntime>;
+  operations: Record<string, OperationRuntime>;
+  capabilities: Record<string, CapabilitySrc & { children: string[] }>;
+}
+
+export interface SearchRow {
+  endpoint_id: string;
+  name: string;
+  summary: string;
+  provider: string;
+  provider_display: string;
+  capability: string;
+  kind: EndpointOut['kind'];
+  usd: number | null;
+}
+
+export interface Manifest {
+  hash: string;
+  built_at: string;
+  operations: number;
+  providers: number;
+  capabilities: number;
+  platforms: number;
+}
