@@ -10,11 +10,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+/** `BENCH_STORAGE=embedded` measures the durable default instead of in-memory state */
+const STORAGE = process.env.BENCH_STORAGE === 'embedded' ? 'embedded' : 'memory';
 const connections = 50;
 const children: ChildProcess[] = [];
 
 async function start(role: string, arg: string, dist: string): Promise<Record<string, string>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: 'memory:', SVC_SECRET: 'bench' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_SECRET: 'bench', ...(STORAGE === 'memory' ? { SVC_STORAGE: 'memory:' } : { SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-routed-data-')) }) } });
   children.push(child);
   return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString().split('\n')[0]))); });
 }
@@ -45,7 +47,7 @@ const routed = (email: (n: number) => string, conns = connections) => run(`${svc
   connections: conns, method: 'POST', headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' }, body: (n) => JSON.stringify({ email: email(n) }),
 });
 
-process.stdout.write(`routed-call benchmarks (${connections} connections unless said, ${seconds} s each; svc state in memory)\n`);
+process.stdout.write(`routed-call benchmarks (${connections} connections unless said, ${seconds} s each; svc state ${STORAGE === 'memory' ? 'in memory' : 'embedded, durable'})\n`);
 await direct(); // warm-ups: JIT and connection pools, for both sides
 await routed((n) => `warm${n}@acme.com`);
 const a = await direct();
