@@ -36,7 +36,9 @@ export function isContractMiss(cap: CapabilitySrc, output: Record<string, unknow
   const m = /^output\.([a-z0-9_]+) == (null|\[\])$/.exec(cap.miss);
   if (!m) return false;
   const v = output[m[1]];
-  return m[2] === 'null' ? v === null || v === undefined || v === '' : !Array.isArray(v) || v.length === 0;
+  // An empty object is no record either: providers answer `{data: {}}` for "not found".
+  const emptyObject = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+  return m[2] === 'null' ? v === null || v === undefined || v === '' || emptyObject : !Array.isArray(v) || v.length === 0;
 }
 
 /** The empty output a miss answers with. */
