@@ -310,3 +310,53 @@ describe('children that keep erroring', () => {
     } finally { await cw.close(); }
   });
 });
+
+describe('measured hit rates', () => {
+  it('reorder the plan by cost per hit once a child has 20 decided samples', async () => {
+    const mw = await routedWorld(FIXTURE_DIST);
+    try {
+      const before = await mw.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
+      expect(before.body.plan.map((p: { endpoint_id: string }) => p.endpoint_id)).toEqual(['checkco.people.email.verify', 'zerobounce.people.email.verify']);
+      // checkco is cheaper per call but misses every time here: 19 decided samples are not enough...
+      for (let i = 0; i < 19; i++) await mw.call('/proxy/people.email.verify', { email: `nohit-checkco.p${i}@acme.com` });
+      await new Promise((r) => setTimeout(r, 300));
+      const at19 = await mw.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
+      expect(at19.body.plan[0].endpoint_id).toBe('checkco.people.email.verify');
+      // ...the 20th makes its measured cost per hit (price / hit rate 0) the highest.
+      await mw.call('/proxy/people.email.verify', { email: 'nohit-checkco.p19@acme.com' });
+      await new Promise((r) => setTimeout(r, 300));
+      const after = await mw.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
+      expect(after.body.plan.map((p: { endpoint_id: string }) => p.endpoint_id)).toEqual(['zerobounce.people.email.verify', 'checkco.people.email.verify']);
+      const entry = await mw.call('/catalog/endpoints/svc.people.email.verify');
+      expect(entry.body.routing.plan[0]).toMatchObject({ endpoint_id: 'zerobounce.people.email.verify' });
+      expect(entry.body.routing.plan[1]).toMatchObject({ endpoint_id: 'checkco.people.email.verify', hit_rate: 0 });
+      expect(entry.body.siblings.find((s: { id: string }) => s.id === 'checkco.people.email.verify').observed).toMatchObject({ decided: 20, hit_rate: 0 });
+    } finally { await mw.close(); }
+  });
+});
+
+describe('a provider that redirects', () => {
+  it('is not followed: neither the routed call nor the pass-through leaves the provider host', async () => {
+    const { createServer } = await import('node:http');
+    let stolen = 0;
+    const elsewhere = createServer((_q, s) => { stolen++; s.end('{}'); });
+    await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+    const to = `http://127.0.0.1:${(elsewhere.address() as { port: number }).port}/steal`;
+    const redirector = createServer((_q, s) => { s.writeHead(302, { location: to }); s.end(); });
+    await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
+    const rw = await routedWorld(FIXTURE_DIST, { env: { SVC_BASE_ZEROBOUNCE: `http://127.0.0.1:${(redirector.address() as { port: number }).port}` } });
+    try {
+      const routed = await rw.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Exclude': 'checkco' });
+      expect(routed.status).toBe(502);
+      expect(routed.body._svc.tried[0]).toMatchObject({ outcome: 'error', status: 302 });
+      const passed = await rw.call('/proxy/zerobounce/validate?email=jane@acme.com');
+      expect(passed.status).toBe(302);
+      expect(passed.headers.get('x-svc-cost-micro')).toBe('0');
+      expect(stolen).toBe(0);
+    } finally {
+      await rw.close();
+      redirector.close();
+      elsewhere.close();
+    }
+  });
+});

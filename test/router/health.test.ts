@@ -1,0 +1,49 @@
+// Circuit breaking and own-key cool-downs, on a clock the test controls.
+import { describe, expect, it } from 'vitest';
+import { CIRCUIT_COOL_MS, CIRCUIT_ERRORS, Health, OWN_KEY_COOL_MS } from '../../runtime/router/health.ts';
+
+function clocked() {
+  let now = 1_000_000;
+  return { health: new Health(() => now), advance: (ms: number) => { now += ms; } };
+}
+
+describe('the circuit of a child', () => {
+  it('opens after five errors in a row, not after misses or interrupted runs', () => {
+    const { health } = clocked();
+    for (let i = 0; i < CIRCUIT_ERRORS - 1; i++) health.record('a', 'error');
+    health.record('a', 'miss');
+    for (let i = 0; i < CIRCUIT_ERRORS - 1; i++) health.record('a', 'error');
+    expect(health.circuitOpen('a')).toBe(false);
+    health.record('a', 'error');
+    expect(health.circuitOpen('a')).toBe(true);
+    expect(health.circuitOpen('b')).toBe(false);
+  });
+
+  it('lets one probe through after the cool-down; an error re-opens it, a hit closes it', () => {
+    const { health, advance } = clocked();
+    for (let i = 0; i < CIRCUIT_ERRORS; i++) health.record('a', 'error');
+    advance(CIRCUIT_COOL_MS - 1);
+    expect(health.circuitOpen('a')).toBe(true);
+    advance(1);
+    expect(health.circuitOpen('a')).toBe(false); // the probe
+    health.record('a', 'error');
+    expect(health.circuitOpen('a')).toBe(true); // failed probe: open again at once
+    advance(CIRCUIT_COOL_MS);
+    expect(health.circuitOpen('a')).toBe(false);
+    health.record('a', 'hit');
+    health.record('a', 'error');
+    expect(health.circuitOpen('a')).toBe(false); // closed: one error is not five
+  });
+});
+
+describe('own keys', () => {
+  it('are set aside per team and provider for the cool-down', () => {
+    const { health, advance } = clocked();
+    health.coolOwnKey(1, 'hunter');
+    expect(health.ownKeyCooling(1, 'hunter')).toBe(true);
+    expect(health.ownKeyCooling(2, 'hunter')).toBe(false);
+    expect(health.ownKeyCooling(1, 'apollo')).toBe(false);
+    advance(OWN_KEY_COOL_MS);
+    expect(health.ownKeyCooling(1, 'hunter')).toBe(false);
+  });
+});
