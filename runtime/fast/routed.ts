@@ -6,13 +6,18 @@ import { HTTPError } from 'h3';
 import type { AppContext } from '../context.ts';
 import { errorResponse } from '../errors.ts';
 import { handleRouted } from '../router/handle.ts';
+import type { HeaderReader } from '../router/options.ts';
 import { parseJsonText, readNode } from '../body.ts';
 import type { NodeFastPath } from './entries.ts';
 
-function nodeHeaders(req: IncomingMessage): Headers {
-  const h = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) h.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  return h;
+/** Node lower-cases header names already; joining repeated ones as Headers would. */
+function nodeHeaders(req: IncomingMessage): HeaderReader {
+  return {
+    get: (name) => {
+      const v = req.headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+  };
 }
 
 async function answer(ctx: AppContext, capability: string, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -22,10 +22,25 @@ export function providerUrl(provider: ProviderRuntime, env: Env, path: string): 
   return UNSAFE_PATH.test(path) ? null : joinBase(provider, env, path);
 }
 
+const bases = new WeakMap<Env, Map<string, { origin: string; prefix: string }>>();
+
+/** The provider's base URL, parsed once per environment. */
+function parsedBase(provider: ProviderRuntime, env: Env): { origin: string; prefix: string } {
+  let byService = bases.get(env);
+  if (!byService) { byService = new Map(); bases.set(env, byService); }
+  let base = byService.get(provider.service);
+  if (!base) {
+    const url = new URL(`${baseUrl(provider, env)}/`);
+    base = { origin: url.origin, prefix: url.pathname.replace(/\/$/, '') };
+    byService.set(provider.service, base);
+  }
+  return base;
+}
+
 function joinBase(provider: ProviderRuntime, env: Env, path: string): URL | null {
-  const base = new URL(`${baseUrl(provider, env)}/`);
-  const url = new URL(`${base.pathname.replace(/\/$/, '')}${path}`, base);
-  return url.origin === base.origin && url.pathname.startsWith(base.pathname.replace(/\/$/, '')) ? url : null;
+  const base = parsedBase(provider, env);
+  const url = new URL(`${base.prefix}${path}`, base.origin);
+  return url.origin === base.origin && url.pathname.startsWith(base.prefix) ? url : null;
 }
 
 function appendQuery(url: URL, key: string, value: unknown): void {

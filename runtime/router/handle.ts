@@ -3,7 +3,7 @@
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { teamFor, type Credentials } from '../auth.ts';
-import { parseRouteOptions } from './options.ts';
+import { parseRouteOptions, type HeaderReader } from './options.ts';
 
 export interface RoutedHttpAnswer {
   status: number;
@@ -12,7 +12,7 @@ export interface RoutedHttpAnswer {
 }
 
 export async function handleRouted(
-  ctx: AppContext, capability: string, headers: Headers, credentials: Credentials, readBody: () => Promise<unknown>,
+  ctx: AppContext, capability: string, headers: HeaderReader, credentials: Credentials, readBody: () => Promise<unknown>,
 ): Promise<RoutedHttpAnswer> {
   if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
   const team = await teamFor(ctx.state, credentials);

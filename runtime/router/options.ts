@@ -3,6 +3,11 @@
 import { invalid } from '../errors.ts';
 import { parseUsd } from '../state/index.ts';
 
+/** What option parsing needs from a request's headers (a Headers object, or a view of Node's). */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
 export interface RouteOptions {
   waterfall: boolean;
   maxCostMicro: number;
@@ -20,7 +25,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 const list = (v: string | null) => (v ? v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : []);
 const bad = (header: string, msg: string): never => invalid([{ loc: ['header', header], msg, type: 'value_error' }]);
 
-function flag(headers: Headers, name: string, on: string[], off: string[]): boolean | null {
+function flag(headers: HeaderReader, name: string, on: string[], off: string[]): boolean | null {
   const v = headers.get(name);
   if (v === null) return null;
   const s = v.trim().toLowerCase();
@@ -29,7 +34,7 @@ function flag(headers: Headers, name: string, on: string[], off: string[]): bool
   return bad(name, `${name} must be one of ${[...on, ...off].join(', ')}.`);
 }
 
-export function parseRouteOptions(headers: Headers): RouteOptions {
+export function parseRouteOptions(headers: HeaderReader): RouteOptions {
   const maxCost = headers.get('x-svc-route-max-cost');
   let maxCostMicro = DEFAULT_MAX_COST_MICRO;
   if (maxCost !== null) {
