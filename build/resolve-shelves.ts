@@ -50,8 +50,6 @@ export const summarize = (e: EndpointOut): EndpointSummary => ({
   unit: e.cost?.unit ?? null, has_example: e.has_example,
 });
 
-const isHidden = (e: EndpointOut) => e.kind === 'utility';
-
 function group(endpoints: EndpointOut[]): ShelfCapability[] {
   const byCap = new Map<string, EndpointOut[]>();
   for (const e of endpoints) byCap.set(e.capability, [...(byCap.get(e.capability) ?? []), e]);
@@ -64,8 +62,20 @@ function group(endpoints: EndpointOut[]): ShelfCapability[] {
         .sort((a, b) => Number(b.kind === 'routed') - Number(a.kind === 'routed') || (a.cost?.usd ?? Infinity) - (b.cost?.usd ?? Infinity) || a.id.localeCompare(b.id))
         .map(summarize),
     }))
-    .filter((g) => g.operations.length > 0)
-    .sort((a, b) => Number(b.routed) - Number(a.routed) || b.operations.length - a.operations.length || a.capability.localeCompare(b.capability));
+    .sort(byShelfOrder);
+}
+
+/** Routed capabilities first, then the fullest, then by name. */
+const byShelfOrder = (a: ShelfCapability, b: ShelfCapability) =>
+  Number(b.routed) - Number(a.routed) || b.operations.length - a.operations.length || a.capability.localeCompare(b.capability);
+
+/** The default view of a shelf: account and utility operations set aside. The build emits it as a
+ * shard of its own; the runtime derives it from the full shelf rather than loading both. */
+export function withoutHidden(all: ShelfCapability[]): ShelfCapability[] {
+  return all
+    .map((c) => ({ ...c, operations: c.operations.filter((o) => o.kind !== 'utility') }))
+    .filter((c) => c.operations.length > 0)
+    .sort(byShelfOrder);
 }
 
 export function shelves(entries: CatalogEntry[], platforms: PlatformSrc[]): { platformRows: PlatformRow[]; shelfList: Shelf[] } {
@@ -73,8 +83,8 @@ export function shelves(entries: CatalogEntry[], platforms: PlatformSrc[]): { pl
   const platformRows: PlatformRow[] = [];
   for (const p of platforms) {
     const onShelf = entries.map((e) => e.endpoint).filter((e) => e.platform === p.slug);
-    const visible = onShelf.filter((e) => !isHidden(e));
-    shelfList.push({ slug: p.slug, label: p.label, description: p.description, capabilities: group(visible), hidden_count: onShelf.length - visible.length, all: group(onShelf) });
+    const all = group(onShelf);
+    shelfList.push({ slug: p.slug, label: p.label, description: p.description, capabilities: withoutHidden(all), hidden_count: onShelf.filter((e) => e.kind === 'utility').length, all });
     platformRows.push({
       slug: p.slug, label: p.label, description: p.description, operations: onShelf.length,
       capabilities: new Set(onShelf.map((e) => e.capability)).size, calls_30d: 0,

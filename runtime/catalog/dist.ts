@@ -4,13 +4,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../build/types.ts';
-import type { PlatformRow } from '../../build/resolve-shelves.ts';
+import { withoutHidden, type PlatformRow, type ShelfCapability } from '../../build/resolve-shelves.ts';
 import { SearchEngine } from './search.ts';
 
 export interface ShelfDoc {
   slug: string;
   hidden_count: number;
-  capabilities: unknown[];
+  capabilities: ShelfCapability[];
 }
 
 export interface DistCatalog {
@@ -50,7 +50,8 @@ export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 200
   const shelves = new Map<string, { visible: ShelfDoc; all: ShelfDoc }>();
   for (const f of readdirSync(join(dir, 'platforms')).filter((f) => f.endsWith('.json') && !f.endsWith('.all.json'))) {
     const slug = f.slice(0, -'.json'.length);
-    shelves.set(slug, { visible: json(`platforms/${f}`), all: json(`platforms/${slug}.all.json`) });
+    const all = json<ShelfDoc>(`platforms/${slug}.all.json`);
+    shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities) } });
   }
   const endpointIds = new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length)));
   const cached = lru(entryCacheSize, (id) => Buffer.from(text(`endpoints/${id}.json`).replaceAll('{{proxy_url}}', proxyUrl)));
