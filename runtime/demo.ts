@@ -32,7 +32,7 @@ const proxy = `http://localhost:${config.port}${config.proxyPrefix}`;
 // Ask the planner which child a team without own keys tries first, so the example's miss lands on it.
 const demoTeam = (await state.teamBySlug(DEMO_TEAM))!;
 const dry = await ctx.router.call(demoTeam, 'people.enrich', { email: 'jane@stripe.com' }, parseRouteOptions(new Headers({ 'x-svc-route-dry-run': '1' })));
-const firstEnricher = catalog.runtime.operations[(dry.body as { plan: Array<{ endpoint_id: string }> }).plan[0].endpoint_id].provider;
+const firstEnricher = catalog.runtime.operations[(JSON.parse(dry.text) as { plan: Array<{ endpoint_id: string }> }).plan[0].endpoint_id].provider;
 const curl = (path: string, body: object, extra = '') =>
   `curl -sS -X POST ${proxy}/${path} -H 'x-svc-token: ${token}' -H 'content-type: application/json'${extra} -d '${JSON.stringify(body)}'`;
 process.stdout.write([

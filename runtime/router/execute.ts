@@ -11,7 +11,7 @@ import { classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './cla
 import { pollJob } from './poll.ts';
 import { missOutput } from './map-response.ts';
 import { platformKey, type Env } from './keys.ts';
-import { redactAnswer } from './redact.ts';
+import { redact } from './redact.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import type { Reservations } from './reservations.ts';
@@ -46,7 +46,8 @@ export interface Verification {
 export interface RouteOutcome {
   kind: 'hit' | 'miss' | 'error' | 'unfillable' | 'strict' | 'broke' | 'dry_run';
   output: Record<string, unknown>;
-  raw: unknown;
+  /** the serving child's answer as JSON text, key redacted ('null' when there is none) */
+  raw: string;
   served_by: string | null;
   tried: Tried[];
   cost_micro: number;
@@ -92,7 +93,7 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
     observed: deps.observed, circuitOpen: (id) => deps.health.circuitOpen(id),
     ownKeyCooling: (p) => deps.health.ownKeyCooling(call.team.id, p),
   });
-  const base = { output: missOutput(cap), raw: null, served_by: null, tried: [] as Tried[], cost_micro: 0, ignored_filters: [] as string[], plan: thePlan };
+  const base = { output: missOutput(cap), raw: 'null', served_by: null, tried: [] as Tried[], cost_micro: 0, ignored_filters: [] as string[], plan: thePlan };
   if (call.options.dryRun) return { ...base, kind: 'dry_run' };
   if (!thePlan.attempts.length) {
     const reasons = new Set(thePlan.excluded.map((e) => e.reason));
@@ -182,20 +183,21 @@ async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields:
   try {
     req = buildChildRequest(op, provider, op.request!, fields, key, deps.env);
   } catch (e) {
-    return { verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` } as Verdict, status: undefined, ms: 0, raw: null };
+    return { verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` } as Verdict, status: undefined, ms: 0, raw: 'null' };
   }
   const answer = await send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()));
   const byStatus = classifyStatus(op, answer);
   if (byStatus || !op.async) {
     const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
-    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: redactAnswer(answer.body ?? null, answer.text, key) };
+    // The provider's own text (it parsed as JSON), so the answer is not serialised twice.
+    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key) };
   }
   const t0 = Date.now();
   const polled = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs });
   const ms = answer.ms + (Date.now() - t0);
-  if (polled.kind === 'error') return { verdict: { outcome: 'error', reason: polled.reason } as Verdict, status: polled.status, ms, raw: null };
-  if (polled.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' } as Verdict, status: answer.status, ms, raw: redactAnswer(polled.body ?? null, JSON.stringify(polled.body ?? null), key) };
-  return { verdict: classifyRecord(cap, op, polled.record), status: answer.status, ms, raw: redactAnswer(polled.body, JSON.stringify(polled.body), key) };
+  if (polled.kind === 'error') return { verdict: { outcome: 'error', reason: polled.reason } as Verdict, status: polled.status, ms, raw: 'null' };
+  if (polled.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' } as Verdict, status: answer.status, ms, raw: 'null' };
+  return { verdict: classifyRecord(cap, op, polled.record), status: answer.status, ms, raw: redact(JSON.stringify(polled.body ?? null), key) };
 }
 
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */

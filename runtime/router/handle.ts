@@ -19,5 +19,5 @@ export async function handleRouted(
   const options = parseRouteOptions(headers);
   const body = await readBody();
   const answer = await ctx.router.call(team, capability, body ?? {}, options);
-  return { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers }, text: JSON.stringify(answer.body) };
+  return { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers }, text: answer.text };
 }

@@ -10,10 +10,3 @@ export function redact(text: string, ...keys: Array<string | null | undefined>):
   }
   return out;
 }
-
-/** The parsed answer, re-read from redacted text only when its text carries a secret. */
-export function redactAnswer<T>(value: T, text: string, key: string): T {
-  if (value === null || value === undefined) return value;
-  const clean = redact(text, key);
-  return clean === text ? value : (JSON.parse(clean) as T);
-}
