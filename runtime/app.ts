@@ -4,6 +4,7 @@ import type { AppContext } from './context.ts';
 import { errorResponse } from './errors.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { catalogRoutes } from './routes/catalog.ts';
+import { findRoutes } from './routes/find.ts';
 import { openapiRoutes } from './routes/openapi.ts';
 import { staticRoutes } from './routes/static.ts';
 import { authRoutes } from './routes/auth.ts';
@@ -15,6 +16,7 @@ export function createApp(ctx: AppContext): H3 {
   const app = new H3({ onError: (error: HTTPError) => errorResponse(error) });
   metaRoutes(app, ctx); //        GET /meta
   catalogRoutes(app, ctx); //     GET /catalog/platforms[/{slug}], /catalog/search, /catalog/endpoints/{id}
+  findRoutes(app, ctx); //        GET /catalog/find (NDJSON: candidates, then the judge's verdict)
   authRoutes(app, ctx); //        POST /auth/session
   adminRoutes(app, ctx); //       POST /admin/teams, /admin/teams/{team}/tokens, /admin/teams/{team}/credit (SVC_ADMIN_TOKEN only)
   teamRoutes(app, ctx); //        GET /teams/me, /teams/me/ledger; POST, DELETE /teams/me/keys/{provider}

@@ -28,6 +28,13 @@ export const ownPaths: Record<string, Record<string, Op>> = {
       responses: { 200: json('Results'), 422: invalid },
     },
   },
+  '/catalog/find': {
+    get: {
+      summary: 'Describe a job: NDJSON, a candidates line at once, then a judged line when the judge answers in time', tags: ['catalog'],
+      parameters: [q('q', { type: 'string', default: '', maxLength: 500 }, 'the job, in words')],
+      responses: { 200: { description: 'NDJSON stream', content: { 'application/x-ndjson': { schema: { type: 'string' } } } }, 422: invalid, 429: err('Rate limited; see Retry-After') },
+    },
+  },
   '/catalog/endpoints/{endpoint_id}': {
     get: {
       summary: 'Full catalog entry: params, cost, siblings, call template, example', tags: ['catalog'],

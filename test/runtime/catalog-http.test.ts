@@ -142,7 +142,7 @@ describe('GET /openapi.json', () => {
     const { body } = await get('/openapi.json');
     expect(body.openapi).toBe('3.1.0');
     expect(body.info.version).toBe('0.0.1');
-    for (const p of ['/meta', '/catalog/platforms', '/catalog/platforms/{slug}', '/catalog/search', '/catalog/endpoints/{endpoint_id}']) expect(body.paths[p]).toBeDefined();
+    for (const p of ['/meta', '/catalog/platforms', '/catalog/platforms/{slug}', '/catalog/search', '/catalog/find', '/catalog/endpoints/{endpoint_id}']) expect(body.paths[p]).toBeDefined();
     const routed = body.paths['/px/people.email.verify'].post;
     expect(routed.requestBody.content['application/json'].schema.properties.email).toBeDefined();
     expect(routed.parameters.map((h: { name: string }) => h.name)).toContain('X-Svc-Route-Max-Cost');

@@ -1,0 +1,34 @@
+// A judge behind an OpenAI-compatible chat completions endpoint (SVC_JUDGE_URL, SVC_JUDGE_KEY,
+// SVC_JUDGE_MODEL). It gets the job and the candidates, and must answer {kept, verdict} as JSON.
+import { request } from 'undici';
+import type { Candidate, Judge, Judgement } from './types.ts';
+
+const SYSTEM = 'You pick API operations for a job. Answer only JSON: {"kept":[{"endpoint_id":"…","why":"…"}],"verdict":"…"}. Keep only candidates that can do the job; endpoint_id must be one of the candidates.';
+
+export function chatJudge(url: string, opts: { key?: string; model?: string }): Judge {
+  return async (q, candidates, signal) => {
+    const res = await request(url, {
+      method: 'POST',
+      signal,
+      headers: { 'content-type': 'application/json', ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}) },
+      body: JSON.stringify({
+        model: opts.model ?? 'gpt-4o-mini',
+        temperature: 0,
+        response_format: { type: 'json_object' },
+        messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify({ job: q, candidates }) }],
+      }),
+    });
+    if (res.statusCode >= 300) throw new Error(`judge answered ${res.statusCode}`);
+    const content = ((await res.body.json()) as { choices?: Array<{ message?: { content?: string } }> }).choices?.[0]?.message?.content ?? '';
+    return sanitize(JSON.parse(content) as Partial<Judgement>, candidates);
+  };
+}
+
+/** Only ids that were candidates, only strings: a judge's answer is data, never trusted as-is. */
+function sanitize(j: Partial<Judgement>, candidates: Candidate[]): Judgement {
+  const ids = new Set(candidates.map((c) => c.endpoint_id));
+  const kept = (Array.isArray(j.kept) ? j.kept : [])
+    .filter((k) => k && typeof k.endpoint_id === 'string' && ids.has(k.endpoint_id))
+    .map((k) => ({ endpoint_id: k.endpoint_id, why: String(k.why ?? '').slice(0, 500) }));
+  return { kept, verdict: String(j.verdict ?? '').slice(0, 1000) };
+}

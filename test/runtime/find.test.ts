@@ -1,0 +1,107 @@
+// GET /catalog/find over a loopback server: the candidates line at once, the judged line when the
+// judge answers in time, a chat judge behind an OpenAI-compatible endpoint, the rate limit.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { appContext, serve } from '../helpers/server.ts';
+
+const closers: Array<() => Promise<void> | void> = [];
+afterEach(async () => { for (const c of closers.splice(0)) await c(); });
+
+async function svc(env: Record<string, string> = {}): Promise<string> {
+  const s = await serve(await appContext(FIXTURE_DIST, env));
+  closers.push(s.close);
+  return s.url;
+}
+
+/** A fake chat-completions endpoint: answers `content` after `delayMs`, and remembers what it got. */
+async function fakeJudge(content: string, delayMs = 0): Promise<{ url: string; got: Array<{ body: any; auth?: string }> }> {
+  const got: Array<{ body: any; auth?: string }> = [];
+  const server: Server = createServer(async (req: IncomingMessage, res) => {
+    let text = '';
+    for await (const c of req) text += c;
+    got.push({ body: JSON.parse(text), auth: req.headers.authorization });
+    setTimeout(() => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify({ choices: [{ message: { content } }] })); }, delayMs);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(() => { server.closeAllConnections(); server.close(); });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, got };
+}
+
+/** Read an NDJSON stream, noting when each line arrived. */
+async function lines(url: string): Promise<{ status: number; type: string | null; lines: Array<{ at: number; json: any }> }> {
+  const t0 = Date.now();
+  const r = await fetch(url);
+  const out: Array<{ at: number; json: any }> = [];
+  if (r.status !== 200) return { status: r.status, type: r.headers.get('content-type'), lines: [{ at: 0, json: await r.json() }] };
+  const reader = r.body!.getReader();
+  let buf = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buf += new TextDecoder().decode(value);
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) { out.push({ at: Date.now() - t0, json: JSON.parse(buf.slice(0, nl)) }); buf = buf.slice(nl + 1); }
+  }
+  return { status: r.status, type: r.headers.get('content-type'), lines: out };
+}
+
+describe('GET /catalog/find', () => {
+  it('streams candidates, then the local judge\'s verdict, as NDJSON', async () => {
+    const base = await svc();
+    const r = await lines(`${base}/catalog/find?q=${encodeURIComponent('verify an email address')}`);
+    expect(r.status).toBe(200);
+    expect(r.type).toBe('application/x-ndjson');
+    expect(r.lines.map((l) => l.json.event)).toEqual(['candidates', 'judged']);
+    const [c, j] = r.lines.map((l) => l.json);
+    expect(c.q).toBe('verify an email address');
+    expect(c.candidates[0]).toEqual(expect.objectContaining({ endpoint_id: expect.any(String), capability: expect.any(String), name: expect.any(String), provider: expect.any(String), score: expect.any(Number) }));
+    expect('usd' in c.candidates[0]).toBe(true);
+    expect(j.kept.length).toBeGreaterThan(0);
+    expect(j.kept.every((k: { endpoint_id: string; why: string }) => c.candidates.some((x: { endpoint_id: string }) => x.endpoint_id === k.endpoint_id) && k.why.length > 0)).toBe(true);
+    expect(typeof j.verdict).toBe('string');
+  });
+
+  it('sends the candidates at once and the verdict when a slow judge answers', async () => {
+    const judge = await fakeJudge(JSON.stringify({ kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }, { endpoint_id: 'evil.injected', why: 'x' }], verdict: 'use the routed one' }), 800);
+    const base = await svc({ SVC_JUDGE_URL: judge.url, SVC_JUDGE_KEY: 'judge-key', SVC_JUDGE_TIMEOUT_MS: '5000' });
+    const r = await lines(`${base}/catalog/find?q=email+verify`);
+    expect(r.lines[0].at).toBeLessThan(600);
+    expect(r.lines[1].at).toBeGreaterThanOrEqual(750);
+    expect(r.lines[1].json).toEqual({ event: 'judged', kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }], verdict: 'use the routed one' });
+    expect(judge.got[0].auth).toBe('Bearer judge-key');
+    expect(JSON.parse(judge.got[0].body.messages[1].content).job).toBe('email verify');
+  });
+
+  it('leaves the stream with one line when the judge does not answer in time', async () => {
+    const judge = await fakeJudge('{}', 60_000);
+    const base = await svc({ SVC_JUDGE_URL: judge.url, SVC_JUDGE_TIMEOUT_MS: '300' });
+    const t0 = Date.now();
+    const r = await lines(`${base}/catalog/find?q=email`);
+    expect(r.lines.map((l) => l.json.event)).toEqual(['candidates']);
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it('leaves the stream with one line when the judge answers garbage', async () => {
+    const judge = await fakeJudge('not json at all');
+    const base = await svc({ SVC_JUDGE_URL: judge.url });
+    expect((await lines(`${base}/catalog/find?q=email`)).lines.map((l) => l.json.event)).toEqual(['candidates']);
+  });
+
+  it('rate limits per client with 429 and Retry-After', async () => {
+    const base = await svc({ SVC_FIND_RATE_PER_MINUTE: '3' });
+    for (let i = 0; i < 3; i++) expect((await fetch(`${base}/catalog/find?q=email`).then(async (r) => { await r.text(); return r; })).status).toBe(200);
+    const r = await fetch(`${base}/catalog/find?q=email`);
+    expect(r.status).toBe(429);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await r.json()).detail).toMatch(/retry/i);
+  });
+
+  it('a description over 500 characters is a 422', async () => {
+    const base = await svc();
+    const r = await fetch(`${base}/catalog/find?q=${'a'.repeat(501)}`);
+    expect(r.status).toBe(422);
+    expect((await r.json()).detail[0].loc).toEqual(['query', 'q']);
+  });
+});
