@@ -3,16 +3,25 @@ import { assertBodySize, type H3Event } from 'h3';
 import type { IncomingMessage } from 'node:http';
 import { fail } from './errors.ts';
 
-/** On Node, read the raw request: no web stream in between, and stop at the limit. */
-export async function readNode(req: IncomingMessage, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) fail(413, `Request body too large: the limit is ${maxBytes} bytes.`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * On Node, read the raw request: no web stream in between. Past the limit it stops keeping data but
+ * drains the rest instead of destroying the request: a destroyed socket under a response still being
+ * written takes the server's connection tracking down with it.
+ */
+export function readNode(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) { chunks.push(chunk); return; }
+      req.off('data', onData).off('end', onEnd);
+      req.resume();
+      try { fail(413, `Request body too large: the limit is ${maxBytes} bytes.`); } catch (e) { reject(e); }
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    req.on('data', onData).on('end', onEnd).on('error', reject);
+  });
 }
 
 /** The parsed body (undefined when empty), read within `maxBytes` (SVC_MAX_BODY_BYTES, default 64 KiB). */

@@ -360,3 +360,17 @@ describe('a provider that redirects', () => {
     }
   });
 });
+
+describe('oversized bodies', () => {
+  it('are refused with 413 and the server keeps serving', async () => {
+    const big = JSON.stringify({ email: `${'a'.repeat(70_000)}@acme.com` });
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${w.url}/proxy/people.email.verify`, { method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body: big });
+      expect(r.status).toBe(413);
+      expect((await r.json()).detail).toMatch(/65536 bytes/);
+    }
+    const session = await fetch(`${w.url}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(session.status).toBe(413);
+    expect((await call('google.serp.organic', { q: 'still alive' })).status).toBe(200);
+  });
+});
