@@ -185,6 +185,9 @@ describe('bad calls change nothing', () => {
   it('401 without a credential, 404 for an unknown capability, 422 for unknown fields or no identity', async () => {
     expect((await w.call('/proxy/google.serp.organic', { q: 'x' }, {}, 'svc_wrong')).status).toBe(401);
     expect((await call('people.telepathy', { q: 'x' })).status).toBe(404);
+    const get = await w.call('/proxy/people.email.find');
+    expect(get.status).toBe(405);
+    expect(get.body.detail).toMatch(/POST/);
     const unknown = await call('google.serp.organic', { q: 'x', depth: 3 });
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail[0].loc).toEqual(['body', 'depth']);
