@@ -4,7 +4,7 @@
 import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
 import type { State, Team } from '../state/index.ts';
 import { plan, type Plan, type PlannedAttempt } from './plan.ts';
-import { prepareCall } from './prepare.ts';
+import { prepareCall, type PreparedCall } from './prepare.ts';
 import { buildChildRequest } from './build-request.ts';
 import { send } from './http.ts';
 import { classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './classify.ts';
@@ -51,7 +51,7 @@ export interface RouteOutcome {
   served_by: string | null;
   tried: Tried[];
   cost_micro: number;
-  stopped?: 'max_cost' | 'deadline' | 'no_eligible_child';
+  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child';
   verification?: Verification;
   ignored_filters: string[];
   plan: Plan;
@@ -69,10 +69,16 @@ export interface RouteCall {
 
 type Cap = CapabilitySrc & { children: string[] };
 
+const skipped = (endpoint_id: string, reason: string): Tried => ({ endpoint_id, outcome: 'skipped', reason, ms: 0, cost_micro: 0 });
+
 /** Children the plan left out for the ceiling or an open circuit: attempts in all but name. */
-function skippedByPlan(p: Plan): Tried[] {
-  return p.excluded.filter((e) => e.reason === 'over_ceiling' || e.reason === 'circuit_open')
-    .map((e) => ({ endpoint_id: e.endpoint_id, outcome: 'skipped', reason: e.reason, ms: 0, cost_micro: 0 }));
+const skippedByPlan = (p: Plan): Tried[] =>
+  p.excluded.filter((e) => e.reason === 'over_ceiling' || e.reason === 'circuit_open').map((e) => skipped(e.endpoint_id, e.reason));
+
+/** Why a call that ran no child stopped, from what its attempts were skipped for. */
+function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
+  const reasons = new Set(tried.map((t) => t.reason));
+  return reasons.has('over_ceiling') ? 'max_cost' : reasons.has('deadline') ? 'deadline' : reasons.has('balance') ? 'balance' : 'no_eligible_child';
 }
 
 function chargeFor(op: OperationRuntime, v: Verdict): number {
@@ -99,38 +105,35 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
     const reasons = new Set(thePlan.excluded.map((e) => e.reason));
     if (reasons.size === 1 && reasons.has('no_identity')) return { ...base, kind: 'unfillable' };
     if (call.options.strictFilters && reasons.has('strict_filter')) return { ...base, kind: 'strict' };
-    const stopped = reasons.has('over_ceiling') ? 'max_cost' : 'no_eligible_child';
-    return { ...base, kind: 'miss', stopped, tried: thePlan.excluded.map((e) => ({ endpoint_id: e.endpoint_id, outcome: 'skipped', reason: e.reason, ms: 0, cost_micro: 0 })) };
+    // Nothing could run: every child is listed with the reason it was left out.
+    const tried = thePlan.excluded.map((e) => skipped(e.endpoint_id, e.reason));
+    return { ...base, kind: 'miss', stopped: stoppedBy(tried), tried };
   }
-  const platformCosts = thePlan.attempts.filter((a) => a.key === 'platform').map((a) => a.worst_cost_micro);
   if (!thePlan.attempts.some((a) => a.key === 'own')) {
-    const cheapest = Math.min(...platformCosts);
+    const cheapest = Math.min(...thePlan.attempts.map((a) => a.worst_cost_micro));
     if ((await deps.state.balance(call.team.id)) < cheapest) return { ...base, kind: 'broke', needed_micro: cheapest };
   }
-  return waterfall(deps, call, cap, prepared.fields, prepared.limit, prepared.sentFilters, thePlan, base);
+  return waterfall(deps, call, cap, prepared, base);
 }
 
-async function waterfall(
-  deps: RouterDeps, call: RouteCall, cap: Cap, fields: Record<string, unknown>, limit: number, sentFilters: string[], thePlan: Plan,
-  base: Omit<RouteOutcome, 'kind'>,
-): Promise<RouteOutcome> {
+async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>): Promise<RouteOutcome> {
   const deadline = Date.now() + call.options.timeoutMs;
   const tried: Tried[] = [];
   let spent = 0;
   let anyMiss = false;
-  let ceilingSkips = 0;
-  const queue: PlannedAttempt[] = [...thePlan.attempts];
-  for (let next = queue.shift(); next; next = queue.shift()) {
-    const a = next;
+  /** every way a call ends: the attempts, plus the children the plan skipped for the ceiling or a circuit */
+  const finish = (kind: 'hit' | 'miss' | 'error', extra: Partial<RouteOutcome> = {}): RouteOutcome =>
+    ({ ...base, kind, tried: [...tried, ...skippedByPlan(base.plan)], cost_micro: spent, ...extra });
+  const queue: PlannedAttempt[] = [...base.plan.attempts];
+  for (let a = queue.shift(); a; a = queue.shift()) {
     const op = deps.runtime.operations[a.endpoint_id];
-    const skip = (reason: string) => tried.push({ endpoint_id: a.endpoint_id, outcome: 'skipped', reason, ms: 0, cost_micro: 0 });
-    if (Date.now() >= deadline) { skip('deadline'); continue; }
-    if (spent + a.worst_cost_micro > call.options.maxCostMicro) { skip('over_ceiling'); ceilingSkips++; continue; }
+    if (Date.now() >= deadline) { tried.push(skipped(a.endpoint_id, 'deadline')); continue; }
+    if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
     const pays = a.key === 'platform';
-    if (pays && !(await deps.reservations.reserve(deps.state, call.team.id, a.worst_cost_micro))) { skip('balance'); continue; }
+    if (pays && !(await deps.reservations.reserve(deps.state, call.team.id, a.worst_cost_micro))) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
     try {
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
-      const { verdict, status, ms, raw } = await attempt(deps, cap, op, fields, key!, deadline);
+      const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
       const cost = chargeFor(op, verdict);
       if (cost > 0 && pays) await deps.state.charge(call.team.id, cost, { endpoint_id: a.endpoint_id, call_id: call.callId });
       spent += cost;
@@ -143,22 +146,19 @@ async function waterfall(
         continue;
       }
       if (verdict.outcome === 'hit') {
-        const ignored = (op.request?.ignores ?? []).filter((f) => sentFilters.includes(f));
         let verification: Verification | undefined;
         if (call.options.verify && cap.verify) {
           verification = await verify(deps, call, cap, verdict.output, call.options.maxCostMicro - spent, deadline);
           spent += verification.cost_micro;
-          if (verification.verdict === 'invalid') {
-            tried[tried.length - 1] = { ...tried[tried.length - 1], outcome: 'miss', reason: 'verification said invalid' };
-            anyMiss = true;
-            if (!call.options.waterfall) return finish('miss', { verification });
-            continue;
-          }
         }
-        tried.push(...skippedByPlan(thePlan));
-        return { ...base, kind: 'hit', output: verdict.output, raw, served_by: a.endpoint_id, tried, cost_micro: spent, ignored_filters: ignored, ...(verification ? { verification } : {}) };
+        if (verification?.verdict !== 'invalid') {
+          const ignored = (op.request?.ignores ?? []).filter((f) => prepared.sentFilters.includes(f));
+          return finish('hit', { output: verdict.output, raw, served_by: a.endpoint_id, ignored_filters: ignored, ...(verification ? { verification } : {}) });
+        }
+        tried[tried.length - 1] = { ...tried[tried.length - 1], outcome: 'miss', reason: 'verification said invalid' };
+        if (!call.options.waterfall) return finish('miss', { verification });
       }
-      if (verdict.outcome === 'miss') {
+      if (tried[tried.length - 1].outcome === 'miss') {
         anyMiss = true;
         if (!call.options.waterfall) return finish('miss');
       }
@@ -166,14 +166,9 @@ async function waterfall(
       if (pays) deps.reservations.release(call.team.id, a.worst_cost_micro);
     }
   }
-  tried.push(...skippedByPlan(thePlan));
-  const ran = tried.some((t) => t.outcome !== 'skipped');
-  if (anyMiss || !ran) return finish('miss', ran ? {} : { stopped: ceilingSkips ? 'max_cost' : 'deadline' });
+  if (anyMiss) return finish('miss');
+  if (!tried.some((t) => t.outcome !== 'skipped')) return finish('miss', { stopped: stoppedBy(tried) });
   return finish('error');
-
-  function finish(kind: 'miss' | 'error', extra: Partial<RouteOutcome> = {}): RouteOutcome {
-    return { ...base, kind, tried, cost_micro: spent, ...extra };
-  }
 }
 
 /** One child, start to finish: the request, async polling, and the verdict on what came back. */

@@ -211,6 +211,20 @@ describe('bad calls change nothing', () => {
   });
 });
 
+describe('concurrent calls of one team', () => {
+  it('cannot spend the same balance twice: an attempt that cannot be covered is skipped, and the answer says why', async () => {
+    const lw = await routedWorld(FIXTURE_DIST, { creditMicro: 1000 });
+    try {
+      const ask = (n: number) => lw.call('/proxy/people.email.verify', { email: `latency200ms-checkco.n${n}@acme.com` }, { 'X-Svc-Route-Exclude': 'zerobounce' });
+      const [one, two] = await Promise.all([ask(1), ask(2)]);
+      expect([one, two].map((r) => r.body._svc.tried[0].outcome).sort()).toEqual(['hit', 'skipped']);
+      const starved = [one, two].find((r) => r.body._svc.tried[0].outcome === 'skipped')!;
+      expect(starved.body._svc).toMatchObject({ stopped: 'balance', cost_micro: 0, tried: [{ reason: 'balance' }] });
+      expect(await lw.ctx.state.balance(lw.teamId)).toBe(0);
+    } finally { await lw.close(); }
+  });
+});
+
 describe('identical concurrent calls', () => {
   it('share one upstream waterfall and one charge', async () => {
     const before = (await w.billing())['searchco.google.serp.organic']?.calls ?? 0;
