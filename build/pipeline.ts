@@ -2,6 +2,8 @@
 import { loadCatalog } from './load.ts';
 import { formatError, validateCatalog } from './validate.ts';
 import { sourceHash } from './source-hash.ts';
+import { resolveCatalog } from './resolve.ts';
+import { emitCatalog } from './emit.ts';
 
 /** Code whose change changes the output: the build itself and the mapping functions it runs. */
 export const BUILD_DIR = new URL('.', import.meta.url).pathname;
@@ -30,8 +32,6 @@ export async function buildCatalog(opts: BuildOptions): Promise<BuildResult> {
   log(`build: validating ${loaded.providers.length} providers, ${operations} operations, ${loaded.capabilities.length} capabilities`);
   const errors = validateCatalog(loaded).map(formatError);
   if (errors.length || !opts.out) return { errors, operations, providers: loaded.providers.length };
-  const { resolveCatalog } = await import('./resolve.ts');
-  const { emitCatalog } = await import('./emit.ts');
   log('build: resolving siblings, routing plans, call templates');
   const resolved = resolveCatalog(loaded);
   log(`build: writing ${opts.out}`);

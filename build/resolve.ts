@@ -3,7 +3,7 @@ import type { LoadedCatalog } from './load.ts';
 import type {
   CapabilitySrc, CatalogEntry, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
 } from './types.ts';
-import { operationCapability, priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
+import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
 import { shelves, type Shelf, type PlatformRow } from './resolve-shelves.ts';
 import { coverageMarkdown } from './coverage.ts';
@@ -19,25 +19,19 @@ export interface Resolved {
   coverage: string;
 }
 
-interface Op {
-  endpoint: EndpointOut;
-  src: LoadedCatalog['providers'][number]['data']['operations'][number];
-  example: unknown;
-}
-
 export function resolveCatalog(cat: LoadedCatalog): Resolved {
   const platforms = new Map<string, PlatformSrc>(cat.platforms!.data.platforms.map((p) => [p.slug, p]));
   const capabilities = new Map<string, CapabilitySrc>(cat.capabilities.map((c) => [c.data.capability, c.data]));
   const example = (id: string): unknown => (cat.examples.has(id) ? JSON.parse(cat.examples.get(id)!.text) : undefined);
 
-  const ops: Op[] = [];
+  const ops: Child[] = [];
   const runtime: RuntimeCatalog = { providers: {}, operations: {}, capabilities: {} };
   for (const { data: p } of cat.providers) {
     runtime.providers[p.service] = { service: p.service, display_name: p.display_name, base_url: p.base_url, auth: p.auth, ...(p.errors ? { errors: p.errors } : {}) };
     for (const src of p.operations) {
       const ex = example(src.id);
       const endpoint = resolveEndpoint(src, { provider: p, platforms, capabilities, hasExample: ex !== undefined });
-      ops.push({ endpoint, src, example: ex ?? null });
+      ops.push({ op: src, endpoint, example: ex });
       const rt: OperationRuntime = {
         endpoint_id: src.id, provider: p.service, method: src.method, path: src.path, input: src.input,
         cost: endpoint.cost, price_micro: priceMicro(endpoint.cost), bills_miss: src.bills_miss ?? src.cost?.type === 'per_call',
@@ -51,20 +45,22 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
     }
   }
 
-  const byCapability = new Map<string, Op[]>();
-  for (const o of ops) byCapability.set(o.endpoint.capability, [...(byCapability.get(o.endpoint.capability) ?? []), o]);
+  const byCapability = new Map<string, Child[]>();
+  for (const o of ops) {
+    const group = byCapability.get(o.endpoint.capability);
+    if (group) group.push(o);
+    else byCapability.set(o.endpoint.capability, [o]);
+  }
 
   // Routed entries, one per capability file.
-  const routed = new Map<string, { endpoint: EndpointOut; routing: RoutingBlock; example: unknown; children: Op[] }>();
+  const routed = new Map<string, { endpoint: EndpointOut; routing: RoutingBlock; example: unknown; children: Child[] }>();
   for (const cap of capabilities.values()) {
     const members = byCapability.get(cap.capability) ?? [];
-    const children = members.filter((o) => o.src.serves === cap.capability);
-    const asChild: Child[] = children.map((o) => ({ op: o.src, endpoint: o.endpoint, example: o.example ?? undefined }));
-    const also = members.filter((o) => o.src.serves !== cap.capability).map((o) => o.endpoint);
-    const r = resolveRouted(cap, asChild, also, platforms.get(cap.platform));
-    const ordered = r.ordered.map((c) => children.find((o) => o.src.id === c.op.id)!);
-    routed.set(cap.capability, { endpoint: r.endpoint, routing: r.routing, example: r.example, children: ordered });
-    runtime.capabilities[cap.capability] = { ...cap, children: ordered.map((o) => o.src.id) };
+    const children = members.filter((o) => o.op.serves === cap.capability);
+    const also = members.filter((o) => o.op.serves !== cap.capability).map((o) => o.endpoint);
+    const r = resolveRouted(cap, children, also, platforms.get(cap.platform));
+    routed.set(cap.capability, { endpoint: r.endpoint, routing: r.routing, example: r.example, children: r.ordered });
+    runtime.capabilities[cap.capability] = { ...cap, children: r.ordered.map((o) => o.op.id) };
   }
 
   const firstIdOf = (capability: string): string | null =>
@@ -97,7 +93,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
       siblings,
       related_capabilities: relatedOf(o.endpoint.capability),
       call_template: o.endpoint.call_template,
-      example_response: o.example,
+      example_response: o.example ?? null,
       hints: hintsFor(o.endpoint, siblings, viaRoute),
     });
   }
@@ -110,7 +106,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
   const { platformRows, shelfList } = shelves(entries, [...platforms.values()]);
 
   const manifest: Omit<Manifest, 'hash'> = {
-    built_at: builtAt(cat, entries),
+    built_at: builtAt(entries),
     operations: entries.length,
     providers: cat.providers.length,
     capabilities: capabilities.size,
@@ -120,7 +116,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
 }
 
 /** Deterministic: SOURCE_DATE_EPOCH when set, else the newest date the catalog itself carries. */
-function builtAt(cat: LoadedCatalog, entries: CatalogEntry[]): string {
+function builtAt(entries: CatalogEntry[]): string {
   const epoch = process.env.SOURCE_DATE_EPOCH;
   if (epoch) return new Date(Number(epoch) * 1000).toISOString();
   const dates = entries.flatMap((e) => [e.endpoint.verified, e.endpoint.added, e.endpoint.cost?.checked]).filter((d): d is string => Boolean(d)).sort();
