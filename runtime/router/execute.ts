@@ -12,6 +12,7 @@ import { pollJob } from './poll.ts';
 import { missOutput } from './map-response.ts';
 import { platformKey, type Env } from './keys.ts';
 import { redact } from './redact.ts';
+import { chargeMicro } from './billing.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import type { Reservations } from './reservations.ts';
@@ -81,13 +82,6 @@ function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
   return reasons.has('over_ceiling') ? 'max_cost' : reasons.has('deadline') ? 'deadline' : reasons.has('balance') ? 'balance' : 'no_eligible_child';
 }
 
-function chargeFor(op: OperationRuntime, v: Verdict): number {
-  if (!op.cost || op.cost.type === 'free' || v.outcome === 'error') return 0;
-  const perResult = op.cost.type === 'per_result';
-  if (v.outcome === 'hit') return op.price_micro * (perResult ? v.rows : 1);
-  return op.bills_miss && !perResult ? op.price_micro : 0;
-}
-
 export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<RouteOutcome> {
   const cap = deps.runtime.capabilities[call.capability] as Cap;
   const prepared = prepareCall(cap, call.body);
@@ -134,7 +128,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     try {
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
       const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
-      const cost = chargeFor(op, verdict);
+      const cost = chargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? verdict.rows : 0);
       if (cost > 0 && pays) await deps.state.charge(call.team.id, cost, { endpoint_id: a.endpoint_id, call_id: call.callId });
       spent += cost;
       deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });

@@ -3,12 +3,12 @@
 export class CallMerger<T> {
   private inFlight = new Map<string, Promise<T>>();
 
-  run(key: string, work: () => Promise<T>): { result: Promise<T>; merged: boolean } {
+  run(key: string, work: () => Promise<T>): Promise<T> {
     const existing = this.inFlight.get(key);
-    if (existing) return { result: existing, merged: true };
+    if (existing) return existing;
     const result = work().finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, result);
-    return { result, merged: false };
+    return result;
   }
 }
 

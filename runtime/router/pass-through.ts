@@ -2,7 +2,7 @@
 // declared parameters only where the entry is strict, the key injected server-side, charged like a
 // one-child routed call, answered with the provider's own status and body.
 import type { H3Event } from 'h3';
-import type { OperationRuntime } from '../../build/types.ts';
+import type { OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
 import type { AppContext } from '../context.ts';
 import type { Team } from '../state/index.ts';
 import { fail, invalid } from '../errors.ts';
@@ -13,30 +13,47 @@ import { placeKey, platformKey } from './keys.ts';
 import { send } from './http.ts';
 import { KEY_TROUBLE, missWhen } from './classify.ts';
 import { redact } from './redact.ts';
+import { chargeMicro } from './billing.ts';
+import { countRows, mapOutput } from './map-response.ts';
 
-interface Matched { op: OperationRuntime; path: string }
+type Template = { op: OperationRuntime; re: RegExp };
+const templates = new WeakMap<RuntimeCatalog, Map<string, Template[]>>();
 
-const templates = new WeakMap<object, Array<{ op: OperationRuntime; re: RegExp }>>();
-
-function operationsOf(ctx: AppContext, provider: string): Array<{ op: OperationRuntime; re: RegExp }> {
-  const ops = ctx.catalog.runtime.operations;
-  let all = templates.get(ops);
-  if (!all) {
-    all = Object.values(ops).map((op) => ({ op, re: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[a-zA-Z0-9_]+\\?\}/g, '[^/]+')}$`) }));
-    templates.set(ops, all);
+/** The path templates of one provider's operations, compiled once per catalog. */
+function templatesOf(runtime: RuntimeCatalog, provider: string): Template[] {
+  let byProvider = templates.get(runtime);
+  if (!byProvider) {
+    byProvider = new Map();
+    for (const op of Object.values(runtime.operations)) {
+      const re = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[a-zA-Z0-9_]+\\?\}/g, '[^/]+')}$`);
+      const list = byProvider.get(op.provider);
+      if (list) list.push({ op, re });
+      else byProvider.set(op.provider, [{ op, re }]);
+    }
+    templates.set(runtime, byProvider);
   }
-  return all.filter((t) => t.op.provider === provider);
+  return byProvider.get(provider) ?? [];
 }
 
-function match(ctx: AppContext, provider: string, method: string, path: string): Matched {
-  const candidates = operationsOf(ctx, provider).filter((t) => t.re.test(path));
+function match(runtime: RuntimeCatalog, provider: string, method: string, path: string): OperationRuntime {
+  const candidates = templatesOf(runtime, provider).filter((t) => t.re.test(path));
   if (!candidates.length) fail(404, `No operation of '${provider}' at ${path}; GET /catalog/platforms/{slug}?include_hidden=1 lists them.`);
   const op = candidates.find((t) => t.op.method === method)?.op;
   if (!op) fail(405, `${path} of '${provider}' takes ${candidates.map((t) => t.op.method).join(' or ')}, not ${method}.`);
-  return { op, path };
+  return op;
 }
 
-function rowsOf(op: OperationRuntime, body: unknown): number {
+/** 422 naming every parameter the operation does not declare. */
+function refuseUndeclared(where: 'query' | 'body', sent: Iterable<string>, declared: object | undefined, op: OperationRuntime): void {
+  const allowed = new Set(Object.keys(declared ?? {}));
+  const extra = [...sent].filter((k) => !allowed.has(k));
+  if (extra.length) invalid(extra.map((k) => ({ loc: [where, k], msg: `'${k}' is not a parameter of ${op.endpoint_id}.`, type: 'value_error.extra' })));
+}
+
+/** Rows a per-result answer bills: counted as the routed call would for a routed child. */
+function rowsOf(runtime: RuntimeCatalog, op: OperationRuntime, body: unknown): number {
+  const cap = op.serves ? runtime.capabilities[op.serves] : undefined;
+  if (cap && op.response) return countRows(cap, op.response, body, mapOutput(cap, op.response, body));
   const list = op.response?.rows ? getPath(body, op.response.rows) : undefined;
   return Array.isArray(list) ? list.length : 1;
 }
@@ -46,21 +63,13 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   const url = new URL(event.req.url);
   const path = url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/';
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
-  const { op } = match(ctx, provider, event.req.method, path);
+  const op = match(catalog.runtime, provider, event.req.method, path);
   const prov = catalog.runtime.providers[provider];
-  const declaredQuery = new Set(Object.keys(op.input.queryParams ?? {}));
-  if (op.strict_query) {
-    const extra = [...url.searchParams.keys()].filter((k) => !declaredQuery.has(k));
-    if (extra.length) invalid(extra.map((k) => ({ loc: ['query', k], msg: `'${k}' is not a parameter of ${op.endpoint_id}.`, type: 'value_error.extra' })));
-  }
+  if (op.strict_query) refuseUndeclared('query', url.searchParams.keys(), op.input.queryParams, op);
   let body: unknown = null;
   if (op.method !== 'GET' && op.method !== 'DELETE') {
     body = await readJson(event, config.maxBodyBytes);
-    if ((op.strict_body || op.body_allowlist) && body && typeof body === 'object' && !Array.isArray(body)) {
-      const allowed = new Set(Object.keys(op.input.body ?? {}));
-      const extra = Object.keys(body).filter((k) => !allowed.has(k));
-      if (extra.length) invalid(extra.map((k) => ({ loc: ['body', k], msg: `'${k}' is not a parameter of ${op.endpoint_id}.`, type: 'value_error.extra' })));
-    }
+    if ((op.strict_body || op.body_allowlist) && body && typeof body === 'object' && !Array.isArray(body)) refuseUndeclared('body', Object.keys(body), op.input.body, op);
   }
   const own = !router.deps.health.ownKeyCooling(team.id, provider) ? await state.ownKey(team.id, provider) : null;
   const key = own ?? (op.platform_eligible ? platformKey(prov, config.env) : null);
@@ -83,10 +92,10 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     }
     const miss = Boolean(op.miss?.status?.includes(answer.status)) || (answer.status < 300 && missWhen(op.miss, answer.body));
     const hit = !miss && answer.status >= 200 && answer.status < 300;
-    const perResult = op.cost?.type === 'per_result';
-    const cost = !op.cost || op.cost.type === 'free' ? 0 : hit ? op.price_micro * (perResult ? rowsOf(op, answer.body) : 1) : miss && op.bills_miss && !perResult ? op.price_micro : 0;
+    const outcome = hit ? 'hit' : miss ? 'miss' : 'error';
+    const cost = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body) : 0);
     if (cost > 0 && pays) await state.charge(team.id, cost, { endpoint_id: op.endpoint_id });
-    state.recordAttempt(op.endpoint_id, { outcome: hit ? 'hit' : miss ? 'miss' : 'error', ms: answer.ms, at: Date.now() });
+    state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
     if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
     return new Response(redact(answer.text, key), {
       status: answer.status,

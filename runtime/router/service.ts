@@ -21,7 +21,7 @@ const JSON_TYPE: Record<string, object> = {
 export interface Router {
   deps: RouterDeps;
   isCapability(name: string): boolean;
-  call(team: Team, capability: string, body: unknown, options: RouteOptions): Promise<RoutedResponse & { merged: boolean }>;
+  call(team: Team, capability: string, body: unknown, options: RouteOptions): Promise<RoutedResponse>;
 }
 
 export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveData, config: Config): Router {
@@ -46,9 +46,7 @@ export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveDa
       const body = validators.get(capability)!(rawBody);
       const cap = runtime.capabilities[capability];
       const run = () => routeCall(deps, { team, capability, body, options, callId: randomUUID() }).then((o) => respond(o, cap.identity, capability));
-      if (options.dryRun) return { ...(await run()), merged: false };
-      const { result, merged } = merger.run(canonical([team.id, capability, body, options]), run);
-      return { ...(await result), merged };
+      return options.dryRun ? run() : merger.run(canonical([team.id, capability, body, options]), run);
     },
   };
 }

@@ -254,6 +254,14 @@ describe('pass-through calls', () => {
     for (const p of ['/proxy/zerobounce/..%2f..%2fadmin', '/proxy/zerobounce/%2e%2e/validate']) expect([400, 404]).toContain((await w.call(p)).status);
   });
 
+  it('a per-result operation is billed per row, as the routed call bills it', async () => {
+    const r = await w.call('/proxy/searchco/rows/google?query=coffee&size=3');
+    expect(r.status).toBe(200);
+    const rows = r.body.data.rows.length;
+    expect(rows).toBeGreaterThan(0);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(500 * rows));
+  });
+
   it('a miss of a child that does not bill misses costs nothing', async () => {
     const r = await w.call('/proxy/zerobounce/validate?email=nohit-zerobounce@acme.com');
     expect(r.status).toBe(200);

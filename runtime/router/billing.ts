@@ -1,0 +1,11 @@
+// What one answered attempt costs, by the operation's billing rule (integer micro-USD, 0% markup).
+// The routed waterfall and the pass-through both charge through this; errors never cost.
+import type { OperationRuntime } from '../../build/types.ts';
+
+export function chargeMicro(op: OperationRuntime, outcome: 'hit' | 'miss' | 'error', rows: number): number {
+  if (!op.cost || op.cost.type === 'free' || outcome === 'error') return 0;
+  const perResult = op.cost.type === 'per_result';
+  if (outcome === 'hit') return op.price_micro * (perResult ? rows : 1);
+  // a per-result miss has no rows to bill
+  return op.bills_miss && !perResult ? op.price_micro : 0;
+}
