@@ -5,6 +5,7 @@ import type { DistCatalog } from './catalog/dist.ts';
 import type { LiveData } from './live.ts';
 import { liveData, type State } from './state/index.ts';
 import { createRouter, type Router } from './router/service.ts';
+import { entryBytes, type EntryBytes } from './catalog/entry-bytes.ts';
 
 export interface AppContext {
   config: Config;
@@ -12,9 +13,11 @@ export interface AppContext {
   live: LiveData;
   state: State;
   router: Router;
+  /** bytes of GET /catalog/endpoints/{id}, live parts included */
+  entry: EntryBytes;
 }
 
 export function createContext(config: Config, catalog: DistCatalog, state: State): AppContext {
   const live = liveData(state, catalog);
-  return { config, catalog, live, state, router: createRouter(catalog.runtime, state, live, config) };
+  return { config, catalog, live, state, router: createRouter(catalog.runtime, state, live, config), entry: entryBytes(catalog, live) };
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../build/types.ts';
 import { withoutHidden, type PlatformRow, type ShelfCapability } from '../../build/resolve-shelves.ts';
 import { SearchEngine } from './search.ts';
+import { Lru } from '../util/lru.ts';
 
 export interface ShelfDoc {
   slug: string;
@@ -27,19 +28,6 @@ export interface DistCatalog {
   entry(id: string): CatalogEntry | null;
 }
 
-/** A Map kept in recency order: a hit moves to the end, the oldest goes first. */
-function lru<V>(capacity: number, load: (key: string) => V): (key: string) => V {
-  const map = new Map<string, V>();
-  return (key) => {
-    const hit = map.get(key);
-    if (hit !== undefined) { map.delete(key); map.set(key, hit); return hit; }
-    const value = load(key);
-    map.set(key, value);
-    if (map.size > capacity) map.delete(map.keys().next().value!);
-    return value;
-  };
-}
-
 export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 2000): DistCatalog {
   const dir = join(distDir, 'catalog');
   if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`no built catalog in ${dir}: run npm run build`);
@@ -54,8 +42,9 @@ export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 200
     shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities) } });
   }
   const endpointIds = new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length)));
-  const cached = lru(entryCacheSize, (id) => Buffer.from(text(`endpoints/${id}.json`).replaceAll('{{proxy_url}}', proxyUrl)));
-  const endpointBytes = (id: string) => (endpointIds.has(id) ? cached(id) : null);
+  const cache = new Lru<Buffer>(entryCacheSize);
+  const endpointBytes = (id: string) => (!endpointIds.has(id) ? null
+    : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll('{{proxy_url}}', proxyUrl))));
   const rows = json<SearchRow[]>('search/rows.json');
   return {
     dir,

@@ -1,25 +1,18 @@
 // The bytes of GET /catalog/endpoints/{id}: the static entry until state has something to say about
-// it, then the entry with its live parts, cached until state changes. Shared by the h3 route and the
-// server's fast path so both answer the same bytes.
+// it, then the entry with its live parts, cached until state changes. One per app context (see
+// createContext), shared by the h3 route and the server's fast path so both answer the same bytes.
 import type { DistCatalog } from './dist.ts';
 import type { LiveData } from '../live.ts';
 import { withLive } from './live-entry.ts';
+import { Lru } from '../util/lru.ts';
 
 export type EntryBytes = (id: string) => Buffer | null;
 
-const shared = new WeakMap<DistCatalog, WeakMap<LiveData, EntryBytes>>();
+/** Patched entries are as many as the static ones may be: the same bound keeps memory flat. */
+const PATCHED_CACHE = 2000;
 
-/** One function per catalog and live source, so the route and the fast path share one cache. */
-export function entryBytesFor(catalog: DistCatalog, live: LiveData): EntryBytes {
-  const byLive = shared.get(catalog) ?? new WeakMap<LiveData, EntryBytes>();
-  shared.set(catalog, byLive);
-  let fn = byLive.get(live);
-  if (!fn) { fn = entryBytes(catalog, live); byLive.set(live, fn); }
-  return fn;
-}
-
-function entryBytes(catalog: DistCatalog, live: LiveData): EntryBytes {
-  const patched = new Map<string, { version: number; bytes: Buffer }>();
+export function entryBytes(catalog: DistCatalog, live: LiveData): EntryBytes {
+  const patched = new Lru<{ version: number; bytes: Buffer }>(PATCHED_CACHE);
   return (id) => {
     const version = live.version();
     if (version === 0) return catalog.endpointBytes(id);
@@ -27,8 +20,6 @@ function entryBytes(catalog: DistCatalog, live: LiveData): EntryBytes {
     if (hit?.version === version) return hit.bytes;
     const entry = catalog.entry(id);
     if (!entry) return null;
-    const bytes = Buffer.from(JSON.stringify(withLive(entry, live)));
-    patched.set(id, { version, bytes });
-    return bytes;
+    return patched.set(id, { version, bytes: Buffer.from(JSON.stringify(withLive(entry, live))) }).bytes;
   };
 }

@@ -3,14 +3,12 @@
 // Web Request/Response conversion. Anything else, errors included, goes to the app.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.ts';
-import { entryBytesFor } from '../catalog/entry-bytes.ts';
 
 const PREFIX = '/catalog/endpoints/';
 
 export type NodeFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export function fastEntries({ catalog, live }: Pick<AppContext, 'catalog' | 'live'>): NodeFastPath {
-  const entry = entryBytesFor(catalog, live);
+export function fastEntries({ entry }: Pick<AppContext, 'entry'>): NodeFastPath {
   return (req, res) => {
     if (req.method !== 'GET' || !req.url?.startsWith(PREFIX)) return false;
     const q = req.url.indexOf('?');

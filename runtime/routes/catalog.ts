@@ -3,7 +3,6 @@ import { getQuery, getRouterParam, type H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { queryValidator } from '../validate.ts';
-import { entryBytesFor } from '../catalog/entry-bytes.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
@@ -17,8 +16,7 @@ const searchQuery = queryValidator<{ q: string; limit: number }>({
   properties: { q: { type: 'string', default: '', maxLength: 500 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
 });
 
-export function catalogRoutes(app: H3, { catalog, live }: AppContext): void {
-  const entry = entryBytesFor(catalog, live);
+export function catalogRoutes(app: H3, { catalog, live, entry }: AppContext): void {
   app.get('/catalog/platforms', () => {
     const platforms = catalog.platforms.platforms
       .map((p) => ({ ...p, calls_30d: live.calls30d(p.slug) }))

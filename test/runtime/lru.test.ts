@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { Lru } from '../../runtime/util/lru.ts';
+
+describe('Lru', () => {
+  it('keeps at most its capacity, dropping the least recently used', () => {
+    const c = new Lru<number>(2);
+    c.set('a', 1);
+    c.set('b', 2);
+    expect(c.get('a')).toBe(1); // a is now the most recent
+    c.set('c', 3);
+    expect(c.get('b')).toBeUndefined();
+    expect([c.get('a'), c.get('c')]).toEqual([1, 3]);
+    expect(c.set('a', 9)).toBe(9);
+    expect(c.get('a')).toBe(9);
+  });
+});
