@@ -22,8 +22,8 @@ export function missWhen(miss: MissSrc | null, body: unknown): boolean {
   });
 }
 
-/** Status-level decision, before any body is read. */
-export function classifyStatus(op: OperationRuntime, answer: ChildAnswer): Verdict | null {
+/** Status-level decision, before any body is read: a miss, an error, or null to read on. */
+export function classifyStatus(op: OperationRuntime, answer: ChildAnswer): Exclude<Verdict, { outcome: 'hit' }> | null {
   if (answer.failure) return { outcome: 'error', reason: answer.failure };
   if (op.miss?.status?.includes(answer.status)) return { outcome: 'miss', reason: `status ${answer.status}` };
   if (answer.status >= 300 || answer.status < 200) return { outcome: 'error', reason: `status ${answer.status}` };

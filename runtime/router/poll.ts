@@ -4,11 +4,12 @@ import type { OperationRuntime, ProviderRuntime } from '../../build/types.ts';
 import { getPath } from '../util/json-path.ts';
 import { buildChildRequest } from './build-request.ts';
 import { send, type ChildAnswer } from './http.ts';
+import { classifyStatus } from './classify.ts';
 import type { Env } from './keys.ts';
 
 export type PollOutcome =
   | { kind: 'done'; record: unknown; body: unknown }
-  | { kind: 'failed'; body: unknown }
+  | { kind: 'failed' }
   | { kind: 'error'; reason: string; status?: number };
 
 const WHERE = { queryParams: 'query', pathParams: 'path', body: 'body' } as const;
@@ -23,7 +24,7 @@ export async function pollJob(
   const resultOf = (body: unknown) => getPath(body, a.result.path) ?? body;
   const first = getPath(submit.body, a.status.path);
   if (a.terminal_on_submission && statusIn(first, a.status.success)) return { kind: 'done', record: resultOf(submit.body), body: submit.body };
-  if (statusIn(first, a.status.failure)) return { kind: 'failed', body: submit.body };
+  if (statusIn(first, a.status.failure)) return { kind: 'failed' };
   const jobId = getPath(submit.body, a.id_from);
   if (jobId === undefined || jobId === null || jobId === '') return { kind: 'error', reason: 'no job id in the submit answer' };
   const pollOp = deps.operations[a.poll.endpoint];
@@ -34,12 +35,12 @@ export async function pollJob(
     if (wait <= 0) return { kind: 'error', reason: 'deadline passed while polling' };
     await sleep(wait);
     const answer = await send(buildChildRequest(pollOp, deps.provider, request, { job: jobId }, deps.key, deps.env), deps.deadline - Date.now());
-    if (answer.failure) return { kind: 'error', reason: answer.failure };
-    if (op.miss?.status?.includes(answer.status)) return { kind: 'failed', body: answer.body };
-    if (answer.status < 200 || answer.status >= 300 || answer.body === undefined) return { kind: 'error', reason: `poll status ${answer.status}`, status: answer.status };
+    const byStatus = classifyStatus(op, answer);
+    if (byStatus?.outcome === 'miss') return { kind: 'failed' };
+    if (byStatus) return { kind: 'error', reason: `poll: ${byStatus.reason}`, status: answer.status || undefined };
     const status = getPath(answer.body, a.status.path);
     if (statusIn(status, a.status.success)) return { kind: 'done', record: resultOf(answer.body), body: answer.body };
-    if (statusIn(status, a.status.failure)) return { kind: 'failed', body: answer.body };
+    if (statusIn(status, a.status.failure)) return { kind: 'failed' };
     if (a.max_age && Date.now() - started > a.max_age * 1000) return { kind: 'error', reason: 'job outlived max_age' };
   }
 }
