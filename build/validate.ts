@@ -9,6 +9,7 @@ import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from './type
 import { transforms } from '../runtime/router/transforms.ts';
 import { deriveRules } from '../runtime/router/derive.ts';
 import { parsePath } from '../runtime/util/json-path.ts';
+import { isUnsafePath } from '../runtime/router/build-request.ts';
 import { LineCounter, parseDocument } from 'yaml';
 
 /** JSON.parse says whether an example is JSON; YAML's JSON mode says where it is not. */
@@ -66,6 +67,7 @@ function checkOperation(
   const err = (message: string, ...path: Array<string | number>) => errs.push({ pos: at(...path), provider: ctx.provider.service, message });
   if (!op.id.startsWith(`${ctx.provider.service}.`)) err(`id ${op.id}: must start with '${ctx.provider.service}.'`, 'id');
 
+  if (isUnsafePath(op.path)) err(`path ${op.path}: no dot segments, encoded dots or slashes, or backslashes`, 'path');
   const declared = new Set(Object.keys(op.input.pathParams ?? {}));
   const inPath = new Set([...op.path.matchAll(PATH_PARAM)].map((m) => m[1]));
   for (const p of inPath) if (!declared.has(p)) err(`path {${p}} is not a declared path parameter (input.pathParams)`, 'path');

@@ -21,8 +21,13 @@ export async function teamFor(state: State, { token, session, org }: Credentials
   return team;
 }
 
-/** The caller's team, from `x-svc-token` or the `svc_session` cookie, checked against `x-svc-org`. */
-export async function requireTeam(event: H3Event, state: State): Promise<Team> {
+/** What a request presents: `x-svc-token`, else the `svc_session` cookie, and `x-svc-org`. */
+export function credentialsOf(event: H3Event): Credentials {
   const token = event.req.headers.get('x-svc-token');
-  return teamFor(state, { token, session: token ? null : (getCookie(event, SESSION_COOKIE) ?? null), org: event.req.headers.get('x-svc-org') });
+  return { token, session: token ? null : (getCookie(event, SESSION_COOKIE) ?? null), org: event.req.headers.get('x-svc-org') };
+}
+
+/** The caller's team, from its credentials; 401 or 403 otherwise. */
+export async function requireTeam(event: H3Event, state: State): Promise<Team> {
+  return teamFor(state, credentialsOf(event));
 }

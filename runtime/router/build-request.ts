@@ -71,9 +71,8 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
       setPath(body, target, value);
     }
   }
-  // The template comes from the catalog; values are encoded into single segments, so `%2F` inside a
-  // value is data, not a way out of the provider's host.
-  if (UNSAFE_PATH.test(op.path)) throw new Error(`operation ${op.endpoint_id} has an unsafe path`);
+  // The template is checked by the build (isUnsafePath); values are encoded into single segments, so
+  // `%2F` inside a value is data, not a way out of the provider's host.
   const filled = op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, p: string) => encodeURIComponent(path[p] ?? ''));
   const url = joinBase(provider, env, filled);
   if (!url) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);

@@ -45,6 +45,7 @@ const cases: Case[] = [
   { rule: 'accepted fields are sent', file: SC, from: '        - {from: q, to: query.query}', to: '        - {from: limit, to: query.query}', at: 'accepts: [[q]]\n    request:\n      map:\n        - {from: limit', message: /field 'q' is accepted but request.map never sends it/ },
   { rule: 'transforms exist', file: SC, from: 'transform: int}', to: 'transform: integer}', message: /transform 'integer': unknown/ },
   { rule: 'path params declared', file: SC, from: 'path: /account', to: 'path: /account/{month}', message: /path \{month\} is not a declared path parameter/ },
+  { rule: 'paths stay on the provider host', file: SC, from: 'path: /account', to: 'path: /v1/../admin', message: /path \/v1\/\.\.\/admin: no dot segments/ },
   { rule: 'declared path params used', file: SC, from: 'path: /rows/{engine}', to: 'path: /rows', at: '        engine: {type: string', message: /input.pathParams.engine does not appear in path/ },
   { rule: 'filters mapped or ignored', file: SC, from: '      ignores: [country, language]', to: '      ignores: [country]', at: '      map:\n        - {from: q, to: query.query}', message: /filter 'language' of google.serp.organic is neither mapped nor listed/ },
   { rule: 'ignored filters exist', file: SC, from: 'ignores: [country, language]', to: 'ignores: [country, language, depth]', message: /request.ignores\[2\] 'depth': not a filter/ },
