@@ -98,7 +98,11 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
   if (!thePlan.attempts.length) {
     const reasons = new Set(thePlan.excluded.map((e) => e.reason));
     if (reasons.size === 1 && reasons.has('no_identity')) return { ...base, kind: 'unfillable' };
-    if (call.options.strictFilters && reasons.has('strict_filter')) return { ...base, kind: 'strict' };
+    if (call.options.strictFilters && reasons.has('strict_filter')) {
+      const left = new Set(thePlan.excluded.filter((e) => e.reason === 'strict_filter').map((e) => e.endpoint_id));
+      const unapplied = prepared.sentFilters.filter((f) => [...left].some((id) => deps.runtime.operations[id].request?.ignores?.includes(f)));
+      return { ...base, kind: 'strict', ignored_filters: unapplied };
+    }
     // Nothing could run: every child is listed with the reason it was left out.
     const tried = thePlan.excluded.map((e) => skipped(e.endpoint_id, e.reason));
     return { ...base, kind: 'miss', stopped: stoppedBy(tried), tried };

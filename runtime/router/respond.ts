@@ -1,5 +1,6 @@
-// The routed answer: one wrapper and three headers, whatever served; errors as the spec's shapes.
+// The routed answer: one wrapper and three headers, whatever served; refusals thrown as errors.
 import type { RouteOutcome } from './execute.ts';
+import { fail, invalid } from '../errors.ts';
 
 export interface RoutedResponse {
   status: number;
@@ -15,16 +16,12 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
     const plan = o.plan.attempts.map((a) => ({ endpoint_id: a.endpoint_id, key: a.key, worst_cost_micro: a.worst_cost_micro }));
     return { status: 200, headers: {}, text: JSON.stringify({ plan, excluded: o.plan.excluded, worst_cost_micro: plan.reduce((n, a) => n + a.worst_cost_micro, 0) }) };
   }
-  if (o.kind === 'unfillable') {
-    return { status: 422, headers: {}, text: JSON.stringify({ detail: [{ loc: ['body'], msg: `Send one of these identity sets for ${capability}: ${identityHint(identity)}.`, type: 'value_error.identity' }] }) };
-  }
+  // Refusals go through the one error shape of every endpoint (runtime/errors.ts).
+  if (o.kind === 'unfillable') invalid([{ loc: ['body'], msg: `Send one of these identity sets for ${capability}: ${identityHint(identity)}.`, type: 'value_error.identity' }]);
   if (o.kind === 'strict') {
-    const filters = [...new Set(o.plan.excluded.filter((e) => e.reason === 'strict_filter').map((e) => e.endpoint_id))];
-    return { status: 422, headers: {}, text: JSON.stringify({ detail: [{ loc: ['header', 'X-Svc-Route-Strict-Filters'], msg: `No child can apply every filter sent (${filters.length} left out for that); nothing was charged.`, type: 'value_error.strict_filters' }] }) };
+    invalid([{ loc: ['header', 'X-Svc-Route-Strict-Filters'], msg: `No child left can apply ${o.ignored_filters.join(', ')}; drop the filter or the header. Nothing was charged.`, type: 'value_error.strict_filters' }]);
   }
-  if (o.kind === 'broke') {
-    return { status: 402, headers: {}, text: JSON.stringify({ detail: `Balance too low: the cheapest eligible attempt may cost ${o.needed_micro} micro-USD. Add credit and retry.` }) };
-  }
+  if (o.kind === 'broke') fail(402, `Balance too low: the cheapest eligible attempt may cost ${o.needed_micro} micro-USD. Add credit and retry.`);
   const svc = {
     served_by: o.served_by,
     tried: o.tried,

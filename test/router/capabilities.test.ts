@@ -125,6 +125,8 @@ describe('filters across the real catalog', () => {
     const balance = await w.ctx.state.balance(w.teamId);
     const r = await w.call(`/proxy/${cap}`, { ...routedSampleBody(runtime.capabilities[cap]), [filter]: FILTER_VALUE[filter] }, { 'X-Svc-Route-Strict-Filters': '1', 'X-Svc-Route-Exclude': appliers.join(',') });
     expect(r.status).toBe(422);
+    expect(r.body.detail[0].loc).toEqual(['header', 'X-Svc-Route-Strict-Filters']);
+    expect(r.body.detail[0].msg).toContain(filter);
     expect(await w.ctx.state.balance(w.teamId)).toBe(balance);
   });
 
