@@ -3,6 +3,7 @@
 import type { CapabilitySrc, Observed, OperationRuntime } from '../../build/types.ts';
 import type { RouteOptions } from './options.ts';
 import { usdPerHit } from './expected-cost.ts';
+import { present } from './prepare.ts';
 
 export type ExcludeReason = 'no_identity' | 'excluded' | 'no_key' | 'over_ceiling' | 'strict_filter' | 'circuit_open';
 
@@ -41,8 +42,6 @@ export function worstCostMicro(op: OperationRuntime, limit: number): number {
   if (!op.cost || op.cost.type === 'free') return 0;
   return op.price_micro * (op.cost.type === 'per_result' ? limit : 1);
 }
-
-const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
 
 export function plan(input: PlanInput): Plan {
   const { capability, operations, fields, options } = input;

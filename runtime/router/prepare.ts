@@ -9,7 +9,8 @@ export interface PreparedCall {
   limit: number;
 }
 
-const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+/** A value the caller really gave: not missing, not an empty string, not an empty list. */
+export const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
 
 export function prepareCall(cap: CapabilitySrc, body: Record<string, unknown>): PreparedCall {
   const fields: Record<string, unknown> = {};
