@@ -12,7 +12,7 @@ export interface Child {
   example: unknown;
 }
 
-export const ROUTE_HEADERS: Record<string, string> = {
+const ROUTE_HEADERS: Record<string, string> = {
   'X-Svc-Route-Waterfall': '0 stops at the first miss; default on: a miss tries the next child.',
   'X-Svc-Route-Max-Cost': 'Ceiling in USD for the whole call, verification included; default 1.00.',
   'X-Svc-Route-Prefer': 'provider[,...]: try these providers first (after own-key children).',
@@ -22,6 +22,11 @@ export const ROUTE_HEADERS: Record<string, string> = {
   'X-Svc-Route-Dry-Run': '1: answer the plan without calling any child or charging.',
 };
 const VERIFY_HEADER = 'true: verify a hit in the same call, within the ceiling, and report _svc.verification.';
+
+/** The route headers a capability takes: all of them, and Verify where it has a verifier. */
+export function routeHeaders(cap: CapabilitySrc): Record<string, string> {
+  return cap.verify ? { ...ROUTE_HEADERS, 'X-Svc-Route-Verify': VERIFY_HEADER } : { ...ROUTE_HEADERS };
+}
 
 /** Expected USD for one hit from the list price: per_result bills every row of the default page. */
 export function listUsdPerHit(cap: CapabilitySrc, op: OperationSrc): number | null {
@@ -56,8 +61,6 @@ export function resolveRouted(cap: CapabilitySrc, children: Child[], also: Endpo
   }));
   const prices = plan.map((p) => p.usd_per_hit).filter((u): u is number => u !== null);
   const cheapest = prices.length ? Math.min(...prices) : null;
-  const headers: Record<string, string> = { ...ROUTE_HEADERS };
-  if (cap.verify) headers['X-Svc-Route-Verify'] = VERIFY_HEADER;
   const routing: RoutingBlock = {
     contract: {
       identity: cap.identity, fields: cap.fields, filters: cap.filters ?? {}, output: cap.output,
@@ -65,7 +68,7 @@ export function resolveRouted(cap: CapabilitySrc, children: Child[], also: Endpo
     },
     plan,
     also: also.map((e) => ({ endpoint_id: e.id, usd: e.cost?.usd ?? null })),
-    headers,
+    headers: routeHeaders(cap),
   };
   const sample = routedSampleBody(cap);
   const dates = (k: 'verified' | 'added') => children.map((c) => c.endpoint[k]).filter((d): d is string => Boolean(d)).sort();

@@ -1,31 +1,26 @@
 // /openapi.json: own endpoints plus one operation per routed capability, with its request schema
 // and route headers, built once at start from the loaded catalog.
 import type { RuntimeCatalog } from '../build/types.ts';
-import { ROUTE_HEADERS } from '../build/resolve-routing.ts';
+import { routeHeaders } from '../build/resolve-routing.ts';
 import { ownPaths } from './openapi-own.ts';
-
-const TYPE: Record<string, object> = {
-  str: { type: 'string' }, url: { type: 'string', format: 'uri' }, int: { type: 'integer' }, number: { type: 'number' },
-  bool: { type: 'boolean' }, list: { type: 'array', items: {} }, object: { type: 'object' },
-};
+import { capabilityBodySchema } from './router/body-schema.ts';
 
 export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): object {
   const paths: Record<string, unknown> = { ...ownPaths };
   for (const [name, cap] of Object.entries(runtime.capabilities).sort(([a], [b]) => a.localeCompare(b))) {
-    const properties: Record<string, object> = {};
-    for (const [f, t] of Object.entries(cap.fields)) properties[f] = { ...TYPE[t], description: 'identity key' };
-    for (const [f, d] of Object.entries(cap.filters ?? {})) properties[f] = { ...TYPE[d.type], description: `filter: ${d.note}`, ...(d.default !== undefined && d.default !== null ? { default: d.default } : {}) };
-    const headers = Object.entries(ROUTE_HEADERS).concat(cap.verify ? [['X-Svc-Route-Verify', 'true: verify a hit within the ceiling']] : []);
+    const schema = capabilityBodySchema(cap);
+    // Published with the filters' defaults as annotations (the validating copy has none).
+    for (const [f, d] of Object.entries(cap.filters ?? {})) if (d.default !== undefined && d.default !== null) schema.properties[f].default = d.default;
     paths[`${proxyPrefix}/${name}`] = {
       post: {
         operationId: `svc.${name}`,
         summary: cap.description,
         tags: ['routed'],
         security: [{ token: [] }],
-        parameters: headers.map(([h, d]) => ({ name: h, in: 'header', required: false, schema: { type: 'string' }, description: d })),
+        parameters: Object.entries(routeHeaders(cap)).map(([h, d]) => ({ name: h, in: 'header', required: false, schema: { type: 'string' }, description: d })),
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties, description: `Identity sets: ${cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}` } } },
+          content: { 'application/json': { schema: { ...schema, description: `Identity sets: ${cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}` } } },
         },
         responses: {
           200: { description: 'Hit or miss, in the routed wrapper', content: { 'application/json': { schema: { $ref: '#/components/schemas/RoutedResponse' } } } },

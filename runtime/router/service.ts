@@ -11,12 +11,8 @@ import { Health } from './health.ts';
 import { Reservations } from './reservations.ts';
 import { CallMerger, canonical } from './merge.ts';
 import { respond, type RoutedResponse } from './respond.ts';
+import { capabilityBodySchema } from './body-schema.ts';
 import type { RouteOptions } from './options.ts';
-
-const JSON_TYPE: Record<string, object> = {
-  str: { type: 'string', maxLength: 2000 }, url: { type: 'string', maxLength: 2000 }, int: { type: 'integer' }, number: { type: 'number' },
-  bool: { type: 'boolean' }, list: { type: 'array', maxItems: 100, items: { type: 'string' } }, object: { type: 'object' },
-};
 
 export interface Router {
   deps: RouterDeps;
@@ -30,14 +26,7 @@ export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveDa
     attemptTimeoutMs: Number(config.env.SVC_ATTEMPT_TIMEOUT_MS ?? 15_000),
     pollIntervalMaxMs: config.env.SVC_POLL_INTERVAL_MAX_MS ? Number(config.env.SVC_POLL_INTERVAL_MAX_MS) : null,
   };
-  const validators = new Map(Object.entries(runtime.capabilities).map(([name, cap]) => {
-    const properties: Record<string, object> = {};
-    for (const [f, t] of Object.entries(cap.fields)) properties[f] = JSON_TYPE[t];
-    for (const [f, d] of Object.entries(cap.filters ?? {})) {
-      properties[f] = { ...JSON_TYPE[d.type], ...(d.min !== undefined ? { minimum: d.min } : {}), ...(d.max !== undefined ? { maximum: d.max } : {}) };
-    }
-    return [name, bodyValidator<Record<string, unknown>>({ type: 'object', additionalProperties: false, properties })];
-  }));
+  const validators = new Map(Object.entries(runtime.capabilities).map(([name, cap]) => [name, bodyValidator<Record<string, unknown>>(capabilityBodySchema(cap))]));
   const merger = new CallMerger<RoutedResponse>();
   return {
     deps,

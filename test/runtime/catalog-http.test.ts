@@ -146,6 +146,8 @@ describe('GET /openapi.json', () => {
     const routed = body.paths['/px/people.email.verify'].post;
     expect(routed.requestBody.content['application/json'].schema.properties.email).toBeDefined();
     expect(routed.parameters.map((h: { name: string }) => h.name)).toContain('X-Svc-Route-Max-Cost');
+    expect(body.paths['/px/people.email.find'].post.parameters.map((h: { name: string }) => h.name)).toContain('X-Svc-Route-Verify');
+    expect(body.paths['/px/google.serp.organic'].post.requestBody.content['application/json'].schema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
     expect(body.components.schemas.HTTPValidationError).toBeDefined();
   });
 });
