@@ -1,6 +1,6 @@
 // Submit-then-poll children: read the job id from the submit answer, poll the declared operation at
 // the declared interval until a success or failure status, within the call's deadline.
-import type { OperationRuntime, ProviderRuntime } from '../../build/types.ts';
+import type { AsyncSrc, OperationRuntime, ProviderRuntime, RequestSrc } from '../../build/types.ts';
 import { getPath } from '../util/json-path.ts';
 import { buildChildRequest } from './build-request.ts';
 import { send, type ChildAnswer } from './http.ts';
@@ -13,6 +13,9 @@ export type PollOutcome =
   | { kind: 'error'; reason: string; status?: number };
 
 const WHERE = { queryParams: 'query', pathParams: 'path', body: 'body' } as const;
+
+/** The poll operation's request: the job id, where the async block says it goes. */
+export const pollRequest = (a: AsyncSrc): RequestSrc => ({ map: [{ from: 'job', to: `${WHERE[a.poll.param.in]}.${a.poll.param.name}` }] });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const statusIn = (v: unknown, list: string[] | undefined) => v !== undefined && v !== null && (list ?? []).includes(String(v));
 
@@ -28,7 +31,7 @@ export async function pollJob(
   const jobId = getPath(submit.body, a.id_from);
   if (jobId === undefined || jobId === null || jobId === '') return { kind: 'error', reason: 'no job id in the submit answer' };
   const pollOp = deps.operations[a.poll.endpoint];
-  const request = { map: [{ from: 'job', to: `${WHERE[a.poll.param.in]}.${a.poll.param.name}` }] };
+  const request = pollRequest(a);
   const interval = Math.min(a.interval * 1000, deps.intervalMaxMs ?? Infinity);
   for (;;) {
     const wait = Math.min(interval, deps.deadline - Date.now());

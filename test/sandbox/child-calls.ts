@@ -4,7 +4,8 @@ import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../buil
 import { countRows, isContractMiss, mapOutput } from '../../runtime/router/map-response.ts';
 import { getPath } from '../../runtime/util/json-path.ts';
 import type { ChildSource } from './catalogs.ts';
-import { buildCall, send, withKey, type ProviderCall } from './provider-request.ts';
+import { buildCall, send, type ProviderCall } from './provider-request.ts';
+import { pollRequest } from '../../runtime/router/poll.ts';
 import { sampleValue, steered } from './samples.ts';
 
 export type Verdict = 'hit' | 'miss' | 'error';
@@ -43,8 +44,7 @@ export class ChildCaller {
   constructor(readonly base: string, readonly runtime: RuntimeCatalog, readonly keys: Record<string, string>) {}
 
   call(op: OperationRuntime, src: ChildSource | undefined, values: Record<string, unknown>, key?: string): ProviderCall {
-    const provider = this.runtime.providers[op.provider];
-    return withKey(buildCall(op, src?.request ?? null, values), provider, key ?? this.keys[op.provider]);
+    return buildCall(this.runtime.providers[op.provider], op, src?.request ?? null, values, key ?? this.keys[op.provider]);
   }
 
   /** Submit, then poll an async child until it leaves `progress`; returns every status seen. */
@@ -54,12 +54,9 @@ export class ChildCaller {
     const id = String(getPath(submitted, a.id_from));
     const statuses: unknown[] = [getPath(submitted, a.status.path)];
     for (let i = 0; i < 5; i++) {
-      const { in: where, name } = a.poll.param;
-      const call = buildCall(pollOp, null, {}, where === 'pathParams' ? { [name]: id } : {});
-      if (where === 'queryParams') call.query.set(name, id);
-      if (where === 'body') { call.body = JSON.stringify({ [name]: id }); call.headers['content-type'] = 'application/json'; }
+      const call = buildCall(this.runtime.providers[op.provider], pollOp, pollRequest(a), { job: id }, this.keys[op.provider]);
       for (const [k, p] of Object.entries(pollOp.input.queryParams ?? {})) if (p.required && !call.query.has(k)) call.query.set(k, String(p.default ?? p.example ?? ''));
-      const res = await send(this.base, op.provider, withKey(call, this.runtime.providers[op.provider], this.keys[op.provider]));
+      const res = await send(this.base, op.provider, call);
       const st = res.status === 200 ? getPath(res.json, a.status.path) : undefined;
       statuses.push(st);
       if (res.status !== 200 || !a.status.progress.includes(String(st))) return { statuses, status: res.status, json: res.json };
