@@ -92,6 +92,8 @@ function checkOperation(
     return errs;
   }
   if (!op.docs_url) err('a routed child needs docs_url', 'docs_url');
+  // The router and the sandbox read bills_miss the same way only where it means something.
+  if (op.bills_miss && (op.cost?.type === 'per_success' || op.cost?.type === 'free')) err(`bills_miss: true contradicts cost type ${op.cost.type} (billed only on success, or never)`, 'bills_miss');
   if (!op.cost?.source_url) err('a routed child needs cost.source_url (where the price is published)', 'cost');
   if (!ctx.examples.has(op.id)) err(`a routed child needs a captured example: examples/${op.id}.json`, 'id');
 
