@@ -4,13 +4,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { RuntimeCatalog } from '../build/types.ts';
 import { createSandbox, sandboxKeys, startSandbox } from '../runtime/sandbox/index.ts';
 import { sandboxEnv } from '../runtime/sandbox-env.ts';
 import { appContext, serve } from '../test/helpers/server.ts';
 
 const [role, arg, dist] = process.argv.slice(2);
+process.once('SIGINT', () => process.exit(0));
 const runtime = JSON.parse(readFileSync(join(dist, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 const { keys } = sandboxKeys(runtime, {});
 const say = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
@@ -24,12 +25,24 @@ if (role === 'sandbox') {
   const { token } = (await ctx.state.createTeam('bench', 1_000_000_000_000))!;
   say({ url: server.url, token });
 } else {
-  // The floor for a Node proxy: forward the request with undici, send the answer back.
+  // The floor for a Node proxy: forward the request with undici, send the answer back. It uses the
+  // same client call as svc (undici's dispatch with a handler gathering the body), so the two differ
+  // only by what svc does around it.
+  const agent = new Agent();
+  const target = new URL(arg);
   const server = createServer((req, res) => {
-    void request(`${arg}${req.url}`, { method: req.method as 'GET', headers: req.headers as Record<string, string> }).then(async (up) => {
-      const body = Buffer.from(await up.body.arrayBuffer());
-      res.writeHead(up.statusCode, { 'content-type': 'application/json', 'content-length': body.length });
-      res.end(body);
+    const chunks: Buffer[] = [];
+    let status = 0;
+    agent.dispatch({ origin: target.origin, path: req.url!, method: req.method as Dispatcher.HttpMethod, headers: req.headers as Record<string, string> }, {
+      onRequestStart() {},
+      onResponseStart(_c, statusCode) { status = statusCode; },
+      onResponseData(_c, chunk) { chunks.push(chunk); },
+      onResponseEnd() {
+        const body = Buffer.concat(chunks);
+        res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length });
+        res.end(body);
+      },
+      onResponseError() { res.destroy(); },
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
