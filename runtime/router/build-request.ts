@@ -4,6 +4,7 @@ import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../build/
 import { setPath } from '../util/json-path.ts';
 import { transforms } from './transforms.ts';
 import { baseUrl, placeKey, type Env } from './keys.ts';
+import { Remembered } from '../util/remember.ts';
 
 export interface OutgoingRequest {
   method: string;
@@ -37,35 +38,76 @@ function parsedBase(provider: ProviderRuntime, env: Env): { origin: string; pref
   return base;
 }
 
-function joinBase(provider: ProviderRuntime, env: Env, path: string): URL | null {
-  const base = parsedBase(provider, env);
-  const url = new URL(`${base.prefix}${path}`, base.origin);
-  return url.origin === base.origin && url.pathname.startsWith(base.prefix) ? url : null;
+/** `path` under the base, or null if resolving it leaves the base's host or path prefix. */
+function under(origin: string, prefix: string, path: string): URL | null {
+  const url = new URL(`${prefix}${path}`, origin);
+  return url.origin === origin && url.pathname.startsWith(prefix) ? url : null;
 }
 
-function appendQuery(url: URL, key: string, value: unknown): void {
-  if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, String(v));
-  else if (value !== null && value !== undefined) url.searchParams.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+function joinBase(provider: ProviderRuntime, env: Env, path: string): URL | null {
+  const base = parsedBase(provider, env);
+  return under(base.origin, base.prefix, path);
+}
+
+/** joinBase's answer as text, remembered: most children call the same few paths again and again. */
+const joined = new Remembered<string | null>(10_000, (id) => {
+  const a = id.indexOf('\n');
+  const b = id.indexOf('\n', a + 1);
+  return under(id.slice(0, a), id.slice(a + 1, b), id.slice(b + 1))?.href ?? null;
+});
+function joinedHref(provider: ProviderRuntime, env: Env, path: string): string | null {
+  const base = parsedBase(provider, env);
+  return joined.get(`${base.origin}\n${base.prefix}\n${path}`);
+}
+
+function appendQuery(search: URLSearchParams, key: string, value: unknown): void {
+  if (Array.isArray(value)) for (const v of value) search.append(key, String(v));
+  else if (value !== null && value !== undefined) search.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+}
+
+interface CompiledRequest {
+  constHeaders: Record<string, string>;
+  /** per `map` entry: `query.q` → where 'query', target 'q'; `body.a[0]` → 'body', 'a[0]' */
+  targets: Array<{ where: string; target: string }>;
+}
+
+/** What a request mapping says that does not change between calls, worked out once per mapping. */
+const compiledRequests = new WeakMap<RequestSrc, CompiledRequest>();
+function compiled(request: RequestSrc): CompiledRequest {
+  let c = compiledRequests.get(request);
+  if (!c) {
+    c = {
+      constHeaders: Object.fromEntries(Object.entries(request.const?.header ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+      targets: request.map.map((m) => {
+        const cut = m.to.search(/[.[]/);
+        const where = m.to.slice(0, cut);
+        const target = m.to.slice(cut).replace(/^\./, '');
+        return { where, target: where === 'header' ? target.toLowerCase() : target };
+      }),
+    };
+    compiledRequests.set(request, c);
+  }
+  return c;
 }
 
 export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntime, request: RequestSrc, fields: Record<string, unknown>, key: string, env: Env): OutgoingRequest {
   const query: Record<string, unknown> = { ...(request.const?.query ?? {}) };
   const path: Record<string, string> = { ...(request.const?.path ?? {}) };
-  const headers: Record<string, string> = { accept: 'application/json', ...Object.fromEntries(Object.entries(request.const?.header ?? {}).map(([k, v]) => [k.toLowerCase(), v])) };
+  const { constHeaders, targets } = compiled(request);
+  const headers: Record<string, string> = { accept: 'application/json', ...constHeaders };
   let body: Record<string, unknown> | unknown[] | null = request.const?.body !== undefined ? structuredClone(request.const.body) as Record<string, unknown> : null;
-  for (const m of request.map) {
+  for (let i = 0; i < request.map.length; i++) {
+    const m = request.map[i];
     let value = fields[m.from] ?? m.default;
     if (value === undefined || value === null) continue;
     if (m.transform) value = transforms[m.transform](value);
     if (typeof value === 'number' && m.max !== undefined) value = Math.min(value, m.max);
     if (value === null || value === undefined) continue;
-    const cut = m.to.search(/[.[]/);
-    const where = m.to.slice(0, cut);
-    const target = m.to.slice(cut).replace(/^\./, '');
+    const { where, target } = targets[i];
     // Query keys are literal (`domains[]` is sent as `domains[]=…`, as PHP-style APIs expect).
     if (where === 'query') query[target] = value;
     else if (where === 'path') path[target] = String(value);
-    else if (where === 'header') headers[target.toLowerCase()] = String(value);
+    else if (where === 'header') headers[target] = String(value);
     else {
       body ??= target.startsWith('[') ? [] : {};
       setPath(body, target, value);
@@ -73,11 +115,16 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
   }
   // The template is checked by the build (isUnsafePath); values are encoded into single segments, so
   // `%2F` inside a value is data, not a way out of the provider's host.
-  const filled = op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, p: string) => encodeURIComponent(path[p] ?? ''));
-  const url = joinBase(provider, env, filled);
-  if (!url) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);
-  for (const [k, v] of Object.entries(query)) appendQuery(url, k, v);
-  placeKey(provider, key, url, headers);
+  const filled = op.path.includes('{') ? op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, p: string) => encodeURIComponent(path[p] ?? '')) : op.path;
+  const href = joinedHref(provider, env, filled);
+  if (!href) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);
+  // The query is built apart and the URL parsed once: each change through url.searchParams
+  // re-serialises the whole URL.
+  const search = new URLSearchParams();
+  for (const k in query) appendQuery(search, k, query[k]);
+  placeKey(provider, key, search, headers);
+  const qs = search.toString();
+  const url = new URL(qs ? `${href}${href.includes('?') ? '&' : '?'}${qs}` : href);
   if (body !== null) headers['content-type'] = op.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
   const encoded = body === null ? null
     : op.input.bodyType === 'form' ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()

@@ -13,11 +13,10 @@ export function platformKey(provider: ProviderRuntime, env: Env): string | null 
 }
 
 /** Place a key where the provider expects it: header, query, bearer or basic. */
-export function placeKey(provider: ProviderRuntime, key: string, url: URL, headers: Record<string, string>): void {
-  const parts = key.split(':');
+export function placeKey(provider: ProviderRuntime, key: string, query: URLSearchParams, headers: Record<string, string>): void {
   const place = (p: AuthPlacementSrc) => {
-    const value = p.part === undefined ? key : (parts[p.part] ?? '');
-    if (p.in === 'query') url.searchParams.set(p.name!, value);
+    const value = p.part === undefined ? key : (key.split(':')[p.part] ?? '');
+    if (p.in === 'query') query.set(p.name!, value);
     else if (p.in === 'header') headers[p.name!.toLowerCase()] = `${p.prefix ?? ''}${value}`;
     else if (p.in === 'bearer') headers.authorization = `Bearer ${value}`;
     else headers.authorization = `Basic ${Buffer.from(value).toString('base64')}`;

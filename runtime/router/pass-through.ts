@@ -81,9 +81,10 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   try {
     const target = providerUrl(prov, config.env, path);
     if (!target) fail(400, 'That path leaves the provider\'s host.');
-    url.searchParams.forEach((v, k) => target.searchParams.append(k, v));
+    const query = new URLSearchParams(url.searchParams);
     const headers: Record<string, string> = { accept: 'application/json' };
-    placeKey(prov, key, target, headers);
+    placeKey(prov, key, query, headers);
+    target.search = query.toString();
     if (body !== null) headers['content-type'] = 'application/json';
     const answer = await send({ method: op.method, url: target, headers, body: body === null ? null : JSON.stringify(body) }, router.deps.attemptTimeoutMs);
     if (answer.failure) {

@@ -1,5 +1,7 @@
 // The tiny path language of the catalog's mappings: `a.b[0].c`, `list[]` (append / wrap in an array).
 
+import { Remembered } from './remember.ts';
+
 export type Segment = string | number | '[]';
 
 export function parsePath(path: string): Segment[] {
@@ -12,9 +14,13 @@ export function parsePath(path: string): Segment[] {
   return out;
 }
 
-export function getPath(value: unknown, path: string | Segment[]): unknown {
+/** Parsed paths, remembered: the catalog's mappings use the same few hundred on every call. */
+const parsed = new Remembered<readonly Segment[]>(10_000, parsePath);
+const segments = (path: string | readonly Segment[]): readonly Segment[] => (typeof path === 'string' ? parsed.get(path) : path);
+
+export function getPath(value: unknown, path: string | readonly Segment[]): unknown {
   let cur = value;
-  for (const seg of typeof path === 'string' ? parsePath(path) : path) {
+  for (const seg of segments(path)) {
     if (cur === null || cur === undefined) return undefined;
     if (seg === '[]') return cur;
     cur = (cur as Record<string | number, unknown>)[seg];
@@ -23,8 +29,8 @@ export function getPath(value: unknown, path: string | Segment[]): unknown {
 }
 
 /** Set a value, creating objects and arrays on the way; `[]` appends. */
-export function setPath(target: Record<string, unknown> | unknown[], path: string | Segment[], value: unknown): void {
-  const segs = typeof path === 'string' ? parsePath(path) : path;
+export function setPath(target: Record<string, unknown> | unknown[], path: string | readonly Segment[], value: unknown): void {
+  const segs = segments(path);
   let cur: Record<string | number, unknown> = target as Record<string | number, unknown>;
   segs.forEach((seg, i) => {
     const last = i === segs.length - 1;

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { Remembered } from '../../runtime/util/remember.ts';
+
+describe('Remembered', () => {
+  it('computes a key once, null included, and starts over past its capacity', () => {
+    const calls: string[] = [];
+    const m = new Remembered<string | null>(2, (k) => { calls.push(k); return k === 'none' ? null : k.toUpperCase(); });
+    expect([m.get('a'), m.get('a'), m.get('none'), m.get('none')]).toEqual(['A', 'A', null, null]);
+    expect(calls).toEqual(['a', 'none']);
+    m.get('b'); // a third key: the memo is cleared first, then holds only b
+    m.get('a');
+    expect(calls).toEqual(['a', 'none', 'b', 'a']);
+  });
+});
