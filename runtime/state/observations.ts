@@ -53,15 +53,19 @@ export class Observations {
     this.bumps++;
     if (attempt.outcome === 'skipped') return;
     const at = attempt.at instanceof Date ? attempt.at.getTime() : attempt.at;
-    const s = this.series.get(endpointId) ?? { o: '', ms: [], at: [], days: {} };
-    s.o = (s.o + LETTER[attempt.outcome]).slice(-WINDOW);
+    let s = this.series.get(endpointId);
+    if (!s) this.series.set(endpointId, (s = { o: '', ms: [], at: [], days: {} }));
+    s.o += LETTER[attempt.outcome];
     s.ms.push(Math.max(0, Math.round(attempt.ms)));
     s.at.push(at);
-    if (s.ms.length > WINDOW) { s.ms.splice(0, s.ms.length - WINDOW); s.at.splice(0, s.at.length - WINDOW); }
+    // Trimmed to the window only once it holds twice as much: one copy per WINDOW attempts, not one each.
+    if (s.o.length >= 2 * WINDOW) trim(s);
     const day = Math.floor(at / DAY_MS);
-    s.days[day] = (s.days[day] ?? 0) + 1;
-    for (const d of Object.keys(s.days)) if (Number(d) < day - 30) delete s.days[d];
-    this.series.set(endpointId, s);
+    if (s.days[day] === undefined) {
+      for (const d of Object.keys(s.days)) if (Number(d) < day - 30) delete s.days[d];
+      s.days[day] = 0;
+    }
+    s.days[day]++;
     this.records.set(endpointId, (this.records.get(endpointId) ?? 0) + 1);
     this.dirty.add(endpointId);
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
@@ -101,7 +105,7 @@ export class Observations {
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     const ids = [...this.dirty];
     this.dirty.clear();
-    await Promise.all(ids.map((id) => this.storage.setItem(`obs:${id}`, this.series.get(id) as never)));
+    await Promise.all(ids.map((id) => this.storage.setItem(`obs:${id}`, trim(this.series.get(id)!) as never)));
   }
 }
 
@@ -111,7 +115,19 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
 }
 
+/** the series cut to its last WINDOW attempts, in place */
+function trim(s: Series): Series {
+  if (s.o.length > WINDOW) {
+    const cut = s.o.length - WINDOW;
+    s.o = s.o.slice(cut);
+    s.ms.splice(0, cut);
+    s.at.splice(0, cut);
+  }
+  return s;
+}
+
 function summarise(s: Series, now: number): Observed {
+  trim(s);
   let hits = 0, misses = 0, errors = 0, lastOk = -1;
   for (let i = 0; i < s.o.length; i++) {
     const c = s.o[i];

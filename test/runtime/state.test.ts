@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createState, formatUsd, parseUsd, type State } from '../../runtime/state/index.ts';
+import { WINDOW } from '../../runtime/state/observations.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -140,6 +141,19 @@ describe.each(backends)('state over $name', ({ open }) => {
     const o = state.observations.observed('searchco.google.serp.organic')!;
     expect(o).toMatchObject({ samples: 30, decided: 28, ok_rate: 28 / 30, p50_ms: 15, p95_ms: 29, last_ok_days: 0, hit_rate: 18 / 28, hit_samples: 18 });
     expect(state.observations.observed('nobody')).toBeNull();
+  });
+
+  it('summarises only the latest WINDOW attempts, and stores no more than that', async () => {
+    const { state } = await open();
+    const now = Date.now();
+    // 1.5 windows of errors, then a window of hits: the errors must all have left the window
+    for (let i = 0; i < WINDOW * 1.5; i++) state.recordAttempt('e', { outcome: 'error', ms: 900, at: now });
+    for (let i = 0; i < WINDOW; i++) state.recordAttempt('e', { outcome: 'hit', ms: 5, at: now });
+    expect(state.observations.observed('e')).toMatchObject({ samples: WINDOW, ok_rate: 1, p95_ms: 5, hit_samples: WINDOW });
+    state.recordAttempt('e', { outcome: 'miss', ms: 7, at: now });
+    await state.observations.flush();
+    const stored = await state.atomics.update<{ o: string; ms: number[] }>('obs:e', () => undefined);
+    expect([stored!.o.length, stored!.ms.length, stored!.o.at(-1)]).toEqual([WINDOW, WINDOW, 'm']);
   });
 });
 
