@@ -19,7 +19,7 @@ export function readNode(req: IncomingMessage, maxBytes: number): Promise<string
       req.resume();
       try { fail(413, `Request body too large: the limit is ${maxBytes} bytes.`); } catch (e) { reject(e); }
     };
-    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    const onEnd = () => resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     req.on('data', onData).on('end', onEnd).on('error', reject);
   });
 }
@@ -35,7 +35,7 @@ export async function readJson(event: H3Event, maxBytes: number): Promise<unknow
 
 /** undefined for an empty body; 400 with the parser's reason for anything that is not JSON. */
 export function parseJsonText(text: string): unknown {
-  if (!text.trim()) return undefined;
+  if (!/\S/.test(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {

@@ -25,7 +25,8 @@ async function answer(ctx: AppContext, capability: string, req: IncomingMessage,
   try {
     const credentials = { token: headers.get('x-svc-token'), session: null, org: headers.get('x-svc-org') };
     const a = await handleRouted(ctx, capability, headers, credentials, async () => parseJsonText(await readNode(req, ctx.config.maxBodyBytes)));
-    res.writeHead(a.status, { ...a.headers, 'content-length': Buffer.byteLength(a.text) });
+    a.headers['content-length'] = String(Buffer.byteLength(a.text)); // the same for every merged caller
+    res.writeHead(a.status, a.headers);
     res.end(a.text);
   } catch (e) {
     const error = e instanceof HTTPError ? e : new HTTPError({ status: 500, message: 'unhandled', cause: e });

@@ -46,7 +46,7 @@ export interface Verification {
 
 export interface RouteOutcome {
   kind: 'hit' | 'miss' | 'error' | 'unfillable' | 'strict' | 'broke' | 'dry_run';
-  output: Record<string, unknown>;
+  output: Readonly<Record<string, unknown>>;
   /** the serving child's answer as JSON text, key redacted ('null' when there is none) */
   raw: string;
   served_by: string | null;
@@ -74,7 +74,7 @@ const skipped = (endpoint_id: string, reason: string): Tried => ({ endpoint_id, 
 
 /** Children the plan left out for the ceiling or an open circuit: attempts in all but name. */
 const skippedByPlan = (p: Plan): Tried[] =>
-  p.excluded.filter((e) => e.reason === 'over_ceiling' || e.reason === 'circuit_open').map((e) => skipped(e.endpoint_id, e.reason));
+  !p.excluded.length ? [] : p.excluded.filter((e) => e.reason === 'over_ceiling' || e.reason === 'circuit_open').map((e) => skipped(e.endpoint_id, e.reason));
 
 /** Why a call that ran no child stopped, from what its attempts were skipped for. */
 function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
@@ -120,8 +120,15 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   let spent = 0;
   let anyMiss = false;
   /** every way a call ends: the attempts, plus the children the plan skipped for the ceiling or a circuit */
-  const finish = (kind: 'hit' | 'miss' | 'error', extra: Partial<RouteOutcome> = {}): RouteOutcome =>
-    ({ ...base, kind, tried: [...tried, ...skippedByPlan(base.plan)], cost_micro: spent, ...extra });
+  const finish = (kind: 'hit' | 'miss' | 'error', extra: Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>> | null = null): RouteOutcome => {
+    const skips = skippedByPlan(base.plan);
+    // Built field by field: spreading objects of varying shapes was a hot spot under load.
+    return {
+      kind, output: extra?.output ?? base.output, raw: extra?.raw ?? base.raw, served_by: extra?.served_by ?? null,
+      tried: skips.length ? tried.concat(skips) : tried, cost_micro: spent, ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
+      plan: base.plan, stopped: extra?.stopped, verification: extra?.verification,
+    };
+  };
   const queue: PlannedAttempt[] = [...base.plan.attempts];
   for (let a = queue.shift(); a; a = queue.shift()) {
     const op = deps.runtime.operations[a.endpoint_id];
@@ -151,7 +158,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
         }
         if (verification?.verdict !== 'invalid') {
           const ignored = (op.request?.ignores ?? []).filter((f) => prepared.sentFilters.includes(f));
-          return finish('hit', { output: verdict.output, raw, served_by: a.endpoint_id, ignored_filters: ignored, ...(verification ? { verification } : {}) });
+          return finish('hit', { output: verdict.output, raw, served_by: a.endpoint_id, ignored_filters: ignored, verification });
         }
         tried[tried.length - 1] = { ...tried[tried.length - 1], outcome: 'miss', reason: 'verification said invalid' };
         if (!call.options.waterfall) return finish('miss', { verification });

@@ -18,6 +18,5 @@ export async function handleRouted(
   const team = await teamFor(ctx.state, credentials);
   const options = parseRouteOptions(headers);
   const body = await readBody();
-  const answer = await ctx.router.call(team, capability, body ?? {}, options);
-  return { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers }, text: answer.text };
+  return ctx.router.call(team, capability, body ?? {}, options);
 }

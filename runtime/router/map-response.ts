@@ -20,30 +20,58 @@ function mapField(spec: string | ResponseFieldSrc, raw: unknown): unknown {
   return value === undefined ? null : value;
 }
 
+interface OutputShape {
+  fields: Array<{ name: string; list: boolean }>;
+  /** the first list field: what a per_result child bills by when it names no `rows` */
+  listField: string | null;
+  /** the contract's miss condition, `output.<field> == null` or `== []` */
+  miss: { field: string; empty: 'null' | '[]' } | null;
+}
+
+/** A capability's output fields in contract order, worked out once per capability. */
+const shapes = new WeakMap<CapabilitySrc, OutputShape>();
+function shapeOf(cap: CapabilitySrc): OutputShape {
+  let shape = shapes.get(cap);
+  if (!shape) {
+    const fields = Object.entries(cap.output).map(([name, def]) => ({ name, list: def.type === 'list' }));
+    const m = /^output\.([a-z0-9_]+) == (null|\[\])$/.exec(cap.miss);
+    const miss = m ? { field: m[1], empty: m[2] as 'null' | '[]' } : null;
+    shapes.set(cap, (shape = { fields, listField: fields.find((f) => f.list)?.name ?? null, miss }));
+  }
+  return shape;
+}
+
 /** Every contract output field, null where the child gives nothing. */
 export function mapOutput(cap: CapabilitySrc, response: ResponseSrc, raw: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [field, def] of Object.entries(cap.output)) {
-    const spec = response.output[field];
-    out[field] = spec === undefined ? (def.type === 'list' ? [] : null) : mapField(spec, raw);
-    if (def.type === 'list' && out[field] === null) out[field] = [];
+  for (const { name, list } of shapeOf(cap).fields) {
+    const spec = response.output[name];
+    const value = spec === undefined ? null : mapField(spec, raw);
+    out[name] = list && value === null ? [] : value;
   }
   return out;
 }
 
 /** The contract's miss condition: `output.x == null` or `output.x == []`. */
 export function isContractMiss(cap: CapabilitySrc, output: Record<string, unknown>): boolean {
-  const m = /^output\.([a-z0-9_]+) == (null|\[\])$/.exec(cap.miss);
-  if (!m) return false;
-  const v = output[m[1]];
+  const { miss } = shapeOf(cap);
+  if (!miss) return false;
+  const v = output[miss.field];
   // An empty object is no record either: providers answer `{data: {}}` for "not found".
   const emptyObject = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
-  return m[2] === 'null' ? v === null || v === undefined || v === '' || emptyObject : !Array.isArray(v) || v.length === 0;
+  return miss.empty === 'null' ? v === null || v === undefined || v === '' || emptyObject : !Array.isArray(v) || v.length === 0;
 }
 
-/** The empty output a miss answers with. */
-export function missOutput(cap: CapabilitySrc): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(cap.output).map(([f, d]) => [f, d.type === 'list' ? [] : null]));
+const missOutputs = new WeakMap<CapabilitySrc, Readonly<Record<string, unknown>>>();
+
+/** The empty output a miss answers with: one frozen object per capability, built on first use. */
+export function missOutput(cap: CapabilitySrc): Readonly<Record<string, unknown>> {
+  let out = missOutputs.get(cap);
+  if (!out) {
+    out = Object.freeze(Object.fromEntries(shapeOf(cap).fields.map(({ name, list }) => [name, list ? Object.freeze([]) : null])));
+    missOutputs.set(cap, out);
+  }
+  return out;
 }
 
 /** Rows billed by a per_result child: the `rows` list, else the first list field of the output. */
@@ -52,7 +80,7 @@ export function countRows(cap: CapabilitySrc, response: ResponseSrc, raw: unknow
     const v = getPath(raw, response.rows);
     return Array.isArray(v) ? v.length : 0;
   }
-  const listField = Object.entries(cap.output).find(([, d]) => d.type === 'list')?.[0];
+  const { listField } = shapeOf(cap);
   const v = listField ? output[listField] : null;
   return Array.isArray(v) ? v.length : 0;
 }

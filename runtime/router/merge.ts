@@ -14,9 +14,23 @@ export class CallMerger<T> {
 
 /** Canonical JSON: the same object with keys in any order gives the same text. */
 export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  let out: string;
+  if (Array.isArray(value)) {
+    out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonical(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const keys = Object.keys(value).sort();
+  out = '{';
+  for (let i = 0; i < keys.length; i++) out += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonical((value as Record<string, unknown>)[keys[i]])}`;
+  return `${out}}`;
+}
+
+/**
+ * What makes two calls identical. Options come from parseRouteOptions, always built with the same
+ * keys in the same order, so plain JSON is canonical for them; the body is the caller's and is not.
+ */
+export function mergeKey(teamId: number, capability: string, body: unknown, options: object): string {
+  return `${teamId} ${capability} ${JSON.stringify(options)} ${canonical(body)}`;
 }

@@ -6,6 +6,7 @@ export interface RoutedResponse {
   status: number;
   /** the JSON answer */
   text: string;
+  /** content-type and the x-svc-* headers (merged callers share the object, as they share the text) */
   headers: Record<string, string>;
 }
 
@@ -14,7 +15,7 @@ const identityHint = (sets: string[][]) => sets.map((s) => `{${s.join(', ')}}`).
 export function respond(o: RouteOutcome, identity: string[][], capability: string): RoutedResponse {
   if (o.kind === 'dry_run') {
     const plan = o.plan.attempts.map((a) => ({ endpoint_id: a.endpoint_id, key: a.key, worst_cost_micro: a.worst_cost_micro }));
-    return { status: 200, headers: {}, text: JSON.stringify({ plan, excluded: o.plan.excluded, worst_cost_micro: plan.reduce((n, a) => n + a.worst_cost_micro, 0) }) };
+    return { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ plan, excluded: o.plan.excluded, worst_cost_micro: plan.reduce((n, a) => n + a.worst_cost_micro, 0) }) };
   }
   // Refusals go through the one error shape of every endpoint (runtime/errors.ts).
   if (o.kind === 'unfillable') invalid([{ loc: ['body'], msg: `Send one of these identity sets for ${capability}: ${identityHint(identity)}.`, type: 'value_error.identity' }]);
@@ -29,7 +30,7 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
     ...(o.stopped ? { stopped: o.stopped } : {}),
     ...(o.verification ? { verification: o.verification } : {}),
   };
-  const headers: Record<string, string> = { 'x-svc-cost-micro': String(o.cost_micro) };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-svc-cost-micro': String(o.cost_micro) };
   if (o.served_by) headers['x-svc-served-by'] = o.served_by;
   if (o.ignored_filters.length) headers['x-svc-ignored-filters'] = o.ignored_filters.join(',');
   if (o.stopped) headers['x-svc-stopped'] = o.stopped;

@@ -9,7 +9,7 @@ import { bodyValidator } from '../validate.ts';
 import { routeCall, type RouterDeps } from './execute.ts';
 import { Health } from './health.ts';
 import { Reservations } from './reservations.ts';
-import { CallMerger, canonical } from './merge.ts';
+import { CallMerger, mergeKey } from './merge.ts';
 import { respond, type RoutedResponse } from './respond.ts';
 import { capabilityBodySchema } from './body-schema.ts';
 import type { RouteOptions } from './options.ts';
@@ -35,7 +35,7 @@ export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveDa
       const body = validators.get(capability)!(rawBody);
       const cap = runtime.capabilities[capability];
       const run = () => routeCall(deps, { team, capability, body, options, callId: randomUUID() }).then((o) => respond(o, cap.identity, capability));
-      return options.dryRun ? run() : merger.run(canonical([team.id, capability, body, options]), run);
+      return options.dryRun ? run() : merger.run(mergeKey(team.id, capability, body, options), run);
     },
   };
 }

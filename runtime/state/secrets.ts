@@ -1,6 +1,6 @@
 // Credentials and sealed secrets: tokens (`svc_` + 32 base62), SHA-256 digests, constant-time
 // comparison, and AES-256-GCM for provider keys at rest with a key derived from SVC_SECRET.
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hash, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,7 +20,7 @@ export function newOpaqueId(): string {
 }
 
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex'); // one-shot: no Hash object per call
 }
 
 /** equal strings, compared in time independent of where they differ */
