@@ -63,7 +63,7 @@ export function plan(input: PlanInput): Plan {
     attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, expected_micro: usdPerHit(listPerHit, input.observed(id)) ?? Infinity });
   }
   const preferRank = (a: PlannedAttempt) => { const i = options.prefer.indexOf(a.provider); return i < 0 ? options.prefer.length : i; };
-  attempts.sort((a, b) =>
+  if (attempts.length > 1) attempts.sort((a, b) =>
     Number(b.key === 'own') - Number(a.key === 'own')
     || preferRank(a) - preferRank(b)
     || a.expected_micro - b.expected_micro

@@ -51,11 +51,14 @@ export class LocalAtomics implements Atomics {
       const balance = draft.kind === 'earning' ? a.balance_micro : a.balance_micro + draft.amount_micro;
       const earnings = draft.kind === 'earning' ? a.earnings_micro + draft.amount_micro : a.earnings_micro;
       if (balance < 0 || earnings < 0) return null;
-      const entry: StoredEntry = { id: a.seq + 1, at: new Date().toISOString(), ...draft, balance_after: balance, earnings_after: earnings };
-      await this.storage.setItem(ledgerKey(account, entry.id), entry);
-      Object.assign(a, { seq: entry.id, balance_micro: balance, earnings_micro: earnings });
+      const entry: LedgerEntry = { id: a.seq + 1, at: new Date().toISOString(), ...draft };
+      const stored: StoredEntry = { ...entry, balance_after: balance, earnings_after: earnings };
+      await this.storage.setItem(ledgerKey(account, entry.id), stored);
+      a.seq = entry.id;
+      a.balance_micro = balance;
+      a.earnings_micro = earnings;
       if (a.seq - a.checkpoint >= CHECKPOINT_EVERY) await this.checkpoint(account, a);
-      return publicEntry(entry);
+      return entry;
     });
   }
 
