@@ -1,16 +1,17 @@
 // Child processes of bench/routed.ts, one role each, so servers and the load generator do not share
-// an event loop: `sandbox`, `svc <sandboxUrl>`, `forwarder <targetOrigin>`. Each prints one JSON line.
-import { createServer } from 'node:http';
+// an event loop: `sandbox`, `svc <sandboxUrl>`, `forwarder <targetOrigin>`, `forwarder-request <targetOrigin>`. Each prints one JSON line.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { RuntimeCatalog } from '../build/types.ts';
 import { createSandbox, sandboxKeys, startSandbox } from '../runtime/sandbox/index.ts';
 import { sandboxEnv } from '../runtime/sandbox-env.ts';
 import { appContext, serve } from '../test/helpers/server.ts';
 
 const [role, arg, dist] = process.argv.slice(2);
+// SIGINT exits cleanly, so a --cpu-prof run (BENCH_PROFILE=1) writes its profile
 process.once('SIGINT', () => process.exit(0));
 const runtime = JSON.parse(readFileSync(join(dist, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 const { keys } = sandboxKeys(runtime, {});
@@ -25,26 +26,32 @@ if (role === 'sandbox') {
   const { token } = (await ctx.state.createTeam('bench', 1_000_000_000_000))!;
   say({ url: server.url, token });
 } else {
-  // The floor for a Node proxy: forward the request with undici, send the answer back. It uses the
-  // same client call as svc (undici's dispatch with a handler gathering the body), so the two differ
-  // only by what svc does around it.
-  const agent = new Agent();
+  // Bare forwarders, the floor for a Node proxy: forward the request with undici, send the answer
+  // back. `forwarder` makes the same client call as svc (undici's dispatch with a handler gathering
+  // the body), so the two differ only by what svc does around it; `forwarder-request` uses undici's
+  // everyday request() API, which costs the client about twice the CPU.
   const target = new URL(arg);
-  const server = createServer((req, res) => {
+  const answer = (res: ServerResponse, status: number, body: Buffer) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  };
+  const agent = new Agent();
+  const viaDispatch = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     let status = 0;
     agent.dispatch({ origin: target.origin, path: req.url!, method: req.method as Dispatcher.HttpMethod, headers: req.headers as Record<string, string> }, {
       onRequestStart() {},
       onResponseStart(_c, statusCode) { status = statusCode; },
       onResponseData(_c, chunk) { chunks.push(chunk); },
-      onResponseEnd() {
-        const body = Buffer.concat(chunks);
-        res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length });
-        res.end(body);
-      },
+      onResponseEnd() { answer(res, status, Buffer.concat(chunks)); },
       onResponseError() { res.destroy(); },
     });
-  });
+  };
+  const viaRequest = (req: IncomingMessage, res: ServerResponse) => {
+    void request(`${arg}${req.url}`, { method: req.method as Dispatcher.HttpMethod, headers: req.headers as Record<string, string>, dispatcher: agent })
+      .then(async (up) => answer(res, up.statusCode, Buffer.from(await up.body.arrayBuffer())), () => res.destroy());
+  };
+  const server = createServer(role === 'forwarder-request' ? viaRequest : viaDispatch);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 }

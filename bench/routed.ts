@@ -1,35 +1,53 @@
 // Routed-call overhead (issue: routed calls), 50 connections each, against baselines measured in this
-// run: (a) straight to a sandbox child, (b) a bare undici forwarder to it, (c) svc served by the first
-// child, (d) svc served by the second child after a miss. Servers run in their own processes.
+// run: (a) straight to a sandbox child, (b) a bare undici forwarder to it (the same dispatch call as
+// svc; (b2) the same with undici's request() API), (c) svc served by the first child, (d) svc served
+// by the second child after a miss. Servers run in their own processes.
+// BENCH_PROFILE=1 writes a CPU profile of the svc process to bench/profiles/.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { buildCatalog } from '../build/pipeline.ts';
 import { fmt, line, type LoadResult } from './lib.ts';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 /** `BENCH_STORAGE=embedded` measures the durable default instead of in-memory state */
 const STORAGE = process.env.BENCH_STORAGE === 'embedded' ? 'embedded' : 'memory';
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const connections = 50;
 const children: ChildProcess[] = [];
 
-async function start(role: string, arg: string, dist: string): Promise<Record<string, string>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_SECRET: 'bench', ...(STORAGE === 'memory' ? { SVC_STORAGE: 'memory:' } : { SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-routed-data-')) }) } });
+async function start(role: string, arg: string, dist: string): Promise<Record<string, string> & { pid: number }> {
+  const profile = PROFILE && role === 'svc' ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles')}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_SECRET: 'bench', ...(STORAGE === 'memory' ? { SVC_STORAGE: 'memory:' } : { SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-routed-data-')) }) } });
   children.push(child);
-  return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve(JSON.parse(d.toString().split('\n')[0]))); });
+  return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
+}
+
+/** CPU time (user + system) a process has used so far, in µs; null where /proc is not there. */
+function cpuUs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // clock ticks, 100 a second on Linux
+  } catch {
+    return null;
+  }
 }
 
 /** autocannon with a distinct subject per request, so identical-call merging cannot help svc. */
-async function run(url: string, opts: { connections?: number; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: (n: number) => string; path?: (n: number) => string }): Promise<LoadResult> {
+async function run(url: string, opts: { connections?: number; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: (n: number) => string; path?: (n: number) => string; server?: number }): Promise<LoadResult & { cpu: number | null }> {
   let n = 0;
+  const cpu0 = opts.server ? cpuUs(opts.server) : null;
   const r = await autocannon({
     url, connections: opts.connections ?? connections, duration: seconds, method: opts.method ?? 'GET', headers: opts.headers,
     requests: [{ setupRequest: (req) => { n++; return { ...req, ...(opts.body ? { body: opts.body(n) } : {}), ...(opts.path ? { path: opts.path(n) } : {}) }; } }],
   });
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  const cpu1 = opts.server ? cpuUs(opts.server) : null;
+  // the serving process's CPU per answered request: what the machine's noise moves least
+  const cpu = cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / r.requests.total : null;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu };
 }
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-routed-'));
@@ -39,34 +57,41 @@ const sandbox = await start('sandbox', '', dist);
 const keys = sandbox.keys as unknown as Record<string, string>;
 const svc = await start('svc', sandbox.url, dist);
 const forwarder = await start('forwarder', sandbox.url, dist);
+const forwarderRequest = await start('forwarder-request', sandbox.url, dist);
 
 const childPath = (n: number) => `/checkco/check?address=jane${n}%40acme.com`;
 const direct = (conns = connections) => run(sandbox.url, { connections: conns, path: childPath, headers: { 'x-check-key': keys.checkco } });
-const viaForwarder = () => run(forwarder.url, { path: childPath, headers: { 'x-check-key': keys.checkco } });
+const viaForwarder = (via = forwarder) => run(via.url, { path: childPath, headers: { 'x-check-key': keys.checkco }, server: via.pid });
 const routed = (email: (n: number) => string, conns = connections) => run(`${svc.url}/proxy/people.email.verify`, {
-  connections: conns, method: 'POST', headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' }, body: (n) => JSON.stringify({ email: email(n) }),
+  connections: conns, method: 'POST', server: svc.pid, headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' }, body: (n) => JSON.stringify({ email: email(n) }),
 });
 
 process.stdout.write(`routed-call benchmarks (${connections} connections unless said, ${seconds} s each; svc state ${STORAGE === 'memory' ? 'in memory' : 'embedded, durable'})\n`);
 await direct(); // warm-ups: JIT and connection pools, for both sides
 await routed((n) => `warm${n}@acme.com`);
 const a = await direct();
-// The forwarder and svc alternate over three rounds and are compared by their medians, so a noisy
+// The forwarders and svc alternate over three rounds and are compared by their medians, so a noisy
 // stretch of the machine does not fall on one side only.
-const bRuns: LoadResult[] = [];
-const cRuns: LoadResult[] = [];
+type Measured = Awaited<ReturnType<typeof run>>;
+const bRuns: Measured[] = [];
+const b2Runs: Measured[] = [];
+const cRuns: Measured[] = [];
 for (let round = 0; round < 3; round++) {
   bRuns.push(await viaForwarder());
+  b2Runs.push(await viaForwarder(forwarderRequest));
   cRuns.push(await routed((n) => `r${round}.jane${n}@acme.com`));
 }
-const mid = (runs: LoadResult[]) => [...runs].sort((x, y) => x.rps - y.rps)[1];
+const mid = (runs: Measured[]) => [...runs].sort((x, y) => x.rps - y.rps)[1];
 const b = mid(bRuns);
+const b2 = mid(b2Runs);
 const c = mid(cRuns);
 const d = await routed((n) => `nohit-checkco.jane${n}@acme.com`);
-for (const [label, r] of [['(a) direct to the sandbox child', a], ['(b) bare undici forwarder (median of 3)', b], ['(c) svc, served by the first child (median of 3)', c], ['(d) svc, second child after a miss', d]] as const) {
-  line(label, `${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`);
+for (const [label, r] of [['(a) direct to the sandbox child', a], ['(b) bare undici forwarder, dispatch (median of 3)', b], ['(b2) bare undici forwarder, request() (median of 3)', b2], ['(c) svc, served by the first child (median of 3)', c], ['(d) svc, second child after a miss', d]] as const) {
+  line(label, `${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms${r.cpu === null ? '' : `  ${Math.round(r.cpu)} µs CPU/req`}`);
 }
 line('(c) throughput / (b)', `${fmt(c.rps / b.rps)}x`, '>= 0.8x', c.rps / b.rps >= 0.8);
+line('(c) throughput / (b2)', `${fmt(c.rps / b2.rps)}x`);
+if (b.cpu !== null && c.cpu !== null) line('(c) CPU per request / (b)', `${fmt(c.cpu / b.cpu)}x`);
 line('(c) p50 added over (a), 50 connections (mostly queueing)', `${fmt(c.p50 - a.p50)} ms`);
 line('(c) p99 added over (a), 50 connections (mostly queueing)', `${fmt(c.p99 - a.p99)} ms`);
 // Added latency proper: one connection, so no request waits behind another (Little's law makes the
@@ -78,4 +103,4 @@ line('(c) svc, 1 connection', `p50 ${c1.p50} ms  p99 ${c1.p99} ms`);
 line('(c) p50 added over (a), 1 connection', `${fmt(c1.p50 - a1.p50)} ms`, '<= 1 ms', c1.p50 - a1.p50 <= 1);
 line('(c) p99 added over (a), 1 connection', `${fmt(c1.p99 - a1.p99)} ms`, '<= 3 ms', c1.p99 - a1.p99 <= 3);
 line('(d) throughput / (b)', `${fmt(d.rps / b.rps)}x`);
-for (const child of children) child.kill();
+for (const child of children) child.kill(PROFILE ? 'SIGINT' : 'SIGTERM');
