@@ -25,6 +25,8 @@ export interface RouterDeps {
   reservations: Reservations;
   observed: (endpointId: string) => Observed | null;
   attemptTimeoutMs: number;
+  /** the largest provider answer read (SVC_MAX_ANSWER_BYTES); a larger one is an error */
+  maxAnswerBytes: number;
   pollIntervalMaxMs: number | null;
 }
 
@@ -185,7 +187,7 @@ async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields:
   } catch (e) {
     return { verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` } as Verdict, status: undefined, ms: 0, raw: 'null' };
   }
-  const answer = await send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()));
+  const answer = await send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()), deps.maxAnswerBytes);
   const byStatus = classifyStatus(op, answer);
   if (byStatus || !op.async) {
     const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
@@ -193,7 +195,7 @@ async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields:
     return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key) };
   }
   const t0 = Date.now();
-  const polled = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs });
+  const polled = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs, maxAnswerBytes: deps.maxAnswerBytes });
   const ms = answer.ms + (Date.now() - t0);
   if (polled.kind === 'error') return { verdict: { outcome: 'error', reason: polled.reason } as Verdict, status: polled.status, ms, raw: 'null' };
   if (polled.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' } as Verdict, status: answer.status, ms, raw: 'null' };

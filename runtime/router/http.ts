@@ -9,27 +9,37 @@ export interface ChildAnswer {
   body: unknown;
   text: string;
   ms: number;
-  /** set when no HTTP answer came back: timeout, reset, refused */
-  failure?: 'timeout' | 'network';
+  /** set when no usable HTTP answer came back: timeout, reset or refused, or a body past the size limit */
+  failure?: 'timeout' | 'network' | 'too_large';
 }
 
 /** Our own pool: the global dispatcher may be another undici's (Node's fetch installs its own). */
 const agent = new Agent();
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TOO_LARGE = 'SVC_ANSWER_TOO_LARGE';
+
+/** the default for SVC_MAX_ANSWER_BYTES: far above any single record, far below trouble */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /**
  * undici's dispatch with a handler that only gathers the body: the same pool, parser and timers as
  * `request()`, without a stream object per answer (measured: about half the client CPU per call).
  */
-function exchange(req: OutgoingRequest, timeoutMs: number): Promise<{ status: number; text: string }> {
+function exchange(req: OutgoingRequest, timeoutMs: number, maxBytes: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let status = 0;
+    let size = 0;
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart() {},
       onResponseStart(_controller, statusCode) { status = statusCode; },
-      onResponseData(_controller, chunk) { chunks.push(chunk); },
+      onResponseData(controller, chunk) {
+        size += chunk.length;
+        // Past the limit the connection is dropped rather than read on: a provider cannot fill our memory.
+        if (size > maxBytes) controller.abort(Object.assign(new Error(`answer over ${maxBytes} bytes`), { code: TOO_LARGE }));
+        else chunks.push(chunk);
+      },
       onResponseEnd() { resolve({ status, text: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8') }); },
       onResponseError(_controller, error) { reject(error); },
     };
@@ -40,16 +50,17 @@ function exchange(req: OutgoingRequest, timeoutMs: number): Promise<{ status: nu
   });
 }
 
-export async function send(req: OutgoingRequest, timeoutMs: number): Promise<ChildAnswer> {
+export async function send(req: OutgoingRequest, timeoutMs: number, maxBytes = MAX_ANSWER_BYTES): Promise<ChildAnswer> {
   const t0 = performance.now();
   try {
     // undici's own timers (coarse, shared) rather than one AbortSignal timer per request.
-    const { status, text } = await exchange(req, Math.max(1, timeoutMs));
+    const { status, text } = await exchange(req, Math.max(1, timeoutMs), maxBytes);
     let body: unknown;
     try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
     return { status, body, text, ms: Math.round(performance.now() - t0) };
   } catch (e) {
     const code = (e as { code?: string }).code ?? '';
-    return { status: 0, body: undefined, text: '', ms: Math.round(performance.now() - t0), failure: TIMEOUT_CODES.has(code) ? 'timeout' : 'network' };
+    const failure = code === TOO_LARGE ? 'too_large' : TIMEOUT_CODES.has(code) ? 'timeout' : 'network';
+    return { status: 0, body: undefined, text: '', ms: Math.round(performance.now() - t0), failure };
   }
 }

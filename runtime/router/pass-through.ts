@@ -86,10 +86,11 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     placeKey(prov, key, query, headers);
     target.search = query.toString();
     if (body !== null) headers['content-type'] = 'application/json';
-    const answer = await send({ method: op.method, url: target, headers, body: body === null ? null : JSON.stringify(body) }, router.deps.attemptTimeoutMs);
+    const answer = await send({ method: op.method, url: target, headers, body: body === null ? null : JSON.stringify(body) }, router.deps.attemptTimeoutMs, router.deps.maxAnswerBytes);
     if (answer.failure) {
       state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
-      fail(502, `${prov.display_name} did not answer (${answer.failure}); nothing was charged.`);
+      const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${router.deps.maxAnswerBytes} bytes` }[answer.failure];
+      fail(502, `${prov.display_name} ${why}; nothing was charged.`);
     }
     const miss = Boolean(op.miss?.status?.includes(answer.status)) || (answer.status < 300 && missWhen(op.miss, answer.body));
     const hit = !miss && answer.status >= 200 && answer.status < 300;

@@ -20,7 +20,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const statusIn = (v: unknown, list: string[] | undefined) => v !== undefined && v !== null && (list ?? []).includes(String(v));
 
 export async function pollJob(
-  op: OperationRuntime, submit: ChildAnswer, deps: { operations: Record<string, OperationRuntime>; provider: ProviderRuntime; key: string; env: Env; deadline: number; intervalMaxMs: number | null },
+  op: OperationRuntime, submit: ChildAnswer, deps: { operations: Record<string, OperationRuntime>; provider: ProviderRuntime; key: string; env: Env; deadline: number; intervalMaxMs: number | null; maxAnswerBytes: number },
 ): Promise<PollOutcome> {
   const a = op.async!;
   const started = Date.now();
@@ -37,7 +37,7 @@ export async function pollJob(
     const wait = Math.min(interval, deps.deadline - Date.now());
     if (wait <= 0) return { kind: 'error', reason: 'deadline passed while polling' };
     await sleep(wait);
-    const answer = await send(buildChildRequest(pollOp, deps.provider, request, { job: jobId }, deps.key, deps.env), deps.deadline - Date.now());
+    const answer = await send(buildChildRequest(pollOp, deps.provider, request, { job: jobId }, deps.key, deps.env), deps.deadline - Date.now(), deps.maxAnswerBytes);
     const byStatus = classifyStatus(op, answer);
     if (byStatus?.outcome === 'miss') return { kind: 'failed' };
     if (byStatus) return { kind: 'error', reason: `poll: ${byStatus.reason}`, status: answer.status || undefined };

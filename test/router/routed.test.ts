@@ -399,3 +399,23 @@ describe('oversized bodies', () => {
     expect((await call('google.serp.organic', { q: 'still alive' })).status).toBe(200);
   });
 });
+
+describe('oversized provider answers', () => {
+  it('are errors, not read on and not charged, and the waterfall goes on', async () => {
+    // A limit below every sandbox answer: each child's answer is too large.
+    const rw = await routedWorld(FIXTURE_DIST, { env: { SVC_MAX_ANSWER_BYTES: '40' } });
+    try {
+      const before = await rw.ctx.state.balance(rw.teamId);
+      const routed = await rw.call('/proxy/google.serp.organic', { q: 'coffee' });
+      expect(routed.status).toBe(502);
+      expect(routed.body._svc.tried.length).toBeGreaterThan(1);
+      for (const t of routed.body._svc.tried) expect(t).toMatchObject({ outcome: 'error', reason: 'too_large', cost_micro: 0 });
+      const passed = await rw.call('/proxy/searchco/rows/google?query=coffee&size=3');
+      expect(passed.status).toBe(502);
+      expect(passed.body.detail).toBe('SearchCo answered with more than 40 bytes; nothing was charged.');
+      expect(await rw.ctx.state.balance(rw.teamId)).toBe(before);
+    } finally {
+      await rw.close();
+    }
+  });
+});
