@@ -20,7 +20,9 @@ await ensureBuilt(base.distDir);
 const probe = loadDist(base.distDir, '');
 const sandboxOpts = sandboxOptionsFromEnv(probe.runtime);
 const sandbox = await startSandbox(createSandbox(probe.runtime, sandboxOpts), Number(process.env.SVC_SANDBOX_PORT ?? 8788));
-const config = readConfig({ ...process.env, ...sandboxEnv(probe.runtime, sandbox.url, sandboxOpts.keys) });
+// The sandbox finishes a job by the second poll, so async children need not wait their real
+// providers' intervals (up to 10 s) here.
+const config = readConfig({ SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(probe.runtime, sandbox.url, sandboxOpts.keys) });
 const catalog = loadDist(config.distDir, `${config.publicUrl}${config.proxyPrefix}`);
 const state = await createState(config);
 const existing = await state.teamBySlug(DEMO_TEAM);
