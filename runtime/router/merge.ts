@@ -1,12 +1,16 @@
 // Identical concurrent calls of one team (same capability, subject and options) share one upstream
 // waterfall: the first caller runs it, the others wait for the same answer and are not charged again.
+import { optionsKey, type RouteOptions } from './options.ts';
+
 export class CallMerger<T> {
   private inFlight = new Map<string, Promise<T>>();
 
   run(key: string, work: () => Promise<T>): Promise<T> {
     const existing = this.inFlight.get(key);
     if (existing) return existing;
-    const result = work().finally(() => this.inFlight.delete(key));
+    const done = () => { this.inFlight.delete(key); };
+    const result = work();
+    result.then(done, done);
     this.inFlight.set(key, result);
     return result;
   }
@@ -27,10 +31,7 @@ export function canonical(value: unknown): string {
   return `${out}}`;
 }
 
-/**
- * What makes two calls identical. Options come from parseRouteOptions, always built with the same
- * keys in the same order, so plain JSON is canonical for them; the body is the caller's and is not.
- */
-export function mergeKey(teamId: number, capability: string, body: unknown, options: object): string {
-  return `${teamId} ${capability} ${JSON.stringify(options)} ${canonical(body)}`;
+/** What makes two calls identical: team, capability, options, and the body whatever its key order. */
+export function mergeKey(teamId: number, capability: string, body: unknown, options: RouteOptions): string {
+  return `${teamId} ${capability} ${optionsKey(options)} ${canonical(body)}`;
 }

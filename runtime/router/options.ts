@@ -60,3 +60,9 @@ export function parseRouteOptions(headers: HeaderReader): RouteOptions {
     timeoutMs,
   };
 }
+
+/** The options as a short text, equal exactly when every option is (what the call merger keys on). */
+export function optionsKey(o: RouteOptions): string {
+  const flags = `${+o.waterfall}${+o.strictFilters}${+o.verify}${+o.dryRun}`;
+  return `${flags}|${o.maxCostMicro}|${o.timeoutMs}|${o.prefer.join(',')}|${o.exclude.join(',')}`;
+}

@@ -47,7 +47,7 @@ export class LocalAtomics implements Atomics {
   post(account: string, draft: LedgerDraft): Promise<LedgerEntry | null> {
     if (!Number.isSafeInteger(draft.amount_micro)) throw new TypeError(`amount must be integer micro-USD, got ${draft.amount_micro}`);
     return this.lock.run(`account:${account}`, async () => {
-      const a = await this.open(account);
+      const a = this.accounts.get(account) ?? (await this.open(account));
       const balance = draft.kind === 'earning' ? a.balance_micro : a.balance_micro + draft.amount_micro;
       const earnings = draft.kind === 'earning' ? a.earnings_micro + draft.amount_micro : a.earnings_micro;
       if (balance < 0 || earnings < 0) return null;

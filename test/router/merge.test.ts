@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { CallMerger, mergeKey } from '../../runtime/router/merge.ts';
+import { parseRouteOptions, type RouteOptions } from '../../runtime/router/options.ts';
+
+const defaults = parseRouteOptions(new Headers());
+
+/** the same options with one field changed, whatever its type */
+function changed(field: keyof RouteOptions): RouteOptions {
+  const v = defaults[field];
+  const other = typeof v === 'boolean' ? !v : typeof v === 'number' ? v + 1 : ['acme'];
+  return { ...defaults, [field]: other };
+}
+
+describe('mergeKey', () => {
+  it('is the same for the same body in any key order', () => {
+    expect(mergeKey(1, 'people.enrich', { email: 'a@b.co', name: { first: 'A', last: 'B' } }, defaults))
+      .toBe(mergeKey(1, 'people.enrich', { name: { last: 'B', first: 'A' }, email: 'a@b.co' }, defaults));
+  });
+
+  it('differs when the team, capability, body or any single option differs', () => {
+    const base = mergeKey(1, 'people.enrich', { email: 'a@b.co' }, defaults);
+    expect(mergeKey(2, 'people.enrich', { email: 'a@b.co' }, defaults)).not.toBe(base);
+    expect(mergeKey(1, 'companies.enrich', { email: 'a@b.co' }, defaults)).not.toBe(base);
+    expect(mergeKey(1, 'people.enrich', { email: 'a@b.com' }, defaults)).not.toBe(base);
+    // every field of RouteOptions, including any added later, must reach the key
+    for (const field of Object.keys(defaults) as Array<keyof RouteOptions>) {
+      expect(mergeKey(1, 'people.enrich', { email: 'a@b.co' }, changed(field)), field).not.toBe(base);
+    }
+    expect(mergeKey(1, 'x', {}, { ...defaults, prefer: ['a'] })).not.toBe(mergeKey(1, 'x', {}, { ...defaults, exclude: ['a'] }));
+  });
+});
+
+describe('CallMerger', () => {
+  it('runs identical concurrent work once, and again once it has finished', async () => {
+    const merger = new CallMerger<number>();
+    let runs = 0;
+    const work = async () => { runs++; await new Promise((r) => setTimeout(r, 5)); return runs; };
+    expect(await Promise.all([merger.run('k', work), merger.run('k', work), merger.run('other', work)])).toEqual([2, 2, 2]);
+    expect(await merger.run('k', work)).toBe(3);
+    const failing = () => Promise.reject(new Error('no'));
+    await expect(merger.run('f', failing)).rejects.toThrow('no');
+    expect(await merger.run('f', work)).toBe(4); // a failure does not stay in flight
+  });
+});
