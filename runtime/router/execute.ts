@@ -146,7 +146,8 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       spent += cost;
       deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
       deps.health.record(a.endpoint_id, verdict.outcome);
-      tried.push({ endpoint_id: a.endpoint_id, outcome: verdict.outcome, ...(verdict.outcome === 'hit' ? {} : { reason: verdict.reason }), ...(status ? { status } : {}), ms, cost_micro: cost });
+      // undefined fields are left out of the JSON answer
+      tried.push({ endpoint_id: a.endpoint_id, outcome: verdict.outcome, reason: verdict.outcome === 'hit' ? undefined : verdict.reason, status: status || undefined, ms, cost_micro: cost });
       if (verdict.outcome === 'error' && a.key === 'own' && status && KEY_TROUBLE.has(status)) {
         deps.health.coolOwnKey(call.team.id, a.provider);
         if (op.platform_eligible && platformKey(deps.runtime.providers[a.provider], deps.env)) queue.unshift({ ...a, key: 'platform' });

@@ -23,13 +23,8 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
     invalid([{ loc: ['header', 'X-Svc-Route-Strict-Filters'], msg: `No child left can apply ${o.ignored_filters.join(', ')}; drop the filter or the header. Nothing was charged.`, type: 'value_error.strict_filters' }]);
   }
   if (o.kind === 'broke') fail(402, `Balance too low: the cheapest eligible attempt may cost ${o.needed_micro} micro-USD. Add credit and retry.`);
-  const svc = {
-    served_by: o.served_by,
-    tried: o.tried,
-    cost_micro: o.cost_micro,
-    ...(o.stopped ? { stopped: o.stopped } : {}),
-    ...(o.verification ? { verification: o.verification } : {}),
-  };
+  // stopped and verification are undefined, so left out of the JSON, when they do not apply
+  const svc = { served_by: o.served_by, tried: o.tried, cost_micro: o.cost_micro, stopped: o.stopped, verification: o.verification };
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-svc-cost-micro': String(o.cost_micro) };
   if (o.served_by) headers['x-svc-served-by'] = o.served_by;
   if (o.ignored_filters.length) headers['x-svc-ignored-filters'] = o.ignored_filters.join(',');

@@ -51,10 +51,15 @@ export class LocalAtomics implements Atomics {
       const balance = draft.kind === 'earning' ? a.balance_micro : a.balance_micro + draft.amount_micro;
       const earnings = draft.kind === 'earning' ? a.earnings_micro + draft.amount_micro : a.earnings_micro;
       if (balance < 0 || earnings < 0) return null;
-      const entry: LedgerEntry = { id: a.seq + 1, at: new Date().toISOString(), ...draft };
-      const stored: StoredEntry = { ...entry, balance_after: balance, earnings_after: earnings };
-      await this.storage.setItem(ledgerKey(account, entry.id), stored);
-      a.seq = entry.id;
+      // Fixed-shape objects, not spreads of drafts whose optional fields vary (a hot spot under load);
+      // an absent reference is undefined here and absent once written as JSON.
+      const { kind, amount_micro, endpoint_id, call_id, tool_id } = draft;
+      const id = a.seq + 1;
+      const at = new Date().toISOString();
+      const entry: LedgerEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id };
+      const stored: StoredEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, balance_after: balance, earnings_after: earnings };
+      await this.storage.setItem(ledgerKey(account, id), stored);
+      a.seq = id;
       a.balance_micro = balance;
       a.earnings_micro = earnings;
       if (a.seq - a.checkpoint >= CHECKPOINT_EVERY) await this.checkpoint(account, a);

@@ -110,7 +110,7 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     async charge(teamId, amountMicro, ref) {
       assertMicro(amountMicro, 0);
       if (amountMicro === 0) return true;
-      return (await atomics.post(account(teamId), { kind: 'charge', amount_micro: -amountMicro, ...ref })) !== null;
+      return (await atomics.post(account(teamId), { kind: 'charge', amount_micro: -amountMicro, endpoint_id: ref.endpoint_id, call_id: ref.call_id, tool_id: ref.tool_id })) !== null;
     },
     async credit(teamId, amountMicro) {
       assertMicro(amountMicro, 1);

@@ -28,6 +28,9 @@ describe('the waterfall', () => {
     expect(r.body.raw.organic).toBeDefined();
     expect(r.body._svc).toMatchObject({ served_by: 'searchco.google.serp.organic', cost_micro: 1000 });
     expect(r.body._svc.tried[0]).toEqual(expect.objectContaining({ endpoint_id: 'searchco.google.serp.organic', outcome: 'hit', status: 200, cost_micro: 1000, ms: expect.any(Number) }));
+    // what does not apply is left out, not sent as null
+    expect(Object.keys(r.body._svc).sort()).toEqual(['cost_micro', 'served_by', 'tried']);
+    expect(Object.keys(r.body._svc.tried[0]).sort()).toEqual(['cost_micro', 'endpoint_id', 'ms', 'outcome', 'status']);
   });
 
   it('a miss falls through to the next child; a miss is charged only where the child bills it', async () => {

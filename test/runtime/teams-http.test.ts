@@ -130,6 +130,7 @@ describe('team endpoints', () => {
     const p2 = await call(`/teams/me/ledger?cursor=${p1.body.next_cursor}&unknown=1`, as(beta.token));
     expect(p2.body.entries).toHaveLength(6);
     expect(p2.body.entries[5]).toMatchObject({ kind: 'credit', amount_micro: 1_000_000 });
+    expect(Object.keys(p2.body.entries[5]).sort()).toEqual(['amount_micro', 'at', 'id', 'kind']); // no empty references
     expect(p2.body.next_cursor).toBeNull();
     expect((await call('/teams/me', as(beta.token))).body.balance_micro).toBe(945_000);
     expect((await call('/teams/me/ledger?cursor=abc', as(beta.token))).status).toBe(422);
