@@ -4,6 +4,7 @@
 // account checkpoint is rewritten every CHECKPOINT_EVERY entries; opening an account rolls forward.
 import type { Storage } from 'unstorage';
 import { KeyedLock } from './lock.ts';
+import { nowIso } from '../util/clock.ts';
 import type { Account, Atomics, LedgerDraft, LedgerEntry } from './atomics.ts';
 
 const CHECKPOINT_EVERY = 64;
@@ -55,7 +56,7 @@ export class LocalAtomics implements Atomics {
       // an absent reference is undefined here and absent once written as JSON.
       const { kind, amount_micro, endpoint_id, call_id, tool_id } = draft;
       const id = a.seq + 1;
-      const at = new Date().toISOString();
+      const at = nowIso();
       const entry: LedgerEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id };
       const stored: StoredEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, balance_after: balance, earnings_after: earnings };
       await this.storage.setItem(ledgerKey(account, id), stored);
