@@ -4,7 +4,7 @@ import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../build/
 import { setPath } from '../util/json-path.ts';
 import { transforms } from './transforms.ts';
 import { baseUrl, placeKey, type Env } from './keys.ts';
-import { Remembered } from '../util/remember.ts';
+import { perObject, Remembered } from '../util/remember.ts';
 
 export interface OutgoingRequest {
   method: string;
@@ -72,23 +72,15 @@ interface CompiledRequest {
 }
 
 /** What a request mapping says that does not change between calls, worked out once per mapping. */
-const compiledRequests = new WeakMap<RequestSrc, CompiledRequest>();
-function compiled(request: RequestSrc): CompiledRequest {
-  let c = compiledRequests.get(request);
-  if (!c) {
-    c = {
-      constHeaders: Object.fromEntries(Object.entries(request.const?.header ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
-      targets: request.map.map((m) => {
-        const cut = m.to.search(/[.[]/);
-        const where = m.to.slice(0, cut);
-        const target = m.to.slice(cut).replace(/^\./, '');
-        return { where, target: where === 'header' ? target.toLowerCase() : target };
-      }),
-    };
-    compiledRequests.set(request, c);
-  }
-  return c;
-}
+const compiled = perObject((request: RequestSrc): CompiledRequest => ({
+  constHeaders: Object.fromEntries(Object.entries(request.const?.header ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+  targets: request.map.map((m) => {
+    const cut = m.to.search(/[.[]/);
+    const where = m.to.slice(0, cut);
+    const target = m.to.slice(cut).replace(/^\./, '');
+    return { where, target: where === 'header' ? target.toLowerCase() : target };
+  }),
+}));
 
 export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntime, request: RequestSrc, fields: Record<string, unknown>, key: string, env: Env): OutgoingRequest {
   const query: Record<string, unknown> = { ...(request.const?.query ?? {}) };

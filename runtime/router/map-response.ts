@@ -3,6 +3,7 @@
 import type { CapabilitySrc, ResponseFieldSrc, ResponseSrc } from '../../build/types.ts';
 import { getPath } from '../util/json-path.ts';
 import { transforms } from './transforms.ts';
+import { perObject } from '../util/remember.ts';
 
 function mapField(spec: string | ResponseFieldSrc, raw: unknown): unknown {
   const s: ResponseFieldSrc = typeof spec === 'string' ? { path: spec } : spec;
@@ -29,17 +30,11 @@ interface OutputShape {
 }
 
 /** A capability's output fields in contract order, worked out once per capability. */
-const shapes = new WeakMap<CapabilitySrc, OutputShape>();
-function shapeOf(cap: CapabilitySrc): OutputShape {
-  let shape = shapes.get(cap);
-  if (!shape) {
-    const fields = Object.entries(cap.output).map(([name, def]) => ({ name, list: def.type === 'list' }));
-    const m = /^output\.([a-z0-9_]+) == (null|\[\])$/.exec(cap.miss);
-    const miss = m ? { field: m[1], empty: m[2] as 'null' | '[]' } : null;
-    shapes.set(cap, (shape = { fields, listField: fields.find((f) => f.list)?.name ?? null, miss }));
-  }
-  return shape;
-}
+const shapeOf = perObject((cap: CapabilitySrc): OutputShape => {
+  const fields = Object.entries(cap.output).map(([name, def]) => ({ name, list: def.type === 'list' }));
+  const m = /^output\.([a-z0-9_]+) == (null|\[\])$/.exec(cap.miss);
+  return { fields, listField: fields.find((f) => f.list)?.name ?? null, miss: m ? { field: m[1], empty: m[2] as 'null' | '[]' } : null };
+});
 
 /** Every contract output field, null where the child gives nothing. */
 export function mapOutput(cap: CapabilitySrc, response: ResponseSrc, raw: unknown): Record<string, unknown> {
@@ -62,17 +57,9 @@ export function isContractMiss(cap: CapabilitySrc, output: Record<string, unknow
   return miss.empty === 'null' ? v === null || v === undefined || v === '' || emptyObject : !Array.isArray(v) || v.length === 0;
 }
 
-const missOutputs = new WeakMap<CapabilitySrc, Readonly<Record<string, unknown>>>();
-
 /** The empty output a miss answers with: one frozen object per capability, built on first use. */
-export function missOutput(cap: CapabilitySrc): Readonly<Record<string, unknown>> {
-  let out = missOutputs.get(cap);
-  if (!out) {
-    out = Object.freeze(Object.fromEntries(shapeOf(cap).fields.map(({ name, list }) => [name, list ? Object.freeze([]) : null])));
-    missOutputs.set(cap, out);
-  }
-  return out;
-}
+export const missOutput = perObject((cap: CapabilitySrc): Readonly<Record<string, unknown>> =>
+  Object.freeze(Object.fromEntries(shapeOf(cap).fields.map(({ name, list }) => [name, list ? Object.freeze([]) : null]))));
 
 /** Rows billed by a per_result child: the `rows` list, else the first list field of the output. */
 export function countRows(cap: CapabilitySrc, response: ResponseSrc, raw: unknown, output: Record<string, unknown>): number {

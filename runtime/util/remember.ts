@@ -16,3 +16,13 @@ export class Remembered<V> {
     return v as V;
   }
 }
+
+/** Memo per object (a capability, a request mapping of the loaded catalog), kept while the object lives. */
+export function perObject<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const memo = new WeakMap<K, V>();
+  return (key) => {
+    let v = memo.get(key);
+    if (v === undefined) memo.set(key, (v = compute(key)));
+    return v;
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Remembered } from '../../runtime/util/remember.ts';
+import { perObject, Remembered } from '../../runtime/util/remember.ts';
 
 describe('Remembered', () => {
   it('computes a key once, null included, and starts over past its capacity', () => {
@@ -10,5 +10,14 @@ describe('Remembered', () => {
     m.get('b'); // a third key: the memo is cleared first, then holds only b
     m.get('a');
     expect(calls).toEqual(['a', 'none', 'b', 'a']);
+  });
+
+  it('perObject computes once per object, apart for each object', () => {
+    let calls = 0;
+    const size = perObject((o: { items: number[] }) => { calls++; return o.items.length; });
+    const a = { items: [1, 2] };
+    const b = { items: [1, 2, 3] };
+    expect([size(a), size(a), size(b), size(a)]).toEqual([2, 2, 3, 2]);
+    expect(calls).toBe(2);
   });
 });
