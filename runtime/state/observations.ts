@@ -22,9 +22,14 @@ interface Series {
   o: string;
   ms: number[];
   at: number[];
-  /** day number (epoch days) → attempts that day, the last 31 days */
-  days: Record<string, number>;
+  /** day number (epoch days) → attempts that day, the last 31 days (a Map here: a plain object keyed by day numbers is a slow sparse array) */
+  days: Map<number, number>;
 }
+
+/** How a series is stored: the same, with the days as an object. */
+type StoredSeries = Omit<Series, 'days'> & { days: Record<string, number> };
+
+const stored = (s: Series): StoredSeries => ({ ...trim(s), days: Object.fromEntries(s.days) });
 
 const LETTER: Record<Exclude<Outcome, 'skipped'>, string> = { hit: 'h', miss: 'm', error: 'e' };
 
@@ -42,8 +47,11 @@ export class Observations {
   async load(): Promise<void> {
     const keys = await this.storage.getKeys('obs');
     await Promise.all(keys.map(async (key) => {
-      const s = await this.storage.getItem<Series>(key);
-      if (s && typeof s.o === 'string') this.series.set(key.slice('obs:'.length), s);
+      const s = await this.storage.getItem<StoredSeries>(key);
+      if (s && typeof s.o === 'string') {
+        const days = new Map(Object.entries(s.days ?? {}).map(([d, n]) => [Number(d), n]));
+        this.series.set(key.slice('obs:'.length), { ...s, days });
+      }
     }));
     if (keys.length) this.bumps++;
   }
@@ -54,18 +62,16 @@ export class Observations {
     if (attempt.outcome === 'skipped') return;
     const at = attempt.at instanceof Date ? attempt.at.getTime() : attempt.at;
     let s = this.series.get(endpointId);
-    if (!s) this.series.set(endpointId, (s = { o: '', ms: [], at: [], days: {} }));
+    if (!s) this.series.set(endpointId, (s = { o: '', ms: [], at: [], days: new Map() }));
     s.o += LETTER[attempt.outcome];
     s.ms.push(Math.max(0, Math.round(attempt.ms)));
     s.at.push(at);
     // Trimmed to the window only once it holds twice as much: one copy per WINDOW attempts, not one each.
     if (s.o.length >= 2 * WINDOW) trim(s);
     const day = Math.floor(at / DAY_MS);
-    if (s.days[day] === undefined) {
-      for (const d of Object.keys(s.days)) if (Number(d) < day - 30) delete s.days[d];
-      s.days[day] = 0;
-    }
-    s.days[day]++;
+    const today = s.days.get(day);
+    if (today === undefined) for (const d of s.days.keys()) if (d < day - 30) s.days.delete(d);
+    s.days.set(day, (today ?? 0) + 1);
     this.records.set(endpointId, (this.records.get(endpointId) ?? 0) + 1);
     this.dirty.add(endpointId);
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
@@ -91,7 +97,7 @@ export class Observations {
     const out = new Map<string, number>();
     for (const [id, s] of this.series) {
       let n = 0;
-      for (const [d, c] of Object.entries(s.days)) if (Number(d) > today - 30) n += c;
+      for (const [d, c] of s.days) if (d > today - 30) n += c;
       if (n) out.set(id, n);
     }
     return out;
@@ -105,7 +111,7 @@ export class Observations {
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     const ids = [...this.dirty];
     this.dirty.clear();
-    await Promise.all(ids.map((id) => this.storage.setItem(`obs:${id}`, trim(this.series.get(id)!) as never)));
+    await Promise.all(ids.map((id) => this.storage.setItem(`obs:${id}`, stored(this.series.get(id)!) as never)));
   }
 }
 

@@ -175,6 +175,7 @@ describe('embedded fs backend across a restart', () => {
     expect(await b.atomics.nextId('x')).toBe(2);
     expect((await b.ledger(team.id, null)).entries[0].id).toBe(71);
     expect(b.observations.observed('zerobounce.people.email.verify')?.samples).toBe(1);
+    expect(b.observations.calls30d().get('zerobounce.people.email.verify')).toBe(1); // the day counts too
     expect(readFileSync(join(dir, 'secret'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
   });
 });
