@@ -20,15 +20,15 @@ export const isUnsafePath = (path: string): boolean => UNSAFE_PATH.test(path);
 
 /** The URL of a path on the provider's host, or null if it would leave it (dot segments, encoded slashes). */
 export function providerUrl(provider: ProviderRuntime, env: Env, path: string): URL | null {
-  return UNSAFE_PATH.test(path) ? null : joinBase(provider, env, path);
+  const href = UNSAFE_PATH.test(path) ? null : joinedHref(provider, env, path);
+  return href === null ? null : new URL(href);
 }
 
-const bases = new WeakMap<Env, Map<string, { origin: string; prefix: string }>>();
+const basesIn = perObject((_env: Env) => new Map<string, { origin: string; prefix: string }>());
 
 /** The provider's base URL, parsed once per environment. */
 function parsedBase(provider: ProviderRuntime, env: Env): { origin: string; prefix: string } {
-  let byService = bases.get(env);
-  if (!byService) { byService = new Map(); bases.set(env, byService); }
+  const byService = basesIn(env);
   let base = byService.get(provider.service);
   if (!base) {
     const url = new URL(`${baseUrl(provider, env)}/`);
@@ -38,22 +38,16 @@ function parsedBase(provider: ProviderRuntime, env: Env): { origin: string; pref
   return base;
 }
 
-/** `path` under the base, or null if resolving it leaves the base's host or path prefix. */
-function under(origin: string, prefix: string, path: string): URL | null {
-  const url = new URL(`${prefix}${path}`, origin);
-  return url.origin === origin && url.pathname.startsWith(prefix) ? url : null;
-}
-
-function joinBase(provider: ProviderRuntime, env: Env, path: string): URL | null {
-  const base = parsedBase(provider, env);
-  return under(base.origin, base.prefix, path);
-}
-
-/** joinBase's answer as text, remembered: most children call the same few paths again and again. */
+/**
+ * `path` under a base (`origin\nprefix\npath`), or null if resolving it leaves the base's host or
+ * path prefix. Remembered: most children call the same few paths again and again.
+ */
 const joined = new Remembered<string | null>(10_000, (id) => {
   const a = id.indexOf('\n');
   const b = id.indexOf('\n', a + 1);
-  return under(id.slice(0, a), id.slice(a + 1, b), id.slice(b + 1))?.href ?? null;
+  const [origin, prefix] = [id.slice(0, a), id.slice(a + 1, b)];
+  const url = new URL(`${prefix}${id.slice(b + 1)}`, origin);
+  return url.origin === origin && url.pathname.startsWith(prefix) ? url.href : null;
 });
 function joinedHref(provider: ProviderRuntime, env: Env, path: string): string | null {
   const base = parsedBase(provider, env);

@@ -15,25 +15,22 @@ import { KEY_TROUBLE, missWhen } from './classify.ts';
 import { redact } from './redact.ts';
 import { chargeMicro } from './billing.ts';
 import { countRows, mapOutput } from './map-response.ts';
+import { perObject } from '../util/remember.ts';
 
 type Template = { op: OperationRuntime; re: RegExp };
-const templates = new WeakMap<RuntimeCatalog, Map<string, Template[]>>();
 
-/** The path templates of one provider's operations, compiled once per catalog. */
-function templatesOf(runtime: RuntimeCatalog, provider: string): Template[] {
-  let byProvider = templates.get(runtime);
-  if (!byProvider) {
-    byProvider = new Map();
-    for (const op of Object.values(runtime.operations)) {
-      const re = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[a-zA-Z0-9_]+\\?\}/g, '[^/]+')}$`);
-      const list = byProvider.get(op.provider);
-      if (list) list.push({ op, re });
-      else byProvider.set(op.provider, [{ op, re }]);
-    }
-    templates.set(runtime, byProvider);
+/** The path templates of every provider's operations, compiled once per catalog. */
+const templatesByProvider = perObject((runtime: RuntimeCatalog) => {
+  const byProvider = new Map<string, Template[]>();
+  for (const op of Object.values(runtime.operations)) {
+    const re = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[a-zA-Z0-9_]+\\?\}/g, '[^/]+')}$`);
+    const list = byProvider.get(op.provider);
+    if (list) list.push({ op, re });
+    else byProvider.set(op.provider, [{ op, re }]);
   }
-  return byProvider.get(provider) ?? [];
-}
+  return byProvider;
+});
+const templatesOf = (runtime: RuntimeCatalog, provider: string): Template[] => templatesByProvider(runtime).get(provider) ?? [];
 
 function match(runtime: RuntimeCatalog, provider: string, method: string, path: string): OperationRuntime {
   const candidates = templatesOf(runtime, provider).filter((t) => t.re.test(path));
