@@ -21,10 +21,11 @@ if (role === 'sandbox') {
   const running = await startSandbox(createSandbox(runtime, { keys }), 0);
   say({ url: running.url, keys });
 } else if (role === 'svc') {
-  const ctx = await appContext(dist, { ...sandboxEnv(runtime, arg, keys) });
+  // the storage the bench chose (appContext alone would keep state in memory)
+  const ctx = await appContext(dist, { SVC_STORAGE: process.env.SVC_STORAGE ?? 'memory:', ...sandboxEnv(runtime, arg, keys) });
   const server = await serve(ctx);
   const { token } = (await ctx.state.createTeam('bench', 1_000_000_000_000))!;
-  say({ url: server.url, token });
+  say({ url: server.url, token, storage: ctx.state.kind });
 } else {
   // Bare forwarders, the floor for a Node proxy: forward the request with undici, send the answer
   // back. `forwarder` makes the same client call as svc (undici's dispatch with a handler gathering

@@ -20,7 +20,7 @@ const children: ChildProcess[] = [];
 
 async function start(role: string, arg: string, dist: string): Promise<Record<string, string> & { pid: number }> {
   const profile = PROFILE && role === 'svc' ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles')}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_SECRET: 'bench', ...(STORAGE === 'memory' ? { SVC_STORAGE: 'memory:' } : { SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-routed-data-')) }) } });
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: STORAGE === 'memory' ? 'memory:' : `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}` } });
   children.push(child);
   return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
 }
@@ -56,6 +56,7 @@ if (built.errors.length) throw new Error(built.errors.join('\n'));
 const sandbox = await start('sandbox', '', dist);
 const keys = sandbox.keys as unknown as Record<string, string>;
 const svc = await start('svc', sandbox.url, dist);
+if (svc.storage !== (STORAGE === 'memory' ? 'memory' : 'fs')) throw new Error(`svc runs on ${svc.storage} state, not ${STORAGE}`);
 const forwarder = await start('forwarder', sandbox.url, dist);
 const forwarderRequest = await start('forwarder-request', sandbox.url, dist);
 
