@@ -11,8 +11,9 @@ const TYPES: Record<string, string> = {
 
 export function staticRoutes(app: H3, { config }: AppContext): void {
   const root = resolve(config.distDir);
+  // h3 hands over the id already URL-decoded, and tries /index.html for '/' itself.
   const inside = (id: string) => {
-    const path = resolve(join(root, decodeURIComponent(id === '/' ? '/index.html' : id)));
+    const path = resolve(join(root, id));
     return path === root || path.startsWith(root + sep) ? path : null;
   };
   app.get('/**', (event) =>

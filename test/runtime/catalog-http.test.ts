@@ -1,4 +1,6 @@
 // Every open catalog route over a real server listening on loopback, bad input included.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
@@ -164,6 +166,18 @@ describe('static files of dist/', () => {
       const { status, body } = await get(p);
       expect(status, p).toBe(404);
       expect(JSON.stringify(body)).not.toContain('"name": "svc"');
+    }
+  });
+
+  it('serves a file whose name holds a percent sign, decoded once', async () => {
+    const file = join(FIXTURE_DIST, '100%.txt');
+    writeFileSync(file, 'all of it');
+    try {
+      const r = await fetch(`${base}/100%25.txt`);
+      expect([r.status, await r.text()]).toEqual([200, 'all of it']);
+      expect((await fetch(`${base}/100%2525.txt`)).status).toBe(404); // not decoded twice into 100%.txt
+    } finally {
+      rmSync(file);
     }
   });
 
