@@ -1,13 +1,17 @@
-// The build as a pipeline of pure steps; the file system is touched only by load (first) and emit (last).
+// The build as a pipeline of pure steps; the file system is read by load (first) and the source hash,
+// and written only by emit (last).
 import { loadCatalog } from './load.ts';
 import { formatError, validateCatalog } from './validate.ts';
+import { join } from 'node:path';
 import { sourceHash } from './source-hash.ts';
 import { resolveCatalog } from './resolve.ts';
 import { emitCatalog } from './emit.ts';
 
-/** Code whose change changes the output: the build itself and the mapping functions it runs. */
-export const BUILD_DIR = new URL('.', import.meta.url).pathname;
-export const ROUTER_DIR = new URL('../runtime/router', import.meta.url).pathname;
+/** Code whose change changes the output: the build itself and the runtime code it runs (mappings, paths, the search index). */
+const CODE = [import.meta.dirname, ...['router', 'util', 'catalog/search.ts'].map((p) => join(import.meta.dirname, '..', 'runtime', p))];
+
+/** What a build of `src` would be made from, hashed: a build is stale when this differs. */
+export const catalogSourceHash = (src: string): string => sourceHash([src, ...CODE]);
 
 export interface BuildOptions {
   src: string;
@@ -35,7 +39,7 @@ export async function buildCatalog(opts: BuildOptions): Promise<BuildResult> {
   log('build: resolving siblings, routing plans, call templates');
   const resolved = resolveCatalog(loaded);
   log(`build: writing ${opts.out}`);
-  const hash = await emitCatalog(resolved, opts.out, sourceHash([opts.src, BUILD_DIR, ROUTER_DIR]), log);
+  const hash = await emitCatalog(resolved, opts.out, catalogSourceHash(opts.src), log);
   log(`build: done in ${Math.round(performance.now() - t0)} ms (${resolved.manifest.operations} operations, hash ${hash})`);
   return { errors: [], operations: resolved.manifest.operations, providers: resolved.manifest.providers };
 }

@@ -1,17 +1,19 @@
-// Hash of everything a build reads (catalog-src/ and the build code), so `npm start` can tell stale.
+// Hash of everything a build reads (catalog-src/ and the code that shapes its output), so `npm start`
+// can tell a stale build. Names are hashed relative to their input, so moving the checkout changes nothing.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
-function files(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : [p];
-  });
+function files(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path).sort().flatMap((f) => files(join(path, f)));
 }
 
-export function sourceHash(dirs: string[]): string {
+/** `inputs`: directories or single files */
+export function sourceHash(inputs: string[]): string {
   const h = createHash('sha256');
-  for (const dir of dirs) for (const f of files(dir)) h.update(f).update('\0').update(readFileSync(f)).update('\0');
+  inputs.forEach((input, i) => {
+    for (const f of files(input)) h.update(`${i}:${relative(input, f)}`).update('\0').update(readFileSync(f)).update('\0');
+  });
   return h.digest('hex').slice(0, 16);
 }

@@ -1,12 +1,11 @@
 // `npm start` on a fresh clone or after a catalog edit: rebuild what is missing or stale first.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCatalog, BUILD_DIR, ROUTER_DIR } from '../build/pipeline.ts';
-import { sourceHash } from '../build/source-hash.ts';
+import { buildCatalog, catalogSourceHash } from '../build/pipeline.ts';
 
 export async function ensureBuilt(distDir: string, src = 'catalog-src', log = (m: string) => process.stderr.write(`${m}\n`)): Promise<void> {
   const marker = join(distDir, 'catalog', '.source-hash');
-  const want = sourceHash([src, BUILD_DIR, ROUTER_DIR]);
+  const want = catalogSourceHash(src);
   if (!existsSync(marker) || readFileSync(marker, 'utf8') !== want) {
     log(existsSync(marker) ? 'catalog sources changed: rebuilding' : 'no built catalog: building');
     const r = await buildCatalog({ src, out: join(distDir, 'catalog'), log });
