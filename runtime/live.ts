@@ -4,6 +4,8 @@ import type { Observed, ReviewSummary } from '../build/types.ts';
 
 export interface LiveData {
   observed(endpointId: string): Observed | null;
+  /** whether the endpoint has any observation: what search ranks by, without building a summary */
+  measured(endpointId: string): boolean;
   reviews(endpointId: string): ReviewSummary | undefined;
   calls30d(platform: string): number;
   /** bumps whenever any of the above may have changed, so serialised entries can be cached */

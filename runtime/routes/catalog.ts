@@ -34,7 +34,7 @@ export function catalogRoutes(app: H3, { catalog, live, entry }: AppContext): vo
 
   app.get('/catalog/search', (event) => {
     const { q, limit } = searchQuery(getQuery(event));
-    const { hits, total } = catalog.search.search(q, limit, (id) => live.observed(id) !== null);
+    const { hits, total } = catalog.search.search(q, limit, (id) => live.measured(id));
     const results = hits.map(({ row, score }) => ({
       endpoint_id: row.endpoint_id, name: row.name, summary: row.summary, provider_display: row.provider_display,
       capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),

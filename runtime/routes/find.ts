@@ -21,7 +21,7 @@ export function findRoutes(app: H3, { catalog, live, config }: AppContext): void
     const { q } = findQuery(getQuery(event));
     const wait = limit.take(getRequestIP(event, { xForwardedFor: trustProxy }) ?? 'unknown');
     if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
-    const candidates: Candidate[] = catalog.search.search(q, CANDIDATES, (id) => live.observed(id) !== null).hits.map(({ row, score }) => ({
+    const candidates: Candidate[] = catalog.search.search(q, CANDIDATES, (id) => live.measured(id)).hits.map(({ row, score }) => ({
       endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, usd: row.usd, score,
     }));
     const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);

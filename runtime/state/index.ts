@@ -149,6 +149,7 @@ export function liveData(state: State, catalog?: DistCatalog, reviews: LiveData[
   let counted = { version: -1, byPlatform: new Map<string, number>() };
   return {
     observed: (id) => state.observations.observed(id),
+    measured: (id) => state.observations.has(id),
     reviews,
     calls30d(slug) {
       const v = state.observations.version();

@@ -77,6 +77,10 @@ export class Observations {
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
   }
 
+  has(endpointId: string): boolean {
+    return Boolean(this.series.get(endpointId)?.o.length);
+  }
+
   observed(endpointId: string, now = Date.now()): Observed | null {
     const s = this.series.get(endpointId);
     if (!s || !s.o.length) return null;

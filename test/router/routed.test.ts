@@ -254,6 +254,7 @@ describe('pass-through calls', () => {
     expect((await w.call('/proxy/zerobounce/validate', { email: 'x' })).status).toBe(405);
     expect((await w.call('/proxy/zerobounce/nothing-here')).status).toBe(404);
     expect((await w.call('/proxy/nobody/validate')).status).toBe(404);
+    expect((await w.call('/proxy/constructor/validate', undefined, {}, '')).status).toBe(404); // not a key of every object, even without a token
     for (const p of ['/proxy/zerobounce/..%2f..%2fadmin', '/proxy/zerobounce/%2e%2e/validate']) expect([400, 404]).toContain((await w.call(p)).status);
   });
 
