@@ -36,6 +36,9 @@ const shapeOf = perObject((cap: CapabilitySrc): OutputShape => {
   return { fields, listField: fields.find((f) => f.list)?.name ?? null, miss: m ? { field: m[1], empty: m[2] as 'null' | '[]' } : null };
 });
 
+/** The contract's miss condition, parsed: which output field, and whether empty means null or []. */
+export const contractMiss = (cap: CapabilitySrc): OutputShape['miss'] => shapeOf(cap).miss;
+
 /** Every contract output field, null where the child gives nothing. */
 export function mapOutput(cap: CapabilitySrc, response: ResponseSrc, raw: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,12 +1,13 @@
 // A miss in the provider's own form: the status it answers (with its miss body), or a 200 body that
 // meets its `when` condition, or the example with the contract's miss field emptied.
 import type { CapabilitySrc, MissSrc, ResponseFieldSrc, ResponseSrc } from '../../build/types.ts';
-import { getPath } from '../util/json-path.ts';
+import { contractMiss } from '../router/map-response.ts';
+import { missWhen } from '../router/classify.ts';
 import { setAt } from './paths.ts';
 
 /** The contract output field whose emptiness is a miss (`output.x == null` -> x). */
 export function missField(cap: CapabilitySrc | null): string | null {
-  return cap ? (/^output\.([a-z0-9_]+) ==/.exec(cap.miss)?.[1] ?? null) : null;
+  return cap ? (contractMiss(cap)?.field ?? null) : null;
 }
 
 function merge(base: unknown, over: unknown): unknown {
@@ -16,17 +17,13 @@ function merge(base: unknown, over: unknown): unknown {
   return out;
 }
 
-function meetsWhen(body: unknown, miss: MissSrc): boolean {
-  return (miss.when ?? []).some((w) => w.in.some((v) => JSON.stringify(getPath(body, w.path) ?? null) === JSON.stringify(v)));
-}
-
 function emptied(cap: CapabilitySrc | null, response: ResponseSrc | undefined, example: unknown): unknown {
   const body = example && typeof example === 'object' ? structuredClone(example) : {};
   const field = missField(cap);
   const raw = field && response ? response.output[field] : undefined;
   const spec: ResponseFieldSrc | null = raw === undefined ? null : typeof raw === 'string' ? { path: raw } : raw;
   if (!spec || !field || !cap) return body;
-  return setAt(body, spec.path, cap.miss.endsWith('[]') ? [] : null);
+  return setAt(body, spec.path, contractMiss(cap)?.empty === '[]' ? [] : null);
 }
 
 export interface MissAnswer {
@@ -36,7 +33,8 @@ export interface MissAnswer {
 
 export function buildMiss(cap: CapabilitySrc | null, miss: MissSrc | null, response: ResponseSrc | undefined, example: unknown): MissAnswer {
   const when = miss?.when?.[0];
-  if (miss?.body !== undefined && when && meetsWhen(miss.body, miss)) return { status: 200, body: structuredClone(miss.body) };
+  // a miss body the router itself would read as a miss (its `when` rule) is answered as it is
+  if (miss?.body !== undefined && when && missWhen(miss, miss.body)) return { status: 200, body: structuredClone(miss.body) };
   if (miss?.status?.length) return { status: miss.status[0], body: miss.body ?? emptied(cap, response, example) };
   if (when) {
     const body = merge(miss?.body ?? {}, example && typeof example === 'object' ? structuredClone(example) : {});

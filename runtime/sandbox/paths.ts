@@ -1,8 +1,8 @@
 // Path writes that may replace the whole body: `""` and `"[]"` name the root (a list answered bare).
-import { parsePath, setPath } from '../util/json-path.ts';
+import { segments, setPath } from '../util/json-path.ts';
 
 export function isRoot(path: string): boolean {
-  return parsePath(path).every((s) => s === '[]');
+  return segments(path).every((s) => s === '[]');
 }
 
 /** Write `value` at `path` and return the body (a new one when the path is the root). */

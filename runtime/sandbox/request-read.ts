@@ -1,5 +1,5 @@
 // Reading a provider request: its body as data, and a value at a mapping's `to` path.
-import { parsePath, type Segment } from '../util/json-path.ts';
+import { segments, type Segment } from '../util/json-path.ts';
 
 export interface ParsedRequest {
   query: URLSearchParams;
@@ -34,7 +34,7 @@ export function readPath(value: unknown, segs: Segment[], i = 0): unknown {
 
 /** The value a mapping's `to` (`query.x`, `body.a[].b`, `path.x`, `header.x`) holds in this request. */
 export function readTarget(req: ParsedRequest, to: string): unknown {
-  const segs = parsePath(to);
+  const segs = segments(to);
   const [where, ...rest] = segs;
   if (where === 'body') return readPath(req.body, rest);
   const name = String(rest[0] ?? '');

@@ -16,7 +16,8 @@ export function parsePath(path: string): Segment[] {
 
 /** Parsed paths, remembered: the catalog's mappings use the same few hundred on every call. */
 const parsed = new Remembered<readonly Segment[]>(10_000, parsePath);
-const segments = (path: string | readonly Segment[]): readonly Segment[] => (typeof path === 'string' ? parsed.get(path) : path);
+/** parsePath's answer, remembered (do not change the array) */
+export const segments = (path: string | readonly Segment[]): readonly Segment[] => (typeof path === 'string' ? parsed.get(path) : path);
 
 export function getPath(value: unknown, path: string | readonly Segment[]): unknown {
   let cur = value;
