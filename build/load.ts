@@ -1,6 +1,6 @@
 // First end of the pipeline: read catalog-src/ into memory, keeping each YAML node's position.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
 import type { CapabilitySrc, PlatformSrc, ProviderSrc, SourcePos } from './types.ts';
 
@@ -74,7 +74,7 @@ export function loadCatalog(root: string, only?: Set<string>): LoadedCatalog {
     }
   }
   const providerPaths = yamlFiles(join(root, 'providers')).filter(
-    (p) => !only || only.has(p.split('/').pop()!.replace(/\.yaml$/, '')),
+    (p) => !only || only.has(basename(p, '.yaml')),
   );
   return {
     root,

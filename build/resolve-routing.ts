@@ -2,8 +2,10 @@
 // captured example of the routed wrapper (the cheapest child's example mapped through its mapping).
 import type { CapabilitySrc, EndpointOut, OperationSrc, ParamSrc, PlanRow, PlatformSrc, RoutingBlock } from './types.ts';
 import { costOut, priceMicro } from './resolve-endpoint.ts';
-import { routedSampleBody, routedTemplate } from './call-template.ts';
-import { mapOutput } from '../runtime/router/map-response.ts';
+import { routedSampleBody, routedTemplate, sampleFor } from './call-template.ts';
+import { countRows, mapOutput } from '../runtime/router/map-response.ts';
+import { chargeMicro } from '../runtime/router/billing.ts';
+import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from '../runtime/router/options.ts';
 import { getPath } from '../runtime/util/json-path.ts';
 
 export interface Child {
@@ -14,11 +16,11 @@ export interface Child {
 
 const ROUTE_HEADERS: Record<string, string> = {
   'X-Svc-Route-Waterfall': '0 stops at the first miss; default on: a miss tries the next child.',
-  'X-Svc-Route-Max-Cost': 'Ceiling in USD for the whole call, verification included; default 1.00.',
+  'X-Svc-Route-Max-Cost': `Ceiling in USD for the whole call, verification included; default ${(DEFAULT_MAX_COST_MICRO / 1_000_000).toFixed(2)}.`,
   'X-Svc-Route-Prefer': 'provider[,...]: try these providers first (after own-key children).',
   'X-Svc-Route-Exclude': 'provider[,...]: never call these providers.',
   'X-Svc-Route-Strict-Filters': '1: never call a child that cannot apply a sent filter; 422 and no charge when none can.',
-  'X-Svc-Route-Timeout-Ms': 'Deadline for the whole call in milliseconds (default 60000; may only lower it).',
+  'X-Svc-Route-Timeout-Ms': `Deadline for the whole call in milliseconds (default ${DEFAULT_TIMEOUT_MS}; may only lower it).`,
   'X-Svc-Route-Dry-Run': '1: answer the plan without calling any child or charging.',
 };
 const VERIFY_HEADER = 'true: verify a hit in the same call, within the ceiling, and report _svc.verification.';
@@ -43,7 +45,7 @@ function planOrder(cap: CapabilitySrc, children: Child[]): Child[] {
 
 function contractParams(cap: CapabilitySrc): Record<string, ParamSrc> {
   const params: Record<string, ParamSrc> = {};
-  for (const [f, t] of Object.entries(cap.fields)) params[f] = { type: t, required: false, note: 'identity key', example: routedSampleBody({ ...cap, identity: [[f]] })[f] };
+  for (const [f, t] of Object.entries(cap.fields)) params[f] = { type: t, required: false, note: 'identity key', example: sampleFor(f) };
   for (const [f, def] of Object.entries(cap.filters ?? {})) {
     params[f] = { type: def.type, required: false, note: `filter: ${def.note}` };
     if (def.default !== undefined && def.default !== null) params[f].default = def.default;
@@ -120,10 +122,11 @@ function routedExample(cap: CapabilitySrc, ordered: Child[]): unknown {
   const child = ordered.find((c) => c.example !== undefined);
   if (!child) return null;
   const raw = child.op.async ? getPath(child.example, child.op.async.result.path) ?? child.example : child.example;
-  const cost = costOut(child.op.cost);
-  const cost_micro = priceMicro(cost);
+  const output = mapOutput(cap, child.op.response!, raw);
+  // charged as the router would charge this hit: per_result bills each row
+  const cost_micro = chargeMicro({ cost: costOut(child.op.cost), price_micro: priceMicro(child.op.cost), bills_miss: false }, 'hit', countRows(cap, child.op.response!, raw, output));
   return {
-    output: mapOutput(cap, child.op.response!, raw),
+    output,
     raw: child.example,
     _svc: { served_by: child.op.id, tried: [{ endpoint_id: child.op.id, outcome: 'hit', status: 200, ms: 0, cost_micro }], cost_micro },
   };

@@ -10,6 +10,8 @@ import { transforms } from '../runtime/router/transforms.ts';
 import { deriveRules } from '../runtime/router/derive.ts';
 import { parsePath } from '../runtime/util/json-path.ts';
 import { isUnsafePath } from '../runtime/router/build-request.ts';
+import { operationCapability } from './resolve-endpoint.ts';
+import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 
 /** JSON.parse says whether an example is JSON; YAML's JSON mode says where it is not. */
@@ -138,7 +140,7 @@ function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: 
   const errs: BuildError[] = [];
   const c = cap.data;
   const err = (message: string, ...path: Array<string | number>) => errs.push({ pos: cap.pos(path), message });
-  const expected = cap.file.split('/').pop()!.replace(/\.yaml$/, '');
+  const expected = basename(cap.file, '.yaml');
   if (c.capability !== expected) err(`capability '${c.capability}' must match its file name '${expected}.yaml'`, 'capability');
   if (!names.platforms.has(c.platform)) err(`platform '${c.platform}' is not in platforms.yaml`, 'platform');
   c.identity.forEach((set, i) => set.forEach((f, j) => { if (!c.fields[f]) err(`identity[${i}]: '${f}' has no type in fields`, 'identity', i, j); }));
@@ -175,10 +177,10 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
   const idAt = new Map<string, SourcePos>();
   const childRoutes = new Map<string, SourcePos>();
   for (const p of provs) {
-    const expected = p.file.split('/').pop()!.replace(/\.yaml$/, '');
+    const expected = basename(p.file, '.yaml');
     if (p.data.service !== expected) errors.push({ pos: p.pos(['service']), provider: p.data.service, message: `service '${p.data.service}' must match its file name '${expected}.yaml'` });
     p.data.operations.forEach((op, i) => {
-      opCapabilities.add(op.capability ?? op.serves ?? op.id.slice(p.data.service.length + 1));
+      opCapabilities.add(operationCapability(p.data.service, op));
       const first = idAt.get(op.id);
       if (first) errors.push({ pos: p.pos(['operations', i, 'id']), provider: p.data.service, message: `duplicate id ${op.id} (first at ${first.file}:${first.line})` });
       else idAt.set(op.id, p.pos(['operations', i, 'id']));
@@ -190,7 +192,8 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
       }
     });
   }
-  for (const c of caps) errors.push(...checkCapability(c, { capabilities: new Set(capabilities.keys()), platforms, opCapabilities, partial: cat.partial }));
+  const capabilityNames = new Set(capabilities.keys());
+  for (const c of caps) errors.push(...checkCapability(c, { capabilities: capabilityNames, platforms, opCapabilities, partial: cat.partial }));
   const allIds = new Set(idAt.keys());
   for (const p of provs) {
     p.data.operations.forEach((op, i) => {

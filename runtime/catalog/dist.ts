@@ -7,6 +7,7 @@ import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../bu
 import { withoutHidden, type PlatformRow, type ShelfCapability } from '../../build/resolve-shelves.ts';
 import { SearchEngine } from './search.ts';
 import { Lru } from '../util/lru.ts';
+import { PROXY_URL } from '../../build/call-template.ts';
 
 export interface ShelfDoc {
   slug: string;
@@ -44,7 +45,7 @@ export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 200
   const endpointIds = new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length)));
   const cache = new Lru<Buffer>(entryCacheSize);
   const endpointBytes = (id: string) => (!endpointIds.has(id) ? null
-    : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll('{{proxy_url}}', proxyUrl))));
+    : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll(PROXY_URL, proxyUrl))));
   const rows = json<SearchRow[]>('search/rows.json');
   return {
     dir,

@@ -2,7 +2,7 @@
 // The routed waterfall and the pass-through both charge through this; errors never cost.
 import type { OperationRuntime } from '../../build/types.ts';
 
-export function chargeMicro(op: OperationRuntime, outcome: 'hit' | 'miss' | 'error', rows: number): number {
+export function chargeMicro(op: Pick<OperationRuntime, 'cost' | 'price_micro' | 'bills_miss'>, outcome: 'hit' | 'miss' | 'error', rows: number): number {
   if (!op.cost || op.cost.type === 'free' || outcome === 'error') return 0;
   const perResult = op.cost.type === 'per_result';
   if (outcome === 'hit') return op.price_micro * (perResult ? rows : 1);

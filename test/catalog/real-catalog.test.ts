@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry, Manifest, RuntimeCatalog } from '../../build/types.ts';
 import { REAL_BUILD_RESULT, REAL_DIST } from '../helpers/paths.ts';
+import { chargeMicro } from '../../runtime/router/billing.ts';
+import { countRows } from '../../runtime/router/map-response.ts';
+import { getPath } from '../../runtime/util/json-path.ts';
 
 /** children at least, per the seed's capability table */
 const MIN_CHILDREN: Record<string, number> = {
@@ -42,6 +45,20 @@ describe('the real catalog', () => {
         if (!e.docs_url) problems.push(`${id}: no docs_url`);
         if (!e.has_example) problems.push(`${id}: no example`);
       }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("a routed entry's example costs what the router would charge for that hit", () => {
+    const runtime = read<RuntimeCatalog>('runtime.json');
+    const problems: string[] = [];
+    for (const [name, cap] of Object.entries(runtime.capabilities)) {
+      const ex = read<CatalogEntry>(`endpoints/svc.${name}.json`).example_response as { output: Record<string, unknown>; raw: unknown; _svc: { served_by: string; cost_micro: number } } | null;
+      if (!ex) continue;
+      const op = runtime.operations[ex._svc.served_by];
+      const record = op.async ? getPath(ex.raw, op.async.result.path) ?? ex.raw : ex.raw;
+      const want = chargeMicro(op, 'hit', countRows(cap, op.response!, record, ex.output));
+      if (ex._svc.cost_micro !== want) problems.push(`${name}: example says ${ex._svc.cost_micro}, the router charges ${want}`);
     }
     expect(problems).toEqual([]);
   });
