@@ -1,4 +1,6 @@
-// Everything the runtime reads from the environment, in one place (see README's configuration table).
+// The runtime's settings from the environment (README's configuration table lists them all). Router
+// tuning (SVC_ATTEMPT_TIMEOUT_MS, …), the judge's key and model, HOST and per-provider names
+// (auth.env, SVC_BASE_*) are read from `env` where they are used.
 export interface Config {
   port: number;
   publicUrl: string;

@@ -16,12 +16,9 @@ export interface ShelfDoc {
 }
 
 export interface DistCatalog {
-  dir: string;
   manifest: Manifest;
   platforms: { platforms: PlatformRow[]; hints: string[] };
   shelves: Map<string, { visible: ShelfDoc; all: ShelfDoc }>;
-  /** ids of every endpoint entry */
-  endpointIds: Set<string>;
   /** an entry as JSON bytes, proxy URL filled in; null for an unknown id */
   endpointBytes(id: string): Buffer | null;
   search: SearchEngine;
@@ -48,11 +45,9 @@ export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 200
     : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll(PROXY_URL, proxyUrl))));
   const rows = json<SearchRow[]>('search/rows.json');
   return {
-    dir,
     manifest,
     platforms: json('platforms.json'),
     shelves,
-    endpointIds,
     endpointBytes,
     search: new SearchEngine(rows, json('search/index.json')),
     runtime: json('runtime.json'),

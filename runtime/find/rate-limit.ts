@@ -1,5 +1,5 @@
 // A fixed-window limit per client: `perMinute` requests in each minute, then 429 with Retry-After.
-// In-process; several instances share one through the storage issue's atomic counters.
+// In-process: each instance counts its own clients.
 export class RateLimit {
   private windows = new Map<string, { start: number; count: number }>();
 

@@ -1,11 +1,13 @@
-// Sandbox settings from the environment: SVC_KEY_<SERVICE> (made up when unset), SVC_SANDBOX_FAULT_RATE.
+// Sandbox settings from the environment: each provider's platform key under the name its YAML gives
+// (auth.env, e.g. SVC_KEY_HUNTER; made up when unset), SVC_SANDBOX_FAULT_RATE.
 import type { RuntimeCatalog } from '../../build/types.ts';
 import { hash32 } from './hash.ts';
+import { platformKey } from '../router/keys.ts';
 import type { SandboxOptions } from './types.ts';
 
 export interface KeyChoice {
   keys: Record<string, string>;
-  /** services whose key was made up (no SVC_KEY_<SERVICE> set) */
+  /** services whose key was made up (their auth.env variable unset) */
   madeUp: string[];
 }
 
@@ -21,8 +23,7 @@ export function sandboxKeys(runtime: RuntimeCatalog, env: NodeJS.ProcessEnv = pr
   const keys: Record<string, string> = {};
   const madeUp: string[] = [];
   for (const [service, p] of Object.entries(runtime.providers)) {
-    const name = p.auth.env || `SVC_KEY_${service.toUpperCase()}`;
-    const given = env[name];
+    const given = platformKey(p, env);
     if (given) keys[service] = given;
     else { keys[service] = madeUpKey(runtime, service); madeUp.push(service); }
   }

@@ -17,7 +17,7 @@ const opts = sandboxOptionsFromEnv(runtime);
 const port = Number(process.env.SVC_SANDBOX_PORT ?? 8788);
 const running = await startSandbox(createSandbox(runtime, opts), port);
 console.log(`sandbox: ${Object.keys(runtime.providers).length} providers on ${running.url}/<service>`);
-if (opts.madeUp.length) console.log(`sandbox: made-up keys (no SVC_KEY_<SERVICE> set) for: ${opts.madeUp.join(', ')}`);
+if (opts.madeUp.length) console.log(`sandbox: made-up keys (their SVC_KEY_… variable unset) for: ${opts.madeUp.join(', ')}`);
 if (opts.faultRate) console.log(`sandbox: random faults at rate ${opts.faultRate} (seed ${opts.seed})`);
 console.log(`sandbox: billing at ${running.url}/_sandbox/billing; POST ${running.url}/_sandbox/reset clears it`);
 const stop = (): void => { void running.close().then(() => process.exit(0)); };

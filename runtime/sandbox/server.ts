@@ -10,8 +10,6 @@ export interface RunningSandbox {
   port: number;
   /** http://127.0.0.1:<port> */
   url: string;
-  /** the base URL a provider's calls go to: `${url}/<service>` */
-  baseFor(service: string): string;
   close(): Promise<void>;
 }
 
@@ -76,7 +74,6 @@ export function startSandbox(sb: Sandbox, port = 8788, host = '127.0.0.1'): Prom
       resolve({
         port: actual,
         url,
-        baseFor: (service) => `${url}/${service}`,
         close: () => new Promise<void>((done) => { server.close(() => done()); server.closeAllConnections(); }),
       });
     });
