@@ -1,12 +1,17 @@
-// The own endpoints as OpenAPI operations. Each route group's paths are listed here, in SPEC order.
+// The own endpoints as OpenAPI operations. Each route group's paths are listed here, in SPEC order;
+// request schemas are the ones the routes validate with (request-schemas.ts).
+import * as schemas from './request-schemas.ts';
+import type { ObjectSchema } from './request-schemas.ts';
 type Op = { summary: string; tags: string[]; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown>; security?: unknown[] };
 
 const json = (description: string, schema: unknown = { type: 'object' }) => ({ description, content: { 'application/json': { schema } } });
 const err = (description: string) => json(description, { $ref: '#/components/schemas/HTTPError' });
 const invalid = { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } };
-const q = (name: string, schema: unknown, description: string) => ({ name, in: 'query', required: false, schema, description });
+/** a query schema's properties as parameters, each with its description */
+const query = (schema: ObjectSchema, descriptions: Record<string, string>) =>
+  Object.entries(schema.properties).map(([name, s]) => ({ name, in: 'query', required: false, schema: s, description: descriptions[name] }));
 const p = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
-const body = (properties: Record<string, unknown>, required: string[]) => ({ required: true, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties, required } } } });
+const body = (schema: ObjectSchema) => ({ required: true, content: { 'application/json': { schema } } });
 const org = { name: 'x-svc-org', in: 'header', required: false, schema: { type: 'string' }, description: 'team slug; must name the credential\'s team' };
 const auth = [{ token: [] }, { session: [] }];
 const admin = [{ admin: [] }];
@@ -17,21 +22,21 @@ export const ownPaths: Record<string, Record<string, Op>> = {
   '/catalog/platforms/{slug}': {
     get: {
       summary: 'One shelf, operations grouped by capability', tags: ['catalog'],
-      parameters: [p('slug', 'platform slug'), q('include_hidden', { type: 'integer', enum: [0, 1], default: 0 }, '1 keeps account and utility operations')],
+      parameters: [p('slug', 'platform slug'), ...query(schemas.shelfQuery, { include_hidden: '1 keeps account and utility operations' })],
       responses: { 200: json('Shelf'), 404: err('Unknown platform'), 422: invalid },
     },
   },
   '/catalog/search': {
     get: {
       summary: 'Token-matching search over every operation', tags: ['catalog'],
-      parameters: [q('q', { type: 'string', default: '' }, 'words'), q('limit', { type: 'integer', minimum: 1, maximum: 100, default: 25 }, 'rows')],
+      parameters: query(schemas.searchQuery, { q: 'words', limit: 'rows' }),
       responses: { 200: json('Results'), 422: invalid },
     },
   },
   '/catalog/find': {
     get: {
       summary: 'Describe a job: NDJSON, a candidates line at once, then a judged line when the judge answers in time', tags: ['catalog'],
-      parameters: [q('q', { type: 'string', default: '', maxLength: 500 }, 'the job, in words')],
+      parameters: query(schemas.findQuery, { q: 'the job, in words' }),
       responses: { 200: { description: 'NDJSON stream', content: { 'application/x-ndjson': { schema: { type: 'string' } } } }, 422: invalid, 429: err('Rate limited; see Retry-After') },
     },
   },
@@ -45,7 +50,7 @@ export const ownPaths: Record<string, Record<string, Op>> = {
   '/auth/session': {
     post: {
       summary: 'Trade an API token for a dashboard session cookie (svc_session)', tags: ['teams'],
-      requestBody: body({ token: { type: 'string' } }, ['token']),
+      requestBody: body(schemas.sessionBody),
       responses: { 200: json('Session opened', { type: 'object', properties: { team: { type: 'string' } } }), 401: err('Bad token'), 422: invalid },
     },
   },
@@ -55,14 +60,14 @@ export const ownPaths: Record<string, Record<string, Op>> = {
   '/teams/me/ledger': {
     get: {
       summary: 'Ledger entries, newest first, 50 a page', tags: ['teams'], security: auth,
-      parameters: [org, q('cursor', { type: 'string' }, 'next_cursor of the previous page')],
+      parameters: [org, ...query(schemas.ledgerQuery, { cursor: 'next_cursor of the previous page' })],
       responses: { 200: json('Ledger page'), 401: err('No or bad credential'), 422: invalid },
     },
   },
   '/teams/me/keys/{provider}': {
     post: {
       summary: "Store the team's own key for a provider (encrypted at rest, never shown again)", tags: ['teams'], security: auth,
-      parameters: [org, p('provider', 'provider key, e.g. hunter')], requestBody: body({ key: { type: 'string' } }, ['key']),
+      parameters: [org, p('provider', 'provider key, e.g. hunter')], requestBody: body(schemas.keyBody),
       responses: { 200: json('Stored'), 401: err('No or bad credential'), 404: err('Unknown provider'), 413: err('Body too large'), 422: invalid },
     },
     delete: {
@@ -73,7 +78,7 @@ export const ownPaths: Record<string, Record<string, Op>> = {
   '/admin/teams': {
     post: {
       summary: 'Create a team with credit and its first token (SVC_ADMIN_TOKEN only)', tags: ['admin'], security: admin,
-      requestBody: body({ name: { type: 'string' }, credit_usd: { type: ['string', 'number'] } }, ['name']),
+      requestBody: body(schemas.createTeamBody),
       responses: { 201: json('Team and token (shown once)'), 401: err('Bad x-svc-admin'), 404: err('Administration disabled'), 409: err('Slug taken'), 422: invalid },
     },
   },
@@ -86,7 +91,7 @@ export const ownPaths: Record<string, Record<string, Op>> = {
   '/admin/teams/{team}/credit': {
     post: {
       summary: "Add credit to a team's balance", tags: ['admin'], security: admin, parameters: [p('team', 'team slug')],
-      requestBody: body({ usd: { type: ['string', 'number'] } }, ['usd']),
+      requestBody: body(schemas.creditBody),
       responses: { 200: json('New balance'), 401: err('Bad x-svc-admin'), 404: err('Unknown team or administration disabled'), 422: invalid },
     },
   },

@@ -4,19 +4,14 @@ import { getRouterParam, type H3, type H3Event } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail, invalid } from '../errors.ts';
 import { bodyValidator } from '../validate.ts';
+import { createTeamBody, creditBody as creditSchema } from '../request-schemas.ts';
 import { readJson } from '../body.ts';
 import { parseUsd, type State, type Team } from '../state/index.ts';
 import { safeEqual } from '../state/secrets.ts';
 import { slugify } from '../state/teams.ts';
 
-const usd = { anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*$' }] };
-const createBody = bodyValidator<{ name: string; credit_usd?: number | string }>({
-  type: 'object', additionalProperties: false, required: ['name'],
-  properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, credit_usd: usd },
-});
-const creditBody = bodyValidator<{ usd: number | string }>({
-  type: 'object', additionalProperties: false, required: ['usd'], properties: { usd },
-});
+const createBody = bodyValidator<{ name: string; credit_usd?: number | string }>(createTeamBody);
+const creditBody = bodyValidator<{ usd: number | string }>(creditSchema);
 
 /** micro-USD of a validated amount, or 422 naming the field */
 function micro(value: number | string | undefined, field: string, min: number): number {

@@ -3,14 +3,12 @@ import { getRequestProtocol, setCookie, type H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { bodyValidator } from '../validate.ts';
+import * as schemas from '../request-schemas.ts';
 import { readJson } from '../body.ts';
 import { SESSION_COOKIE } from '../auth.ts';
 import { SESSION_TTL_S } from '../state/teams.ts';
 
-const sessionBody = bodyValidator<{ token: string }>({
-  type: 'object', additionalProperties: false, required: ['token'],
-  properties: { token: { type: 'string', minLength: 1, maxLength: 200 } },
-});
+const sessionBody = bodyValidator<{ token: string }>(schemas.sessionBody);
 
 export function authRoutes(app: H3, { config, state }: AppContext): void {
   app.post('/auth/session', async (event) => {

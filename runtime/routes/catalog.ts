@@ -3,18 +3,13 @@ import { getQuery, getRouterParam, type H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { queryValidator } from '../validate.ts';
+import * as schemas from '../request-schemas.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
 
-const shelfQuery = queryValidator<{ include_hidden: 0 | 1 }>({
-  type: 'object',
-  properties: { include_hidden: { type: 'integer', enum: [0, 1], default: 0 } },
-});
-const searchQuery = queryValidator<{ q: string; limit: number }>({
-  type: 'object',
-  properties: { q: { type: 'string', default: '', maxLength: 500 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
-});
+const shelfQuery = queryValidator<{ include_hidden: 0 | 1 }>(schemas.shelfQuery);
+const searchQuery = queryValidator<{ q: string; limit: number }>(schemas.searchQuery);
 
 export function catalogRoutes(app: H3, { catalog, live, entry }: AppContext): void {
   app.get('/catalog/platforms', () => {

@@ -4,13 +4,14 @@ import { getQuery, getRequestIP, type H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { queryValidator } from '../validate.ts';
+import * as schemas from '../request-schemas.ts';
 import { localJudge } from '../find/judge-local.ts';
 import { chatJudge } from '../find/judge-chat.ts';
 import { RateLimit } from '../find/rate-limit.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 
 const CANDIDATES = 20;
-const findQuery = queryValidator<{ q: string }>({ type: 'object', properties: { q: { type: 'string', default: '', maxLength: 500 } } });
+const findQuery = queryValidator<{ q: string }>(schemas.findQuery);
 
 export function findRoutes(app: H3, { catalog, live, config }: AppContext): void {
   const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.env.SVC_JUDGE_KEY, model: config.env.SVC_JUDGE_MODEL }) : localJudge;

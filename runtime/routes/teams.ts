@@ -3,16 +3,12 @@ import { getQuery, getRouterParam, type H3, type H3Event } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { bodyValidator, queryValidator } from '../validate.ts';
+import * as schemas from '../request-schemas.ts';
 import { readJson } from '../body.ts';
 import { requireTeam } from '../auth.ts';
 
-const ledgerQuery = queryValidator<{ cursor?: string }>({
-  type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{1,15}$' } },
-});
-const keyBody = bodyValidator<{ key: string }>({
-  type: 'object', additionalProperties: false, required: ['key'],
-  properties: { key: { type: 'string', minLength: 1, maxLength: 4096, pattern: '\\S' } },
-});
+const ledgerQuery = queryValidator<{ cursor?: string }>(schemas.ledgerQuery);
+const keyBody = bodyValidator<{ key: string }>(schemas.keyBody);
 
 export function teamRoutes(app: H3, { config, catalog, state }: AppContext): void {
   const provider = (event: H3Event) => {

@@ -3,6 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { keyBody, searchQuery } from '../../runtime/request-schemas.ts';
 import { appContext, serve } from '../helpers/server.ts';
 
 let base = '';
@@ -151,6 +152,11 @@ describe('GET /openapi.json', () => {
     expect(body.paths['/px/people.email.find'].post.parameters.map((h: { name: string }) => h.name)).toContain('X-Svc-Route-Verify');
     expect(body.paths['/px/google.serp.organic'].post.requestBody.content['application/json'].schema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
     expect(body.components.schemas.HTTPValidationError).toBeDefined();
+    // the own endpoints publish the schemas their routes enforce
+    const qParam = body.paths['/catalog/search'].get.parameters.find((x: { name: string }) => x.name === 'q');
+    expect(qParam.schema).toEqual(searchQuery.properties.q);
+    expect(body.paths['/teams/me/keys/{provider}'].post.requestBody.content['application/json'].schema).toEqual(keyBody);
+    expect(body.paths['/admin/teams'].post.requestBody.content['application/json'].schema.properties.name).toMatchObject({ minLength: 1, maxLength: 100 });
   });
 });
 
