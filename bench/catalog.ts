@@ -6,10 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCatalog } from './generate-catalog.ts';
 import { buildCatalog } from '../build/pipeline.ts';
-import { appContext } from '../test/helpers/server.ts';
+import { appContext, serve } from '../test/helpers/server.ts';
 import { createApp } from '../runtime/app.ts';
-import { startServer } from '../runtime/server.ts';
-import { fastPath } from '../runtime/fast-path.ts';
 import { bareServer, fmt, line, load, median } from './lib.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -66,9 +64,9 @@ line('(b) svc search throughput / raw FlexSearch', `${fmt(oursQps / rawQps)}x`, 
 
 // (c) GET /catalog/endpoints/{id} under autocannon against a bare node:http server of the same bytes
 const id = 'gen42.op3';
-const listener = await startServer(app, { port: 0, quiet: true, fast: fastPath(ctx) });
+const listener = await serve(ctx);
 const bare = await bareServer(catalog.endpointBytes(id)!);
-const svcUrl = `${listener.url.replace(/\/$/, '')}/catalog/endpoints/${id}`;
+const svcUrl = `${listener.url}/catalog/endpoints/${id}`;
 await load(svcUrl, { seconds: 1 }); // warm up
 const floor = await load(bare.url, { seconds });
 const svc = await load(svcUrl, { seconds });

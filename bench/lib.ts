@@ -1,21 +1,60 @@
 // Small helpers shared by the benchmarks: medians, autocannon runs, a bare baseline server.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** the middle item by `by` (the upper middle of an even count) */
+export const middle = <T>(xs: T[], by: (x: T) => number): T => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
+export const median = (xs: number[]) => middle(xs, (x) => x);
 export const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
 export function line(label: string, value: string, target?: string, ok?: boolean): void {
   process.stdout.write(`${label.padEnd(58)} ${value.padStart(14)}${target ? `   target ${target} ${ok ? 'ok' : 'MISSED'}` : ''}\n`);
 }
 
-export interface LoadResult { rps: number; p50: number; p99: number }
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** the serving process's CPU µs per answered request, when its pid was given (Linux) */
+  cpu: number | null;
+}
 
-export async function load(url: string, opts: { connections?: number; seconds?: number; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {}): Promise<LoadResult> {
-  const r = await autocannon({ url, connections: opts.connections ?? 50, duration: opts.seconds ?? 5, method: opts.method ?? 'GET', body: opts.body, headers: opts.headers });
+export interface LoadOptions {
+  connections?: number;
+  seconds?: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** the n-th request's body or path, so that requests can differ */
+  body?: (n: number) => string;
+  path?: (n: number) => string;
+  /** pid of the serving process, to measure its CPU per request */
+  server?: number;
+}
+
+/** CPU time (user + system) a process has used so far, in µs; null where /proc is not there. */
+function cpuUs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // clock ticks, 100 a second on Linux
+  } catch {
+    return null;
+  }
+}
+
+/** autocannon against `url`; any non-2xx answer or error fails the benchmark. */
+export async function load(url: string, opts: LoadOptions = {}): Promise<LoadResult> {
+  let n = 0;
+  const cpu0 = opts.server ? cpuUs(opts.server) : null;
+  const r = await autocannon({
+    url, connections: opts.connections ?? 50, duration: opts.seconds ?? 5, method: opts.method ?? 'GET', headers: opts.headers,
+    requests: [{ setupRequest: (req) => { n++; return { ...req, ...(opts.body ? { body: opts.body(n) } : {}), ...(opts.path ? { path: opts.path(n) } : {}) }; } }],
+  });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  const cpu1 = opts.server ? cpuUs(opts.server) : null;
+  const cpu = cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / r.requests.total : null;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu };
 }
 
 /** The floor for a Node server: answers a preloaded buffer, nothing else. */

@@ -5,10 +5,9 @@
 // BENCH_PROFILE=1 writes a CPU profile of the svc process to bench/profiles/.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { buildCatalog } from '../build/pipeline.ts';
-import { fmt, line, type LoadResult } from './lib.ts';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { fmt, line, load, middle, type LoadOptions, type LoadResult } from './lib.ts';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
@@ -25,30 +24,8 @@ async function start(role: string, arg: string, dist: string): Promise<Record<st
   return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
 }
 
-/** CPU time (user + system) a process has used so far, in µs; null where /proc is not there. */
-function cpuUs(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // clock ticks, 100 a second on Linux
-  } catch {
-    return null;
-  }
-}
-
-/** autocannon with a distinct subject per request, so identical-call merging cannot help svc. */
-async function run(url: string, opts: { connections?: number; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: (n: number) => string; path?: (n: number) => string; server?: number }): Promise<LoadResult & { cpu: number | null }> {
-  let n = 0;
-  const cpu0 = opts.server ? cpuUs(opts.server) : null;
-  const r = await autocannon({
-    url, connections: opts.connections ?? connections, duration: seconds, method: opts.method ?? 'GET', headers: opts.headers,
-    requests: [{ setupRequest: (req) => { n++; return { ...req, ...(opts.body ? { body: opts.body(n) } : {}), ...(opts.path ? { path: opts.path(n) } : {}) }; } }],
-  });
-  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  const cpu1 = opts.server ? cpuUs(opts.server) : null;
-  // the serving process's CPU per answered request: what the machine's noise moves least
-  const cpu = cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0) / r.requests.total : null;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu };
-}
+/** autocannon for this bench's duration and connections (bodies and paths differ per request, so merging cannot help svc) */
+const run = (url: string, opts: LoadOptions) => load(url, { seconds, connections, ...opts });
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-routed-'));
 const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dist, 'catalog') });
@@ -73,16 +50,15 @@ await routed((n) => `warm${n}@acme.com`);
 const a = await direct();
 // The forwarders and svc alternate over three rounds and are compared by their medians, so a noisy
 // stretch of the machine does not fall on one side only.
-type Measured = Awaited<ReturnType<typeof run>>;
-const bRuns: Measured[] = [];
-const b2Runs: Measured[] = [];
-const cRuns: Measured[] = [];
+const bRuns: LoadResult[] = [];
+const b2Runs: LoadResult[] = [];
+const cRuns: LoadResult[] = [];
 for (let round = 0; round < 3; round++) {
   bRuns.push(await viaForwarder());
   b2Runs.push(await viaForwarder(forwarderRequest));
   cRuns.push(await routed((n) => `r${round}.jane${n}@acme.com`));
 }
-const mid = (runs: Measured[]) => [...runs].sort((x, y) => x.rps - y.rps)[1];
+const mid = (runs: LoadResult[]) => middle(runs, (r) => r.rps);
 const b = mid(bRuns);
 const b2 = mid(b2Runs);
 const c = mid(cRuns);
