@@ -119,7 +119,8 @@ export class Observations {
   }
 }
 
-const SUMMARY_TTL_MS = 250;
+/** how long a summary may be reused while attempts keep arriving */
+export const SUMMARY_TTL_MS = 250;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
