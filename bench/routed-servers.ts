@@ -2,10 +2,8 @@
 // an event loop: `sandbox`, `svc <sandboxUrl>`, `forwarder <targetOrigin>`, `forwarder-request <targetOrigin>`. Each prints one JSON line.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Agent, request, type Dispatcher } from 'undici';
-import type { RuntimeCatalog } from '../build/types.ts';
+import { loadRuntime } from '../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox } from '../runtime/sandbox/index.ts';
 import { sandboxEnv } from '../runtime/sandbox-env.ts';
 import { appContext, serve } from '../test/helpers/server.ts';
@@ -13,7 +11,7 @@ import { appContext, serve } from '../test/helpers/server.ts';
 const [role, arg, dist] = process.argv.slice(2);
 // SIGINT exits cleanly, so a --cpu-prof run (BENCH_PROFILE=1) writes its profile
 process.once('SIGINT', () => process.exit(0));
-const runtime = JSON.parse(readFileSync(join(dist, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
+const runtime = loadRuntime(dist);
 const { keys } = sandboxKeys(runtime, {});
 const say = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
 

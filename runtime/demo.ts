@@ -2,7 +2,7 @@
 // team with credit and no own keys. Prints the team's token and three commands that work as pasted.
 import { readConfig } from './config.ts';
 import { ensureBuilt } from './ensure-built.ts';
-import { loadDist } from './catalog/dist.ts';
+import { loadDist, loadRuntime } from './catalog/dist.ts';
 import { createApp } from './app.ts';
 import { startServer } from './server.ts';
 import { fastPath } from './fast-path.ts';
@@ -17,12 +17,12 @@ const DEMO_CREDIT_MICRO = 25_000_000;
 
 const base = readConfig();
 await ensureBuilt(base.distDir);
-const probe = loadDist(base.distDir, '');
-const sandboxOpts = sandboxOptionsFromEnv(probe.runtime);
-const sandbox = await startSandbox(createSandbox(probe.runtime, sandboxOpts), Number(process.env.SVC_SANDBOX_PORT ?? 8788));
+const runtime = loadRuntime(base.distDir);
+const sandboxOpts = sandboxOptionsFromEnv(runtime);
+const sandbox = await startSandbox(createSandbox(runtime, sandboxOpts), Number(process.env.SVC_SANDBOX_PORT ?? 8788));
 // The sandbox finishes a job by the second poll, so async children need not wait their real
 // providers' intervals (up to 10 s) here.
-const config = readConfig({ SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(probe.runtime, sandbox.url, sandboxOpts.keys) });
+const config = readConfig({ SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(runtime, sandbox.url, sandboxOpts.keys) });
 const catalog = loadDist(config.distDir, `${config.publicUrl}${config.proxyPrefix}`);
 const state = await createState(config);
 const existing = await state.teamBySlug(DEMO_TEAM);

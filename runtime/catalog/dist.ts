@@ -26,6 +26,11 @@ export interface DistCatalog {
   entry(id: string): CatalogEntry | null;
 }
 
+/** The runtime catalog alone (providers, operations, capabilities): what the sandbox serves. */
+export function loadRuntime(distDir: string): RuntimeCatalog {
+  return JSON.parse(readFileSync(join(distDir, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
+}
+
 export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 2000): DistCatalog {
   const dir = join(distDir, 'catalog');
   if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`no built catalog in ${dir}: run npm run build`);
@@ -50,7 +55,7 @@ export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 200
     shelves,
     endpointBytes,
     search: new SearchEngine(rows, json('search/index.json')),
-    runtime: json('runtime.json'),
+    runtime: loadRuntime(distDir),
     entry: (id) => {
       const bytes = endpointBytes(id);
       return bytes ? (JSON.parse(bytes.toString('utf8')) as CatalogEntry) : null;

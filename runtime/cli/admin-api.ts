@@ -33,9 +33,6 @@ export async function adminPost<T>(target: AdminTarget, path: string, body: unkn
   if (res.ok) return data as T;
   const detail = (data as { detail?: unknown } | null)?.detail;
   const said = typeof detail === 'string' ? detail : Array.isArray(detail) ? detail.map((d: { msg?: string }) => d.msg).join(' ') : `HTTP ${res.status}`;
-  if (res.status === 404 && path.startsWith('/admin/teams') && said === 'Not found.') {
-    throw new CliFailure(`The server at ${target.url} has administration disabled: start it with SVC_ADMIN_TOKEN set.`);
-  }
   if (res.status === 401) throw new CliFailure(`The server refused SVC_ADMIN_TOKEN: ${said}`);
   throw new CliFailure(said);
 }

@@ -38,8 +38,8 @@ export function parseRouteOptions(headers: HeaderReader): RouteOptions {
   const maxCost = headers.get('x-svc-route-max-cost');
   let maxCostMicro = DEFAULT_MAX_COST_MICRO;
   if (maxCost !== null) {
-    const micro = /^\s*\d+(\.\d+)?\s*$/.test(maxCost) ? parseUsd(maxCost.trim()) : null;
-    if (micro === null || micro < 0) bad('X-Svc-Route-Max-Cost', 'X-Svc-Route-Max-Cost must be a USD amount such as 0.25.');
+    const micro = parseUsd(maxCost);
+    if (micro === null) bad('X-Svc-Route-Max-Cost', 'X-Svc-Route-Max-Cost must be a USD amount such as 0.25.');
     maxCostMicro = micro!;
   }
   const timeout = headers.get('x-svc-route-timeout-ms');

@@ -32,7 +32,7 @@ async function teamParam(event: H3Event, state: State): Promise<Team> {
 export function adminRoutes(app: H3, { config, state }: AppContext): void {
   const adminToken = config.adminToken;
   if (!adminToken) {
-    app.all('/admin/**', () => fail(404, 'Not found.'));
+    app.all('/admin/**', () => fail(404, 'Administration is disabled on this server: start it with SVC_ADMIN_TOKEN set.'));
     return;
   }
   const authorise = (event: H3Event) => {

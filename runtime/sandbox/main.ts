@@ -1,16 +1,14 @@
 // `tsx runtime/sandbox/main.ts`: serve every provider of dist/catalog/runtime.json on SVC_SANDBOX_PORT.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RuntimeCatalog } from '../../build/types.ts';
+import { loadRuntime } from '../catalog/dist.ts';
 import { createSandbox, sandboxOptionsFromEnv, startSandbox } from './index.ts';
 
 const dist = process.env.SVC_DIST_DIR ?? 'dist';
-const file = join(dist, 'catalog', 'runtime.json');
 let runtime: RuntimeCatalog;
 try {
-  runtime = JSON.parse(readFileSync(file, 'utf8')) as RuntimeCatalog;
+  runtime = loadRuntime(dist);
 } catch {
-  console.error(`sandbox: cannot read ${file}; run \`npm run build\` first`);
+  console.error(`sandbox: cannot read ${dist}/catalog/runtime.json; run \`npm run build\` first`);
   process.exit(1);
 }
 const opts = sandboxOptionsFromEnv(runtime);

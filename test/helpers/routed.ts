@@ -1,7 +1,5 @@
 // A runtime wired to a real sandbox on loopback, with a funded team: the setup of every routed test.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { RuntimeCatalog } from '../../build/types.ts';
+import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../runtime/sandbox/index.ts';
 import { sandboxEnv } from '../../runtime/sandbox-env.ts';
 import { appContext, serve } from './server.ts';
@@ -21,7 +19,7 @@ export interface RoutedWorld {
 }
 
 export async function routedWorld(distDir: string, opts: { creditMicro?: number; env?: Record<string, string> } = {}): Promise<RoutedWorld> {
-  const runtime = JSON.parse(readFileSync(join(distDir, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
+  const runtime = loadRuntime(distDir);
   const { keys } = sandboxKeys(runtime, {});
   const sandbox = createSandbox(runtime, { keys, stallMs: 5_000 });
   const running = await startSandbox(sandbox, 0);

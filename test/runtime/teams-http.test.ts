@@ -75,6 +75,7 @@ describe('admin API', () => {
     for (const path of ['/admin/teams', '/admin/teams/x/tokens', '/admin/teams/x/credit', '/admin/anything']) {
       const res = await off.call(path, jsonInit('POST', { name: 'x' }, { 'x-svc-admin': ADMIN }));
       expect(res.status, path).toBe(404);
+      expect((await res.json()).detail, path).toMatch(/disabled.*SVC_ADMIN_TOKEN/); // what the CLI prints too
     }
     expect((await off.call('/admin/teams')).status).toBe(404);
   });

@@ -1,13 +1,12 @@
 // The sandbox's small rules on their own: key placements, steering words, seeded faults, the fetch
 // handler and its control routes.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ProviderRuntime, RuntimeCatalog } from '../../build/types.ts';
+import type { ProviderRuntime } from '../../build/types.ts';
+import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { authorized } from '../../runtime/sandbox/auth.ts';
 import { faultDice } from '../../runtime/sandbox/faults.ts';
 import { createSandbox } from '../../runtime/sandbox/index.ts';
 import { readSteer } from '../../runtime/sandbox/steer.ts';
-import { join } from 'node:path';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 
 const provider = (auth: ProviderRuntime['auth']): ProviderRuntime => ({ service: 'p', display_name: 'P', base_url: 'https://p.test', auth });
@@ -51,7 +50,7 @@ describe('steering words', () => {
 });
 
 describe('fetch handler', () => {
-  const runtime = JSON.parse(readFileSync(join(FIXTURE_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
+  const runtime = loadRuntime(FIXTURE_DIST);
   const app = createSandbox(runtime, { keys: { zerobounce: 'zk', searchco: 'sk' } });
 
   it('answers a hit, counts it, and resets', async () => {
