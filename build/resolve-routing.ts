@@ -5,6 +5,7 @@ import { costOut, priceMicro } from './resolve-endpoint.ts';
 import { routedSampleBody, routedTemplate, sampleFor } from './call-template.ts';
 import { countRows, mapOutput } from '../runtime/router/map-response.ts';
 import { chargeMicro } from '../runtime/router/billing.ts';
+import { worstCostMicro } from '../runtime/router/plan.ts';
 import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from '../runtime/router/options.ts';
 import { getPath } from '../runtime/util/json-path.ts';
 
@@ -32,11 +33,8 @@ export function routeHeaders(cap: CapabilitySrc): Record<string, string> {
 
 /** Expected USD for one hit from the list price: per_result bills every row of the default page. */
 export function listUsdPerHit(cap: CapabilitySrc, op: OperationSrc): number | null {
-  const c = op.cost;
-  if (!c || c.type === 'free') return 0;
-  if (c.usd === null) return null;
-  const rows = c.type === 'per_result' ? Number(cap.filters?.limit?.default ?? 1) : 1;
-  return (priceMicro(c) * rows) / 1_000_000;
+  if (op.cost && op.cost.type !== 'free' && op.cost.usd === null) return null; // a price not known
+  return worstCostMicro({ cost: op.cost ?? null, price_micro: priceMicro(op.cost ?? null) }, Number(cap.filters?.limit?.default ?? 1)) / 1_000_000;
 }
 
 function planOrder(cap: CapabilitySrc, children: Child[]): Child[] {

@@ -1,6 +1,6 @@
 // The pure planner: which children a call may try, in which order, with which key, at what worst
 // cost, and why the others are left out. The same function answers dry runs and drives live calls.
-import type { CapabilitySrc, Observed, OperationRuntime } from '../../build/types.ts';
+import type { CapabilitySrc, CostType, Observed, OperationRuntime } from '../../build/types.ts';
 import type { RouteOptions } from './options.ts';
 import { usdPerHit } from './expected-cost.ts';
 import { present } from './prepare.ts';
@@ -37,8 +37,8 @@ export interface PlanInput {
   ownKeyCooling: (provider: string) => boolean;
 }
 
-/** Worst-case charge of one attempt: per_result bills every row asked for. */
-export function worstCostMicro(op: OperationRuntime, limit: number): number {
+/** Worst-case charge of one attempt: per_result bills every row asked for. Also the list price per hit. */
+export function worstCostMicro(op: { cost: { type: CostType } | null; price_micro: number }, limit: number): number {
   if (!op.cost || op.cost.type === 'free') return 0;
   return op.price_micro * (op.cost.type === 'per_result' ? limit : 1);
 }
@@ -59,8 +59,7 @@ export function plan(input: PlanInput): Plan {
     if (input.circuitOpen(id)) { out('circuit_open'); continue; }
     const worst = worstCostMicro(op, input.limit);
     if (worst > options.maxCostMicro) { out('over_ceiling'); continue; }
-    const listPerHit = op.cost?.type === 'per_result' ? worst : op.price_micro;
-    attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, expected_micro: usdPerHit(listPerHit, input.observed(id)) ?? Infinity });
+    attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, expected_micro: usdPerHit(worst, input.observed(id)) ?? Infinity });
   }
   const preferRank = (a: PlannedAttempt) => { const i = options.prefer.indexOf(a.provider); return i < 0 ? options.prefer.length : i; };
   if (attempts.length > 1) attempts.sort((a, b) =>
