@@ -6,6 +6,7 @@ import { routedSampleBody, routedTemplate, sampleFor } from './call-template.ts'
 import { countRows, mapOutput } from '../runtime/router/map-response.ts';
 import { chargeMicro } from '../runtime/router/billing.ts';
 import { worstCostMicro } from '../runtime/router/plan.ts';
+import { contractInputs } from '../runtime/router/body-schema.ts';
 import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from '../runtime/router/options.ts';
 import { getPath } from '../runtime/util/json-path.ts';
 
@@ -43,12 +44,12 @@ function planOrder(cap: CapabilitySrc, children: Child[]): Child[] {
 
 function contractParams(cap: CapabilitySrc): Record<string, ParamSrc> {
   const params: Record<string, ParamSrc> = {};
-  for (const [f, t] of Object.entries(cap.fields)) params[f] = { type: t, required: false, note: 'identity key', example: sampleFor(f) };
-  for (const [f, def] of Object.entries(cap.filters ?? {})) {
-    params[f] = { type: def.type, required: false, note: `filter: ${def.note}` };
-    if (def.default !== undefined && def.default !== null) params[f].default = def.default;
-    if (def.min !== undefined) params[f].min = def.min;
-    if (def.max !== undefined) params[f].max = def.max;
+  for (const { name, type, identity, note, filter } of contractInputs(cap)) {
+    const p: ParamSrc = params[name] = { type, required: false, note };
+    if (identity) p.example = sampleFor(name);
+    if (filter?.default !== undefined && filter.default !== null) p.default = filter.default;
+    if (filter?.min !== undefined) p.min = filter.min;
+    if (filter?.max !== undefined) p.max = filter.max;
   }
   return params;
 }
