@@ -9,7 +9,8 @@ process.stdout.write(`team ${created.team.id} ${created.token}\n`);
 const pad = 'x'.repeat(4096);
 for (let i = 1; ; i++) {
   await Promise.all([
-    state.credit(created.team.id, i).then(() => process.stdout.write(`credit ${i}\n`)),
+    // several credits at once, so the ledger's chunks hold more than one entry when the kill lands
+    ...[0, 1, 2, 3, 4, 5, 6, 7].map((k) => state.credit(created.team.id, i * 8 + k).then(() => process.stdout.write(`credit ${i * 8 + k}\n`))),
     state.atomics.nextId('crash').then((id) => process.stdout.write(`id ${id}\n`)),
     state.atomics.claim(`rec:${i}`, { i, pad }).then(() => process.stdout.write(`rec ${i}\n`)),
   ]);

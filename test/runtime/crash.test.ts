@@ -49,6 +49,8 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
   // every record is whole JSON
   const storage = createStorage({ driver: durableFs({ base: dir }) });
   for (const i of acked.recs) expect(await storage.getItem(`rec:${i}`)).toEqual({ i, pad: 'x'.repeat(4096) });
+  // credits posted together were written together: fewer ledger records than entries
+  expect((await storage.getKeys(`ledger:team-${acked.team}:`)).length).toBeLessThan(ledger.length);
   for (const key of await storage.getKeys()) {
     if (key === 'secret') continue;
     const raw = await storage.getItemRaw<Buffer>(key);
