@@ -1,9 +1,10 @@
 // Atomics for one process: a per-key promise lock serialises every read-modify-write, and each step is
 // acknowledged only after the backend has the record (the durable-fs driver fsyncs before rename).
-// Accounts and their ledger are LocalLedger's (group commit; see ledger-local.ts).
+// Accounts and their ledger are LocalLedger's (group commit; see ledger-local.ts), kept in `ledgerStore`.
 import type { Storage } from 'unstorage';
 import { KeyedLock } from './lock.ts';
 import { LocalLedger } from './ledger-local.ts';
+import type { LedgerStore } from './ledger-store.ts';
 import type { Account, Atomics, LedgerDraft, LedgerEntry } from './atomics.ts';
 
 export class LocalAtomics implements Atomics {
@@ -11,8 +12,8 @@ export class LocalAtomics implements Atomics {
   private counters = new Map<string, number>();
   private ledger: LocalLedger;
 
-  constructor(private storage: Storage) {
-    this.ledger = new LocalLedger(storage);
+  constructor(private storage: Storage, ledgerStore: LedgerStore) {
+    this.ledger = new LocalLedger(ledgerStore);
   }
 
   nextId(name: string): Promise<number> {

@@ -4,8 +4,14 @@
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { durableFs } from './drivers/durable-fs.ts';
+import { join, resolve } from 'node:path';
 import { LocalAtomics } from './atomics-local.ts';
+import { RecordLedgerStore } from './ledger-store-records.ts';
+import { SegmentLedgerStore } from './ledger-store-segments.ts';
 import type { Atomics } from './atomics.ts';
+
+/** the embedded ledger's files, under the data directory */
+export const LEDGER_DIR = 'ledger-files';
 
 export interface Backend {
   kind: 'fs' | 'memory';
@@ -21,12 +27,14 @@ export function openBackend(storage: string | null, dataDir: string): Backend {
   const spec = storage?.trim() || '';
   if (spec === 'memory:' || spec === 'memory') {
     const s = createStorage({ driver: memoryDriver() });
-    return { kind: 'memory', storage: s, atomics: new LocalAtomics(s), durable: false, exclusive: true };
+    return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new RecordLedgerStore(s)), durable: false, exclusive: true };
   }
   if (spec === '' || spec.startsWith('fs:') || spec.startsWith('file:')) {
     const base = spec.replace(/^(fs|file):(\/\/)?/, '') || dataDir;
     const s = createStorage({ driver: durableFs({ base }) });
-    return { kind: 'fs', storage: s, atomics: new LocalAtomics(s), durable: true, exclusive: true };
+    // the ledger appends to a file per account; accounts of earlier builds are read from records once
+    const ledger = new SegmentLedgerStore(join(resolve(base), LEDGER_DIR), new RecordLedgerStore(s));
+    return { kind: 'fs', storage: s, atomics: new LocalAtomics(s, ledger), durable: true, exclusive: true };
   }
   if (/^rediss?:\/\//.test(spec)) throw new Error(`SVC_STORAGE=${spec.replace(/\/\/[^@/]*@/, '//…@')}: the redis backend is not available in this release; use the default embedded storage or memory:`);
   throw new Error(`SVC_STORAGE=${spec}: unknown backend (use memory:, fs:<dir>, or leave it unset for ${dataDir})`);

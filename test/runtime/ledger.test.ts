@@ -1,22 +1,27 @@
-// The group-committed ledger (runtime/state/ledger-local.ts) over real unstorage drivers: chunks
-// shared by concurrent posts, paging across chunk edges, reopening, the earlier one-entry layout, and
-// a storage that fails or stalls a write (the one edge stood in for: a disk refusing a write).
-import { mkdtempSync, rmSync } from 'node:fs';
+// The group-committed ledger (runtime/state/ledger-local.ts) over both of its stores: records in
+// unstorage and append-only files. Chunks shared by concurrent posts, paging across chunk edges,
+// reopening, the earlier one-entry record layout, a torn or damaged file, and a storage that fails or
+// stalls a write (the one edge stood in for: a disk refusing a write).
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStorage, type Driver, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
-import { durableFs } from '../../runtime/state/drivers/durable-fs.ts';
 import { LocalLedger } from '../../runtime/state/ledger-local.ts';
+import { RecordLedgerStore } from '../../runtime/state/ledger-store-records.ts';
+import { SegmentLedgerStore } from '../../runtime/state/ledger-store-segments.ts';
+import type { LedgerStore } from '../../runtime/state/ledger-store.ts';
 import type { LedgerEntry } from '../../runtime/state/atomics.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'svc-ledger-')); dirs.push(d); return d; };
 
-const storages = [
-  { name: 'memory', open: () => createStorage({ driver: memoryDriver() }) },
-  { name: 'durable fs', open: () => { const d = mkdtempSync(join(tmpdir(), 'svc-ledger-')); dirs.push(d); return createStorage({ driver: durableFs({ base: d }) }); } },
+/** a store and a way to open another one on the same data, as a restarted process would */
+const stores: Array<{ name: string; make: () => () => LedgerStore }> = [
+  { name: 'records', make: () => { const storage = createStorage({ driver: memoryDriver() }); return () => new RecordLedgerStore(storage); } },
+  { name: 'files', make: () => { const dir = tempDir(); return () => new SegmentLedgerStore(dir, null); } },
 ];
 
 const credit = (ledger: LocalLedger, amount: number) => ledger.post('acct', { kind: 'credit', amount_micro: amount });
@@ -33,10 +38,10 @@ async function allPages(ledger: LocalLedger, limit: number): Promise<LedgerEntry
   }
 }
 
-describe.each(storages)('ledger over $name', ({ open }) => {
-  it('writes posts decided together as one chunk and pages across chunk edges exactly', async () => {
-    const storage = open();
-    const ledger = new LocalLedger(storage);
+describe.each(stores)('ledger over $name', ({ make }) => {
+  it('stores posts decided together as one chunk and pages across chunk edges exactly', async () => {
+    const store = make();
+    const ledger = new LocalLedger(store());
     const amounts: number[] = [];
     const post = (n: number) => { amounts.push(n); return credit(ledger, n); };
     for (let i = 1; i <= 7; i++) await post(i);
@@ -45,9 +50,6 @@ describe.each(storages)('ledger over $name', ({ open }) => {
     const burst = await Promise.all(Array.from({ length: 45 }, (_, i) => post(2000 + i)));
     expect(burst.map((e) => e!.id)).toEqual(Array.from({ length: 45 }, (_, i) => 111 + i));
 
-    const chunks = await storage.getKeys('ledger:acct:');
-    expect(chunks.length).toBeGreaterThanOrEqual(12);
-    expect(chunks.length).toBeLessThan(155); // the bursts shared writes
     for (const limit of [50, 7, 1, 200]) {
       const entries = await allPages(ledger, limit);
       expect(entries.map((e) => e.id)).toEqual(Array.from({ length: 155 }, (_, i) => 155 - i));
@@ -56,16 +58,20 @@ describe.each(storages)('ledger over $name', ({ open }) => {
     const sum = amounts.reduce((s, n) => s + n, 0);
     expect(await ledger.account('acct')).toEqual({ balance_micro: sum, earnings_micro: 0 });
 
-    // a second process on the same storage rolls forward from the checkpoint through the chunks
-    const again = new LocalLedger(storage);
+    // a restarted process reads the same ledger, made of 12 chunks: the bursts shared their writes
+    const second = store();
+    const again = new LocalLedger(second);
     expect(await again.account('acct')).toEqual({ balance_micro: sum, earnings_micro: 0 });
+    expect(await second.firsts('acct', 155)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 108, 109, 110, 111]);
     expect((await allPages(again, 50)).map((e) => e.amount_micro)).toEqual([...amounts].reverse());
     expect((await credit(again, 5))!.id).toBe(156);
     expect((await again.entries('acct', null, 2)).entries.map((e) => e.id)).toEqual([156, 155]);
+    await again.flush();
+    expect(await new LocalLedger(store()).account('acct')).toEqual({ balance_micro: sum + 5, earnings_micro: 0 });
   });
 
-  it('decides a post against the posts still being written, so a burst never overdraws', async () => {
-    const ledger = new LocalLedger(open());
+  it('decides a post against the posts still being stored, so a burst never overdraws', async () => {
+    const ledger = new LocalLedger(make()());
     await credit(ledger, 10);
     const charges = await Promise.all([4, 4, 4].map((n) => ledger.post('acct', { kind: 'charge', amount_micro: -n, call_id: 'c' })));
     expect(charges.filter((c) => c === null)).toHaveLength(1);
@@ -73,17 +79,75 @@ describe.each(storages)('ledger over $name', ({ open }) => {
   });
 });
 
-it('reads the earlier layout of one entry per record, and goes on after it', async () => {
-  const storage = createStorage({ driver: memoryDriver() });
-  const old = (id: number, amount: number, after: number) => storage.setItem(`ledger:acct:${String(id).padStart(12, '0')}`, { id, at: '2026-11-01T00:00:00.000Z', kind: 'credit', amount_micro: amount, balance_after: after, earnings_after: 0 });
-  await old(1, 10, 10);
-  await old(2, 20, 30);
-  await old(3, 30, 60);
-  await storage.setItem('account:acct', { balance_micro: 30, earnings_micro: 0, seq: 2 });
-  const ledger = new LocalLedger(storage);
-  expect(await ledger.account('acct')).toEqual({ balance_micro: 60, earnings_micro: 0 });
-  await Promise.all([credit(ledger, 1), credit(ledger, 2)]);
-  expect((await allPages(ledger, 2)).map((e) => [e.id, e.amount_micro])).toEqual([[5, 2], [4, 1], [3, 30], [2, 20], [1, 10]]);
+describe('the record layout of earlier builds (one entry per record)', () => {
+  async function oldLedger(): Promise<Storage> {
+    const storage = createStorage({ driver: memoryDriver() });
+    const old = (id: number, amount: number, after: number) => storage.setItem(`ledger:acct:${String(id).padStart(12, '0')}`, { id, at: '2026-11-01T00:00:00.000Z', kind: 'credit', amount_micro: amount, balance_after: after, earnings_after: 0 });
+    await old(1, 10, 10);
+    await old(2, 20, 30);
+    await old(3, 30, 60);
+    await storage.setItem('account:acct', { balance_micro: 30, earnings_micro: 0, seq: 2 });
+    return storage;
+  }
+  const expected = [[5, 2], [4, 1], [3, 30], [2, 20], [1, 10]];
+
+  it('is read by the record store, which goes on after it', async () => {
+    const ledger = new LocalLedger(new RecordLedgerStore(await oldLedger()));
+    expect(await ledger.account('acct')).toEqual({ balance_micro: 60, earnings_micro: 0 });
+    await Promise.all([credit(ledger, 1), credit(ledger, 2)]);
+    expect((await allPages(ledger, 2)).map((e) => [e.id, e.amount_micro])).toEqual(expected);
+  });
+
+  it('is copied into a file on first open by the file store', async () => {
+    const dir = tempDir();
+    const ledger = new LocalLedger(new SegmentLedgerStore(dir, new RecordLedgerStore(await oldLedger())));
+    expect(await ledger.account('acct')).toEqual({ balance_micro: 60, earnings_micro: 0 });
+    await Promise.all([credit(ledger, 1), credit(ledger, 2)]);
+    expect((await allPages(ledger, 2)).map((e) => [e.id, e.amount_micro])).toEqual(expected);
+    // the file alone now holds it all
+    expect((await allPages(new LocalLedger(new SegmentLedgerStore(dir, null)), 50)).map((e) => [e.id, e.amount_micro])).toEqual(expected);
+  });
+
+  it('is not copied when it skips an entry', async () => {
+    const storage = await oldLedger();
+    await storage.removeItem('ledger:acct:000000000002');
+    await storage.removeItem('account:acct');
+    await storage.setItem('account:acct', { balance_micro: 60, earnings_micro: 0, seq: 3 });
+    await expect(new LocalLedger(new SegmentLedgerStore(tempDir(), new RecordLedgerStore(storage))).account('acct')).rejects.toThrow(/skips from 1 to 3/);
+  });
+});
+
+describe('the file store after a crash', () => {
+  async function written(): Promise<string> {
+    const dir = tempDir();
+    const ledger = new LocalLedger(new SegmentLedgerStore(dir, null));
+    await credit(ledger, 10);
+    await Promise.all([credit(ledger, 20), credit(ledger, 30)]);
+    await ledger.flush();
+    return dir;
+  }
+
+  it('cuts off a torn last line (nothing in it was acknowledged) and appends after it', async () => {
+    for (const torn of ['[{"id":4,"at":"2026-11', '[{"id":4,"at":"2026-11-23T00:00:00.000Z"}\n', '\0\0\0\0\0\0\0\0\0\0\n', '\n']) {
+      const dir = await written();
+      const file = join(dir, 'acct.jsonl');
+      const whole = readFileSync(file, 'utf8');
+      appendFileSync(file, torn);
+      const ledger = new LocalLedger(new SegmentLedgerStore(dir, null));
+      expect(await ledger.account('acct')).toEqual({ balance_micro: 60, earnings_micro: 0 });
+      expect(readFileSync(file, 'utf8')).toBe(whole);
+      expect((await credit(ledger, 1))!.id).toBe(4);
+      expect((await allPages(ledger, 50)).map((e) => e.amount_micro)).toEqual([1, 30, 20, 10]);
+    }
+  });
+
+  it('refuses to open a file damaged before its last line', async () => {
+    const dir = await written();
+    const file = join(dir, 'acct.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    writeFileSync(file, [lines[0].replace('"id"', '"xx"'), ...lines.slice(1)].join('\n'));
+    await expect(new LocalLedger(new SegmentLedgerStore(dir, null)).account('acct')).rejects.toThrow(/line at byte 0 is damaged/);
+  });
 });
 
 /** memory storage whose ledger writes can be held back or refused */
@@ -102,13 +166,13 @@ function faultyStorage() {
       return inner.setItem!(key, value, opts);
     },
   };
-  return { storage: createStorage({ driver }) as Storage, control };
+  return { store: new RecordLedgerStore(createStorage({ driver })), control };
 }
 
 describe('a write that fails or stalls', () => {
   it('acknowledges nothing decided from the failed write on, and reads the account again from what landed', async () => {
-    const { storage, control } = faultyStorage();
-    const ledger = new LocalLedger(storage);
+    const { store, control } = faultyStorage();
+    const ledger = new LocalLedger(store);
     await credit(ledger, 100);
     let release!: () => void;
     control.hold = new Promise((r) => { release = r; });
@@ -126,9 +190,9 @@ describe('a write that fails or stalls', () => {
     expect((await allPages(ledger, 50)).map((e) => e.amount_micro)).toEqual([7, 100]);
   });
 
-  it('shows balances and pages of written entries only', async () => {
-    const { storage, control } = faultyStorage();
-    const ledger = new LocalLedger(storage);
+  it('shows balances and pages of stored entries only', async () => {
+    const { store, control } = faultyStorage();
+    const ledger = new LocalLedger(store);
     await credit(ledger, 100);
     let release!: () => void;
     control.hold = new Promise((r) => { release = r; });

@@ -1,0 +1,195 @@
+// Ledger chunks in one append-only file per account, `{dir}/{account}.jsonl`: a chunk is one line (a
+// JSON array of its entries) written at the end of the file and then fdatasync'd, so a group commit
+// costs one write and one sync, and opening an account scans its file once. Only the last line can be
+// torn by a crash, and nothing in it was acknowledged, so opening cuts it off; any other damage stops
+// the open with an error rather than guessing at money. An account still in the record layout of
+// earlier builds is copied into a new file on first open.
+import { constants, existsSync } from 'node:fs';
+import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { lastAtOrBelow } from '../util/sorted.ts';
+import { totalsAfter, type LedgerStore, type StoredEntry, type Totals } from './ledger-store.ts';
+
+interface Segment {
+  fd: FileHandle;
+  size: number;
+  /** per line: its chunk's first id and its byte offset */
+  firsts: number[];
+  starts: number[];
+}
+
+/** every line starts so, then the first id's digits (LocalLedger keeps `id` first) */
+const HEAD = Buffer.from('[{"id":');
+const HEAD_BYTES = HEAD.length + 16;
+const SCAN_BLOCK = 1 << 20;
+/** entries per line when copying an account from the record layout */
+const COPY_CHUNK = 256;
+
+const NEWLINE = 0x0a;
+
+async function syncDir(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try { await handle.sync(); } finally { await handle.close(); }
+}
+
+export class SegmentLedgerStore implements LedgerStore {
+  private segments = new Map<string, Segment>();
+  private dirReady: Promise<void> | null = null;
+
+  /** `legacy`: the record store of earlier builds, read once per account that has no file yet */
+  constructor(private dir: string, private legacy: LedgerStore | null) {}
+
+  async open(account: string): Promise<Totals> {
+    await this.segments.get(account)?.fd.close().catch(() => {});
+    this.segments.delete(account);
+    const path = this.path(account);
+    if (!existsSync(path)) await this.create(account, path);
+    const fd = await open(path, constants.O_RDWR);
+    try {
+      const { segment, last } = await scan(fd, path);
+      this.segments.set(account, segment);
+      return last ? totalsAfter(last) : { balance_micro: 0, earnings_micro: 0, seq: 0 };
+    } catch (e) {
+      await fd.close();
+      throw e;
+    }
+  }
+
+  async append(account: string, entries: StoredEntry[]): Promise<void> {
+    const seg = this.segments.get(account)!;
+    const line = Buffer.from(`${JSON.stringify(entries)}\n`);
+    try {
+      const { bytesWritten } = await seg.fd.write(line, 0, line.length, seg.size);
+      if (bytesWritten !== line.length) throw new Error(`ledger ${account}: short write (${bytesWritten} of ${line.length} bytes)`);
+      await seg.fd.datasync();
+    } catch (e) {
+      // cut off what may have landed: a chunk that was not acknowledged must not be read back
+      await seg.fd.truncate(seg.size).catch(() => {});
+      throw e;
+    }
+    seg.firsts.push(entries[0].id);
+    seg.starts.push(seg.size);
+    seg.size += line.length;
+  }
+
+  async firsts(account: string, upTo: number): Promise<number[]> {
+    const seg = this.segments.get(account);
+    return seg ? seg.firsts.filter((f) => f <= upTo) : [];
+  }
+
+  async chunk(account: string, first: number): Promise<StoredEntry[]> {
+    const seg = this.segments.get(account);
+    const i = seg ? lastAtOrBelow(seg.firsts, first) : -1;
+    if (!seg || i < 0 || seg.firsts[i] !== first) return [];
+    const end = i + 1 < seg.starts.length ? seg.starts[i + 1] : seg.size;
+    return readLine(seg.fd, seg.starts[i], end);
+  }
+
+  async close(): Promise<void> {
+    for (const seg of this.segments.values()) await seg.fd.close().catch(() => {});
+    this.segments.clear();
+  }
+
+  private path(account: string): string {
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(account)) throw new Error(`ledger: account name ${JSON.stringify(account)} cannot name a file`);
+    return join(this.dir, `${account}.jsonl`);
+  }
+
+  /** a new file, holding the account's entries from the record layout if it has any */
+  private async create(account: string, path: string): Promise<void> {
+    await (this.dirReady ??= mkdir(this.dir, { recursive: true }).then(() => syncDir(dirname(this.dir))));
+    const entries = this.legacy ? await copyOut(this.legacy, account) : [];
+    const tmp = `${path}.tmp-${process.pid}`;
+    const handle = await open(tmp, 'w');
+    try {
+      for (let i = 0; i < entries.length; i += COPY_CHUNK) await handle.write(`${JSON.stringify(entries.slice(i, i + COPY_CHUNK))}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+    await syncDir(this.dir);
+  }
+}
+
+/** every entry an account holds in another store, checked to run 1, 2, 3… */
+async function copyOut(store: LedgerStore, account: string): Promise<StoredEntry[]> {
+  const { seq } = await store.open(account);
+  if (seq === 0) return [];
+  const entries: StoredEntry[] = [];
+  for (const first of await store.firsts(account, seq)) {
+    for (const { id, ...rest } of await store.chunk(account, first)) {
+      // `id` first, as every line must start
+      if (id > entries.length && id <= seq) entries.push({ id, ...rest });
+    }
+  }
+  entries.forEach((e, i) => { if (e.id !== i + 1) throw new Error(`ledger ${account}: the stored ledger skips from ${i} to ${e.id}; not copied`); });
+  if (entries.length !== seq) throw new Error(`ledger ${account}: the stored ledger ends at ${entries.length}, its checkpoint says ${seq}; not copied`);
+  return entries;
+}
+
+/** the chunk's first id from the head of its line, or null when the head is not a chunk's */
+function headId(head: Buffer): number | null {
+  if (head.length <= HEAD.length || head.compare(HEAD, 0, HEAD.length, 0, HEAD.length) !== 0) return null;
+  const m = /^(\d{1,15}),/.exec(head.toString('latin1', HEAD.length));
+  return m ? Number(m[1]) : null;
+}
+
+async function readLine(fd: FileHandle, start: number, end: number): Promise<StoredEntry[]> {
+  const buf = Buffer.allocUnsafe(end - start);
+  const { bytesRead } = await fd.read(buf, 0, buf.length, start);
+  return JSON.parse(buf.toString('utf8', 0, bytesRead)) as StoredEntry[];
+}
+
+/**
+ * Index every line (its start and its chunk's first id) in one pass, cut off a torn tail (bytes
+ * after the last newline, or a last line that is not a whole chunk), and answer the last entry.
+ */
+async function scan(fd: FileHandle, path: string): Promise<{ segment: Segment; last: StoredEntry | null }> {
+  const { size } = await fd.stat();
+  const starts: number[] = [];
+  const firsts: Array<number | null> = [];
+  const buf = Buffer.allocUnsafe(SCAN_BLOCK);
+  let end = 0; // just past the last newline seen
+  for (let pos = 0; pos < size;) {
+    const { bytesRead } = await fd.read(buf, 0, Math.min(SCAN_BLOCK, size - pos), pos);
+    if (bytesRead === 0) break;
+    for (let i = buf.indexOf(NEWLINE); i !== -1 && i < bytesRead; i = buf.indexOf(NEWLINE, i + 1)) {
+      const start = end;
+      const at = start - pos;
+      // a head that began in an earlier block, or runs past this one, is read apart
+      const inBlock = at >= 0 && at + HEAD_BYTES <= bytesRead;
+      starts.push(start);
+      firsts.push(headId(inBlock ? buf.subarray(at, at + HEAD_BYTES) : await readHead(fd, start)));
+      end = pos + i + 1;
+    }
+    pos += bytesRead;
+  }
+  // the last line must be a whole chunk, or it is the torn write of a crash
+  let last: StoredEntry | null = null;
+  if (starts.length) {
+    const lastStart = starts[starts.length - 1];
+    const entries = firsts[firsts.length - 1] === null ? null : await readLine(fd, lastStart, end).catch(() => null);
+    if (entries?.length) last = entries[entries.length - 1];
+    else {
+      end = lastStart;
+      starts.pop();
+      firsts.pop();
+      if (starts.length) last = (await readLine(fd, starts[starts.length - 1], end).catch(() => [])).at(-1) ?? null;
+      if (starts.length && !last) throw new Error(`${path}: the line at byte ${starts[starts.length - 1]} is damaged`);
+    }
+  }
+  const damaged = firsts.indexOf(null);
+  if (damaged >= 0) throw new Error(`${path}: the line at byte ${starts[damaged]} is damaged`);
+  if (end !== size) {
+    await fd.truncate(end);
+    await fd.datasync();
+  }
+  return { segment: { fd, size: end, firsts: firsts as number[], starts }, last };
+}
+
+async function readHead(fd: FileHandle, start: number): Promise<Buffer> {
+  const buf = Buffer.alloc(HEAD_BYTES);
+  const { bytesRead } = await fd.read(buf, 0, HEAD_BYTES, start);
+  return buf.subarray(0, bytesRead);
+}

@@ -1,0 +1,23 @@
+// Where a LocalLedger keeps its chunks. A chunk is the entries of one group commit, in id order, each
+// carrying the balances after it; an account's chunks continue each other (the next starts at the
+// last id + 1). Two stores: records in unstorage (memory; ledger-store-records.ts) and one
+// append-only file per account (the durable embedded default; ledger-store-segments.ts).
+import type { LedgerEntry } from './atomics.ts';
+
+export interface StoredEntry extends LedgerEntry { balance_after: number; earnings_after: number }
+export interface Totals { balance_micro: number; earnings_micro: number; seq: number }
+
+export interface LedgerStore {
+  /** read an account (again, after a failed append): the totals after its last stored entry */
+  open(account: string): Promise<Totals>;
+  /** store one chunk of an opened account, whole or not at all, durably before it resolves */
+  append(account: string, entries: StoredEntry[]): Promise<void>;
+  /** the first ids of the stored chunks with first id ≤ `upTo`, ascending */
+  firsts(account: string, upTo: number): Promise<number[]>;
+  /** the chunk starting at `first` (empty when there is none) */
+  chunk(account: string, first: number): Promise<StoredEntry[]>;
+  /** called with no append in flight, before the process exits */
+  close(): Promise<void>;
+}
+
+export const totalsAfter = (e: StoredEntry): Totals => ({ balance_micro: e.balance_after, earnings_micro: e.earnings_after, seq: e.id });
