@@ -1,8 +1,12 @@
-// The runtime's settings from the environment (README's configuration table lists them all). Router
-// tuning (SVC_ATTEMPT_TIMEOUT_MS, …), the judge's key and model, HOST and per-provider names
-// (auth.env, SVC_BASE_*) are read from `env` where they are used.
+// The runtime's settings from the environment (README's configuration table lists them all), checked
+// once at start: a value that is not what its setting takes stops the start with a sentence naming
+// it, rather than turning into NaN somewhere later. Per-provider names (auth.env keys, SVC_BASE_*)
+// are read from `env` where they are used, since the catalog decides them.
+import { MAX_ANSWER_BYTES } from './router/http.ts';
+
 export interface Config {
   port: number;
+  host: string;
   publicUrl: string;
   proxyPrefix: string;
   distDir: string;
@@ -11,17 +15,53 @@ export interface Config {
   adminToken: string | null;
   secret: string | null;
   judgeUrl: string | null;
+  judgeKey: string | null;
+  judgeModel: string | null;
   judgeTimeoutMs: number;
   findRatePerMinute: number;
+  /** take the client address from X-Forwarded-For */
+  trustProxy: boolean;
   maxBodyBytes: number;
+  /** longest wait for one provider attempt */
+  attemptTimeoutMs: number;
+  /** largest provider answer read */
+  maxAnswerBytes: number;
+  /** cap on async poll intervals; null: the provider's own */
+  pollIntervalMaxMs: number | null;
   env: Record<string, string | undefined>;
 }
 
-export function readConfig(env: Record<string, string | undefined> = process.env): Config {
-  const port = Number(env.PORT ?? 8787);
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const given = (env: Env, name: string): string | null => {
+  const raw = env[name]?.trim();
+  return raw ? raw : null;
+};
+
+/** a whole number in [min, max] from `name`, or `fallback` when it is unset */
+function whole<T extends number | null>(env: Env, name: string, fallback: T, min: number, max = Number.MAX_SAFE_INTEGER): number | T {
+  const raw = given(env, name);
+  if (raw === null) return fallback;
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= min && n <= max)) throw new ConfigError(`${name}=${raw}: expected a whole number from ${min} to ${max}`);
+  return n;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = given(env, name);
+  if (raw === null || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`${name}=${raw}: expected 1 (on) or 0 (off)`);
+}
+
+export function readConfig(env: Env = process.env): Config {
+  const port = whole(env, 'PORT', 8787, 0, 65535);
   const prefix = env.SVC_PROXY_PREFIX ?? '/proxy';
   return {
     port,
+    host: given(env, 'HOST') ?? '127.0.0.1',
     publicUrl: (env.SVC_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     proxyPrefix: `/${prefix.replace(/^\/+|\/+$/g, '')}`,
     distDir: env.SVC_DIST_DIR ?? 'dist',
@@ -30,9 +70,26 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     adminToken: env.SVC_ADMIN_TOKEN || null,
     secret: env.SVC_SECRET || null,
     judgeUrl: env.SVC_JUDGE_URL || null,
-    judgeTimeoutMs: Number(env.SVC_JUDGE_TIMEOUT_MS ?? 8000),
-    findRatePerMinute: Number(env.SVC_FIND_RATE_PER_MINUTE ?? 30),
-    maxBodyBytes: Number(env.SVC_MAX_BODY_BYTES ?? 64 * 1024),
+    judgeKey: env.SVC_JUDGE_KEY || null,
+    judgeModel: env.SVC_JUDGE_MODEL || null,
+    judgeTimeoutMs: whole(env, 'SVC_JUDGE_TIMEOUT_MS', 8000, 1),
+    findRatePerMinute: whole(env, 'SVC_FIND_RATE_PER_MINUTE', 30, 1),
+    trustProxy: flag(env, 'SVC_TRUST_PROXY'),
+    maxBodyBytes: whole(env, 'SVC_MAX_BODY_BYTES', 64 * 1024, 1),
+    attemptTimeoutMs: whole(env, 'SVC_ATTEMPT_TIMEOUT_MS', 15_000, 1),
+    maxAnswerBytes: whole(env, 'SVC_MAX_ANSWER_BYTES', MAX_ANSWER_BYTES, 1),
+    pollIntervalMaxMs: whole(env, 'SVC_POLL_INTERVAL_MAX_MS', null, 1),
     env,
   };
+}
+
+/** readConfig for the entry points: a bad setting ends the process with its sentence (exit code 2) */
+export function readConfigOrExit(env: Env = process.env): Config {
+  try {
+    return readConfig(env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`svc: ${e.message}\n`);
+    process.exit(2);
+  }
 }

@@ -1,6 +1,6 @@
 // `npm run demo`: the service with the provider sandbox standing in for every provider, and a demo
 // team with credit and no own keys. Prints the team's token and three commands that work as pasted.
-import { readConfig } from './config.ts';
+import { readConfigOrExit } from './config.ts';
 import { ensureBuilt } from './ensure-built.ts';
 import { loadDist, loadRuntime } from './catalog/dist.ts';
 import { createApp } from './app.ts';
@@ -15,20 +15,20 @@ import { parseRouteOptions } from './router/options.ts';
 const DEMO_TEAM = 'demo';
 const DEMO_CREDIT_MICRO = 25_000_000;
 
-const base = readConfig();
+const base = readConfigOrExit();
 await ensureBuilt(base.distDir);
 const runtime = loadRuntime(base.distDir);
 const sandboxOpts = sandboxOptionsFromEnv(runtime);
 const sandbox = await startSandbox(createSandbox(runtime, sandboxOpts), Number(process.env.SVC_SANDBOX_PORT ?? 8788));
 // The sandbox finishes a job by the second poll, so async children need not wait their real
 // providers' intervals (up to 10 s) here.
-const config = readConfig({ SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(runtime, sandbox.url, sandboxOpts.keys) });
+const config = readConfigOrExit({ SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(runtime, sandbox.url, sandboxOpts.keys) });
 const catalog = loadDist(config.distDir, `${config.publicUrl}${config.proxyPrefix}`);
 const state = await createState(config);
 const existing = await state.teamBySlug(DEMO_TEAM);
 const token = existing ? await state.issueToken(existing.id) : (await state.createTeam(DEMO_TEAM, DEMO_CREDIT_MICRO))!.token;
 const ctx = createContext(config, catalog, state);
-await startServer(createApp(ctx), { port: config.port, hostname: process.env.HOST ?? '127.0.0.1', quiet: true, fast: fastPath(ctx) });
+await startServer(createApp(ctx), { port: config.port, hostname: config.host, quiet: true, fast: fastPath(ctx) });
 
 const proxy = `http://localhost:${config.port}${config.proxyPrefix}`;
 // Ask the planner which child a team without own keys tries first, so the example's miss lands on it.

@@ -8,7 +8,6 @@ import type { State, Team } from '../state/index.ts';
 import { bodyValidator } from '../validate.ts';
 import { routeCall, type RouterDeps } from './execute.ts';
 import { Health } from './health.ts';
-import { MAX_ANSWER_BYTES } from './http.ts';
 import { Reservations } from './reservations.ts';
 import { CallMerger, mergeKey } from './merge.ts';
 import { respond, type RoutedResponse } from './respond.ts';
@@ -24,9 +23,7 @@ export interface Router {
 export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveData, config: Config): Router {
   const deps: RouterDeps = {
     runtime, env: config.env, state, health: new Health(), reservations: new Reservations(), observed: (id) => live.observed(id),
-    attemptTimeoutMs: Number(config.env.SVC_ATTEMPT_TIMEOUT_MS ?? 15_000),
-    maxAnswerBytes: Number(config.env.SVC_MAX_ANSWER_BYTES ?? MAX_ANSWER_BYTES),
-    pollIntervalMaxMs: config.env.SVC_POLL_INTERVAL_MAX_MS ? Number(config.env.SVC_POLL_INTERVAL_MAX_MS) : null,
+    attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
   };
   const validators = new Map(Object.entries(runtime.capabilities).map(([name, cap]) => [name, bodyValidator<Record<string, unknown>>(capabilityBodySchema(cap))]));
   const merger = new CallMerger<RoutedResponse>();

@@ -14,13 +14,12 @@ const CANDIDATES = 20;
 const findQuery = queryValidator<{ q: string }>(schemas.findQuery);
 
 export function findRoutes(app: H3, { catalog, live, config }: AppContext): void {
-  const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.env.SVC_JUDGE_KEY, model: config.env.SVC_JUDGE_MODEL }) : localJudge;
+  const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }) : localJudge;
   const limit = new RateLimit(config.findRatePerMinute);
-  const trustProxy = config.env.SVC_TRUST_PROXY === '1';
 
   app.get('/catalog/find', (event) => {
     const { q } = findQuery(getQuery(event));
-    const wait = limit.take(getRequestIP(event, { xForwardedFor: trustProxy }) ?? 'unknown');
+    const wait = limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
     if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
     const candidates: Candidate[] = catalog.search.search(q, CANDIDATES, (id) => live.measured(id)).hits.map(({ row, score }) => ({
       endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, usd: row.usd, score,

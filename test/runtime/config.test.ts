@@ -1,0 +1,39 @@
+// Settings are checked once at start: defaults, accepted values, and a bad value stopping `npm start`
+// with a sentence that names it.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from '../../runtime/config.ts';
+
+describe('readConfig', () => {
+  it('answers the documented defaults', () => {
+    const c = readConfig({});
+    expect(c).toMatchObject({
+      port: 8787, host: '127.0.0.1', publicUrl: 'http://localhost:8787', proxyPrefix: '/proxy', trustProxy: false,
+      attemptTimeoutMs: 15_000, maxAnswerBytes: 8 * 1024 * 1024, pollIntervalMaxMs: null, maxBodyBytes: 65_536,
+      judgeTimeoutMs: 8000, findRatePerMinute: 30, judgeKey: null, judgeModel: null,
+    });
+  });
+
+  it('reads what is set, trimmed', () => {
+    const c = readConfig({ PORT: ' 9000 ', SVC_TRUST_PROXY: '1', SVC_ATTEMPT_TIMEOUT_MS: '2500', SVC_POLL_INTERVAL_MAX_MS: '20', SVC_MAX_ANSWER_BYTES: '40', HOST: '0.0.0.0' });
+    expect(c).toMatchObject({ port: 9000, trustProxy: true, attemptTimeoutMs: 2500, pollIntervalMaxMs: 20, maxAnswerBytes: 40, host: '0.0.0.0', publicUrl: 'http://localhost:9000' });
+    expect(readConfig({ PORT: '0', SVC_TRUST_PROXY: '0', SVC_POLL_INTERVAL_MAX_MS: '' })).toMatchObject({ port: 0, trustProxy: false, pollIntervalMaxMs: null });
+  });
+
+  it.each([
+    ['PORT', 'abc'], ['PORT', '70000'], ['PORT', '-1'], ['SVC_ATTEMPT_TIMEOUT_MS', '1.5'], ['SVC_ATTEMPT_TIMEOUT_MS', '0'],
+    ['SVC_MAX_ANSWER_BYTES', '8MB'], ['SVC_MAX_BODY_BYTES', '1e6'], ['SVC_POLL_INTERVAL_MAX_MS', 'fast'], ['SVC_FIND_RATE_PER_MINUTE', '0'],
+    ['SVC_JUDGE_TIMEOUT_MS', 'NaN'], ['SVC_TRUST_PROXY', 'yes'],
+  ])('refuses %s=%s with a sentence naming it', (name, value) => {
+    expect(() => readConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => readConfig({ [name]: value })).toThrow(`${name}=${value}: expected`);
+  });
+});
+
+it('npm start stops on a bad setting with that sentence and exit code 2, before building anything', () => {
+  const root = join(import.meta.dirname, '../..');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'runtime/start.ts')], { cwd: root, env: { ...process.env, PORT: 'eighty', SVC_DIST_DIR: '/nonexistent' }, encoding: 'utf8', timeout: 20_000 });
+  expect(r.status).toBe(2);
+  expect(r.stderr.trim()).toBe('svc: PORT=eighty: expected a whole number from 0 to 65535');
+});
