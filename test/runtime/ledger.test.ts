@@ -150,10 +150,16 @@ describe('the file store after a crash', () => {
   });
 });
 
-/** memory storage whose ledger writes can be held back or refused */
-function faultyStorage() {
+/** a ledger over memory storage whose ledger writes can be held back or refused, with one entry of 100 */
+async function faultyLedger() {
   const inner = memoryDriver();
   const control = { fail: false, hold: null as Promise<void> | null, writes: 0 };
+  /** hold every ledger write from now until the answer is called */
+  const hold = () => {
+    let release!: () => void;
+    control.hold = new Promise((r) => { release = r; });
+    return release;
+  };
   const driver: Driver = {
     ...inner,
     name: 'faulty-memory',
@@ -166,16 +172,15 @@ function faultyStorage() {
       return inner.setItem!(key, value, opts);
     },
   };
-  return { store: new RecordLedgerStore(createStorage({ driver })), control };
+  const ledger = new LocalLedger(new RecordLedgerStore(createStorage({ driver })));
+  await credit(ledger, 100);
+  return { ledger, control, hold };
 }
 
 describe('a write that fails or stalls', () => {
   it('acknowledges nothing decided from the failed write on, and reads the account again from what landed', async () => {
-    const { store, control } = faultyStorage();
-    const ledger = new LocalLedger(store);
-    await credit(ledger, 100);
-    let release!: () => void;
-    control.hold = new Promise((r) => { release = r; });
+    const { ledger, control, hold } = await faultyLedger();
+    const release = hold();
     control.fail = true;
     const inFlight = [credit(ledger, 1), credit(ledger, 2)];
     await new Promise((r) => setImmediate(r)); // the first chunk's write has started and is held
@@ -191,11 +196,8 @@ describe('a write that fails or stalls', () => {
   });
 
   it('shows balances and pages of stored entries only', async () => {
-    const { store, control } = faultyStorage();
-    const ledger = new LocalLedger(store);
-    await credit(ledger, 100);
-    let release!: () => void;
-    control.hold = new Promise((r) => { release = r; });
+    const { ledger, hold } = await faultyLedger();
+    const release = hold();
     const pending = credit(ledger, 5);
     await new Promise((r) => setImmediate(r));
     expect(await ledger.account('acct')).toEqual({ balance_micro: 100, earnings_micro: 0 });
