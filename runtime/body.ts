@@ -1,5 +1,5 @@
 // Reading a JSON request body at the edge: over the size limit → 413, not JSON → 400.
-import { assertBodySize, type H3Event } from 'h3';
+import type { H3Event } from 'h3';
 import type { IncomingMessage } from 'node:http';
 import { fail } from './errors.ts';
 
@@ -17,7 +17,7 @@ export function readNode(req: IncomingMessage, maxBytes: number): Promise<string
       if (size <= maxBytes) { chunks.push(chunk); return; }
       req.off('data', onData).off('end', onEnd);
       req.resume();
-      try { fail(413, `Request body too large: the limit is ${maxBytes} bytes.`); } catch (e) { reject(e); }
+      try { tooLarge(maxBytes); } catch (e) { reject(e); }
     };
     const onEnd = () => resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     req.on('data', onData).on('end', onEnd).on('error', reject);
@@ -26,12 +26,16 @@ export function readNode(req: IncomingMessage, maxBytes: number): Promise<string
 
 /** The parsed body (undefined when empty), read within `maxBytes` (SVC_MAX_BODY_BYTES, default 64 KiB). */
 export async function readJson(event: H3Event, maxBytes: number): Promise<unknown> {
-  assertBodySize(event, maxBytes);
+  // Not h3's assertBodySize: it opens the request's web stream, which then holds the Node stream
+  // paused after its first 16 KiB, and the read below never ends.
+  if (Number(event.req.headers.get('content-length')) > maxBytes) tooLarge(maxBytes);
   const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
   const text = node ? await readNode(node, maxBytes) : await event.req.text();
-  if (Buffer.byteLength(text) > maxBytes) fail(413, `Request body too large: the limit is ${maxBytes} bytes.`);
+  if (Buffer.byteLength(text) > maxBytes) tooLarge(maxBytes);
   return parseJsonText(text);
 }
+
+const tooLarge = (maxBytes: number): never => fail(413, `Request body too large: the limit is ${maxBytes} bytes.`);
 
 /** undefined for an empty body; 400 with the parser's reason for anything that is not JSON. */
 export function parseJsonText(text: string): unknown {

@@ -404,6 +404,19 @@ describe('oversized bodies', () => {
   });
 });
 
+describe('bodies past 16 KiB but within the limit', () => {
+  it('are read to the end on every JSON endpoint, not left waiting', async () => {
+    const post = (path: string, body: object) => fetch(`${w.url}${path}`, {
+      method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5_000),
+    });
+    for (const size of [16_384, 16_385, 40_000, 65_000]) {
+      expect((await post('/auth/session', { token: `svc_${'x'.repeat(size)}` })).status).toBe(422);
+      expect((await post('/teams/me/keys/zerobounce', { key: 'k'.repeat(size) })).status).toBe(422); // longer than any key
+      expect((await post('/proxy/people.email.verify', { email: `${'a'.repeat(size)}@acme.com` })).status).toBe(422);
+    }
+  });
+});
+
 describe('oversized provider answers', () => {
   it('are errors, not read on and not charged, and the waterfall goes on', async () => {
     // A limit below every sandbox answer: each child's answer is too large.
