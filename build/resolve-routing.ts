@@ -5,7 +5,7 @@ import { costOut, priceMicro } from './resolve-endpoint.ts';
 import { routedSampleBody, routedTemplate, sampleFor } from './call-template.ts';
 import { countRows, mapOutput } from '../runtime/router/map-response.ts';
 import { chargeMicro } from '../runtime/router/billing.ts';
-import { worstCostMicro } from '../runtime/router/plan.ts';
+import { billableRows, worstCostMicro } from '../runtime/router/plan.ts';
 import { contractInputs } from '../runtime/router/body-schema.ts';
 import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from '../runtime/router/options.ts';
 import { getPath } from '../runtime/util/json-path.ts';
@@ -35,7 +35,7 @@ export function routeHeaders(cap: CapabilitySrc): Record<string, string> {
 /** Expected USD for one hit from the list price: per_result bills every row of the default page. */
 export function listUsdPerHit(cap: CapabilitySrc, op: OperationSrc): number | null {
   if (op.cost && op.cost.type !== 'free' && op.cost.usd === null) return null; // a price not known
-  return worstCostMicro({ cost: op.cost ?? null, price_micro: priceMicro(op.cost ?? null) }, Number(cap.filters?.limit?.default ?? 1)) / 1_000_000;
+  return worstCostMicro({ cost: op.cost ?? null, price_micro: priceMicro(op.cost ?? null), request: op.request, response: op.response }, Number(cap.filters?.limit?.default ?? 1)) / 1_000_000;
 }
 
 function planOrder(cap: CapabilitySrc, children: Child[]): Child[] {
@@ -122,8 +122,10 @@ function routedExample(cap: CapabilitySrc, ordered: Child[]): unknown {
   if (!child) return null;
   const raw = child.op.async ? getPath(child.example, child.op.async.result.path) ?? child.example : child.example;
   const output = mapOutput(cap, child.op.response!, raw);
-  // charged as the router would charge this hit: per_result bills each row
-  const cost_micro = chargeMicro({ cost: costOut(child.op.cost), price_micro: priceMicro(child.op.cost), bills_miss: false }, 'hit', countRows(cap, child.op.response!, raw, output));
+  // charged as the router would charge this hit: per_result bills each row, up to the billable rows
+  const billed = { cost: costOut(child.op.cost), price_micro: priceMicro(child.op.cost), bills_miss: false, request: child.op.request, response: child.op.response };
+  const rows = Math.min(countRows(cap, child.op.response!, raw, output), billableRows(billed, Number(cap.filters?.limit?.default ?? 1)));
+  const cost_micro = chargeMicro(billed, 'hit', rows);
   return {
     output,
     raw: child.example,

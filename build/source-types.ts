@@ -129,6 +129,12 @@ export interface ResponseSrc {
   output: Record<string, string | ResponseFieldSrc>;
   /** path of the list whose length counts rows for per_result billing */
   rows?: string;
+  /**
+   * the most rows one answer holds: the page size the request asks for, or the provider's cap.
+   * A per_result child whose request does not send the call's `limit` must say it, so its worst-case
+   * charge (and the ceiling) is known before it runs.
+   */
+  max_rows?: number;
 }
 
 export interface MissWhenSrc {

@@ -133,6 +133,9 @@ function checkOperation(
   if (op.cost?.type === 'per_result' && !op.response!.rows && !Object.values(cap.output).some((o) => o.type === 'list')) {
     err('per_result pricing needs response.rows (the list whose length is billed)', 'cost', 'type');
   }
+  if (op.cost?.type === 'per_result' && !mapped.has('limit') && op.response!.max_rows === undefined) {
+    err('per_result pricing without request.map of `limit` needs response.max_rows (the page size it asks for), or the worst-case charge is unknown', 'response');
+  }
   return errs;
 }
 

@@ -3,7 +3,7 @@
 // attempt. Pure decisions live in plan.ts and classify.ts; this file is the loop around them.
 import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
 import type { State, Team } from '../state/index.ts';
-import { plan, type Plan, type PlannedAttempt } from './plan.ts';
+import { billableRows, plan, type Plan, type PlannedAttempt } from './plan.ts';
 import { prepareCall, type PreparedCall } from './prepare.ts';
 import { buildChildRequest } from './build-request.ts';
 import { send } from './http.ts';
@@ -141,8 +141,13 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     try {
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
       const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
-      const cost = chargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? verdict.rows : 0);
-      if (cost > 0 && pays) await deps.state.charge(call.team.id, cost, { endpoint_id: a.endpoint_id, call_id: call.callId });
+      let cost = chargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? Math.min(verdict.rows, billableRows(op, prepared.limit)) : 0);
+      // The reservation covers the worst case and the charge never exceeds it, so a refusal here is
+      // a broken invariant: said loudly, and the answer reports no charge rather than one not made.
+      if (cost > 0 && pays && !(await deps.state.charge(call.team.id, cost, { endpoint_id: a.endpoint_id, call_id: call.callId }))) {
+        process.stderr.write(`svc: charge of ${cost} micro-USD for ${a.endpoint_id} refused for team ${call.team.id} inside its reservation; answered uncharged\n`);
+        cost = 0;
+      }
       spent += cost;
       deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
       deps.health.record(a.endpoint_id, verdict.outcome);

@@ -92,8 +92,13 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     const miss = Boolean(op.miss?.status?.includes(answer.status)) || (answer.status < 300 && missWhen(op.miss, answer.body));
     const hit = !miss && answer.status >= 200 && answer.status < 300;
     const outcome = hit ? 'hit' : miss ? 'miss' : 'error';
-    const cost = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body) : 0);
-    if (cost > 0 && pays) await state.charge(team.id, cost, { endpoint_id: op.endpoint_id });
+    let cost = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body) : 0);
+    // More rows than the balance covers (the caller sets a pass-through's page size): the call is
+    // charged what was reserved for it, and says so, rather than a charge the ledger never took.
+    if (cost > 0 && pays && !(await state.charge(team.id, cost, { endpoint_id: op.endpoint_id }))) {
+      cost = Math.min(cost, worst);
+      await state.charge(team.id, cost, { endpoint_id: op.endpoint_id });
+    }
     state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
     if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
     return new Response(redact(answer.text, key), {

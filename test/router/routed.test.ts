@@ -390,6 +390,28 @@ describe('a provider that redirects', () => {
   });
 });
 
+describe('a per-row child that answers more rows than it was asked', () => {
+  it('is billed for the rows asked, never past the worst case it was planned and held at', async () => {
+    const { createServer } = await import('node:http');
+    const rows = Array.from({ length: 7 }, (_, i) => ({ rank: i + 1, title: `r${i}`, url: `https://r${i}.test`, text: 't' }));
+    const generous = createServer((_q, s) => { s.setHeader('content-type', 'application/json'); s.end(JSON.stringify({ data: { rows } })); });
+    await new Promise<void>((r) => generous.listen(0, '127.0.0.1', r));
+    const rw = await routedWorld(FIXTURE_DIST, { env: { SVC_BASE_SEARCHCO: `http://127.0.0.1:${(generous.address() as { port: number }).port}` } });
+    try {
+      const before = (await rw.call('/teams/me')).body.balance_micro;
+      // at limit 1 the per-row child is the cheaper one and runs first
+      const r = await rw.call('/proxy/google.serp.organic', { q: 'coffee', limit: 1 }, { 'X-Svc-Route-Max-Cost': '0.0005' });
+      expect(r.body._svc.served_by).toBe('searchco.google.serp.organic.rows');
+      expect(r.body._svc.cost_micro).toBe(500); // 7 rows answered, 1 asked: the ceiling of 500 holds
+      expect(r.headers.get('x-svc-cost-micro')).toBe('500');
+      expect((await rw.call('/teams/me')).body.balance_micro).toBe(before - 500);
+    } finally {
+      await rw.close();
+      generous.close();
+    }
+  });
+});
+
 describe('oversized bodies', () => {
   it('are refused with 413 and the server keeps serving', async () => {
     const big = JSON.stringify({ email: `${'a'.repeat(70_000)}@acme.com` });
