@@ -412,6 +412,23 @@ describe('a per-row child that answers more rows than it was asked', () => {
   });
 });
 
+describe('a pass-through that answers more rows than the balance covers', () => {
+  it('is charged what was held for it, and says so', async () => {
+    const rw = await routedWorld(FIXTURE_DIST, { creditMicro: 1_000 });
+    try {
+      const r = await rw.call('/proxy/searchco/rows/google?query=coffee&size=3');
+      expect(r.status).toBe(200);
+      expect(r.body.data.rows.length * 500).toBeGreaterThan(1_000);
+      expect(r.headers.get('x-svc-cost-micro')).toBe('500');
+      const me = (await rw.call('/teams/me')).body;
+      expect(me.balance_micro).toBe(500);
+      expect((await rw.call('/teams/me/ledger')).body.entries[0]).toMatchObject({ kind: 'charge', amount_micro: -500, endpoint_id: 'searchco.google.serp.organic.rows' });
+    } finally {
+      await rw.close();
+    }
+  });
+});
+
 describe('oversized bodies', () => {
   it('are refused with 413 and the server keeps serving', async () => {
     const big = JSON.stringify({ email: `${'a'.repeat(70_000)}@acme.com` });
