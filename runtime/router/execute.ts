@@ -152,7 +152,8 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
       deps.health.record(a.endpoint_id, verdict.outcome);
       // undefined fields are left out of the JSON answer
-      tried.push({ endpoint_id: a.endpoint_id, outcome: verdict.outcome, reason: verdict.outcome === 'hit' ? undefined : verdict.reason, status: status || undefined, ms, cost_micro: cost });
+      const entry: Tried = { endpoint_id: a.endpoint_id, outcome: verdict.outcome, reason: verdict.outcome === 'hit' ? undefined : verdict.reason, status: status || undefined, ms, cost_micro: cost };
+      tried.push(entry);
       if (verdict.outcome === 'error' && a.key === 'own' && status && KEY_TROUBLE.has(status)) {
         deps.health.coolOwnKey(call.team.id, a.provider);
         if (op.platform_eligible && platformKey(deps.runtime.providers[a.provider], deps.env)) queue.unshift({ ...a, key: 'platform' });
@@ -161,17 +162,21 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       if (verdict.outcome === 'hit') {
         let verification: Verification | undefined;
         if (call.options.verify && cap.verify) {
-          verification = await verify(deps, call, cap, verdict.output, call.options.maxCostMicro - spent, deadline);
+          const checked = await verify(deps, call, cap, verdict.output, call.options.maxCostMicro - spent, deadline);
+          verification = checked.verification;
           spent += verification.cost_micro;
+          // the verifier's attempts are this call's attempts too, so `tried` adds up to `cost_micro`
+          for (const t of checked.tried) tried.push(t);
         }
         if (verification?.verdict !== 'invalid') {
           const ignored = (op.request?.ignores ?? []).filter((f) => prepared.sentFilters.includes(f));
           return finish('hit', { output: verdict.output, raw, served_by: a.endpoint_id, ignored_filters: ignored, verification });
         }
-        tried[tried.length - 1] = { ...tried[tried.length - 1], outcome: 'miss', reason: 'verification said invalid' };
+        entry.outcome = 'miss';
+        entry.reason = 'verification said invalid';
         if (!call.options.waterfall) return finish('miss', { verification });
       }
-      if (tried[tried.length - 1].outcome === 'miss') {
+      if (entry.outcome === 'miss') {
         anyMiss = true;
         if (!call.options.waterfall) return finish('miss');
       }
@@ -209,7 +214,7 @@ async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields:
 }
 
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */
-async function verify(deps: RouterDeps, call: RouteCall, cap: Cap, output: Record<string, unknown>, budgetMicro: number, deadline: number): Promise<Verification> {
+async function verify(deps: RouterDeps, call: RouteCall, cap: Cap, output: Record<string, unknown>, budgetMicro: number, deadline: number): Promise<{ verification: Verification; tried: Tried[] }> {
   const v = cap.verify!;
   const body = Object.fromEntries(Object.entries(v.with).map(([field, from]) => [field, output[from]]));
   const nested = await routeCall(deps, {
@@ -218,5 +223,5 @@ async function verify(deps: RouterDeps, call: RouteCall, cap: Cap, output: Recor
   });
   const checked = nested.kind === 'hit' ? nested.output[v.invalid.field] : null;
   const verdict = nested.kind !== 'hit' ? 'unknown' : v.invalid.in.some((x) => x === checked || String(x) === String(checked)) ? 'invalid' : 'valid';
-  return { verdict, checked, served_by: nested.served_by, cost_micro: nested.cost_micro };
+  return { verification: { verdict, checked, served_by: nested.served_by, cost_micro: nested.cost_micro }, tried: nested.tried };
 }

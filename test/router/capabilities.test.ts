@@ -14,7 +14,7 @@ let w: RoutedWorld;
 beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000_000 }); });
 afterAll(() => w.close());
 
-interface Tried { endpoint_id: string; outcome: string; reason?: string }
+interface Tried { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }
 const provider = (id: string) => runtime.operations[id].provider;
 
 /** Put a steering word into the first identity value, where every child sends it on. */
@@ -145,6 +145,8 @@ describe('verification and async children in the real catalog', () => {
     const r = await w.call(`/proxy/${cap}`, routedSampleBody(runtime.capabilities[cap]), { 'X-Svc-Route-Verify': 'true' });
     expect(r.status).toBe(200);
     expect(r.body._svc.verification).toEqual(expect.objectContaining({ verdict: expect.stringMatching(/valid|invalid|unknown/), cost_micro: expect.any(Number) }));
+    // the verifier's attempts are listed with the call's own, and together they are its cost
+    expect((r.body._svc.tried as Tried[]).reduce((s, t) => s + t.cost_micro, 0)).toBe(r.body._svc.cost_micro);
   });
 
   const asyncChildren = Object.values(runtime.capabilities).flatMap((c) => c.children.map((id) => [c.capability, id] as const)).filter(([, id]) => runtime.operations[id].async);

@@ -126,9 +126,14 @@ describe('verification', () => {
     const r = await call('people.email.find', { domain: 'stripe.com', first_name: 'Jane', last_name: 'Doe' }, { 'X-Svc-Route-Verify': 'true' });
     expect(r.status).toBe(200);
     expect(r.body.output.email).toBeNull();
-    expect(r.body._svc.tried.map((t: { outcome: string; reason?: string }) => `${t.outcome}:${t.reason}`)).toEqual(['miss:verification said invalid', 'miss:verification said invalid']);
+    // each find is followed by its check: every attempt is listed, and they add up to the call's cost
+    expect(r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string }) => `${t.endpoint_id}:${t.outcome}:${t.reason ?? ''}`)).toEqual([
+      'findco.people.email.find:miss:verification said invalid', 'checkco.people.email.verify:hit:',
+      'findco.people.email.find.bulk:miss:verification said invalid', 'checkco.people.email.verify:hit:',
+    ]);
     // two finds (20000 + 40000) and two checks (1000 each), all inside the ceiling
     expect(r.body._svc.cost_micro).toBe(62000);
+    expect(r.body._svc.tried.reduce((s: number, t: { cost_micro: number }) => s + t.cost_micro, 0)).toBe(62000);
   });
 
   it('a valid verification serves the hit and reports _svc.verification', async () => {
@@ -136,6 +141,7 @@ describe('verification', () => {
     expect(r.body._svc.served_by).toBe('findco.people.email.find');
     expect(r.body._svc.verification).toEqual({ verdict: 'valid', checked: 'deliverable', served_by: 'zerobounce.people.email.verify', cost_micro: 8000 });
     expect(r.body._svc.cost_micro).toBe(28000);
+    expect(r.body._svc.tried.map((t: { endpoint_id: string; cost_micro: number }) => [t.endpoint_id, t.cost_micro])).toEqual([['findco.people.email.find', 20000], ['zerobounce.people.email.verify', 8000]]);
   });
 });
 
