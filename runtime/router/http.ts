@@ -13,10 +13,13 @@ export interface ChildAnswer {
   failure?: 'timeout' | 'network' | 'too_large';
 }
 
+type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
+
 /** Our own pool: the global dispatcher may be another undici's (Node's fetch installs its own). */
 const agent = new Agent();
 
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const OVERDUE = 'SVC_ANSWER_OVERDUE';
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', OVERDUE]);
 const TOO_LARGE = 'SVC_ANSWER_TOO_LARGE';
 
 /** the default for SVC_MAX_ANSWER_BYTES: far above any single record, far below trouble */
@@ -31,8 +34,17 @@ function exchange(req: OutgoingRequest, timeoutMs: number, maxBytes: number): Pr
     const chunks: Buffer[] = [];
     let status = 0;
     let size = 0;
+    let controller: Controller | null = null;
+    // One timer for the whole exchange, to the millisecond: undici's own header and body timeouts
+    // each restart and tick coarsely (about half a second past a second), and a call's deadline is one.
+    const overdue = () => Object.assign(new Error(`no whole answer within ${timeoutMs} ms`), { code: OVERDUE });
+    let late = false;
+    const timer = setTimeout(() => { late = true; controller?.abort(overdue()); reject(overdue()); }, timeoutMs);
     const handler: Dispatcher.DispatchHandler = {
-      onRequestStart() {},
+      onRequestStart(c) {
+        controller = c;
+        if (late) c.abort(overdue()); // the time ran out while the request waited for a connection
+      },
       onResponseStart(_controller, statusCode) { status = statusCode; },
       onResponseData(controller, chunk) {
         size += chunk.length;
@@ -40,8 +52,11 @@ function exchange(req: OutgoingRequest, timeoutMs: number, maxBytes: number): Pr
         if (size > maxBytes) controller.abort(Object.assign(new Error(`answer over ${maxBytes} bytes`), { code: TOO_LARGE }));
         else chunks.push(chunk);
       },
-      onResponseEnd() { resolve({ status, text: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8') }); },
-      onResponseError(_controller, error) { reject(error); },
+      onResponseEnd() {
+        clearTimeout(timer);
+        resolve({ status, text: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8') });
+      },
+      onResponseError(_controller, error) { clearTimeout(timer); reject(error); },
     };
     agent.dispatch({
       origin: req.url.origin, path: `${req.url.pathname}${req.url.search}`, method: req.method as Dispatcher.HttpMethod,

@@ -15,6 +15,13 @@ beforeAll(async () => {
     if (req.url === '/text') { res.writeHead(200); res.end('not json'); return; }
     if (req.url === '/reset') { req.socket.destroy(); return; }
     if (req.url === '/slow') return; // never answers
+    if (req.url === '/drip') {
+      // headers at once, then a byte every 300 ms: each gap is short, the whole answer is not
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 300);
+      res.on('close', () => clearInterval(drip));
+      return;
+    }
     if (req.url === '/big') {
       // 64 KiB at a time, up to 64 MiB unless the client stops reading
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -46,6 +53,15 @@ describe('send', () => {
   it('names a timeout and a dropped connection as failures, status 0', async () => {
     const [slow, reset] = await Promise.all([send(get('/slow'), 150), send(get('/reset'), 2_000)]);
     expect([slow.status, slow.failure, reset.status, reset.failure]).toEqual([0, 'timeout', 0, 'network']);
+  });
+
+  it('keeps to its time for the whole answer, to within a timer tick, past a second too', async () => {
+    const [slow, drip] = await Promise.all([send(get('/slow'), 1_100), send(get('/drip'), 1_100)]);
+    for (const a of [slow, drip]) {
+      expect([a.status, a.failure]).toEqual([0, 'timeout']);
+      expect(a.ms).toBeGreaterThanOrEqual(1_095);
+      expect(a.ms).toBeLessThan(1_500); // undici's timers alone: the dripping answer never ends
+    }
   });
 
   it('drops an answer past the size limit instead of reading it all, and the pool keeps working', async () => {
