@@ -33,8 +33,12 @@ const templatesByProvider = perObject((runtime: RuntimeCatalog) => {
 const templatesOf = (runtime: RuntimeCatalog, provider: string): Template[] => templatesByProvider(runtime).get(provider) ?? [];
 
 function match(runtime: RuntimeCatalog, provider: string, method: string, path: string): OperationRuntime {
-  const candidates = templatesOf(runtime, provider).filter((t) => t.re.test(path));
-  if (!candidates.length) fail(404, `No operation of '${provider}' at ${path}; GET /catalog/platforms/{slug}?include_hidden=1 lists them.`);
+  const templates = templatesOf(runtime, provider);
+  const candidates = templates.filter((t) => t.re.test(path));
+  if (!candidates.length) {
+    const some = templates.slice(0, 6).map((t) => `${t.op.method} ${t.op.path}`).join(', ');
+    fail(404, `No operation of '${provider}' at ${path}; it has ${templates.length}: ${some}${templates.length > 6 ? ', …' : ''}.`);
+  }
   const op = candidates.find((t) => t.op.method === method)?.op;
   if (!op) fail(405, `${path} of '${provider}' takes ${candidates.map((t) => t.op.method).join(' or ')}, not ${method}.`);
   return op;
@@ -45,6 +49,12 @@ function refuseUndeclared(where: 'query' | 'body', sent: Iterable<string>, decla
   const allowed = new Set(Object.keys(declared ?? {}));
   const extra = [...sent].filter((k) => !allowed.has(k));
   if (extra.length) invalid(extra.map((k) => ({ loc: [where, k], msg: `'${k}' is not a parameter of ${op.endpoint_id}.`, type: 'value_error.extra' })));
+}
+
+/** 422 naming every required parameter the call left out: the provider would refuse it, and may bill it. */
+function refuseMissing(where: 'query' | 'body', sent: Set<string>, declared: Record<string, { required?: boolean }> | undefined, op: OperationRuntime): void {
+  const missing = Object.entries(declared ?? {}).filter(([k, p]) => p.required && !sent.has(k)).map(([k]) => k);
+  if (missing.length) invalid(missing.map((k) => ({ loc: [where, k], msg: `'${k}' is required by ${op.endpoint_id}.`, type: 'value_error.missing' })));
 }
 
 /** Rows a per-result answer bills: counted as the routed call would for a routed child. */
@@ -63,10 +73,13 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   const op = match(catalog.runtime, provider, event.req.method, path);
   const prov = catalog.runtime.providers[provider];
   if (op.strict_query) refuseUndeclared('query', url.searchParams.keys(), op.input.queryParams, op);
+  refuseMissing('query', new Set(url.searchParams.keys()), op.input.queryParams, op);
   let body: unknown = null;
   if (op.method !== 'GET' && op.method !== 'DELETE') {
     body = await readJson(event, config.maxBodyBytes);
-    if ((op.strict_body || op.body_allowlist) && body && typeof body === 'object' && !Array.isArray(body)) refuseUndeclared('body', Object.keys(body), op.input.body, op);
+    const fields = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : null;
+    if (fields && (op.strict_body || op.body_allowlist)) refuseUndeclared('body', fields, op.input.body, op);
+    if (fields || body === undefined) refuseMissing('body', new Set(fields), op.input.body, op);
   }
   const own = !router.deps.health.ownKeyCooling(team.id, provider) ? await state.ownKey(team.id, provider) : null;
   const key = own ?? (op.platform_eligible ? platformKey(prov, config.env) : null);

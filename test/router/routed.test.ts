@@ -246,6 +246,16 @@ describe('identical concurrent calls', () => {
 });
 
 describe('pass-through calls', () => {
+  it('refuse a call missing a required parameter before calling or charging anyone', async () => {
+    const calls = (await w.billing())['zerobounce.people.email.verify']?.calls ?? 0;
+    const balance = await w.ctx.state.balance(w.teamId);
+    const r = await w.call('/proxy/zerobounce/validate?ip_address=1.2.3.4');
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toEqual([{ loc: ['query', 'email'], msg: "'email' is required by zerobounce.people.email.verify.", type: 'value_error.missing' }]);
+    expect((await w.billing())['zerobounce.people.email.verify']?.calls ?? 0).toBe(calls);
+    expect(await w.ctx.state.balance(w.teamId)).toBe(balance);
+  });
+
   it('call one operation with the key injected, answered in the provider\'s own shape', async () => {
     const r = await w.call('/proxy/zerobounce/validate?email=jane@acme.com');
     expect(r.status).toBe(200);
@@ -258,7 +268,9 @@ describe('pass-through calls', () => {
     expect(extra.status).toBe(422);
     expect(extra.body.detail[0].loc).toEqual(['query', 'api_key']);
     expect((await w.call('/proxy/zerobounce/validate', { email: 'x' })).status).toBe(405);
-    expect((await w.call('/proxy/zerobounce/nothing-here')).status).toBe(404);
+    const nowhere = await w.call('/proxy/zerobounce/nothing-here');
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.body.detail).toContain('GET /validate'); // the operations it does have
     expect((await w.call('/proxy/nobody/validate')).status).toBe(404);
     expect((await w.call('/proxy/constructor/validate', undefined, {}, '')).status).toBe(404); // not a key of every object, even without a token
     for (const p of ['/proxy/zerobounce/..%2f..%2fadmin', '/proxy/zerobounce/%2e%2e/validate']) expect([400, 404]).toContain((await w.call(p)).status);
