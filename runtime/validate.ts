@@ -3,7 +3,8 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { invalid, type ValidationIssue } from './errors.ts';
 
 const queryAjv = new Ajv2020({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
-const bodyAjv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false });
+// verbose: a pattern's error can name the form it wants (`x-expected` beside the pattern)
+const bodyAjv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false, verbose: true });
 
 function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
   return errors.map((e) => {
@@ -14,6 +15,7 @@ function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
     const msg =
       e.keyword === 'additionalProperties' ? `Unknown field '${field}'.`
       : e.keyword === 'required' ? `Field '${field}' is required.`
+      : e.keyword === 'pattern' && e.parentSchema?.['x-expected'] ? `'${field}' must be ${String(e.parentSchema['x-expected'])}.`
       : `'${field}' ${e.message}.`;
     return { loc: [where, ...path], msg, type: `value_error.${e.keyword}` };
   });

@@ -2,8 +2,15 @@
 // router validates calls with it and /openapi.json publishes it, so the two cannot drift apart.
 import type { CapabilitySrc, FieldType, FilterSrc } from '../../build/types.ts';
 
+/**
+ * A web address, with or without its scheme (`stripe.com`, `linkedin.com/in/jane` and full URLs are
+ * all addresses people paste): a dotted host, no spaces, then any path. Text that is no address at all
+ * is refused before any provider is paid to look it up.
+ */
+const URL_PATTERN = '^(https?://)?[^\\s/?#@]+\\.[^\\s/?#@]+([/?#]\\S*)?$';
+
 const TYPE: Record<FieldType, object> = {
-  str: { type: 'string', maxLength: 2000 }, url: { type: 'string', maxLength: 2000 }, int: { type: 'integer' }, number: { type: 'number' },
+  str: { type: 'string', maxLength: 2000 }, url: { type: 'string', maxLength: 2000, pattern: URL_PATTERN, 'x-expected': 'a web address, such as linkedin.com/in/jane or https://stripe.com' }, int: { type: 'integer' }, number: { type: 'number' },
   bool: { type: 'boolean' }, list: { type: 'array', maxItems: 100, items: { type: 'string' } }, object: { type: 'object' },
 };
 

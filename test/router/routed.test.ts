@@ -209,6 +209,17 @@ describe('bad calls change nothing', () => {
     expect(empty.body.detail[0].msg).toMatch(/\{domain, full_name\}/);
   });
 
+  it('422 for a url field that is no web address; addresses with or without a scheme pass', async () => {
+    for (const bad of ['not a url', '???', 'jane@acme.com', 'https://a b.com']) {
+      const r = await call('people.email.find', { linkedin_url: bad });
+      expect(r.status, bad).toBe(422);
+      expect(r.body.detail[0]).toMatchObject({ loc: ['body', 'linkedin_url'], msg: "'linkedin_url' must be a web address, such as linkedin.com/in/jane or https://stripe.com." });
+    }
+    for (const good of ['linkedin.com/in/jane-doe', 'https://www.linkedin.com/in/jane-doe/']) {
+      expect((await call('people.email.find', { linkedin_url: good }, { 'X-Svc-Route-Dry-Run': '1' })).status, good).toBe(200);
+    }
+  });
+
   it('402 before any child runs when the balance is below the cheapest attempt', async () => {
     const broke = (await w.ctx.state.createTeam('broke team', 500))!;
     const billing = JSON.stringify(await w.billing());
