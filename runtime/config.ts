@@ -33,6 +33,19 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+export type StorageSpec = { kind: 'memory' } | { kind: 'fs'; dir: string | null };
+
+/** What SVC_STORAGE names: in-process memory, or files under a directory (null: SVC_DATA_DIR). */
+export function parseStorage(spec: string | null): StorageSpec {
+  const s = spec?.trim() || '';
+  if (s === 'memory:' || s === 'memory') return { kind: 'memory' };
+  if (s === '' || s.startsWith('fs:') || s.startsWith('file:')) return { kind: 'fs', dir: s.replace(/^(fs|file):(\/\/)?/, '') || null };
+  if (/^rediss?:\/\//.test(s)) {
+    throw new ConfigError(`SVC_STORAGE=${s.replace(/\/\/[^@/]*@/, '//…@')}: the redis backend (several instances) is not available in this release; leave SVC_STORAGE unset for the embedded storage, or use memory:`);
+  }
+  throw new ConfigError(`SVC_STORAGE=${s}: unknown backend; use memory:, fs:<dir>, or leave it unset for the embedded storage`);
+}
+
 type Env = Record<string, string | undefined>;
 
 const given = (env: Env, name: string): string | null => {
@@ -59,6 +72,8 @@ function flag(env: Env, name: string): boolean {
 export function readConfig(env: Env = process.env): Config {
   const port = whole(env, 'PORT', 8787, 0, 65535);
   const prefix = env.SVC_PROXY_PREFIX ?? '/proxy';
+  const storage = env.SVC_STORAGE ?? null;
+  parseStorage(storage); // a backend no one can open stops the start here, with its sentence
   return {
     port,
     host: given(env, 'HOST') ?? '127.0.0.1',
@@ -66,7 +81,7 @@ export function readConfig(env: Env = process.env): Config {
     proxyPrefix: `/${prefix.replace(/^\/+|\/+$/g, '')}`,
     distDir: env.SVC_DIST_DIR ?? 'dist',
     dataDir: env.SVC_DATA_DIR ?? '.data',
-    storage: env.SVC_STORAGE ?? null,
+    storage,
     adminToken: env.SVC_ADMIN_TOKEN || null,
     secret: env.SVC_SECRET || null,
     judgeUrl: env.SVC_JUDGE_URL || null,

@@ -9,7 +9,8 @@ export interface ObjectSchema {
   properties: Record<string, Record<string, unknown>>;
 }
 
-export const shelfQuery = { type: 'object', properties: { include_hidden: { type: 'integer', enum: [0, 1], default: 0 } } } satisfies ObjectSchema;
+// exactly `0` or `1` (not 01, 1.0 or true): a string enum, since numbers would be coerced first
+export const shelfQuery = { type: 'object', properties: { include_hidden: { type: 'string', enum: ['0', '1'], default: '0' } } } satisfies ObjectSchema;
 export const searchQuery = {
   type: 'object', properties: { q: { type: 'string', default: '', maxLength: 500 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
 } satisfies ObjectSchema;

@@ -18,7 +18,9 @@ const teamCreate = defineCommand({
   },
   async run({ args }) {
     const res = await adminPost<{ team: string; token: string }>(adminTarget(), '/admin/teams', { name: args.name, credit_usd: args.credit });
-    print(args.json, { team: res.team, token: res.token }, [`team: ${res.team}`, `token: ${res.token}`]);
+    // the token alone on stdout, so `TOKEN=$(npx svc admin team create …)` works; the slug to stderr
+    if (!args.json) process.stderr.write(`created team ${res.team}\n`);
+    print(args.json, { team: res.team, token: res.token }, [res.token]);
   },
 });
 
@@ -27,7 +29,7 @@ const tokenCreate = defineCommand({
   args: { team: { type: 'positional', required: true, description: 'team slug' }, json },
   async run({ args }) {
     const res = await adminPost<{ token: string }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/tokens`, {});
-    print(args.json, { token: res.token }, [`token: ${res.token}`]);
+    print(args.json, { token: res.token }, [res.token]);
   },
 });
 

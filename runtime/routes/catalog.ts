@@ -8,7 +8,7 @@ import * as schemas from '../request-schemas.ts';
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
 
-const shelfQuery = queryValidator<{ include_hidden: 0 | 1 }>(schemas.shelfQuery);
+const shelfQuery = queryValidator<{ include_hidden: '0' | '1' }>(schemas.shelfQuery);
 const searchQuery = queryValidator<{ q: string; limit: number }>(schemas.searchQuery);
 
 export function catalogRoutes(app: H3, { catalog, live, entry }: AppContext): void {
@@ -24,7 +24,7 @@ export function catalogRoutes(app: H3, { catalog, live, entry }: AppContext): vo
     const slug = getRouterParam(event, 'slug')!;
     const shelf = catalog.shelves.get(slug);
     if (!shelf) fail(404, `No platform '${slug}'. GET /catalog/platforms lists them.`);
-    return include_hidden ? shelf.all : shelf.visible;
+    return include_hidden === '1' ? shelf.all : shelf.visible;
   });
 
   app.get('/catalog/search', (event) => {

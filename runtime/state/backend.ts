@@ -9,6 +9,7 @@ import { LocalAtomics } from './atomics-local.ts';
 import { RecordLedgerStore } from './ledger-store-records.ts';
 import { SegmentLedgerStore } from './ledger-store-segments.ts';
 import type { Atomics } from './atomics.ts';
+import { parseStorage } from '../config.ts';
 
 /** the embedded ledger's files, under the data directory */
 export const LEDGER_DIR = 'ledger-files';
@@ -24,18 +25,14 @@ export interface Backend {
 }
 
 export function openBackend(storage: string | null, dataDir: string): Backend {
-  const spec = storage?.trim() || '';
-  if (spec === 'memory:' || spec === 'memory') {
+  const spec = parseStorage(storage);
+  if (spec.kind === 'memory') {
     const s = createStorage({ driver: memoryDriver() });
     return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new RecordLedgerStore(s)), durable: false, exclusive: true };
   }
-  if (spec === '' || spec.startsWith('fs:') || spec.startsWith('file:')) {
-    const base = spec.replace(/^(fs|file):(\/\/)?/, '') || dataDir;
-    const s = createStorage({ driver: durableFs({ base }) });
-    // the ledger appends to a file per account; accounts of earlier builds are read from records once
-    const ledger = new SegmentLedgerStore(join(resolve(base), LEDGER_DIR), new RecordLedgerStore(s));
-    return { kind: 'fs', storage: s, atomics: new LocalAtomics(s, ledger), durable: true, exclusive: true };
-  }
-  if (/^rediss?:\/\//.test(spec)) throw new Error(`SVC_STORAGE=${spec.replace(/\/\/[^@/]*@/, '//…@')}: the redis backend is not available in this release; use the default embedded storage or memory:`);
-  throw new Error(`SVC_STORAGE=${spec}: unknown backend (use memory:, fs:<dir>, or leave it unset for ${dataDir})`);
+  const base = spec.dir ?? dataDir;
+  const s = createStorage({ driver: durableFs({ base }) });
+  // the ledger appends to a file per account; accounts of earlier builds are read from records once
+  const ledger = new SegmentLedgerStore(join(resolve(base), LEDGER_DIR), new RecordLedgerStore(s));
+  return { kind: 'fs', storage: s, atomics: new LocalAtomics(s, ledger), durable: true, exclusive: true };
 }

@@ -64,7 +64,7 @@ describe('GET /catalog/platforms/{slug}', () => {
     expect(ids).toContain('searchco.account.usage');
   });
 
-  it.each(['2', 'yes', '-1', '1.5'])('include_hidden=%s is a 422 naming the parameter', async (v) => {
+  it.each(['2', 'yes', '-1', '1.5', '01', '1.0', 'true', ''])('include_hidden=%s is a 422 naming the parameter', async (v) => {
     const { status, body } = await get(`/catalog/platforms/search?include_hidden=${v}`);
     expect(status).toBe(422);
     expect(body.detail[0].loc).toEqual(['query', 'include_hidden']);

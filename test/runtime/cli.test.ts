@@ -34,9 +34,9 @@ describe('svc admin', () => {
   it('creates a team and prints its token on a line of its own', async () => {
     const r = await svc(['admin', 'team', 'create', 'Cli Team', '--credit', '2.50']);
     expect(r.code).toBe(0);
-    const line = r.stdout.split('\n').find((l) => l.startsWith('token: '))!;
-    expect(line).toMatch(/^token: svc_[0-9A-Za-z]{32}$/);
-    const team = await t.state.teamForCredential({ token: line.slice('token: '.length) });
+    expect(r.stdout).toMatch(/^svc_[0-9A-Za-z]{32}\n$/); // the token and nothing else
+    expect(r.stderr).toBe('created team cli-team\n');
+    const team = await t.state.teamForCredential({ token: r.stdout.trim() });
     expect(team?.slug).toBe('cli-team');
     expect(await t.state.balance(team!.id)).toBe(2_500_000);
   });
@@ -46,6 +46,9 @@ describe('svc admin', () => {
     expect(tok.code).toBe(0);
     const { token } = JSON.parse(tok.stdout);
     expect((await t.state.teamForCredential({ token }))?.slug).toBe('cli-team');
+    const bare = await svc(['admin', 'token', 'create', 'cli-team']);
+    expect(bare.stdout).toMatch(/^svc_[0-9A-Za-z]{32}\n$/);
+    expect((await t.state.teamForCredential({ token: bare.stdout.trim() }))?.slug).toBe('cli-team');
     const credit = await svc(['admin', 'credit', 'cli-team', '0.5']);
     expect(credit).toMatchObject({ code: 0, stdout: 'balance_micro: 3000000\n' });
     const json = await svc(['admin', 'team', 'create', 'Json Team', '--json']);

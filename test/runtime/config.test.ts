@@ -31,6 +31,18 @@ describe('readConfig', () => {
   });
 });
 
+describe('SVC_STORAGE', () => {
+  it('takes memory, files, or nothing (the embedded storage)', () => {
+    for (const ok of [undefined, '', 'memory:', 'fs:/tmp/x', 'file:///tmp/x']) expect(() => readConfig({ SVC_STORAGE: ok })).not.toThrow();
+  });
+
+  it('refuses redis (not built yet) without echoing its password, and anything else', () => {
+    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379' })).toThrow(/^SVC_STORAGE=redis:\/\/…@127\.0\.0\.1:6379: the redis backend .* not available/);
+    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379' })).not.toThrow(/hunter2/);
+    expect(() => readConfig({ SVC_STORAGE: 'postgres://db' })).toThrow(ConfigError);
+  });
+});
+
 it('npm start stops on a bad setting with that sentence and exit code 2, before building anything', () => {
   const root = join(import.meta.dirname, '../..');
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'runtime/start.ts')], { cwd: root, env: { ...process.env, PORT: 'eighty', SVC_DIST_DIR: '/nonexistent' }, encoding: 'utf8', timeout: 20_000 });
