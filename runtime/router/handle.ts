@@ -14,8 +14,9 @@ export interface RoutedHttpAnswer {
 export async function handleRouted(
   ctx: AppContext, capability: string, headers: HeaderReader, credentials: Credentials, readBody: () => Promise<unknown>,
 ): Promise<RoutedHttpAnswer> {
-  if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
+  // the credential first: every call under the proxy prefix needs one, known capability or not
   const team = await teamFor(ctx.state, credentials);
+  if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
   const options = parseRouteOptions(headers);
   const body = await readBody();
   return ctx.router.call(team, capability, body ?? {}, options);

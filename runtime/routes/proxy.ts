@@ -20,11 +20,11 @@ export function proxyRoutes(app: H3, ctx: AppContext): void {
 
   app.all(`${prefix}/:provider/**`, async (event) => {
     const provider = getRouterParam(event, 'provider')!;
+    const team = await requireTeam(event, state);
     if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {
       if (ctx.router.isCapability(provider)) fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`);
       fail(404, `No provider '${provider}' in the catalog.`);
     }
-    const team = await requireTeam(event, state);
     return passThrough(ctx, team, provider, event);
   });
 }

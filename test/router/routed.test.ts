@@ -283,7 +283,10 @@ describe('pass-through calls', () => {
     expect(nowhere.status).toBe(404);
     expect(nowhere.body.detail).toContain('GET /validate'); // the operations it does have
     expect((await w.call('/proxy/nobody/validate')).status).toBe(404);
-    expect((await w.call('/proxy/constructor/validate', undefined, {}, '')).status).toBe(404); // not a key of every object, even without a token
+    expect((await w.call('/proxy/constructor/validate')).status).toBe(404); // not a key of every object
+    // a credential first, for every call under the proxy prefix
+    for (const path of ['/proxy/constructor/validate', '/proxy/nobody/validate', '/proxy/zerobounce/validate?email=a@b.co']) expect((await w.call(path, undefined, {}, '')).status).toBe(401);
+    expect((await w.call('/proxy/people.telepathy', { q: 'x' }, {}, '')).status).toBe(401);
     for (const p of ['/proxy/zerobounce/..%2f..%2fadmin', '/proxy/zerobounce/%2e%2e/validate']) expect([400, 404]).toContain((await w.call(p)).status);
   });
 
