@@ -1,9 +1,10 @@
 // Open catalog reads: shelves, search, one endpoint's full entry.
-import { getQuery, getRouterParam, type H3 } from 'h3';
+import { getQuery, getRouterParam, type H3, type H3Event } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { queryValidator } from '../validate.ts';
 import * as schemas from '../request-schemas.ts';
+import { distFiles } from './static.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
@@ -11,7 +12,11 @@ const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { he
 const shelfQuery = queryValidator<{ include_hidden: '0' | '1' }>(schemas.shelfQuery);
 const searchQuery = queryValidator<{ q: string; limit: number }>(schemas.searchQuery);
 
-export function catalogRoutes(app: H3, { catalog, live, entry }: AppContext): void {
+export function catalogRoutes(app: H3, { catalog, live, entry, config }: AppContext): void {
+  // `<id>.json` under these routes is the build's static shard (the CDN's path), served as a file
+  const files = distFiles(config);
+  const shard = async (event: H3Event, name: string, missing: string) => (name.endsWith('.json') ? await files(event) : undefined) ?? fail(404, missing);
+
   app.get('/catalog/platforms', () => {
     const platforms = catalog.platforms.platforms
       .map((p) => ({ ...p, calls_30d: live.calls30d(p.slug) }))
@@ -23,7 +28,7 @@ export function catalogRoutes(app: H3, { catalog, live, entry }: AppContext): vo
     const { include_hidden } = shelfQuery(getQuery(event));
     const slug = getRouterParam(event, 'slug')!;
     const shelf = catalog.shelves.get(slug);
-    if (!shelf) fail(404, `No platform '${slug}'. GET /catalog/platforms lists them.`);
+    if (!shelf) return shard(event, slug, `No platform '${slug}'. GET /catalog/platforms lists them.`);
     return include_hidden === '1' ? shelf.all : shelf.visible;
   });
 
@@ -43,7 +48,7 @@ export function catalogRoutes(app: H3, { catalog, live, entry }: AppContext): vo
   app.get('/catalog/endpoints/:id', (event) => {
     const id = getRouterParam(event, 'id')!;
     const bytes = entry(id);
-    if (!bytes) fail(404, `No endpoint '${id}'. GET /catalog/search?q=… finds one.`);
+    if (!bytes) return shard(event, id, `No endpoint '${id}'. GET /catalog/search?q=… finds one.`);
     return jsonBytes(bytes);
   });
 }

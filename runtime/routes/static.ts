@@ -1,22 +1,24 @@
 // The files of dist/: the dashboard and the static catalog, for anyone without a CDN in front.
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { serveStatic, type H3 } from 'h3';
+import { serveStatic, type H3, type H3Event } from 'h3';
 import type { AppContext } from '../context.ts';
+import type { Config } from '../config.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.md': 'text/markdown; charset=utf-8', '.txt': 'text/plain',
 };
 
-export function staticRoutes(app: H3, { config }: AppContext): void {
+/** A handler answering the file of dist/ the request path names (undefined: none, so 404). */
+export function distFiles(config: Pick<Config, 'distDir'>): (event: H3Event) => ReturnType<typeof serveStatic> {
   const root = resolve(config.distDir);
   // h3 hands over the id already URL-decoded, and tries /index.html for '/' itself.
   const inside = (id: string) => {
     const path = resolve(join(root, id));
     return path === root || path.startsWith(root + sep) ? path : null;
   };
-  app.get('/**', (event) =>
+  return (event) =>
     serveStatic(event, {
       getMeta: async (id) => {
         const path = inside(id);
@@ -24,5 +26,9 @@ export function staticRoutes(app: H3, { config }: AppContext): void {
         return s?.isFile() ? { size: s.size, mtime: s.mtime, type: TYPES[extname(path!)] ?? 'application/octet-stream' } : undefined;
       },
       getContents: (id) => readFile(inside(id)!),
-    }));
+    });
+}
+
+export function staticRoutes(app: H3, { config }: AppContext): void {
+  app.get('/**', distFiles(config));
 }

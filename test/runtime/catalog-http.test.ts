@@ -1,5 +1,5 @@
 // Every open catalog route over a real server listening on loopback, bad input included.
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
@@ -111,6 +111,19 @@ describe('GET /catalog/search', () => {
     const { status, body } = await get(`/catalog/search?q=email&limit=${v}`);
     expect(status).toBe(422);
     expect(body.detail[0].loc).toEqual(['query', 'limit']);
+  });
+});
+
+describe('the static shards at their build paths', () => {
+  it('are served as the files the build wrote, beside the live routes of the same names', async () => {
+    for (const path of ['/catalog/endpoints/zerobounce.people.email.verify.json', '/catalog/platforms/people.json', '/catalog/manifest.json']) {
+      const r = await get(path);
+      expect(r.status, path).toBe(200);
+      expect(r.type).toBe('application/json');
+      expect(r.body).toEqual(JSON.parse(readFileSync(join(FIXTURE_DIST, path), 'utf8')));
+    }
+    expect((await get('/catalog/endpoints/nobody.json')).status).toBe(404);
+    expect((await get('/catalog/platforms/nowhere.json')).status).toBe(404);
   });
 });
 
