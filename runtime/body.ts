@@ -9,18 +9,18 @@ import { fail } from './errors.ts';
  * written takes the server's connection tracking down with it.
  */
 export function readNode(req: IncomingMessage, maxBytes: number): Promise<string> {
+  // (Listeners as unnamed arguments: tsx names every named closure as it is made, per request.)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    req.on('data', (chunk: Buffer) => {
+      if (size > maxBytes) return; // refused already: the rest flows past unkept
       size += chunk.length;
-      if (size <= maxBytes) { chunks.push(chunk); return; }
-      req.off('data', onData).off('end', onEnd);
-      req.resume();
-      try { tooLarge(maxBytes); } catch (e) { reject(e); }
-    };
-    const onEnd = () => resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-    req.on('data', onData).on('end', onEnd).on('error', reject);
+      if (size <= maxBytes) chunks.push(chunk);
+      else try { tooLarge(maxBytes); } catch (e) { reject(e); }
+    }).on('end', () => {
+      if (size <= maxBytes) resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    }).on('error', reject);
   });
 }
 

@@ -11,17 +11,17 @@ import { parseJsonText, readNode } from '../body.ts';
 import type { NodeFastPath } from './entries.ts';
 
 /** Node lower-cases header names already; joining repeated ones as Headers would. */
-function nodeHeaders(req: IncomingMessage): HeaderReader {
-  return {
-    get: (name) => {
-      const v = req.headers[name.toLowerCase()];
-      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-    },
-  };
+class NodeHeaders implements HeaderReader {
+  constructor(private req: IncomingMessage) {}
+
+  get(name: string): string | null {
+    const v = this.req.headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
 }
 
 async function answer(ctx: AppContext, capability: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const headers = nodeHeaders(req);
+  const headers = new NodeHeaders(req);
   try {
     const credentials = { token: headers.get('x-svc-token'), session: null, org: headers.get('x-svc-org') };
     const a = await handleRouted(ctx, capability, headers, credentials, async () => parseJsonText(await readNode(req, ctx.config.maxBodyBytes)));

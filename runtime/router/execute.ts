@@ -24,6 +24,8 @@ export interface RouterDeps {
   health: Health;
   reservations: Reservations;
   observed: (endpointId: string) => Observed | null;
+  /** whether svc holds a platform key for a provider (made once per router) */
+  hasPlatformKey: (provider: string) => boolean;
   attemptTimeoutMs: number;
   /** the largest provider answer read (SVC_MAX_ANSWER_BYTES); a larger one is an error */
   maxAnswerBytes: number;
@@ -90,10 +92,8 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
   const ownKeys = new Set(await deps.state.ownKeyProviders(call.team.id));
   const thePlan = plan({
     capability: cap, operations: deps.runtime.operations, fields: prepared.fields, sentFilters: prepared.sentFilters,
-    limit: prepared.limit, options: call.options, ownKeys,
-    hasPlatformKey: (p) => platformKey(deps.runtime.providers[p], deps.env) !== null,
-    observed: deps.observed, circuitOpen: (id) => deps.health.circuitOpen(id),
-    ownKeyCooling: (p) => deps.health.ownKeyCooling(call.team.id, p),
+    limit: prepared.limit, options: call.options, ownKeys, teamId: call.team.id,
+    hasPlatformKey: deps.hasPlatformKey, observed: deps.observed, health: deps.health,
   });
   const base = { output: missOutput(cap), raw: 'null', served_by: null, tried: [] as Tried[], cost_micro: 0, ignored_filters: [] as string[], plan: thePlan };
   if (call.options.dryRun) return { ...base, kind: 'dry_run' };
@@ -116,21 +116,27 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
   return waterfall(deps, call, cap, prepared, base);
 }
 
+type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;
+
+/**
+ * Every way a call ends: the attempts, plus the children the plan skipped for the ceiling or a
+ * circuit. A module function, not a closure per call (tsx names each closure as it is made).
+ */
+function finished(base: Omit<RouteOutcome, 'kind'>, tried: Tried[], spent: number, kind: 'hit' | 'miss' | 'error', extra: Ending | null = null): RouteOutcome {
+  const skips = skippedByPlan(base.plan);
+  // Built field by field: spreading objects of varying shapes was a hot spot under load.
+  return {
+    kind, output: extra?.output ?? base.output, raw: extra?.raw ?? base.raw, served_by: extra?.served_by ?? null,
+    tried: skips.length ? tried.concat(skips) : tried, cost_micro: spent, ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
+    plan: base.plan, stopped: extra?.stopped, verification: extra?.verification,
+  };
+}
+
 async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>): Promise<RouteOutcome> {
   const deadline = Date.now() + call.options.timeoutMs;
   const tried: Tried[] = [];
   let spent = 0;
   let anyMiss = false;
-  /** every way a call ends: the attempts, plus the children the plan skipped for the ceiling or a circuit */
-  const finish = (kind: 'hit' | 'miss' | 'error', extra: Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>> | null = null): RouteOutcome => {
-    const skips = skippedByPlan(base.plan);
-    // Built field by field: spreading objects of varying shapes was a hot spot under load.
-    return {
-      kind, output: extra?.output ?? base.output, raw: extra?.raw ?? base.raw, served_by: extra?.served_by ?? null,
-      tried: skips.length ? tried.concat(skips) : tried, cost_micro: spent, ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
-      plan: base.plan, stopped: extra?.stopped, verification: extra?.verification,
-    };
-  };
   const queue: PlannedAttempt[] = [...base.plan.attempts];
   for (let a = queue.shift(); a; a = queue.shift()) {
     const op = deps.runtime.operations[a.endpoint_id];
@@ -170,23 +176,23 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
         }
         if (verification?.verdict !== 'invalid') {
           const ignored = (op.request?.ignores ?? []).filter((f) => prepared.sentFilters.includes(f));
-          return finish('hit', { output: verdict.output, raw, served_by: a.endpoint_id, ignored_filters: ignored, verification });
+          return finished(base, tried, spent, 'hit', { output: verdict.output, raw, served_by: a.endpoint_id, ignored_filters: ignored, verification });
         }
         entry.outcome = 'miss';
         entry.reason = 'verification said invalid';
-        if (!call.options.waterfall) return finish('miss', { verification });
+        if (!call.options.waterfall) return finished(base, tried, spent, 'miss', { verification });
       }
       if (entry.outcome === 'miss') {
         anyMiss = true;
-        if (!call.options.waterfall) return finish('miss');
+        if (!call.options.waterfall) return finished(base, tried, spent, 'miss');
       }
     } finally {
       if (pays) deps.reservations.release(call.team.id, a.worst_cost_micro);
     }
   }
-  if (anyMiss) return finish('miss');
-  if (!tried.some((t) => t.outcome !== 'skipped')) return finish('miss', { stopped: stoppedBy(tried) });
-  return finish('error');
+  if (anyMiss) return finished(base, tried, spent, 'miss');
+  if (!tried.some((t) => t.outcome !== 'skipped')) return finished(base, tried, spent, 'miss', { stopped: stoppedBy(tried) });
+  return finished(base, tried, spent, 'error');
 }
 
 /** One child, start to finish: the request, async polling, and the verdict on what came back. */

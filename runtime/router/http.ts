@@ -25,6 +25,8 @@ const TOO_LARGE = 'SVC_ANSWER_TOO_LARGE';
 /** the default for SVC_MAX_ANSWER_BYTES: far above any single record, far below trouble */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
+const overdue = (ms: number) => Object.assign(new Error(`no whole answer within ${ms} ms`), { code: OVERDUE });
+
 /**
  * undici's dispatch with a handler that only gathers the body: the same pool, parser and timers as
  * `request()`, without a stream object per answer (measured: about half the client CPU per call).
@@ -37,13 +39,12 @@ function exchange(req: OutgoingRequest, timeoutMs: number, maxBytes: number): Pr
     let controller: Controller | null = null;
     // One timer for the whole exchange, to the millisecond: undici's own header and body timeouts
     // each restart and tick coarsely (about half a second past a second), and a call's deadline is one.
-    const overdue = () => Object.assign(new Error(`no whole answer within ${timeoutMs} ms`), { code: OVERDUE });
     let late = false;
-    const timer = setTimeout(() => { late = true; controller?.abort(overdue()); reject(overdue()); }, timeoutMs);
+    const timer = setTimeout(() => { late = true; controller?.abort(overdue(timeoutMs)); reject(overdue(timeoutMs)); }, timeoutMs);
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
-        if (late) c.abort(overdue()); // the time ran out while the request waited for a connection
+        if (late) c.abort(overdue(timeoutMs)); // the time ran out while the request waited for a connection
       },
       onResponseStart(_controller, statusCode) { status = statusCode; },
       onResponseData(controller, chunk) {

@@ -14,13 +14,14 @@ export function platformKey(provider: ProviderRuntime, env: Env): string | null 
 
 /** Place a key where the provider expects it: header, query, bearer or basic. */
 export function placeKey(provider: ProviderRuntime, key: string, query: URLSearchParams, headers: Record<string, string>): void {
-  const place = (p: AuthPlacementSrc) => {
-    const value = p.part === undefined ? key : (key.split(':')[p.part] ?? '');
-    if (p.in === 'query') query.set(p.name!, value);
-    else if (p.in === 'header') headers[p.name!.toLowerCase()] = `${p.prefix ?? ''}${value}`;
-    else if (p.in === 'bearer') headers.authorization = `Bearer ${value}`;
-    else headers.authorization = `Basic ${Buffer.from(value).toString('base64')}`;
-  };
-  place(provider.auth);
-  for (const extra of provider.auth.also ?? []) place(extra);
+  place(provider.auth, key, query, headers);
+  for (const extra of provider.auth.also ?? []) place(extra, key, query, headers);
+}
+
+function place(p: AuthPlacementSrc, key: string, query: URLSearchParams, headers: Record<string, string>): void {
+  const value = p.part === undefined ? key : (key.split(':')[p.part] ?? '');
+  if (p.in === 'query') query.set(p.name!, value);
+  else if (p.in === 'header') headers[p.name!.toLowerCase()] = `${p.prefix ?? ''}${value}`;
+  else if (p.in === 'bearer') headers.authorization = `Bearer ${value}`;
+  else headers.authorization = `Basic ${Buffer.from(value).toString('base64')}`;
 }

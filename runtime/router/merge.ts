@@ -8,9 +8,9 @@ export class CallMerger<T> {
   run(key: string, work: () => Promise<T>): Promise<T> {
     const existing = this.inFlight.get(key);
     if (existing) return existing;
-    const done = () => { this.inFlight.delete(key); };
     const result = work();
-    result.then(done, done);
+    // both ways, so a failed waterfall is not left in flight (its rejection is the callers' to see)
+    result.then(() => this.inFlight.delete(key), () => this.inFlight.delete(key));
     this.inFlight.set(key, result);
     return result;
   }

@@ -8,6 +8,7 @@ import type { State, Team } from '../state/index.ts';
 import { bodyValidator } from '../validate.ts';
 import { routeCall, type RouterDeps } from './execute.ts';
 import { Health } from './health.ts';
+import { platformKey } from './keys.ts';
 import { Reservations } from './reservations.ts';
 import { CallMerger, mergeKey } from './merge.ts';
 import { respond, type RoutedResponse } from './respond.ts';
@@ -23,6 +24,7 @@ export interface Router {
 export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveData, config: Config): Router {
   const deps: RouterDeps = {
     runtime, env: config.env, state, health: new Health(), reservations: new Reservations(), observed: (id) => live.observed(id),
+    hasPlatformKey: (p) => platformKey(runtime.providers[p], config.env) !== null,
     attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
   };
   const validators = new Map(Object.entries(runtime.capabilities).map(([name, cap]) => [name, bodyValidator<Record<string, unknown>>(capabilityBodySchema(cap))]));
@@ -32,9 +34,13 @@ export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveDa
     isCapability: (name) => validators.has(name),
     async call(team, capability, rawBody, options) {
       const body = validators.get(capability)!(rawBody);
-      const cap = runtime.capabilities[capability];
-      const run = () => routeCall(deps, { team, capability, body, options, callId: randomUUID() }).then((o) => respond(o, cap.identity, capability));
-      return options.dryRun ? run() : merger.run(mergeKey(team.id, capability, body, options), run);
+      if (options.dryRun) return routeAndRespond(deps, team, capability, body, options);
+      return merger.run(mergeKey(team.id, capability, body, options), () => routeAndRespond(deps, team, capability, body, options));
     },
   };
+}
+
+async function routeAndRespond(deps: RouterDeps, team: Team, capability: string, body: Record<string, unknown>, options: RouteOptions): Promise<RoutedResponse> {
+  const outcome = await routeCall(deps, { team, capability, body, options, callId: randomUUID() });
+  return respond(outcome, deps.runtime.capabilities[capability].identity, capability);
 }
