@@ -12,6 +12,9 @@ const main = defineCommand({
 
 const rawArgs = process.argv.slice(2);
 try {
+  // The parser would read `-1` as a flag and then report a missing amount; no svc command takes one.
+  const negative = rawArgs.find((a) => /^-\d/.test(a));
+  if (negative) throw new CliFailure(`'${negative}' is a negative amount, which no svc command takes (credits are USD amounts such as 10 or 0.25).`);
   if (rawArgs.length === 0) {
     await runMain(main, { rawArgs: ['--help'] });
   } else if (rawArgs.includes('--help') || rawArgs.includes('-h') || rawArgs[0] === '--version') {

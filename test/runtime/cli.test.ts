@@ -61,6 +61,9 @@ describe('svc admin', () => {
     expect(taken.stderr).toMatch(/already exists/);
     expect((await svc(['admin', 'credit', 'nobody', '1'])).stderr).toMatch(/No team 'nobody'/);
     expect((await svc(['admin', 'credit', 'cli-team', 'ten'])).stderr).toMatch(/not a USD amount/);
+    const negative = await svc(['admin', 'credit', 'cli-team', '-1']);
+    expect(negative.code).toBe(1);
+    expect(negative.stderr).toBe("svc: '-1' is a negative amount, which no svc command takes (credits are USD amounts such as 10 or 0.25).\n");
     const noToken = await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url });
     expect(noToken).toMatchObject({ code: 1, stderr: expect.stringMatching(/SVC_ADMIN_TOKEN is not set/) });
     expect((await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url, SVC_ADMIN_TOKEN: 'wrong' })).stderr).toMatch(/refused SVC_ADMIN_TOKEN/);
