@@ -114,6 +114,21 @@ describe('GET /catalog/search', () => {
   });
 });
 
+describe('status lines', () => {
+  it('carry the standard reason phrase, on the h3 routes and the fast paths alike', async () => {
+    const cases: Array<[string, RequestInit, number, string]> = [
+      ['/catalog/platforms', {}, 200, 'OK'],
+      ['/catalog/endpoints/nobody', {}, 404, 'Not Found'],
+      ['/teams/me', {}, 401, 'Unauthorized'],
+      ['/px/people.email.verify', { method: 'POST', headers: { 'x-svc-token': 'svc_wrong' }, body: '{}' }, 401, 'Unauthorized'],
+    ];
+    for (const [path, init, status, text] of cases) {
+      const r = await fetch(base + path, init);
+      expect([r.status, r.statusText], path).toEqual([status, text]);
+    }
+  });
+});
+
 describe('the static shards at their build paths', () => {
   it('are served as the files the build wrote, beside the live routes of the same names', async () => {
     for (const path of ['/catalog/endpoints/zerobounce.people.email.verify.json', '/catalog/platforms/people.json', '/catalog/manifest.json']) {
