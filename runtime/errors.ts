@@ -1,6 +1,7 @@
 // One error shape for every own endpoint: {"detail": "sentence"} or, for 422, a list of
 // {loc, msg, type} (the HTTPValidationError shape). Handlers throw; the app's onError shapes.
 import { HTTPError } from 'h3';
+import { LedgerDamaged } from './state/ledger-store.ts';
 
 export interface ValidationIssue {
   loc: Array<string | number>;
@@ -20,7 +21,20 @@ const DEFAULT_DETAIL: Record<number, string> = {
   400: 'Malformed request.', 404: 'Not found.', 405: 'Method not allowed on this path.', 413: 'Request body too large.',
 };
 
+/** the error at the bottom of a `cause` chain (h3 wraps thrown errors, and keeps its own options as a cause) */
+function rootCause(error: unknown): unknown {
+  let e = error;
+  for (let i = 0; i < 4 && e && typeof e === 'object' && 'cause' in e && e.cause; i++) e = e.cause;
+  return e;
+}
+
 export function errorResponse(error: HTTPError): Response {
+  const root = rootCause(error);
+  if (root instanceof LedgerDamaged) {
+    // Stored money that cannot be read without guessing: the operator is told where, the caller why.
+    console.error('[svc] ledger damaged:', root.message);
+    error = new HTTPError({ status: 503, message: "This team's ledger cannot be read safely, so svc takes no calls that read or move its balance until an operator restores it; nothing was charged." });
+  }
   const status = error.status >= 400 && error.status <= 599 ? error.status : 500;
   const data = error.data as { detail?: unknown } | undefined;
   let detail: unknown = status === 422 && Array.isArray(data?.detail) ? data.detail : error.message;

@@ -11,7 +11,7 @@ import { getPath } from '../util/json-path.ts';
 import { isUnsafePath, providerUrl } from './build-request.ts';
 import { placeKey, platformKey } from './keys.ts';
 import { send } from './http.ts';
-import { KEY_TROUBLE, missWhen } from './classify.ts';
+import { classifyStatus, KEY_TROUBLE, missWhen } from './classify.ts';
 import { redact } from './redact.ts';
 import { chargeMicro } from './billing.ts';
 import { countRows, mapOutput } from './map-response.ts';
@@ -102,9 +102,11 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
       const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${router.deps.maxAnswerBytes} bytes` }[answer.failure];
       fail(502, `${prov.display_name} ${why}; nothing was charged.`);
     }
-    const miss = Boolean(op.miss?.status?.includes(answer.status)) || (answer.status < 300 && missWhen(op.miss, answer.body));
-    const hit = !miss && answer.status >= 200 && answer.status < 300;
-    const outcome = hit ? 'hit' : miss ? 'miss' : 'error';
+    // the routed child's rules: a miss status or body condition is a miss; another non-2xx status,
+    // or a 2xx body that is not JSON, is an error and costs nothing
+    const byStatus = classifyStatus(op, answer);
+    const outcome = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
+    const hit = outcome === 'hit';
     let cost = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body) : 0);
     // More rows than the balance covers (the caller sets a pass-through's page size): the call is
     // charged what was reserved for it, and says so, rather than a charge the ledger never took.

@@ -8,7 +8,7 @@ import { constants, existsSync } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { lastAtOrBelow } from '../util/sorted.ts';
-import { totalsAfter, type LedgerStore, type StoredEntry, type Totals } from './ledger-store.ts';
+import { LedgerDamaged, totalsAfter, type LedgerStore, type StoredEntry, type Totals } from './ledger-store.ts';
 
 interface Segment {
   fd: FileHandle;
@@ -123,8 +123,8 @@ async function copyOut(store: LedgerStore, account: string): Promise<StoredEntry
       if (id > entries.length && id <= seq) entries.push({ id, ...rest });
     }
   }
-  entries.forEach((e, i) => { if (e.id !== i + 1) throw new Error(`ledger ${account}: the stored ledger skips from ${i} to ${e.id}; not copied`); });
-  if (entries.length !== seq) throw new Error(`ledger ${account}: the stored ledger ends at ${entries.length}, its checkpoint says ${seq}; not copied`);
+  entries.forEach((e, i) => { if (e.id !== i + 1) throw new LedgerDamaged(`ledger ${account}: the stored ledger skips from ${i} to ${e.id}; not copied`); });
+  if (entries.length !== seq) throw new LedgerDamaged(`ledger ${account}: the stored ledger ends at ${entries.length}, its checkpoint says ${seq}; not copied`);
   return entries;
 }
 
@@ -176,11 +176,11 @@ async function scan(fd: FileHandle, path: string): Promise<{ segment: Segment; l
       starts.pop();
       firsts.pop();
       if (starts.length) last = (await readLine(fd, starts[starts.length - 1], end).catch(() => [])).at(-1) ?? null;
-      if (starts.length && !last) throw new Error(`${path}: the line at byte ${starts[starts.length - 1]} is damaged`);
+      if (starts.length && !last) throw new LedgerDamaged(`${path}: the line at byte ${starts[starts.length - 1]} is damaged`);
     }
   }
   const damaged = firsts.indexOf(null);
-  if (damaged >= 0) throw new Error(`${path}: the line at byte ${starts[damaged]} is damaged`);
+  if (damaged >= 0) throw new LedgerDamaged(`${path}: the line at byte ${starts[damaged]} is damaged`);
   if (end !== size) {
     await fd.truncate(end);
     await fd.datasync();

@@ -20,4 +20,7 @@ export interface LedgerStore {
   close(): Promise<void>;
 }
 
+/** a stored ledger that cannot be read without guessing: calls for its account are refused (503) */
+export class LedgerDamaged extends Error {}
+
 export const totalsAfter = (e: StoredEntry): Totals => ({ balance_micro: e.balance_after, earnings_micro: e.earnings_after, seq: e.id });

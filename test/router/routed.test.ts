@@ -257,6 +257,16 @@ describe('identical concurrent calls', () => {
 });
 
 describe('pass-through calls', () => {
+  it('charge nothing for an answer that is not JSON, as a routed child would not be', async () => {
+    const balance = await w.ctx.state.balance(w.teamId);
+    const r = await fetch(`${w.url}/proxy/zerobounce/validate?email=garbage-zerobounce@acme.com`, { headers: { 'x-svc-token': w.token } });
+    expect(r.status).toBe(200); // the provider's own status, passed on
+    const text = await r.text();
+    expect(() => JSON.parse(text)).toThrow(); // the provider's truncated body, passed on as it came
+    expect(r.headers.get('x-svc-cost-micro')).toBe('0');
+    expect(await w.ctx.state.balance(w.teamId)).toBe(balance);
+  });
+
   it('refuse a call missing a required parameter before calling or charging anyone', async () => {
     const calls = (await w.billing())['zerobounce.people.email.verify']?.calls ?? 0;
     const balance = await w.ctx.state.balance(w.teamId);
