@@ -5,9 +5,10 @@ import { optionsKey, type RouteOptions } from './options.ts';
 export class CallMerger<T> {
   private inFlight = new Map<string, Promise<T>>();
 
-  run(key: string, work: () => Promise<T>): Promise<T> {
+  /** `joined` turns the first caller's answer into the answer of a caller who joined it */
+  run(key: string, work: () => Promise<T>, joined: (first: T) => T): Promise<T> {
     const existing = this.inFlight.get(key);
-    if (existing) return existing;
+    if (existing) return existing.then(joined);
     const result = work();
     // both ways, so a failed waterfall is not left in flight (its rejection is the callers' to see)
     result.then(() => this.inFlight.delete(key), () => this.inFlight.delete(key));

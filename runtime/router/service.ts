@@ -35,9 +35,22 @@ export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveDa
     async call(team, capability, rawBody, options) {
       const body = validators.get(capability)!(rawBody);
       if (options.dryRun) return routeAndRespond(deps, team, capability, body, options);
-      return merger.run(mergeKey(team.id, capability, body, options), () => routeAndRespond(deps, team, capability, body, options));
+      return merger.run(mergeKey(team.id, capability, body, options), () => routeAndRespond(deps, team, capability, body, options), sharedAnswer);
     },
   };
+}
+
+/**
+ * What a caller who joined an identical call in flight is answered: the same answer, charged once,
+ * to the first caller. So `X-Svc-Cost-Micro` and `_svc.cost_micro` say 0 here and `_svc.shared` says
+ * why; `tried` still shows what the shared attempts cost. Headers summed over calls equal the ledger.
+ */
+function sharedAnswer(first: RoutedResponse): RoutedResponse {
+  const body = JSON.parse(first.text) as { _svc?: { cost_micro: number; shared?: boolean } };
+  if (!body._svc) return first;
+  body._svc.cost_micro = 0;
+  body._svc.shared = true;
+  return { status: first.status, headers: { ...first.headers, 'x-svc-cost-micro': '0' }, text: JSON.stringify(body) };
 }
 
 async function routeAndRespond(deps: RouterDeps, team: Team, capability: string, body: Record<string, unknown>, options: RouteOptions): Promise<RoutedResponse> {

@@ -35,10 +35,12 @@ describe('CallMerger', () => {
     const merger = new CallMerger<number>();
     let runs = 0;
     const work = async () => { runs++; await new Promise((r) => setTimeout(r, 5)); return runs; };
-    expect(await Promise.all([merger.run('k', work), merger.run('k', work), merger.run('other', work)])).toEqual([2, 2, 2]);
-    expect(await merger.run('k', work)).toBe(3);
+    const joined = (first: number) => -first; // what a caller who joined is answered
+    expect(await Promise.all([merger.run('k', work, joined), merger.run('k', work, joined), merger.run('other', work, joined)])).toEqual([2, -2, 2]);
+    expect(await merger.run('k', work, joined)).toBe(3);
     const failing = () => Promise.reject(new Error('no'));
-    await expect(merger.run('f', failing)).rejects.toThrow('no');
-    expect(await merger.run('f', work)).toBe(4); // a failure does not stay in flight
+    const both = [merger.run('f', failing, joined), merger.run('f', work, joined)];
+    for (const p of both) await expect(p).rejects.toThrow('no'); // a joined caller sees the failure too
+    expect(await merger.run('f', work, joined)).toBe(4); // a failure does not stay in flight
   });
 });

@@ -251,8 +251,13 @@ describe('identical concurrent calls', () => {
     const balance = await w.ctx.state.balance(w.teamId);
     const rs = await Promise.all(Array.from({ length: 5 }, () => call('google.serp.organic', { q: 'latency150ms-searchco espresso' })));
     expect(rs.every((r) => r.status === 200 && r.body._svc.served_by === 'searchco.google.serp.organic')).toBe(true);
+    expect(new Set(rs.map((r) => JSON.stringify(r.body.output))).size).toBe(1);
     expect((await w.billing())['searchco.google.serp.organic'].calls).toBe(before + 1);
     expect(await w.ctx.state.balance(w.teamId)).toBe(balance - 1000);
+    // charged once: the first caller's answer says 1000, each joined caller's says 0 and why
+    expect(rs.map((r) => r.headers.get('x-svc-cost-micro')).sort()).toEqual(['0', '0', '0', '0', '1000']);
+    expect(rs.map((r) => r.body._svc.cost_micro).reduce((a, b) => a + b, 0)).toBe(1000);
+    expect(rs.filter((r) => r.body._svc.shared === true)).toHaveLength(4);
   });
 });
 
