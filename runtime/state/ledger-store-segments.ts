@@ -5,9 +5,10 @@
 // the open with an error rather than guessing at money. An account still in the record layout of
 // earlier builds is copied into a new file on first open.
 import { constants, existsSync } from 'node:fs';
-import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { lastAtOrBelow } from '../util/sorted.ts';
+import { syncDir, writeAtomically } from '../util/durable-write.ts';
 import { LedgerDamaged, totalsAfter, type LedgerStore, type StoredEntry, type Totals } from './ledger-store.ts';
 
 interface Segment {
@@ -26,11 +27,6 @@ const SCAN_BLOCK = 1 << 20;
 const COPY_CHUNK = 256;
 
 const NEWLINE = 0x0a;
-
-async function syncDir(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try { await handle.sync(); } finally { await handle.close(); }
-}
 
 export class SegmentLedgerStore implements LedgerStore {
   private segments = new Map<string, Segment>();
@@ -99,16 +95,9 @@ export class SegmentLedgerStore implements LedgerStore {
   private async create(account: string, path: string): Promise<void> {
     await (this.dirReady ??= mkdir(this.dir, { recursive: true }).then(() => syncDir(dirname(this.dir))));
     const entries = this.legacy ? await copyOut(this.legacy, account) : [];
-    const tmp = `${path}.tmp-${process.pid}`;
-    const handle = await open(tmp, 'w');
-    try {
-      for (let i = 0; i < entries.length; i += COPY_CHUNK) await handle.write(`${JSON.stringify(entries.slice(i, i + COPY_CHUNK))}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, path);
-    await syncDir(this.dir);
+    const lines = [];
+    for (let i = 0; i < entries.length; i += COPY_CHUNK) lines.push(`${JSON.stringify(entries.slice(i, i + COPY_CHUNK))}\n`);
+    await writeAtomically(path, lines.join(''));
   }
 }
 

@@ -2,13 +2,12 @@
 // fsynced, then renamed over the old one, so a crash (even kill -9 or power loss) leaves either the
 // previous or the new record, never a torn one. Keys `a:b:c` live at `base/a/b/c`.
 import { existsSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { defineDriver, type Driver } from 'unstorage';
+import { TMP_MARK as TMP, writeAtomically } from '../../util/durable-write.ts';
 
 const DRIVER_NAME = 'durable-fs';
-const TMP = '.tmp-';
 
 export interface DurableFsOptions {
   base: string;
@@ -17,11 +16,6 @@ export interface DurableFsOptions {
 }
 
 const notFound = (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code === 'EISDIR' ? null : Promise.reject(e));
-
-async function fsync(path: string, flags: string): Promise<void> {
-  const handle = await open(path, flags);
-  try { await handle.sync(); } finally { await handle.close(); }
-}
 
 async function listFiles(dir: string, prefix: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(notFound);
@@ -36,7 +30,7 @@ async function listFiles(dir: string, prefix: string): Promise<string[]> {
 export const durableFs = defineDriver((opts: DurableFsOptions): Driver => {
   if (!opts?.base) throw new Error(`[unstorage] [${DRIVER_NAME}] option 'base' is required`);
   const base = resolve(opts.base);
-  const syncDir = opts.syncDir ?? true;
+  const syncDirs = opts.syncDir ?? true;
   const path = (key: string) => {
     const parts = key.split(':');
     if (parts.some((p) => p === '..' || p === '.' || p.includes('/') || p.includes('\\') || p.includes(TMP))) {
@@ -49,16 +43,7 @@ export const durableFs = defineDriver((opts: DurableFsOptions): Driver => {
     const target = path(key);
     const dir = dirname(target);
     if (!existsSync(dir)) await mkdir(dir, { recursive: true });
-    const tmp = `${target}${TMP}${process.pid}-${randomBytes(6).toString('hex')}`;
-    const handle = await open(tmp, 'w');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, target).catch(async (e) => { await unlink(tmp).catch(() => {}); throw e; });
-    if (syncDir) await fsync(dir, 'r');
+    await writeAtomically(target, data, syncDirs);
   }
 
   return {
