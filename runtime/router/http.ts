@@ -19,7 +19,6 @@ type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestSt
 const agent = new Agent();
 
 const OVERDUE = 'SVC_ANSWER_OVERDUE';
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', OVERDUE]);
 const TOO_LARGE = 'SVC_ANSWER_TOO_LARGE';
 
 /** the default for SVC_MAX_ANSWER_BYTES: far above any single record, far below trouble */
@@ -37,8 +36,8 @@ function exchange(req: OutgoingRequest, timeoutMs: number, maxBytes: number): Pr
     let status = 0;
     let size = 0;
     let controller: Controller | null = null;
-    // One timer for the whole exchange, to the millisecond: undici's own header and body timeouts
-    // each restart and tick coarsely (about half a second past a second), and a call's deadline is one.
+    // One timer for the whole exchange, to the millisecond, instead of undici's header and body
+    // timeouts: each of those restarts, and they tick coarsely (about half a second past a second).
     let late = false;
     const timer = setTimeout(() => { late = true; controller?.abort(overdue(timeoutMs)); reject(overdue(timeoutMs)); }, timeoutMs);
     const handler: Dispatcher.DispatchHandler = {
@@ -61,7 +60,7 @@ function exchange(req: OutgoingRequest, timeoutMs: number, maxBytes: number): Pr
     };
     agent.dispatch({
       origin: req.url.origin, path: `${req.url.pathname}${req.url.search}`, method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers, body: req.body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+      headers: req.headers, body: req.body,
     }, handler);
   });
 }
@@ -69,14 +68,13 @@ function exchange(req: OutgoingRequest, timeoutMs: number, maxBytes: number): Pr
 export async function send(req: OutgoingRequest, timeoutMs: number, maxBytes = MAX_ANSWER_BYTES): Promise<ChildAnswer> {
   const t0 = performance.now();
   try {
-    // undici's own timers (coarse, shared) rather than one AbortSignal timer per request.
     const { status, text } = await exchange(req, Math.max(1, timeoutMs), maxBytes);
     let body: unknown;
     try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
     return { status, body, text, ms: Math.round(performance.now() - t0) };
   } catch (e) {
     const code = (e as { code?: string }).code ?? '';
-    const failure = code === TOO_LARGE ? 'too_large' : TIMEOUT_CODES.has(code) ? 'timeout' : 'network';
+    const failure = code === TOO_LARGE ? 'too_large' : code === OVERDUE ? 'timeout' : 'network';
     return { status: 0, body: undefined, text: '', ms: Math.round(performance.now() - t0), failure };
   }
 }

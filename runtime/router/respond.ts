@@ -6,7 +6,7 @@ export interface RoutedResponse {
   status: number;
   /** the JSON answer */
   text: string;
-  /** content-type and the x-svc-* headers (merged callers share the object, as they share the text) */
+  /** content-type and the x-svc-* headers */
   headers: Record<string, string>;
 }
 

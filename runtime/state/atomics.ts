@@ -42,6 +42,6 @@ export interface Atomics {
   update<T>(key: string, fn: (current: T | null) => T | undefined | Promise<T | undefined>): Promise<T | null>;
   /** write `value` only when `key` is free; false when it was taken */
   claim<T>(key: string, value: T): Promise<boolean>;
-  /** write what is buffered (account checkpoints) before the process exits */
+  /** finish pending writes (the ledger's, account checkpoints) before the process exits */
   flush(): Promise<void>;
 }
