@@ -23,10 +23,6 @@ interface AccountLog {
   next: Chunk | null;
   /** the writer loop, while one runs */
   writing: Promise<void> | null;
-  /** first ids of the chunks this log stored, in order (older ones are asked of the store, once) */
-  chunks: number[];
-  openedAt: number;
-  older: Promise<number[]> | null;
 }
 
 function newChunk(): Chunk {
@@ -57,7 +53,7 @@ export class LocalLedger {
   async entries(account: string, before: number | null, limit: number): Promise<{ entries: LedgerEntry[]; next: number | null }> {
     const log = this.logs.get(account) ?? (await this.open(account));
     const top = before === null ? log.stored.seq : Math.min(before - 1, log.stored.seq);
-    const chunks = (await (log.older ??= this.store.firsts(account, log.openedAt))).concat(log.chunks);
+    const chunks = await this.store.firsts(account);
     const entries: LedgerEntry[] = [];
     let id = top;
     // the chunks holding ids top, top-1, … newest first, until the page is full
@@ -114,7 +110,6 @@ export class LocalLedger {
       const last = chunk.entries[chunk.entries.length - 1];
       const s = log.stored;
       s.balance_micro = last.balance_after; s.earnings_micro = last.earnings_after; s.seq = last.id;
-      log.chunks.push(chunk.entries[0].id);
       chunk.settle();
     }
     log.writing = null;
@@ -132,7 +127,7 @@ export class LocalLedger {
     let opening = this.opening.get(account);
     if (!opening) {
       opening = this.store.open(account).then((t) => {
-        const log: AccountLog = { decided: { ...t }, stored: { ...t }, next: null, writing: null, chunks: [], openedAt: t.seq, older: null };
+        const log: AccountLog = { decided: { ...t }, stored: { ...t }, next: null, writing: null };
         this.logs.set(account, log);
         return log;
       }).finally(() => this.opening.delete(account));

@@ -11,8 +11,11 @@ const pad = (n: number) => String(n).padStart(12, '0');
 const chunkKey = (account: string, first: number) => `ledger:${account}:${pad(first)}`;
 
 export class RecordLedgerStore implements LedgerStore {
-  /** per account: the stored totals and the seq of the last checkpoint */
-  private accounts = new Map<string, { totals: Totals; checkpoint: number }>();
+  /**
+   * per opened account: the stored totals, the seq of the last checkpoint, and the chunk index: the
+   * chunks found by listing storage (once, up to the seq at open) plus those appended since
+   */
+  private accounts = new Map<string, { totals: Totals; checkpoint: number; openedAt: number; listed: Promise<number[]> | null; appended: number[] }>();
 
   constructor(private storage: Storage) {}
 
@@ -23,7 +26,7 @@ export class RecordLedgerStore implements LedgerStore {
     for (let last = (await this.chunk(account, totals.seq + 1)).at(-1); last; last = (await this.chunk(account, totals.seq + 1)).at(-1)) {
       totals = totalsAfter(last);
     }
-    this.accounts.set(account, { totals, checkpoint });
+    this.accounts.set(account, { totals, checkpoint, openedAt: totals.seq, listed: null, appended: [] });
     return totals;
   }
 
@@ -31,11 +34,17 @@ export class RecordLedgerStore implements LedgerStore {
     await this.storage.setItem(chunkKey(account, entries[0].id), entries);
     const a = this.accounts.get(account)!;
     a.totals = totalsAfter(entries[entries.length - 1]);
+    a.appended.push(entries[0].id);
     // the checkpoint only shortens the next open; a failed one is tried again after the next chunk
     if (a.totals.seq - a.checkpoint >= CHECKPOINT_EVERY) await this.checkpoint(account).catch(() => {});
   }
 
-  async firsts(account: string, upTo: number): Promise<number[]> {
+  async firsts(account: string): Promise<readonly number[]> {
+    const a = this.accounts.get(account)!;
+    return (await (a.listed ??= this.list(account, a.openedAt))).concat(a.appended);
+  }
+
+  private async list(account: string, upTo: number): Promise<number[]> {
     const prefix = `ledger:${account}:`;
     const firsts = (await this.storage.getKeys(prefix))
       .filter((k) => k.startsWith(prefix))

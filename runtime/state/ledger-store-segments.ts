@@ -68,9 +68,8 @@ export class SegmentLedgerStore implements LedgerStore {
     seg.size += line.length;
   }
 
-  async firsts(account: string, upTo: number): Promise<number[]> {
-    const seg = this.segments.get(account);
-    return seg ? seg.firsts.filter((f) => f <= upTo) : [];
+  async firsts(account: string): Promise<readonly number[]> {
+    return this.segments.get(account)?.firsts ?? [];
   }
 
   async chunk(account: string, first: number): Promise<StoredEntry[]> {
@@ -106,7 +105,7 @@ async function copyOut(store: LedgerStore, account: string): Promise<StoredEntry
   const { seq } = await store.open(account);
   if (seq === 0) return [];
   const entries: StoredEntry[] = [];
-  for (const first of await store.firsts(account, seq)) {
+  for (const first of await store.firsts(account)) {
     for (const { id, ...rest } of await store.chunk(account, first)) {
       // `id` first, as every line must start
       if (id > entries.length && id <= seq) entries.push({ id, ...rest });

@@ -12,8 +12,8 @@ export interface LedgerStore {
   open(account: string): Promise<Totals>;
   /** store one chunk of an opened account, whole or not at all, durably before it resolves */
   append(account: string, entries: StoredEntry[]): Promise<void>;
-  /** the first ids of the stored chunks with first id ≤ `upTo`, ascending */
-  firsts(account: string, upTo: number): Promise<number[]>;
+  /** the first ids of an opened account's stored chunks, ascending (the store keeps this index) */
+  firsts(account: string): Promise<readonly number[]>;
   /** the chunk starting at `first` (empty when there is none) */
   chunk(account: string, first: number): Promise<StoredEntry[]>;
   /** called with no append in flight, before the process exits */
