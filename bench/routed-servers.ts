@@ -28,7 +28,7 @@ if (role === 'sandbox') {
   // Bare forwarders, the floor for a Node proxy: forward the request with undici, send the answer
   // back. `forwarder` makes the same client call as svc (undici's dispatch with a handler gathering
   // the body), so the two differ only by what svc does around it; `forwarder-request` uses undici's
-  // everyday request() API, which costs the client about twice the CPU.
+  // everyday request() API, which costs the client about 1.5x the CPU (bench/README.md).
   const target = new URL(arg);
   const answer = (res: ServerResponse, status: number, body: Buffer) => {
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length });

@@ -71,9 +71,11 @@ const byShelfOrder = (a: ShelfCapability, b: ShelfCapability) =>
 
 /** The default view of a shelf: account and utility operations set aside. The build emits it as a
  * shard of its own; the runtime derives it from the full shelf rather than loading both. */
+const isHidden = (o: { kind: string }): boolean => o.kind === 'utility';
+
 export function withoutHidden(all: ShelfCapability[]): ShelfCapability[] {
   return all
-    .map((c) => ({ ...c, operations: c.operations.filter((o) => o.kind !== 'utility') }))
+    .map((c) => ({ ...c, operations: c.operations.filter((o) => !isHidden(o)) }))
     .filter((c) => c.operations.length > 0)
     .sort(byShelfOrder);
 }
@@ -84,7 +86,7 @@ export function shelves(entries: CatalogEntry[], platforms: PlatformSrc[]): { pl
   for (const p of platforms) {
     const onShelf = entries.map((e) => e.endpoint).filter((e) => e.platform === p.slug);
     const all = group(onShelf);
-    shelfList.push({ slug: p.slug, label: p.label, description: p.description, capabilities: withoutHidden(all), hidden_count: onShelf.filter((e) => e.kind === 'utility').length, all });
+    shelfList.push({ slug: p.slug, label: p.label, description: p.description, capabilities: withoutHidden(all), hidden_count: onShelf.filter(isHidden).length, all });
     platformRows.push({
       slug: p.slug, label: p.label, description: p.description, operations: onShelf.length,
       capabilities: new Set(onShelf.map((e) => e.capability)).size, calls_30d: 0,

@@ -30,8 +30,9 @@ export async function readJson(event: H3Event, maxBytes: number): Promise<unknow
   // paused after its first 16 KiB, and the read below never ends.
   if (Number(event.req.headers.get('content-length')) > maxBytes) tooLarge(maxBytes);
   const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  // readNode counts as it reads; a web body is measured once it is whole
   const text = node ? await readNode(node, maxBytes) : await event.req.text();
-  if (Buffer.byteLength(text) > maxBytes) tooLarge(maxBytes);
+  if (!node && Buffer.byteLength(text) > maxBytes) tooLarge(maxBytes);
   return parseJsonText(text);
 }
 

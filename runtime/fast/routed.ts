@@ -10,12 +10,12 @@ import type { HeaderReader } from '../router/options.ts';
 import { parseJsonText, readNode } from '../body.ts';
 import type { NodeFastPath } from './entries.ts';
 
-/** Node lower-cases header names already; joining repeated ones as Headers would. */
+/** Node lower-cases header names already, and callers ask in lower case; joining repeated ones as Headers would. */
 class NodeHeaders implements HeaderReader {
   constructor(private req: IncomingMessage) {}
 
   get(name: string): string | null {
-    const v = this.req.headers[name.toLowerCase()];
+    const v = this.req.headers[name];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   }
 }

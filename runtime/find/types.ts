@@ -1,4 +1,4 @@
-// The two events of GET /catalog/find, and what a judge sees and says.
+// What a judge of GET /catalog/find sees and says.
 export interface Candidate {
   endpoint_id: string;
   capability: string;

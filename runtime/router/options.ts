@@ -3,7 +3,7 @@
 import { invalid } from '../errors.ts';
 import { parseUsd } from '../state/index.ts';
 
-/** What option parsing needs from a request's headers (a Headers object, or a view of Node's). */
+/** What option parsing needs from a request's headers (a Headers object, or a view of Node's); names are asked in lower case. */
 export interface HeaderReader {
   get(name: string): string | null;
 }

@@ -34,7 +34,7 @@ export interface MissAnswer {
 export function buildMiss(cap: CapabilitySrc | null, miss: MissSrc | null, response: ResponseSrc | undefined, example: unknown): MissAnswer {
   const when = miss?.when?.[0];
   // a miss body the router itself would read as a miss (its `when` rule) is answered as it is
-  if (miss?.body !== undefined && when && missWhen(miss, miss.body)) return { status: 200, body: structuredClone(miss.body) };
+  if (miss?.body !== undefined && missWhen(miss, miss.body)) return { status: 200, body: structuredClone(miss.body) };
   if (miss?.status?.length) return { status: miss.status[0], body: miss.body ?? emptied(cap, response, example) };
   if (when) {
     const body = merge(miss?.body ?? {}, example && typeof example === 'object' ? structuredClone(example) : {});
