@@ -1,17 +1,19 @@
 // A capability and its children -> the routed endpoint (svc.<capability>), its routing block and the
 // captured example of the routed wrapper (the cheapest child's example mapped through its mapping).
-import type { CapabilitySrc, EndpointOut, OperationSrc, ParamSrc, PlanRow, PlatformSrc, RoutingBlock } from './types.ts';
-import { costOut, priceMicro } from './resolve-endpoint.ts';
+import type { CapabilitySrc, EndpointOut, OperationRuntime, OperationSrc, ParamSrc, PlanRow, PlatformSrc, RoutingBlock } from './types.ts';
 import { routedSampleBody, routedTemplate, sampleFor } from './call-template.ts';
 import { countRows, mapOutput } from '../runtime/router/map-response.ts';
-import { chargeMicro } from '../runtime/router/billing.ts';
-import { billableRows, worstCostMicro } from '../runtime/router/plan.ts';
+import { attemptChargeMicro } from '../runtime/router/billing.ts';
+import { worstCostMicro } from '../runtime/router/plan.ts';
+import { prepareCall } from '../runtime/router/prepare.ts';
 import { contractInputs } from '../runtime/router/body-schema.ts';
 import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from '../runtime/router/options.ts';
 import { getPath } from '../runtime/util/json-path.ts';
 
 export interface Child {
   op: OperationSrc;
+  /** what the router reads of it (price, billing rule, mappings) */
+  rt: OperationRuntime;
   endpoint: EndpointOut;
   example: unknown;
 }
@@ -32,15 +34,12 @@ export function routeHeaders(cap: CapabilitySrc): Record<string, string> {
   return cap.verify ? { ...ROUTE_HEADERS, 'X-Svc-Route-Verify': VERIFY_HEADER } : { ...ROUTE_HEADERS };
 }
 
-/** Expected USD for one hit from the list price: per_result bills every row of the default page. */
-export function listUsdPerHit(cap: CapabilitySrc, op: OperationSrc): number | null {
-  if (op.cost && op.cost.type !== 'free' && op.cost.usd === null) return null; // a price not known
-  return worstCostMicro({ cost: op.cost ?? null, price_micro: priceMicro(op.cost ?? null), request: op.request, response: op.response }, Number(cap.filters?.limit?.default ?? 1)) / 1_000_000;
+/** Expected USD for one hit from the list price: per_result bills every row of a call sending no limit. */
+function listUsdPerHit(cap: CapabilitySrc, child: Child): number | null {
+  if (child.op.cost && child.op.cost.type !== 'free' && child.op.cost.usd === null) return null; // a price not known
+  return worstCostMicro(child.rt, prepareCall(cap, {}).limit) / 1_000_000;
 }
 
-function planOrder(cap: CapabilitySrc, children: Child[]): Child[] {
-  return [...children].sort((a, b) => (listUsdPerHit(cap, a.op) ?? Infinity) - (listUsdPerHit(cap, b.op) ?? Infinity) || a.op.id.localeCompare(b.op.id));
-}
 
 function contractParams(cap: CapabilitySrc): Record<string, ParamSrc> {
   const params: Record<string, ParamSrc> = {};
@@ -55,10 +54,11 @@ function contractParams(cap: CapabilitySrc): Record<string, ParamSrc> {
 }
 
 export function resolveRouted(cap: CapabilitySrc, children: Child[], also: EndpointOut[], platform: PlatformSrc | undefined) {
-  const ordered = planOrder(cap, children);
+  const usd = new Map(children.map((c) => [c, listUsdPerHit(cap, c)]));
+  const ordered = [...children].sort((a, b) => (usd.get(a) ?? Infinity) - (usd.get(b) ?? Infinity) || a.op.id.localeCompare(b.op.id));
   const plan: PlanRow[] = ordered.map((c) => ({
     endpoint_id: c.op.id, accepts: c.op.accepts!, usd: c.op.cost?.usd ?? null, hit_rate: null,
-    usd_per_hit: listUsdPerHit(cap, c.op), works: c.op.status !== 'down',
+    usd_per_hit: usd.get(c)!, works: c.op.status !== 'down',
   }));
   const prices = plan.map((p) => p.usd_per_hit).filter((u): u is number => u !== null);
   const cheapest = prices.length ? Math.min(...prices) : null;
@@ -122,10 +122,8 @@ function routedExample(cap: CapabilitySrc, ordered: Child[]): unknown {
   if (!child) return null;
   const raw = child.op.async ? getPath(child.example, child.op.async.result.path) ?? child.example : child.example;
   const output = mapOutput(cap, child.op.response!, raw);
-  // charged as the router would charge this hit: per_result bills each row, up to the billable rows
-  const billed = { cost: costOut(child.op.cost), price_micro: priceMicro(child.op.cost), bills_miss: false, request: child.op.request, response: child.op.response };
-  const rows = Math.min(countRows(cap, child.op.response!, raw, output), billableRows(billed, Number(cap.filters?.limit?.default ?? 1)));
-  const cost_micro = chargeMicro(billed, 'hit', rows);
+  // charged as the router would charge this hit in a call sending no limit
+  const cost_micro = attemptChargeMicro(child.rt, 'hit', countRows(cap, child.op.response!, raw, output), prepareCall(cap, {}).limit);
   return {
     output,
     raw: child.example,

@@ -31,7 +31,6 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
     for (const src of p.operations) {
       const ex = example(src.id);
       const endpoint = resolveEndpoint(src, { provider: p, platforms, capabilities, hasExample: ex !== undefined });
-      ops.push({ op: src, endpoint, example: ex });
       const rt: OperationRuntime = {
         endpoint_id: src.id, provider: p.service, method: src.method, path: src.path, input: src.input,
         cost: endpoint.cost, price_micro: priceMicro(endpoint.cost), bills_miss: src.bills_miss ?? src.cost?.type === 'per_call',
@@ -42,6 +41,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
         ...(src.response ? { response: src.response } : {}),
       };
       runtime.operations[src.id] = rt;
+      ops.push({ op: src, rt, endpoint, example: ex });
     }
   }
 

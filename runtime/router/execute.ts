@@ -3,7 +3,7 @@
 // attempt. Pure decisions live in plan.ts and classify.ts; this file is the loop around them.
 import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
 import type { State, Team } from '../state/index.ts';
-import { billableRows, plan, type Plan, type PlannedAttempt } from './plan.ts';
+import { plan, type Plan, type PlannedAttempt } from './plan.ts';
 import { prepareCall, type PreparedCall } from './prepare.ts';
 import { buildChildRequest } from './build-request.ts';
 import { send } from './http.ts';
@@ -12,7 +12,7 @@ import { pollJob } from './poll.ts';
 import { missOutput } from './map-response.ts';
 import { platformKey, type Env } from './keys.ts';
 import { redact } from './redact.ts';
-import { chargeMicro } from './billing.ts';
+import { attemptChargeMicro } from './billing.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import type { Reservations } from './reservations.ts';
@@ -147,7 +147,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     try {
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
       const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
-      let cost = chargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? Math.min(verdict.rows, billableRows(op, prepared.limit)) : 0);
+      let cost = attemptChargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
       // The reservation covers the worst case and the charge never exceeds it, so a refusal here is
       // a broken invariant: said loudly, and the answer reports no charge rather than one not made.
       if (cost > 0 && pays && !(await deps.state.charge(call.team.id, cost, { endpoint_id: a.endpoint_id, call_id: call.callId }))) {
