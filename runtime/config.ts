@@ -11,7 +11,10 @@ export interface Config {
   proxyPrefix: string;
   distDir: string;
   dataDir: string;
-  storage: string | null;
+  /** SVC_STORAGE, parsed */
+  storage: StorageSpec;
+  /** where `npm run demo` serves the provider sandbox */
+  sandboxPort: number;
   adminToken: string | null;
   secret: string | null;
   judgeUrl: string | null;
@@ -72,8 +75,6 @@ function flag(env: Env, name: string): boolean {
 export function readConfig(env: Env = process.env): Config {
   const port = whole(env, 'PORT', 8787, 0, 65535);
   const prefix = env.SVC_PROXY_PREFIX ?? '/proxy';
-  const storage = env.SVC_STORAGE ?? null;
-  parseStorage(storage); // a backend no one can open stops the start here, with its sentence
   return {
     port,
     host: given(env, 'HOST') ?? '127.0.0.1',
@@ -81,7 +82,8 @@ export function readConfig(env: Env = process.env): Config {
     proxyPrefix: `/${prefix.replace(/^\/+|\/+$/g, '')}`,
     distDir: env.SVC_DIST_DIR ?? 'dist',
     dataDir: env.SVC_DATA_DIR ?? '.data',
-    storage,
+    storage: parseStorage(env.SVC_STORAGE ?? null), // a backend no one can open stops the start here
+    sandboxPort: whole(env, 'SVC_SANDBOX_PORT', 8788, 0, 65535),
     adminToken: env.SVC_ADMIN_TOKEN || null,
     secret: env.SVC_SECRET || null,
     judgeUrl: env.SVC_JUDGE_URL || null,

@@ -19,7 +19,7 @@ const base = readConfigOrExit();
 await ensureBuilt(base.distDir);
 const runtime = loadRuntime(base.distDir);
 const sandboxOpts = sandboxOptionsFromEnv(runtime);
-const sandbox = await startSandbox(createSandbox(runtime, sandboxOpts), Number(process.env.SVC_SANDBOX_PORT ?? 8788));
+const sandbox = await startSandbox(createSandbox(runtime, sandboxOpts), base.sandboxPort);
 // The sandbox finishes a job by the second poll, so async children need not wait their real
 // providers' intervals (up to 10 s) here.
 const config = readConfigOrExit({ SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(runtime, sandbox.url, sandboxOpts.keys) });

@@ -2,8 +2,10 @@
 import type { RuntimeCatalog } from '../../build/types.ts';
 import { loadRuntime } from '../catalog/dist.ts';
 import { createSandbox, sandboxOptionsFromEnv, startSandbox } from './index.ts';
+import { readConfigOrExit } from '../config.ts';
 
-const dist = process.env.SVC_DIST_DIR ?? 'dist';
+const config = readConfigOrExit();
+const dist = config.distDir;
 let runtime: RuntimeCatalog;
 try {
   runtime = loadRuntime(dist);
@@ -12,8 +14,7 @@ try {
   process.exit(1);
 }
 const opts = sandboxOptionsFromEnv(runtime);
-const port = Number(process.env.SVC_SANDBOX_PORT ?? 8788);
-const running = await startSandbox(createSandbox(runtime, opts), port);
+const running = await startSandbox(createSandbox(runtime, opts), config.sandboxPort);
 console.log(`sandbox: ${Object.keys(runtime.providers).length} providers on ${running.url}/<service>`);
 if (opts.madeUp.length) console.log(`sandbox: made-up keys (their SVC_KEY_… variable unset) for: ${opts.madeUp.join(', ')}`);
 if (opts.faultRate) console.log(`sandbox: random faults at rate ${opts.faultRate} (seed ${opts.seed})`);

@@ -9,7 +9,7 @@ import { LocalAtomics } from './atomics-local.ts';
 import { RecordLedgerStore } from './ledger-store-records.ts';
 import { SegmentLedgerStore } from './ledger-store-segments.ts';
 import type { Atomics } from './atomics.ts';
-import { parseStorage } from '../config.ts';
+import type { StorageSpec } from '../config.ts';
 
 /** the embedded ledger's files, under the data directory */
 export const LEDGER_DIR = 'ledger-files';
@@ -24,8 +24,7 @@ export interface Backend {
   exclusive: boolean;
 }
 
-export function openBackend(storage: string | null, dataDir: string): Backend {
-  const spec = parseStorage(storage);
+export function openBackend(spec: StorageSpec, dataDir: string): Backend {
   if (spec.kind === 'memory') {
     const s = createStorage({ driver: memoryDriver() });
     return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new RecordLedgerStore(s)), durable: false, exclusive: true };

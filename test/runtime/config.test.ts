@@ -11,7 +11,7 @@ describe('readConfig', () => {
     expect(c).toMatchObject({
       port: 8787, host: '127.0.0.1', publicUrl: 'http://localhost:8787', proxyPrefix: '/proxy', trustProxy: false,
       attemptTimeoutMs: 15_000, maxAnswerBytes: 8 * 1024 * 1024, pollIntervalMaxMs: null, maxBodyBytes: 65_536,
-      judgeTimeoutMs: 8000, findRatePerMinute: 30, judgeKey: null, judgeModel: null,
+      judgeTimeoutMs: 8000, findRatePerMinute: 30, judgeKey: null, judgeModel: null, sandboxPort: 8788, storage: { kind: 'fs', dir: null },
     });
   });
 
@@ -24,7 +24,7 @@ describe('readConfig', () => {
   it.each([
     ['PORT', 'abc'], ['PORT', '70000'], ['PORT', '-1'], ['SVC_ATTEMPT_TIMEOUT_MS', '1.5'], ['SVC_ATTEMPT_TIMEOUT_MS', '0'],
     ['SVC_MAX_ANSWER_BYTES', '8MB'], ['SVC_MAX_BODY_BYTES', '1e6'], ['SVC_POLL_INTERVAL_MAX_MS', 'fast'], ['SVC_FIND_RATE_PER_MINUTE', '0'],
-    ['SVC_JUDGE_TIMEOUT_MS', 'NaN'], ['SVC_TRUST_PROXY', 'yes'],
+    ['SVC_JUDGE_TIMEOUT_MS', 'NaN'], ['SVC_TRUST_PROXY', 'yes'], ['SVC_SANDBOX_PORT', 'auto'],
   ])('refuses %s=%s with a sentence naming it', (name, value) => {
     expect(() => readConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [name]: value })).toThrow(`${name}=${value}: expected`);

@@ -3,7 +3,7 @@
 import { createState } from '../../runtime/state/index.ts';
 
 const dataDir = process.argv[2];
-const state = await createState({ storage: null, dataDir, secret: 'crash-secret' });
+const state = await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir, secret: 'crash-secret' });
 const created = (await state.createTeam('Crash Co', 0))!;
 process.stdout.write(`team ${created.team.id} ${created.token}\n`);
 const pad = 'x'.repeat(4096);

@@ -31,7 +31,7 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
   expect(child.signalCode).toBe('SIGKILL');
   expect(acked.recs.length).toBeGreaterThanOrEqual(400);
 
-  const state = await createState({ storage: null, dataDir: dir, secret: 'crash-secret' });
+  const state = await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'crash-secret' });
   expect((await state.teamForCredential({ token: acked.token }))?.id).toBe(acked.team);
   // every acknowledged credit is on the balance and in the ledger; at most the in-flight ones more
   const sum = acked.credits.reduce((s, n) => s + n, 0);

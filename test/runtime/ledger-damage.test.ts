@@ -13,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-damage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('answers 503 with a sentence for the damaged team only, and logs where the damage is', async () => {
-  const first = await createState({ storage: null, dataDir: dir, secret: 'damage-secret' });
+  const first = await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'damage-secret' });
   const hurt = (await first.createTeam('Hurt', 1_000_000))!;
   await first.charge(hurt.team.id, 10, { endpoint_id: 'e' });
   const fine = (await first.createTeam('Fine', 1_000_000))!;

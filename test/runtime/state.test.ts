@@ -20,8 +20,8 @@ function allFiles(dir: string): string[] {
 }
 
 const backends = [
-  { name: 'memory', open: async () => ({ state: await createState({ storage: 'memory:', dataDir: tempDir(), secret: 'test-secret' }), dir: null as string | null }) },
-  { name: 'embedded fs', open: async () => { const dir = tempDir(); return { state: await createState({ storage: null, dataDir: dir, secret: 'test-secret' }), dir }; } },
+  { name: 'memory', open: async () => ({ state: await createState({ storage: { kind: 'memory' as const }, dataDir: tempDir(), secret: 'test-secret' }), dir: null as string | null }) },
+  { name: 'embedded fs', open: async () => { const dir = tempDir(); return { state: await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'test-secret' }), dir }; } },
 ];
 
 describe('money', () => {
@@ -160,7 +160,7 @@ describe.each(backends)('state over $name', ({ open }) => {
 describe('embedded fs backend across a restart', () => {
   it('reopens with teams, balances, ledger, ids and observations intact', async () => {
     const dir = tempDir();
-    const config = { storage: null, dataDir: dir, secret: null };
+    const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: null };
     const a = await createState(config);
     const { team, token } = (await a.createTeam('Durable', 100))!;
     for (let i = 0; i < 70; i++) await a.charge(team.id, 1, { endpoint_id: 'e' }); // crosses a checkpoint
