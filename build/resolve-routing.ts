@@ -7,7 +7,7 @@ import { attemptChargeMicro } from '../runtime/router/billing.ts';
 import { worstCostMicro } from '../runtime/router/plan.ts';
 import { prepareCall } from '../runtime/router/prepare.ts';
 import { contractInputs } from '../runtime/router/body-schema.ts';
-import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from '../runtime/router/options.ts';
+import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from '../runtime/router/defaults.ts';
 import { getPath } from '../runtime/util/json-path.ts';
 
 export interface Child {

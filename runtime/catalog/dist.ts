@@ -31,7 +31,10 @@ export function loadRuntime(distDir: string): RuntimeCatalog {
   return JSON.parse(readFileSync(join(distDir, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 }
 
-export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 2000): DistCatalog {
+/** entries kept read from dist (and, in entry-bytes.ts, live-patched ones): a bound that keeps memory flat */
+export const ENTRY_CACHE = 2000;
+
+export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
   const dir = join(distDir, 'catalog');
   if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`no built catalog in ${dir}: run npm run build`);
   const text = (rel: string) => readFileSync(join(dir, rel), 'utf8');
@@ -45,7 +48,7 @@ export function loadDist(distDir: string, proxyUrl: string, entryCacheSize = 200
     shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities) } });
   }
   const endpointIds = new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length)));
-  const cache = new Lru<Buffer>(entryCacheSize);
+  const cache = new Lru<Buffer>(ENTRY_CACHE);
   const endpointBytes = (id: string) => (!endpointIds.has(id) ? null
     : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll(PROXY_URL, proxyUrl))));
   const rows = json<SearchRow[]>('search/rows.json');

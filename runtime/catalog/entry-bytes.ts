@@ -2,7 +2,7 @@
 // it, then the entry with its live parts, cached until state changes, and under steady traffic (state
 // changes with every routed call) for as long as the observed summaries themselves are reused. One
 // per app context (see createContext), shared by the h3 route and the server's fast path.
-import type { DistCatalog } from './dist.ts';
+import { ENTRY_CACHE, type DistCatalog } from './dist.ts';
 import type { LiveData } from '../live.ts';
 import { withLive } from './live-entry.ts';
 import { Lru } from '../util/lru.ts';
@@ -10,11 +10,9 @@ import { SUMMARY_TTL_MS } from '../state/observations.ts';
 
 export type EntryBytes = (id: string) => Buffer | null;
 
-/** Patched entries are as many as the static ones may be: the same bound keeps memory flat. */
-const PATCHED_CACHE = 2000;
-
 export function entryBytes(catalog: DistCatalog, live: LiveData): EntryBytes {
-  const patched = new Lru<{ version: number; at: number; bytes: Buffer }>(PATCHED_CACHE);
+  // patched entries are as many as the static ones may be
+  const patched = new Lru<{ version: number; at: number; bytes: Buffer }>(ENTRY_CACHE);
   return (id) => {
     const version = live.version();
     if (version === 0) return catalog.endpointBytes(id);

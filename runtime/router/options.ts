@@ -2,6 +2,7 @@
 // naming the header.
 import { invalid } from '../errors.ts';
 import { parseUsd } from '../state/index.ts';
+import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from './defaults.ts';
 
 /** What option parsing needs from a request's headers (a Headers object, or a view of Node's); names are asked in lower case. */
 export interface HeaderReader {
@@ -18,9 +19,6 @@ export interface RouteOptions {
   dryRun: boolean;
   timeoutMs: number;
 }
-
-export const DEFAULT_MAX_COST_MICRO = 1_000_000;
-export const DEFAULT_TIMEOUT_MS = 60_000;
 
 const list = (v: string | null) => (v ? v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : []);
 const bad = (header: string, msg: string): never => invalid([{ loc: ['header', header], msg, type: 'value_error' }]);
