@@ -49,6 +49,19 @@ export interface CapabilitySrc {
   derive?: Record<string, DeriveRuleSrc>;
   related?: Array<{ capability: string; does: string }>;
   verify?: VerifySrc;
+  misses?: MissesSrc;
+}
+
+/** Who pays when children miss (docs/routing.md "Misses"), and the seed's figure beside ours. */
+export interface MissesSrc {
+  /** a child's miss is the subject's own truth (no results for the query, no comments on the video): it ends the call */
+  final?: boolean;
+  /** at most this many children that bill a miss are called in one call; the rest are skipped */
+  billed_at_most?: number;
+  /** the seed's "children that bill a miss": 'N of M' or 'only the serving child is paid' */
+  seed?: string;
+  /** why our figure differs from the seed's */
+  why?: string;
 }
 
 export interface ParamSrc {

@@ -139,6 +139,9 @@ function checkOperation(
   return errs;
 }
 
+/** The seed's wording for capabilities where a call that no child serves pays at most one child. */
+const SEED_ONE_PAID = 'only the serving child is paid';
+
 function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: Set<string>; platforms: Set<string>; opCapabilities: Set<string>; partial: boolean }): BuildError[] {
   const errs: BuildError[] = [];
   const c = cap.data;
@@ -158,6 +161,10 @@ function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: 
     if (!names.partial && !names.capabilities.has(r.capability) && !names.opCapabilities.has(r.capability)) err(`related[${i}] '${r.capability}': no routed capability or operation has it`, 'related', i, 'capability');
   });
   if (c.verify && !names.capabilities.has(c.verify.capability)) err(`verify.capability '${c.verify.capability}': no such capability`, 'verify', 'capability');
+  const m = c.misses;
+  if (m?.seed === SEED_ONE_PAID && !m.final && !(m.billed_at_most !== undefined && m.billed_at_most <= 1)) {
+    err(`misses.seed says '${SEED_ONE_PAID}': set misses.final or misses.billed_at_most: 1, so a call that no child serves pays at most one child`, 'misses', 'seed');
+  }
   return errs;
 }
 

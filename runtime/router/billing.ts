@@ -1,14 +1,13 @@
 // What one answered attempt costs, by the operation's billing rule (integer micro-USD, 0% markup).
 // The routed waterfall and the pass-through both charge through this; errors never cost.
 import type { OperationRuntime } from '../../build/types.ts';
-import { billableRows } from './plan.ts';
+import { billableRows, billsMiss } from './plan.ts';
 
 export function chargeMicro(op: Pick<OperationRuntime, 'cost' | 'price_micro' | 'bills_miss'>, outcome: 'hit' | 'miss' | 'error', rows: number): number {
   if (!op.cost || op.cost.type === 'free' || outcome === 'error') return 0;
   const perResult = op.cost.type === 'per_result';
   if (outcome === 'hit') return op.price_micro * (perResult ? rows : 1);
-  // a per-result miss has no rows to bill
-  return op.bills_miss && !perResult ? op.price_micro : 0;
+  return billsMiss(op) ? op.price_micro : 0;
 }
 
 /** A routed attempt's charge: a per_result hit bills at most the rows it was planned for, so the charge stays within its worst case. */

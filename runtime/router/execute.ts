@@ -56,7 +56,7 @@ export interface RouteOutcome {
   served_by: string | null;
   tried: Tried[];
   cost_micro: number;
-  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child';
+  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child' | 'final_miss';
   verification?: Verification;
   ignored_filters: string[];
   plan: Plan;
@@ -137,11 +137,14 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   const tried: Tried[] = [];
   let spent = 0;
   let anyMiss = false;
+  /** misses that cost something, against the capability's misses.billed_at_most */
+  let paidMisses = 0;
   const queue: PlannedAttempt[] = [...base.plan.attempts];
   for (let a = queue.shift(); a; a = queue.shift()) {
     const op = deps.runtime.operations[a.endpoint_id];
     if (Date.now() >= deadline) { tried.push(skipped(a.endpoint_id, 'deadline')); continue; }
     if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
+    if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
     const pays = a.key === 'platform';
     if (pays && !(await deps.reservations.reserve(deps.state, call.team.id, a.worst_cost_micro))) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
     try {
@@ -184,6 +187,9 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       }
       if (entry.outcome === 'miss') {
         anyMiss = true;
+        if (cost > 0) paidMisses++;
+        // the subject has none (no results, no comments): the next child would be paid to say so again
+        if (cap.misses?.final && verdict.outcome === 'miss') return finished(base, tried, spent, 'miss', { stopped: 'final_miss' });
         if (!call.options.waterfall) return finished(base, tried, spent, 'miss');
       }
     } finally {

@@ -12,6 +12,8 @@ export interface PlannedAttempt {
   provider: string;
   key: 'own' | 'platform';
   worst_cost_micro: number;
+  /** whether a miss of this child is charged: such children go after those whose misses are free */
+  bills_miss: boolean;
   /** expected micro-USD per hit, for ordering */
   expected_micro: number;
 }
@@ -39,6 +41,11 @@ export interface PlanInput {
 }
 
 type Billed = { cost: { type: CostType } | null; price_micro: number; request?: { map: Array<{ from: string; max?: number }> }; response?: { max_rows?: number } };
+
+/** Whether a miss of this child costs anything: only a per-call child that bills a miss (a per-result miss has no rows). */
+export function billsMiss(op: Pick<Billed, 'cost' | 'price_micro'> & { bills_miss: boolean }): boolean {
+  return op.bills_miss && op.cost?.type === 'per_call' && op.price_micro > 0;
+}
 
 /**
  * The most rows one answer of `op` is billed for in a call asking `limit` rows: the limit as the
@@ -69,12 +76,13 @@ export function plan(input: PlanInput): Plan {
     const worst = worstCostMicro(op, input.limit);
     const reason = leftOutFor(input, id, op, own, worst);
     if (reason) excluded.push({ endpoint_id: id, reason });
-    else attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, expected_micro: usdPerHit(worst, input.observed(id)) ?? Infinity });
+    else attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: billsMiss(op), expected_micro: usdPerHit(worst, input.observed(id)) ?? Infinity });
   }
   const { prefer } = options;
   if (attempts.length > 1) attempts.sort((a, b) =>
     Number(b.key === 'own') - Number(a.key === 'own')
     || preferRank(prefer, a.provider) - preferRank(prefer, b.provider)
+    || Number(a.bills_miss) - Number(b.bills_miss)
     || a.expected_micro - b.expected_micro
     || a.endpoint_id.localeCompare(b.endpoint_id));
   return { attempts, excluded };
