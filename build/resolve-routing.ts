@@ -4,7 +4,7 @@ import type { CapabilitySrc, EndpointOut, OperationRuntime, OperationSrc, ParamS
 import { routedSampleBody, routedTemplate, sampleFor } from './call-template.ts';
 import { countRows, mapOutput } from '../runtime/router/map-response.ts';
 import { attemptChargeMicro } from '../runtime/router/billing.ts';
-import { billsMiss, worstCostMicro } from '../runtime/router/plan.ts';
+import { worstCostMicro } from '../runtime/router/plan.ts';
 import { prepareCall } from '../runtime/router/prepare.ts';
 import { contractInputs } from '../runtime/router/body-schema.ts';
 import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from '../runtime/router/defaults.ts';
@@ -55,8 +55,7 @@ function contractParams(cap: CapabilitySrc): Record<string, ParamSrc> {
 
 export function resolveRouted(cap: CapabilitySrc, children: Child[], also: EndpointOut[], platform: PlatformSrc | undefined) {
   const usd = new Map(children.map((c) => [c, listUsdPerHit(cap, c)]));
-  // the live planner's order without own keys or Prefer: children whose misses are free first, then the cheapest
-  const ordered = [...children].sort((a, b) => Number(billsMiss(a.rt)) - Number(billsMiss(b.rt)) || (usd.get(a) ?? Infinity) - (usd.get(b) ?? Infinity) || a.op.id.localeCompare(b.op.id));
+  const ordered = [...children].sort((a, b) => (usd.get(a) ?? Infinity) - (usd.get(b) ?? Infinity) || a.op.id.localeCompare(b.op.id));
   const plan: PlanRow[] = ordered.map((c) => ({
     endpoint_id: c.op.id, accepts: c.op.accepts!, usd: c.op.cost?.usd ?? null, hit_rate: null,
     usd_per_hit: usd.get(c)!, works: c.op.status !== 'down',

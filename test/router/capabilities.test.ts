@@ -58,13 +58,18 @@ describe.each(capabilities)('%s', (cap) => {
     expect(Number(r.headers.get('x-svc-cost-micro'))).toBe(r.body._svc.cost_micro);
   });
 
-  it('falls through a miss to another provider', async () => {
+  it(c.misses?.final ? 'answers the first miss: the subject has none' : 'falls through a miss to another provider', async () => {
     // the plan of the calls below: the same ceiling, so no child is left out for it
     const { plan } = await dryPlan(cap, steerable(), { 'X-Svc-Route-Max-Cost': '100' });
     const first = provider(plan[0].endpoint_id);
     const r = await w.call(`/proxy/${cap}`, steer(steerable(), `nohit-${first}`));
     const tried = r.body._svc.tried as Tried[];
     expect(tried[0]).toMatchObject({ endpoint_id: plan[0].endpoint_id, outcome: 'miss' });
+    if (c.misses?.final) {
+      expect(r.body._svc).toMatchObject({ served_by: null, stopped: 'final_miss' });
+      expect(tried.filter((t) => t.outcome !== 'skipped')).toHaveLength(1);
+      return;
+    }
     expect(r.body._svc.served_by).not.toBeNull();
     expect(provider(r.body._svc.served_by)).not.toBe(first);
   });
