@@ -16,6 +16,15 @@ const MIN_CHILDREN: Record<string, number> = {
   'companies.search': 23, 'people.search': 26, 'people.enrich': 27,
 };
 
+/** the seed's last column, "children that bill a miss" */
+const SEED_BILLS_MISS: Record<string, string> = {
+  'companies.similar': '3 of 3', 'google.serp.organic': 'only the serving child is paid', 'linkedin.company.profile': '4 of 5',
+  'linkedin.user.posts': '2 of 2', 'linkedin.post.comments': '1 of 2', 'linkedin.post.reactions': '1 of 2', 'linkedin.post.detail': '2 of 3',
+  'youtube.video.comments': 'only the serving child is paid', 'people.email.verify': '4 of 12', 'people.phone.find': '0 of 15',
+  'companies.enrich': 'only the serving child is paid', 'people.email.find': '1 of 25', 'companies.search': '17 of 23',
+  'people.search': '17 of 26', 'people.enrich': '2 of 27',
+};
+
 const dist = join(REAL_DIST, 'catalog');
 const read = <T>(rel: string): T => JSON.parse(readFileSync(join(dist, rel), 'utf8')) as T;
 
@@ -83,5 +92,19 @@ describe('the real catalog', () => {
     expect(existsSync(join(dist, 'COVERAGE.md'))).toBe(true);
     const md = readFileSync(join(dist, 'COVERAGE.md'), 'utf8');
     for (const cap of Object.keys(MIN_CHILDREN)) expect(md).toContain(`## ${cap}`);
+  });
+
+  it('COVERAGE.md puts the seed\'s children that bill a miss beside ours, with the reason where they differ', () => {
+    const runtime = read<RuntimeCatalog>('runtime.json');
+    const md = readFileSync(join(dist, 'COVERAGE.md'), 'utf8');
+    expect(md).toContain('| children that bill a miss | the seed\'s figure | a call no child serves pays | why ours differs from the seed |');
+    for (const [cap, seed] of Object.entries(SEED_BILLS_MISS)) {
+      expect(runtime.capabilities[cap].misses?.seed, cap).toBe(seed);
+      const row = md.split('\n').find((l) => l.startsWith(`| ${cap} |`))!;
+      const [, , , ours, seedCell, , why] = row.slice(2, -2).split(' | ');
+      expect(seedCell, cap).toBe(seed);
+      if (ours !== seed) expect(why, cap).toBe(runtime.capabilities[cap].misses?.why);
+    }
+    expect(md).not.toContain('no reason recorded');
   });
 });
