@@ -1,5 +1,5 @@
 // One provider operation -> the seed's endpoint object (static part; observed/reviews are live).
-import type { CapabilitySrc, CostOut, CostSrc, EndpointOut, OperationSrc, PlatformSrc, ProviderSrc } from './types.ts';
+import type { CapabilitySrc, CostOut, CostSrc, EndpointOut, InputSrc, OperationSrc, PlatformSrc, ProviderSrc } from './types.ts';
 import { passThroughTemplate } from './call-template.ts';
 
 export function costOut(c: CostSrc | null): CostOut | null {
@@ -16,6 +16,21 @@ export function costOut(c: CostSrc | null): CostOut | null {
 export function priceMicro(c: CostSrc | CostOut | null): number {
   if (!c || c.type === 'free' || c.usd === null) return 0;
   return Math.round(c.usd * 1_000_000);
+}
+
+/**
+ * The input object as published: every parameter says `required`, false included (a source may leave
+ * it out); a path parameter left unsaid is required, since the path cannot be built without it.
+ */
+export function inputOut(input: InputSrc): InputSrc {
+  const out: InputSrc = { ...input };
+  for (const group of ['body', 'queryParams', 'pathParams'] as const) {
+    const params = input[group];
+    if (!params) continue;
+    out[group] = Object.fromEntries(Object.entries(params).map(([name, { type, required, ...rest }]) =>
+      [name, { type, required: required ?? group === 'pathParams', ...rest }]));
+  }
+  return out;
 }
 
 export function operationCapability(service: string, op: OperationSrc): string {
@@ -59,7 +74,7 @@ export function resolveEndpoint(op: OperationSrc, ctx: EndpointContext): Endpoin
     added: op.added ?? d.added ?? null,
     docs_url: op.docs_url,
     has_example: ctx.hasExample,
-    input: op.input,
+    input: inputOut(op.input),
     test_request: op.test_request ?? null,
     capability,
     capability_description: ctx.capabilities.get(capability)?.description ?? op.summary,

@@ -11,6 +11,8 @@ import { authRoutes } from './routes/auth.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { teamRoutes } from './routes/teams.ts';
 import { proxyRoutes } from './routes/proxy.ts';
+import { feedbackRoutes } from './routes/feedback.ts';
+import { reviewRoutes } from './routes/reviews.ts';
 
 export function createApp(ctx: AppContext): H3 {
   const app = new H3({ onError: (error: HTTPError) => errorResponse(error) });
@@ -20,6 +22,8 @@ export function createApp(ctx: AppContext): H3 {
   authRoutes(app, ctx); //        POST /auth/session
   adminRoutes(app, ctx); //       POST /admin/teams, /admin/teams/{team}/tokens, /admin/teams/{team}/credit (SVC_ADMIN_TOKEN only)
   teamRoutes(app, ctx); //        GET /teams/me, /teams/me/ledger; POST, DELETE /teams/me/keys/{provider}
+  feedbackRoutes(app, ctx); //    POST /feedback, GET /feedback/{id}
+  reviewRoutes(app, ctx); //      POST /reviews
   proxyRoutes(app, ctx); //       POST {proxy}/{capability} routed; {proxy}/{provider}/{path} pass-through
   openapiRoutes(app, ctx); //     GET /openapi.json
   staticRoutes(app, ctx); //      GET /* files of dist/ (dashboard, static catalog)

@@ -10,4 +10,9 @@ export interface LiveData {
   calls30d(platform: string): number;
   /** bumps whenever any of the above may have changed, so serialised entries can be cached */
   version(): number;
+  /**
+   * bumps whenever a review summary may have changed; cached entries never outlive it, so a team
+   * reads its own review at once
+   */
+  reviewsVersion(): number;
 }

@@ -10,10 +10,14 @@ const invalid = { description: 'Validation error', content: { 'application/json'
 /** a query schema's properties as parameters, each with its description */
 const query = (schema: ObjectSchema, descriptions: Record<string, string>) =>
   Object.entries(schema.properties).map(([name, s]) => ({ name, in: 'query', required: false, schema: s, description: descriptions[name] }));
+/** a path schema's properties as parameters (the route validates them with the same schema) */
+const path = (schema: ObjectSchema, descriptions: Record<string, string>) =>
+  Object.entries(schema.properties).map(([name, s]) => ({ name, in: 'path', required: true, schema: s, description: descriptions[name] }));
 const p = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
 const body = (schema: ObjectSchema) => ({ required: true, content: { 'application/json': { schema } } });
 const org = { name: 'x-svc-org', in: 'header', required: false, schema: { type: 'string' }, description: 'team slug; must name the credential\'s team' };
 const auth = [{ token: [] }, { session: [] }];
+const received = { id: { type: 'integer' }, status: { const: 'received' }, created_at: { type: 'string', format: 'date-time' } };
 const admin = [{ admin: [] }];
 
 export const ownPaths: Record<string, Record<string, Op>> = {
@@ -96,4 +100,37 @@ export const ownPaths: Record<string, Record<string, Op>> = {
     },
   },
   '/openapi.json': { get: { summary: 'This document', tags: ['meta'], responses: { 200: json('OpenAPI 3.1.0') } } },
+  '/feedback': {
+    post: {
+      summary: 'Tell svc about a bug, wrong data, a missing provider, a price, an idea', tags: ['feedback'], security: auth,
+      parameters: [org], requestBody: body(schemas.feedbackBody),
+      responses: {
+        201: json('Received', { type: 'object', required: ['id', 'status', 'created_at'], properties: received }),
+        400: err('Body is not JSON'), 401: err('No or bad credential'), 403: err('x-svc-org names another team'), 413: err('Body too large'), 422: invalid,
+      },
+    },
+  },
+  '/feedback/{feedback_id}': {
+    get: {
+      summary: 'One feedback record, to the team that sent it', tags: ['feedback'], security: auth,
+      parameters: [org, ...path(schemas.feedbackParams, { feedback_id: 'id answered by POST /feedback' })],
+      responses: {
+        200: json('The record', { type: 'object', required: ['id', 'kind', 'message', 'status', 'created_at'], properties: { ...schemas.feedbackBody.properties, ...received } }),
+        401: err('No or bad credential'), 404: err('No such record from this team'), 422: invalid,
+      },
+    },
+  },
+  '/reviews': {
+    post: {
+      summary: "Review a catalog operation: one per team, operation and month (UTC); a second replaces the first", tags: ['feedback'], security: auth,
+      parameters: [org], requestBody: body(schemas.reviewBody),
+      responses: {
+        201: json('Stored', {
+          type: 'object', required: ['id', 'endpoint_id', 'usefulness', 'month', 'replaced'],
+          properties: { id: { type: 'integer' }, endpoint_id: { type: 'string' }, usefulness: schemas.reviewBody.properties.usefulness, month: { type: 'string', pattern: '^\\d{4}-\\d{2}$' }, replaced: { type: 'boolean' } },
+        }),
+        400: err('Body is not JSON'), 401: err('No or bad credential'), 403: err('x-svc-org names another team'), 422: invalid,
+      },
+    },
+  },
 };

@@ -31,6 +31,7 @@ export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): o
       },
     };
   }
+  paths[`${proxyPrefix}/{provider}/{path}`] = passThroughPath();
   return {
     openapi: '3.1.0',
     info: { title: 'svc', version: '0.0.1', description: 'Capability catalog and routed call service.' },
@@ -60,4 +61,25 @@ export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): o
       },
     },
   };
+}
+
+/** Pass-through calls: one catalog operation by its provider and path (GET or POST, as the operation declares). */
+function passThroughPath(): object {
+  const op = (method: string) => ({
+    operationId: `passThrough${method}`,
+    summary: "Call one catalog operation as its provider defines it, svc's key injected; the provider's own status and body",
+    tags: ['pass-through'],
+    security: [{ token: [] }],
+    parameters: [
+      { name: 'provider', in: 'path', required: true, schema: { type: 'string' }, description: 'provider key, e.g. hunter' },
+      { name: 'path', in: 'path', required: true, schema: { type: 'string' }, description: "the operation's path as in its catalog entry; may hold slashes" },
+    ],
+    responses: {
+      default: { description: "The provider's answer, with X-Svc-Cost-Micro" },
+      401: { description: 'No or bad credential' }, 402: { description: 'Balance too low' }, 404: { description: 'No such provider or operation' },
+      405: { description: 'Not the method the operation declares' }, 422: { description: 'A parameter the operation does not declare (strict entries)' },
+      502: { description: "The provider refused svc's key or failed" },
+    },
+  });
+  return { get: op('Get'), post: op('Post') };
 }

@@ -27,3 +27,32 @@ export const createTeamBody = {
   type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, credit_usd: usd },
 } satisfies ObjectSchema;
 export const creditBody = { type: 'object', additionalProperties: false, required: ['usd'], properties: { usd } } satisfies ObjectSchema;
+
+// Feedback and reviews (runtime/feedback/). `x-expected` names the form a pattern wants in its 422;
+// `x-max-bytes` bounds a value's JSON text (validate.ts enforces both).
+const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '\\S', 'x-expected': 'text with at least one visible character' });
+export const FEEDBACK_KINDS = ['bug', 'wrong_data', 'missing', 'pricing', 'idea', 'other'] as const;
+export const USEFULNESS = ['useful', 'partly', 'not_useful'] as const;
+export const CONTEXT_MAX_BYTES = 16 * 1024;
+export const feedbackBody = {
+  type: 'object', additionalProperties: false, required: ['kind', 'message'],
+  properties: {
+    kind: { type: 'string', enum: [...FEEDBACK_KINDS] },
+    message: { ...text(4000), description: '1 to 4000 characters' },
+    endpoint_id: { type: 'string', minLength: 1, maxLength: 200, description: 'the catalog operation it is about' },
+    capability: { type: 'string', minLength: 1, maxLength: 200, description: 'the capability it is about' },
+    context: { type: 'object', 'x-max-bytes': CONTEXT_MAX_BYTES, description: 'anything that helps reproduce it (a call_id, a request); at most 16 KiB as JSON' },
+  },
+} satisfies ObjectSchema;
+export const feedbackParams = {
+  type: 'object', required: ['feedback_id'], properties: { feedback_id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
+} satisfies ObjectSchema;
+export const reviewBody = {
+  type: 'object', additionalProperties: false, required: ['endpoint_id', 'usefulness', 'reason'],
+  properties: {
+    endpoint_id: { type: 'string', minLength: 1, maxLength: 200, description: 'a catalog operation id, e.g. hunter.people.email.find' },
+    usefulness: { type: 'string', enum: [...USEFULNESS] },
+    reason: { ...text(500), description: '1 to 500 characters, shown to every catalog reader' },
+    client: { type: 'string', maxLength: 64, description: 'what the team called it from, e.g. a script or agent name' },
+  },
+} satisfies ObjectSchema;

@@ -5,6 +5,8 @@ import { invalid, type ValidationIssue } from './errors.ts';
 const queryAjv = new Ajv2020({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
 // verbose: a pattern's error can name the form it wants (`x-expected` beside the pattern)
 const bodyAjv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false, verbose: true });
+// `x-max-bytes`: a value's JSON text is at most that many bytes (a free-form object's size bound)
+bodyAjv.addKeyword({ keyword: 'x-max-bytes', schemaType: 'number', validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max });
 
 function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
   return errors.map((e) => {
@@ -16,17 +18,18 @@ function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
       e.keyword === 'additionalProperties' ? `Unknown field '${field}'.`
       : e.keyword === 'required' ? `Field '${field}' is required.`
       : e.keyword === 'pattern' && e.parentSchema?.['x-expected'] ? `'${field}' must be ${String(e.parentSchema['x-expected'])}.`
+      : e.keyword === 'x-max-bytes' ? `'${field}' must be at most ${String(e.schema)} bytes as JSON.`
       : `'${field}' ${e.message}.`;
     return { loc: [where, ...path], msg, type: `value_error.${e.keyword}` };
   });
 }
 
-/** Compile a schema for query parameters (strings coerced to the declared types). */
-export function queryValidator<T>(schema: object): (query: Record<string, unknown>) => T {
+/** Compile a schema for query (or path: `where`) parameters (strings coerced to the declared types). */
+export function queryValidator<T>(schema: object, where = 'query'): (query: Record<string, unknown>) => T {
   const check = queryAjv.compile(schema);
   return (query) => {
     const copy = { ...query };
-    if (!check(copy)) invalid(issues('query', check.errors ?? []));
+    if (!check(copy)) invalid(issues(where, check.errors ?? []));
     return copy as T;
   };
 }

@@ -51,6 +51,11 @@ export class LocalAtomics implements Atomics {
     return this.ledger.entries(account, before, limit);
   }
 
+  get<T>(key: string): Promise<T | null> {
+    // every write replaces a record whole (see the drivers), so a read needs no lock
+    return this.storage.getItem<T>(key);
+  }
+
   update<T>(key: string, fn: (current: T | null) => T | undefined | Promise<T | undefined>): Promise<T | null> {
     return this.lock.run(`record:${key}`, async () => {
       const current = await this.storage.getItem<T>(key);

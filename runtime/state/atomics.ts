@@ -38,6 +38,8 @@ export interface Atomics {
   account(account: string): Promise<Account>;
   /** ledger entries newest first, starting below `before` (null: the newest) */
   entries(account: string, before: number | null, limit: number): Promise<{ entries: LedgerEntry[]; next: number | null }>;
+  /** one record as last written (null: none) */
+  get<T>(key: string): Promise<T | null>;
   /** serialised read-modify-write of one record; `fn` answers the new value (undefined: leave it) */
   update<T>(key: string, fn: (current: T | null) => T | undefined | Promise<T | undefined>): Promise<T | null>;
   /** write `value` only when `key` is free; false when it was taken */

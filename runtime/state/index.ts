@@ -1,6 +1,6 @@
 // The state of the service behind one narrow interface: teams and credentials, balances and the
-// ledger, own provider keys, observations. Routes and the router reach state through this module
-// (admin and auth also use the credential helpers of secrets.ts and teams.ts).
+// ledger, own provider keys, observations, feedback and reviews. Routes and the router reach state
+// through this module (admin and auth also use the credential helpers of secrets.ts and teams.ts).
 import type { Config } from '../config.ts';
 import type { DistCatalog } from '../catalog/dist.ts';
 import type { LiveData } from '../live.ts';
@@ -9,6 +9,8 @@ import { openBackend } from './backend.ts';
 import { masterSecret, Sealer } from './secrets.ts';
 import { Teams, type Team } from './teams.ts';
 import { Observations, type Attempt } from './observations.ts';
+import { FeedbackStore } from '../feedback/feedback.ts';
+import { Reviews } from '../feedback/reviews.ts';
 
 export type { Team } from './teams.ts';
 export type { LedgerEntry, LedgerKind, Account, Atomics } from './atomics.ts';
@@ -64,6 +66,10 @@ export interface State {
   /** record one attempt of a catalog endpoint (feeds its `observed` object) */
   recordAttempt(endpointId: string, attempt: Attempt): void;
   readonly observations: Observations;
+  /** feedback records (runtime/feedback/), over the atomics */
+  readonly feedback: FeedbackStore;
+  /** reviews and their summaries (runtime/feedback/), over the atomics */
+  readonly reviews: Reviews;
   /** write buffered state (observations, account checkpoints); call before exit */
   close(): Promise<void>;
 }
@@ -83,11 +89,15 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
   const teams = new Teams(storage, atomics, () => (sealer ??= new Sealer(masterSecret(config.secret, config.dataDir, backend.durable))), backend.exclusive);
   const observations = new Observations(storage);
   await observations.load();
+  const reviews = new Reviews(atomics);
+  await reviews.load();
 
   return {
     kind: backend.kind,
     atomics,
     observations,
+    feedback: new FeedbackStore(atomics),
+    reviews,
     async createTeam(name, creditMicro) {
       assertMicro(creditMicro, 0);
       const team = await teams.create(name);
@@ -138,10 +148,10 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
 }
 
 /**
- * LiveData over recorded attempts, for the catalog routes. `catalog` maps endpoints to platforms for
- * calls_30d (without it calls_30d is 0); `reviews` is supplied by the reviews module when it exists.
+ * LiveData over recorded attempts and reviews, for the catalog routes. `catalog` maps endpoints to
+ * platforms for calls_30d (without it calls_30d is 0).
  */
-export function liveData(state: State, catalog?: DistCatalog, reviews: LiveData['reviews'] = () => undefined): LiveData {
+export function liveData(state: State, catalog?: DistCatalog): LiveData {
   const platformOf = new Map<string, string | null>();
   const platform = (id: string) => {
     if (!platformOf.has(id)) platformOf.set(id, catalog?.entry(id)?.endpoint.platform ?? null);
@@ -151,7 +161,7 @@ export function liveData(state: State, catalog?: DistCatalog, reviews: LiveData[
   return {
     observed: (id) => state.observations.observed(id),
     measured: (id) => state.observations.has(id),
-    reviews,
+    reviews: (id) => state.reviews.summary(id),
     calls30d(slug) {
       const v = state.observations.version();
       if (counted.version !== v) {
@@ -164,6 +174,7 @@ export function liveData(state: State, catalog?: DistCatalog, reviews: LiveData[
       }
       return counted.byPlatform.get(slug) ?? 0;
     },
-    version: () => state.observations.version(),
+    version: () => state.observations.version() + state.reviews.version(),
+    reviewsVersion: () => state.reviews.version(),
   };
 }

@@ -1,5 +1,5 @@
 // The real catalog: it builds clean, and it holds what the seed promises per routed capability.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry, Manifest, RuntimeCatalog } from '../../build/types.ts';
@@ -86,6 +86,24 @@ describe('the real catalog', () => {
     expect(manifest.operations).toBeGreaterThanOrEqual(400);
     const slugs = read<{ platforms: Array<{ slug: string; operations: number }> }>('platforms.json').platforms.filter((p) => p.operations > 0).map((p) => p.slug);
     for (const s of ['companies', 'people', 'search', 'linkedin', 'youtube']) expect(slugs).toContain(s);
+  });
+
+  it('every parameter description says required as a boolean, false included, on entries and their siblings', () => {
+    const problems: string[] = [];
+    let optional = 0;
+    for (const file of readdirSync(join(dist, 'endpoints'))) {
+      const entry = read<CatalogEntry>(`endpoints/${file}`);
+      for (const e of [entry.endpoint, ...entry.siblings]) {
+        for (const group of ['body', 'queryParams', 'pathParams'] as const) {
+          for (const [name, p] of Object.entries(e.input[group] ?? {})) {
+            if (typeof p.required !== 'boolean') problems.push(`${file} ${e.id} ${group}.${name}`);
+            if (p.required === false) optional++;
+          }
+        }
+      }
+    }
+    expect(problems.slice(0, 20)).toEqual([]);
+    expect(optional).toBeGreaterThan(0);
   });
 
   it('writes COVERAGE.md listing every routed capability', () => {

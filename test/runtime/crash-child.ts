@@ -1,5 +1,5 @@
-// Child process for crash.test.ts: writes records as fast as it can and prints one line per write
-// the state layer acknowledged, until it is killed.
+// Child process for crash.test.ts: writes records (credits, ids, records, feedback, reviews) as fast
+// as it can and prints one line per write the state layer acknowledged, until it is killed.
 import { createState } from '../../runtime/state/index.ts';
 
 const dataDir = process.argv[2];
@@ -13,5 +13,8 @@ for (let i = 1; ; i++) {
     ...[0, 1, 2, 3, 4, 5, 6, 7].map((k) => state.credit(created.team.id, i * 8 + k).then(() => process.stdout.write(`credit ${i * 8 + k}\n`))),
     state.atomics.nextId('crash').then((id) => process.stdout.write(`id ${id}\n`)),
     state.atomics.claim(`rec:${i}`, { i, pad }).then(() => process.stdout.write(`rec ${i}\n`)),
+    // feedback, and reviews that replace each other on a few endpoints
+    state.feedback.submit(created.team.id, { kind: 'other', message: `crash ${i}` }).then((f) => process.stdout.write(`feedback ${f.id} ${i}\n`)),
+    state.reviews.submit(created.team.id, { endpoint_id: `crash.e${i % 8}`, usefulness: 'useful', reason: `crash ${i}` }).then((r) => process.stdout.write(`review ${r.review.id} ${i}\n`)),
   ]);
 }

@@ -16,6 +16,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('survives kill -9 with no lost acknowledged write and no torn record', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'crash-child.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const acked = { credits: [] as number[], ids: [] as number[], recs: [] as number[], team: 0, token: '' };
+  const feedback: Array<[id: number, i: number]> = [];
+  const reviews: Array<[id: number, i: number]> = [];
   await new Promise<void>((resolve, reject) => {
     child.on('exit', () => resolve());
     child.on('error', reject);
@@ -25,6 +27,8 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
       if (what === 'credit') acked.credits.push(Number(a));
       if (what === 'id') acked.ids.push(Number(a));
       if (what === 'rec') acked.recs.push(Number(a));
+      if (what === 'feedback') feedback.push([Number(a), Number(b)]);
+      if (what === 'review') reviews.push([Number(a), Number(b)]);
       if (acked.recs.length === 400) child.kill('SIGKILL');
     });
   });
@@ -55,6 +59,18 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
   expect(lines.pop()).toBe('');
   expect(lines.length).toBeLessThan(ledger.length);
   expect(lines.flatMap((l) => JSON.parse(l) as unknown[])).toHaveLength(ledger.length);
+  // every acknowledged feedback record reads back whole; on each endpoint the review standing is the
+  // last acknowledged one or a later one that was in flight
+  expect(feedback.length).toBeGreaterThan(0);
+  for (const [id, i] of feedback) expect((await state.feedback.get(acked.team, id))?.message).toBe(`crash ${i}`);
+  expect(await state.atomics.nextId('feedback')).toBeGreaterThan(Math.max(...feedback.map(([id]) => id)));
+  expect(reviews.length).toBeGreaterThan(0);
+  for (const [, i] of reviews) {
+    const standing = state.reviews.summary(`crash.e${i % 8}`)!.samples;
+    expect(standing).toHaveLength(1);
+    expect(Number(standing[0].reason.slice('crash '.length))).toBeGreaterThanOrEqual(i);
+  }
+  expect(await state.atomics.nextId('review')).toBeGreaterThan(Math.max(...reviews.map(([id]) => id)));
   for (const key of await storage.getKeys()) {
     if (key === 'secret' || key.startsWith(`${LEDGER_DIR}:`)) continue;
     const raw = await storage.getItemRaw<Buffer>(key);
