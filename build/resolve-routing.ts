@@ -64,7 +64,7 @@ export function resolveRouted(cap: CapabilitySrc, children: Child[], also: Endpo
   const cheapest = prices.length ? Math.min(...prices) : null;
   const routing: RoutingBlock = {
     contract: {
-      identity: cap.identity, fields: cap.fields, filters: cap.filters ?? {}, output: cap.output,
+      identity: cap.identity, fields: cap.fields, formats: cap.formats ?? {}, filters: cap.filters ?? {}, output: cap.output,
       miss: cap.miss, derive: cap.derive ?? {}, ...(cap.verify ? { verify: cap.verify } : {}),
     },
     plan,

@@ -56,6 +56,9 @@ const cases: Case[] = [
   { rule: 'two children, same provider method and path', file: SC, from: 'method: GET\n    path: /rows/{engine}', to: 'method: POST\n    path: /search', at: 'path: /search\n    kind: data\n    cost: {type: per_result', message: /a second child of google.serp.organic with the same provider, method and path/ },
   { rule: 'derive rules exist', file: 'capabilities/google.serp.organic.yaml', from: 'miss: output.results == []', to: 'miss: output.results == []\nderive:\n  q: {rule: reverse, from: [q]}', at: '  q: {rule: reverse', message: /derive.q.rule 'reverse': unknown/ },
   { rule: 'miss names an output field', file: VERIFY, from: 'miss: output.status == null', to: 'miss: output.state == null', message: /miss names output.state, which is not an output field/ },
+  { rule: 'field formats exist', file: VERIFY, from: 'formats: {email: email}', to: 'formats: {email: e-mail}', message: /formats.email 'e-mail': unknown/ },
+  { rule: 'field formats name a field', file: VERIFY, from: 'formats: {email: email}', to: 'formats: {mail: email}', message: /formats.mail: not a field of this capability/ },
+  { rule: 'a formatted field\'s sample has its form', file: 'capabilities/people.email.find.yaml', from: 'formats: {domain: domain,', to: 'formats: {domain: email,', message: /formats.domain: the sample value of domain is not an email address/ },
   { rule: 'related capabilities exist', file: VERIFY, from: 'related: []', to: 'related:\n- {capability: people.telepathy, does: reads minds}', at: '- {capability: people.telepathy', message: /related\[0\] 'people.telepathy': no routed capability or operation has it/ },
 ];
 
