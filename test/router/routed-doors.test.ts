@@ -90,7 +90,7 @@ describe.each(DOORS)('through the %s door', (door) => {
 
   describe('dry runs', () => {
     it('refuse a body the call refuses: {} is a 422 on both', async () => {
-      for (const headers of [{}, { 'X-Svc-Route-Dry-Run': '1' }]) {
+      for (const headers of [{}, { 'X-Svc-Route-Dry-Run': '1' }] as Array<Record<string, string>>) {
         const r = await call('people.email.find', {}, headers);
         expect(r.status, JSON.stringify(headers)).toBe(422);
         expect(r.body.detail[0].msg).toMatch(/\{domain, full_name\}/);
