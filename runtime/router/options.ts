@@ -2,7 +2,7 @@
 // naming the header.
 import { invalid, type ValidationIssue } from '../errors.ts';
 import { parseUsdCeiling } from '../state/money.ts';
-import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from './defaults.ts';
+import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, ROUTE_HEADERS } from './defaults.ts';
 
 /** What option parsing needs from a request's headers (a Headers object, or a view of Node's); names are asked in lower case. */
 export interface HeaderReader {
@@ -34,8 +34,6 @@ function flag(headers: HeaderReader, name: string, on: string[], off: string[]):
   return bad(name, `${name} must be one of ${[...on, ...off].join(', ')}.`);
 }
 
-/** Every route header, as it is documented; any other `X-Svc-Route-*` is a mistake worth a 422. */
-const ROUTE_HEADERS = ['Waterfall', 'Max-Cost', 'Prefer', 'Exclude', 'Strict-Filters', 'Verify', 'Dry-Run', 'Timeout-Ms'].map((h) => `X-Svc-Route-${h}`);
 const KNOWN = new Set(ROUTE_HEADERS.map((h) => h.toLowerCase()));
 const PREFIX = 'x-svc-route-';
 
