@@ -123,8 +123,8 @@ describe.each(DOORS)('through the %s door', (door) => {
 
     it('stopped "balance" when it runs out during the waterfall', async () => {
       const t = await team(1_000);
-      // checkco bills its miss (1000), which leaves nothing for zerobounce (8000)
-      const r = await call('people.email.verify', { email: `nohit-checkco.${door}@acme.com` }, {}, t.token);
+      // checkco, tried first, bills its miss (1000), which leaves nothing for zerobounce (8000)
+      const r = await call('people.email.verify', { email: `nohit-checkco.${door}@acme.com` }, { 'X-Svc-Route-Prefer': 'checkco' }, t.token);
       expect(r.status).toBe(200);
       expect(r.body._svc.tried.map((x: { outcome: string; reason?: string }) => x.outcome === 'skipped' ? `skipped:${x.reason}` : x.outcome)).toEqual(['miss', 'skipped:balance']);
       expect(r.body._svc.stopped).toBe('balance');
