@@ -86,6 +86,7 @@ export interface RoutingBlock {
   contract: {
     identity: string[][];
     fields: Record<string, FieldType>;
+    formats: Record<string, string>;
     filters: Record<string, FilterSrc>;
     output: Record<string, OutputFieldSrc>;
     miss: string;

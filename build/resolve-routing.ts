@@ -7,7 +7,7 @@ import { attemptChargeMicro } from '../runtime/router/billing.ts';
 import { worstCostMicro } from '../runtime/router/plan.ts';
 import { prepareCall } from '../runtime/router/prepare.ts';
 import { contractInputs } from '../runtime/router/body-schema.ts';
-import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from '../runtime/router/defaults.ts';
+import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, type RouteHeader } from '../runtime/router/defaults.ts';
 import { getPath } from '../runtime/util/json-path.ts';
 
 export interface Child {
@@ -18,9 +18,10 @@ export interface Child {
   example: unknown;
 }
 
-const ROUTE_HEADERS: Record<string, string> = {
+// every route header but Verify (below), by the router's own list: a header added there must be documented here
+const ROUTE_HEADERS: Record<Exclude<RouteHeader, 'X-Svc-Route-Verify'>, string> = {
   'X-Svc-Route-Waterfall': '0 stops at the first miss; default on: a miss tries the next child.',
-  'X-Svc-Route-Max-Cost': `Ceiling in USD for the whole call, verification included; default ${(DEFAULT_MAX_COST_MICRO / 1_000_000).toFixed(2)}.`,
+  'X-Svc-Route-Max-Cost': `Ceiling in USD for the whole call, verification included, rounded down to whole micro-USD; default ${(DEFAULT_MAX_COST_MICRO / 1_000_000).toFixed(2)}.`,
   'X-Svc-Route-Prefer': 'provider[,...]: try these providers first (after own-key children).',
   'X-Svc-Route-Exclude': 'provider[,...]: never call these providers.',
   'X-Svc-Route-Strict-Filters': '1: never call a child that cannot apply a sent filter; 422 and no charge when none can.',
@@ -64,7 +65,7 @@ export function resolveRouted(cap: CapabilitySrc, children: Child[], also: Endpo
   const cheapest = prices.length ? Math.min(...prices) : null;
   const routing: RoutingBlock = {
     contract: {
-      identity: cap.identity, fields: cap.fields, filters: cap.filters ?? {}, output: cap.output,
+      identity: cap.identity, fields: cap.fields, formats: cap.formats ?? {}, filters: cap.filters ?? {}, output: cap.output,
       miss: cap.miss, derive: cap.derive ?? {}, ...(cap.verify ? { verify: cap.verify } : {}),
     },
     plan,

@@ -42,6 +42,8 @@ export interface CapabilitySrc {
   description: string;
   platform: string;
   fields: Record<string, FieldType>;
+  /** field -> the form its values must have (runtime/router/field-formats.ts) */
+  formats?: Record<string, string>;
   identity: string[][];
   filters?: Record<string, FilterSrc>;
   output: Record<string, OutputFieldSrc>;

@@ -7,6 +7,8 @@ import providerSchema from './schema/provider.schema.json' with { type: 'json' }
 import type { LoadedCatalog, SourceFile } from './load.ts';
 import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from './types.ts';
 import { transforms } from '../runtime/router/transforms.ts';
+import { FIELD_FORMATS } from '../runtime/router/field-formats.ts';
+import { sampleFor } from './call-template.ts';
 import { deriveRules } from '../runtime/router/derive.ts';
 import { parsePath } from '../runtime/util/json-path.ts';
 import { isUnsafePath } from '../runtime/router/build-request.ts';
@@ -150,6 +152,14 @@ function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: 
   if (c.capability !== expected) err(`capability '${c.capability}' must match its file name '${expected}.yaml'`, 'capability');
   if (!names.platforms.has(c.platform)) err(`platform '${c.platform}' is not in platforms.yaml`, 'platform');
   c.identity.forEach((set, i) => set.forEach((f, j) => { if (!c.fields[f]) err(`identity[${i}]: '${f}' has no type in fields`, 'identity', i, j); }));
+  for (const [field, format] of Object.entries(c.formats ?? {})) {
+    const type = c.fields[field];
+    if (!type) err(`formats.${field}: not a field of this capability`, 'formats', field);
+    else if (type !== 'str' && type !== 'url') err(`formats.${field}: only str and url fields take a format, not ${type}`, 'formats', field);
+    if (!Object.hasOwn(FIELD_FORMATS, format)) err(`formats.${field} '${format}': unknown (see runtime/router/field-formats.ts)`, 'formats', field);
+    // the field's sample value goes into every call template: it must be a valid call
+    else if (type && !new RegExp(FIELD_FORMATS[format].pattern, 'u').test(String(sampleFor(field)))) err(`formats.${field}: the sample value of ${field} is not ${FIELD_FORMATS[format].expected}`, 'formats', field);
+  }
   const missField = /^output\.([a-z0-9_]+)/.exec(c.miss)?.[1];
   if (missField && !c.output[missField]) err(`miss names output.${missField}, which is not an output field`, 'miss');
   for (const [field, d] of Object.entries(c.derive ?? {})) {

@@ -52,6 +52,7 @@ export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): o
             _svc: {
               type: 'object',
               properties: {
+                call_id: { type: 'string', description: 'also the X-Svc-Call-Id header and call_id of each ledger row the call caused' },
                 served_by: { type: ['string', 'null'] }, cost_micro: { type: 'integer' }, stopped: { type: 'string' },
                 tried: { type: 'array', items: { type: 'object' } }, verification: { type: 'object' },
               },

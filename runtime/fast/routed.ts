@@ -18,6 +18,10 @@ class NodeHeaders implements HeaderReader {
     const v = this.req.headers[name];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   }
+
+  keys(): Iterable<string> {
+    return Object.keys(this.req.headers);
+  }
 }
 
 async function answer(ctx: AppContext, capability: string, req: IncomingMessage, res: ServerResponse): Promise<void> {

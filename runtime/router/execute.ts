@@ -62,6 +62,8 @@ export interface RouteOutcome {
   plan: Plan;
   /** the cheapest attempt's worst charge to the balance, for the 402 sentence */
   needed_micro?: number;
+  /** a dry run with verification on: what each verification may cost at worst */
+  verifier?: { capability: string; worst_cost_micro: number };
 }
 
 export interface RouteCall {
@@ -96,7 +98,6 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
     hasPlatformKey: deps.hasPlatformKey, observed: deps.observed, health: deps.health,
   });
   const base = { output: missOutput(cap), raw: 'null', served_by: null, tried: [] as Tried[], cost_micro: 0, ignored_filters: [] as string[], plan: thePlan };
-  if (call.options.dryRun) return { ...base, kind: 'dry_run' };
   if (!thePlan.attempts.length) {
     const reasons = new Set(thePlan.excluded.map((e) => e.reason));
     if (reasons.size === 1 && reasons.has('no_identity')) return { ...base, kind: 'unfillable' };
@@ -105,13 +106,19 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
       const unapplied = prepared.sentFilters.filter((f) => [...left].some((id) => deps.runtime.operations[id].request?.ignores?.includes(f)));
       return { ...base, kind: 'strict', ignored_filters: unapplied };
     }
+    // a dry run refuses what the call refuses (above), and otherwise answers the plan
+    if (call.options.dryRun) return dryRun(deps, call, cap, ownKeys, base);
     // Nothing could run: every child is listed with the reason it was left out.
     const tried = thePlan.excluded.map((e) => skipped(e.endpoint_id, e.reason));
     return { ...base, kind: 'miss', stopped: stoppedBy(tried), tried };
   }
+  if (call.options.dryRun) return dryRun(deps, call, cap, ownKeys, base);
   if (!thePlan.attempts.some((a) => a.key === 'own')) {
     const cheapest = Math.min(...thePlan.attempts.map((a) => a.worst_cost_micro));
-    if ((await deps.state.balance(call.team.id)) < cheapest) return { ...base, kind: 'broke', needed_micro: cheapest };
+    if ((await deps.state.balance(call.team.id)) < cheapest) {
+      // every attempt listed as skipped for the balance: what a verification refused this way shows
+      return { ...base, kind: 'broke', needed_micro: cheapest, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
+    }
   }
   return waterfall(deps, call, cap, prepared, base);
 }
@@ -147,6 +154,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
     const pays = a.key === 'platform';
     if (pays && !(await deps.reservations.reserve(deps.state, call.team.id, a.worst_cost_micro))) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
+    let held = pays;
     try {
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
       const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
@@ -157,6 +165,8 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
         process.stderr.write(`svc: charge of ${cost} micro-USD for ${a.endpoint_id} refused for team ${call.team.id} inside its reservation; answered uncharged\n`);
         cost = 0;
       }
+      // Charged: what was held for this attempt goes back now, so it cannot starve the verification.
+      if (held) { deps.reservations.release(call.team.id, a.worst_cost_micro); held = false; }
       spent += cost;
       deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
       deps.health.record(a.endpoint_id, verdict.outcome);
@@ -193,12 +203,14 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
         if (!call.options.waterfall) return finished(base, tried, spent, 'miss');
       }
     } finally {
-      if (pays) deps.reservations.release(call.team.id, a.worst_cost_micro);
+      if (held) deps.reservations.release(call.team.id, a.worst_cost_micro);
     }
   }
-  if (anyMiss) return finished(base, tried, spent, 'miss');
+  // No hit: a child left untried because the balance ran out is why the call stopped.
+  const broke: Ending | null = tried.some((t) => t.reason === 'balance') ? { stopped: 'balance' } : null;
+  if (anyMiss) return finished(base, tried, spent, 'miss', broke);
   if (!tried.some((t) => t.outcome !== 'skipped')) return finished(base, tried, spent, 'miss', { stopped: stoppedBy(tried) });
-  return finished(base, tried, spent, 'error');
+  return finished(base, tried, spent, 'error', broke);
 }
 
 /** One child, start to finish: the request, async polling, and the verdict on what came back. */
@@ -231,9 +243,33 @@ async function verify(deps: RouterDeps, call: RouteCall, cap: Cap, output: Recor
   const body = Object.fromEntries(Object.entries(v.with).map(([field, from]) => [field, output[from]]));
   const nested = await routeCall(deps, {
     team: call.team, capability: v.capability, body, callId: call.callId,
-    options: { ...call.options, maxCostMicro: Math.max(0, budgetMicro), verify: false, dryRun: false, waterfall: true, prefer: [], strictFilters: false, timeoutMs: Math.max(1, deadline - Date.now()) },
+    options: verifierOptions(call.options, budgetMicro, deadline - Date.now()),
   });
   const checked = nested.kind === 'hit' ? nested.output[v.invalid.field] : null;
   const verdict = nested.kind !== 'hit' ? 'unknown' : v.invalid.in.some((x) => x === checked || String(x) === String(checked)) ? 'invalid' : 'valid';
   return { verification: { verdict, checked, served_by: nested.served_by, cost_micro: nested.cost_micro }, tried: nested.tried };
+}
+
+/** A verification's route options: the call's exclusions, what is left of its ceiling and deadline. */
+function verifierOptions(o: RouteOptions, budgetMicro: number, timeoutMs: number): RouteOptions {
+  return { ...o, maxCostMicro: Math.max(0, budgetMicro), verify: false, dryRun: false, waterfall: true, prefer: [], strictFilters: false, timeoutMs: Math.max(1, timeoutMs) };
+}
+
+function dryRun(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: Set<string>, base: Omit<RouteOutcome, 'kind'>): RouteOutcome {
+  return { ...base, kind: 'dry_run', verifier: call.options.verify && cap.verify ? verifierWorst(deps, call, cap, ownKeys) : undefined };
+}
+
+/**
+ * The most one verification of this call may cost: the verifier's whole waterfall, planned as a hit
+ * would fill it (its input fields present) under the call's own exclusions and ceiling.
+ */
+function verifierWorst(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: Set<string>): { capability: string; worst_cost_micro: number } {
+  const v = cap.verify!;
+  const verifier = deps.runtime.capabilities[v.capability] as Cap;
+  const p = plan({
+    capability: verifier, operations: deps.runtime.operations, fields: Object.fromEntries(Object.keys(v.with).map((f) => [f, f])), sentFilters: [],
+    limit: prepareCall(verifier, {}).limit, options: verifierOptions(call.options, call.options.maxCostMicro, call.options.timeoutMs), ownKeys,
+    teamId: call.team.id, hasPlatformKey: deps.hasPlatformKey, observed: deps.observed, health: deps.health,
+  });
+  return { capability: v.capability, worst_cost_micro: p.attempts.reduce((n, a) => n + a.worst_cost_micro, 0) };
 }

@@ -1,12 +1,14 @@
 // Route options travel as headers, never in the body. Parsed once per call; bad values are a 422
 // naming the header.
-import { invalid } from '../errors.ts';
-import { parseUsd } from '../state/index.ts';
-import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from './defaults.ts';
+import { invalid, type ValidationIssue } from '../errors.ts';
+import { parseUsdCeiling } from '../state/money.ts';
+import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, ROUTE_HEADERS } from './defaults.ts';
 
 /** What option parsing needs from a request's headers (a Headers object, or a view of Node's); names are asked in lower case. */
 export interface HeaderReader {
   get(name: string): string | null;
+  /** every header name sent, lower case */
+  keys(): Iterable<string>;
 }
 
 export interface RouteOptions {
@@ -32,12 +34,27 @@ function flag(headers: HeaderReader, name: string, on: string[], off: string[]):
   return bad(name, `${name} must be one of ${[...on, ...off].join(', ')}.`);
 }
 
+const KNOWN = new Set(ROUTE_HEADERS.map((h) => h.toLowerCase()));
+const PREFIX = 'x-svc-route-';
+
+/**
+ * A misspelt header would otherwise be ignored and the call run on defaults (a 1 USD ceiling where
+ * the caller meant a micro-dollar), so every unknown one is named.
+ */
+function refuseUnknown(headers: HeaderReader): void {
+  const unknown = [...headers.keys()].filter((h) => h.startsWith(PREFIX) && !KNOWN.has(h));
+  if (!unknown.length) return;
+  invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a route header; they are ${ROUTE_HEADERS.join(', ')}.`, type: 'value_error.unknown_header' })));
+}
+
 export function parseRouteOptions(headers: HeaderReader): RouteOptions {
+  refuseUnknown(headers);
   const maxCost = headers.get('x-svc-route-max-cost');
   let maxCostMicro = DEFAULT_MAX_COST_MICRO;
   if (maxCost !== null) {
-    const micro = parseUsd(maxCost);
-    if (micro === null) bad('X-Svc-Route-Max-Cost', 'X-Svc-Route-Max-Cost must be a USD amount such as 0.25.');
+    // Rounded down to whole micro-USD: a ceiling finer than that can only get lower.
+    const micro = parseUsdCeiling(maxCost);
+    if (micro === null) bad('X-Svc-Route-Max-Cost', 'X-Svc-Route-Max-Cost must be a non-negative USD amount such as 0.25, at most 9007199254 USD.');
     maxCostMicro = micro!;
   }
   const timeout = headers.get('x-svc-route-timeout-ms');
@@ -57,6 +74,28 @@ export function parseRouteOptions(headers: HeaderReader): RouteOptions {
     dryRun: flag(headers, 'x-svc-route-dry-run', ['1', 'true', 'on'], ['0', 'false', 'off']) ?? false,
     timeoutMs,
   };
+}
+
+/** What a capability's options may name: its children's providers, and Verify only where it has a verifier. */
+export interface RouteScope {
+  capability: string;
+  providers: ReadonlySet<string>;
+  /** the verifier's providers (empty without one): Exclude reaches the verification too */
+  verifiers: ReadonlySet<string>;
+  verifiable: boolean;
+}
+
+/** 422 for a Prefer/Exclude provider the call could never try, or Verify where nothing verifies. */
+export function refuseOutOfScope(o: RouteOptions, scope: RouteScope): void {
+  const issues: ValidationIssue[] = [];
+  const reach = o.verify ? new Set([...scope.providers, ...scope.verifiers]) : scope.providers;
+  for (const [header, named, known] of [['X-Svc-Route-Prefer', o.prefer, scope.providers], ['X-Svc-Route-Exclude', o.exclude, reach]] as const) {
+    for (const p of named.filter((n) => !known.has(n))) {
+      issues.push({ loc: ['header', header], msg: `'${p}' is not a provider of ${scope.capability}; its providers are ${[...known].sort().join(', ')}.`, type: 'value_error.provider' });
+    }
+  }
+  if (o.verify && !scope.verifiable) issues.push({ loc: ['header', 'X-Svc-Route-Verify'], msg: `${scope.capability} has no verification; drop X-Svc-Route-Verify.`, type: 'value_error.verify' });
+  if (issues.length) invalid(issues);
 }
 
 /** The options as a short text, equal exactly when every option is (what the call merger keys on). */

@@ -16,6 +16,7 @@ import { redact } from './redact.ts';
 import { chargeMicro } from './billing.ts';
 import { countRows, mapOutput } from './map-response.ts';
 import { perObject } from '../util/remember.ts';
+import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
 
 type Template = { op: OperationRuntime; re: RegExp };
 
@@ -108,17 +109,18 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     const outcome = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
     const hit = outcome === 'hit';
     let cost = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body) : 0);
+    const callId = newCallId();
     // More rows than the balance covers (the caller sets a pass-through's page size): the call is
     // charged what was reserved for it, and says so, rather than a charge the ledger never took.
-    if (cost > 0 && pays && !(await state.charge(team.id, cost, { endpoint_id: op.endpoint_id }))) {
+    if (cost > 0 && pays && !(await state.charge(team.id, cost, { endpoint_id: op.endpoint_id, call_id: callId }))) {
       cost = Math.min(cost, worst);
-      await state.charge(team.id, cost, { endpoint_id: op.endpoint_id });
+      await state.charge(team.id, cost, { endpoint_id: op.endpoint_id, call_id: callId });
     }
     state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
     if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
     return new Response(redact(answer.text, key), {
       status: answer.status,
-      headers: { 'content-type': answer.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', 'x-svc-cost-micro': String(cost) },
+      headers: { 'content-type': answer.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost) },
     });
   } finally {
     if (pays) router.deps.reservations.release(team.id, worst);

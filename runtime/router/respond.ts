@@ -1,6 +1,7 @@
 // The routed answer: one wrapper and three headers, whatever served; refusals thrown as errors.
 import type { RouteOutcome } from './execute.ts';
 import { fail, invalid } from '../errors.ts';
+import { CALL_ID_HEADER } from '../util/call-id.ts';
 
 export interface RoutedResponse {
   status: number;
@@ -12,10 +13,13 @@ export interface RoutedResponse {
 
 const identityHint = (sets: string[][]) => sets.map((s) => `{${s.join(', ')}}`).join(' or ');
 
-export function respond(o: RouteOutcome, identity: string[][], capability: string): RoutedResponse {
+export function respond(o: RouteOutcome, identity: string[][], capability: string, callId: string): RoutedResponse {
   if (o.kind === 'dry_run') {
     const plan = o.plan.attempts.map((a) => ({ endpoint_id: a.endpoint_id, key: a.key, worst_cost_micro: a.worst_cost_micro }));
-    return { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ plan, excluded: o.plan.excluded, worst_cost_micro: plan.reduce((n, a) => n + a.worst_cost_micro, 0) }) };
+    // with verification on, every attempt may be followed by one verification at its worst
+    const verifications = o.verifier ? plan.length * o.verifier.worst_cost_micro : 0;
+    const worst = plan.reduce((n, a) => n + a.worst_cost_micro, verifications);
+    return { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ plan, excluded: o.plan.excluded, verification: o.verifier, worst_cost_micro: worst }) };
   }
   // Refusals go through the one error shape of every endpoint (runtime/errors.ts).
   if (o.kind === 'unfillable') invalid([{ loc: ['body'], msg: `Send one of these identity sets for ${capability}: ${identityHint(identity)}.`, type: 'value_error.identity' }]);
@@ -24,8 +28,8 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
   }
   if (o.kind === 'broke') fail(402, `Balance too low: the cheapest eligible attempt may cost ${o.needed_micro} micro-USD. Add credit and retry.`);
   // stopped and verification are undefined, so left out of the JSON, when they do not apply
-  const svc = { served_by: o.served_by, tried: o.tried, cost_micro: o.cost_micro, stopped: o.stopped, verification: o.verification };
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-svc-cost-micro': String(o.cost_micro) };
+  const svc = { call_id: callId, served_by: o.served_by, tried: o.tried, cost_micro: o.cost_micro, stopped: o.stopped, verification: o.verification };
+  const headers: Record<string, string> = { 'content-type': 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(o.cost_micro) };
   if (o.served_by) headers['x-svc-served-by'] = o.served_by;
   if (o.ignored_filters.length) headers['x-svc-ignored-filters'] = o.ignored_filters.join(',');
   if (o.stopped) headers['x-svc-stopped'] = o.stopped;

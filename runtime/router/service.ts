@@ -1,6 +1,5 @@
 // The router as the routes see it: body validation per capability (compiled once), merging of
 // identical concurrent calls, and the executor with its shared health and reservations.
-import { randomUUID } from 'node:crypto';
 import type { RuntimeCatalog } from '../../build/types.ts';
 import type { Config } from '../config.ts';
 import type { LiveData } from '../live.ts';
@@ -13,7 +12,8 @@ import { Reservations } from './reservations.ts';
 import { CallMerger, mergeKey } from './merge.ts';
 import { respond, type RoutedResponse } from './respond.ts';
 import { capabilityBodySchema } from './body-schema.ts';
-import type { RouteOptions } from './options.ts';
+import { refuseOutOfScope, type RouteOptions, type RouteScope } from './options.ts';
+import { newCallId } from '../util/call-id.ts';
 
 export interface Router {
   deps: RouterDeps;
@@ -28,12 +28,17 @@ export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveDa
     attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
   };
   const validators = new Map(Object.entries(runtime.capabilities).map(([name, cap]) => [name, bodyValidator<Record<string, unknown>>(capabilityBodySchema(cap))]));
+  const providersOf = (name: string | undefined) => new Set((name ? runtime.capabilities[name].children : []).map((id) => runtime.operations[id].provider));
+  const scopes = new Map(Object.entries(runtime.capabilities).map(([name, cap]): [string, RouteScope] => [name, {
+    capability: name, providers: providersOf(name), verifiers: providersOf(cap.verify?.capability), verifiable: Boolean(cap.verify),
+  }]));
   const merger = new CallMerger<RoutedResponse>();
   return {
     deps,
     isCapability: (name) => validators.has(name),
     async call(team, capability, rawBody, options) {
       const body = validators.get(capability)!(rawBody);
+      refuseOutOfScope(options, scopes.get(capability)!);
       if (options.dryRun) return routeAndRespond(deps, team, capability, body, options);
       return merger.run(mergeKey(team.id, capability, body, options), () => routeAndRespond(deps, team, capability, body, options), sharedAnswer);
     },
@@ -44,6 +49,7 @@ export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveDa
  * What a caller who joined an identical call in flight is answered: the same answer, charged once,
  * to the first caller. So `X-Svc-Cost-Micro` and `_svc.cost_micro` say 0 here and `_svc.shared` says
  * why; `tried` still shows what the shared attempts cost. Headers summed over calls equal the ledger.
+ * The call id stays the first caller's: it names the one waterfall that ran and its ledger rows.
  */
 function sharedAnswer(first: RoutedResponse): RoutedResponse {
   const body = JSON.parse(first.text) as { _svc?: { cost_micro: number; shared?: boolean } };
@@ -54,6 +60,7 @@ function sharedAnswer(first: RoutedResponse): RoutedResponse {
 }
 
 async function routeAndRespond(deps: RouterDeps, team: Team, capability: string, body: Record<string, unknown>, options: RouteOptions): Promise<RoutedResponse> {
-  const outcome = await routeCall(deps, { team, capability, body, options, callId: randomUUID() });
-  return respond(outcome, deps.runtime.capabilities[capability].identity, capability);
+  const callId = newCallId();
+  const outcome = await routeCall(deps, { team, capability, body, options, callId });
+  return respond(outcome, deps.runtime.capabilities[capability].identity, capability, callId);
 }

@@ -30,3 +30,24 @@ export function formatUsd(micro: number): string {
   const frac = String(abs % MICRO_PER_USD).padStart(6, '0').replace(/0+$/, '');
   return `${sign}${whole}${frac ? `.${frac.length < 2 ? frac.padEnd(2, '0') : frac}` : ''}`;
 }
+
+const DECIMAL_RE = /^(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
+
+/**
+ * A USD ceiling as text: any non-negative decimal a JSON or JavaScript reader takes ("2.50", ".5",
+ * "1e9"), rounded DOWN to whole micro-USD (a ceiling can only get lower, so "0.0000001" is 0).
+ * Worked out in exact integers, never through a float. null when it is not such a number or its
+ * micro-USD value is not a safe integer.
+ */
+export function parseUsdCeiling(text: string): number | null {
+  const m = DECIMAL_RE.exec(text.trim());
+  if (!m || (!m[1] && !m[2])) return null;
+  const digits = BigInt(`${m[1]}${m[2] ?? ''}` || '0');
+  const shift = Number(m[3] ?? 0) - (m[2] ?? '').length + 6; // micro-USD = digits × 10^shift
+  // the value's digit count decides the extremes without working out a huge power of ten
+  const size = digits === 0n ? 0 : digits.toString().length + shift;
+  if (size <= 0) return 0;
+  if (size > 16) return null;
+  const micro = shift >= 0 ? digits * 10n ** BigInt(shift) : digits / 10n ** BigInt(-shift);
+  return micro <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(micro) : null;
+}

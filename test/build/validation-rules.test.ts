@@ -60,6 +60,9 @@ const cases: Case[] = [
   { rule: 'misses: no unknown keys', file: 'capabilities/google.serp.organic.yaml', from: 'miss: output.results == []', to: 'miss: output.results == []\nmisses: {last: true}', at: 'misses: {last', message: /misses: must NOT have additional properties 'last'/ },
   { rule: 'misses: only the serving child paid needs a rule that pays at most one', file: 'capabilities/google.serp.organic.yaml', from: 'miss: output.results == []', to: 'miss: output.results == []\nmisses:\n  seed: only the serving child is paid\n  billed_at_most: 2', at: '  seed: only the serving', message: /misses.seed says 'only the serving child is paid': set misses.final or misses.billed_at_most: 1/ },
   { rule: 'miss names an output field', file: VERIFY, from: 'miss: output.status == null', to: 'miss: output.state == null', message: /miss names output.state, which is not an output field/ },
+  { rule: 'field formats exist', file: VERIFY, from: 'formats: {email: email}', to: 'formats: {email: e-mail}', message: /formats.email 'e-mail': unknown/ },
+  { rule: 'field formats name a field', file: VERIFY, from: 'formats: {email: email}', to: 'formats: {mail: email}', message: /formats.mail: not a field of this capability/ },
+  { rule: 'a formatted field\'s sample has its form', file: 'capabilities/people.email.find.yaml', from: 'formats: {domain: domain,', to: 'formats: {domain: email,', message: /formats.domain: the sample value of domain is not an email address/ },
   { rule: 'related capabilities exist', file: VERIFY, from: 'related: []', to: 'related:\n- {capability: people.telepathy, does: reads minds}', at: '- {capability: people.telepathy', message: /related\[0\] 'people.telepathy': no routed capability or operation has it/ },
 ];
 

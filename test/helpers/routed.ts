@@ -4,6 +4,16 @@ import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type San
 import { sandboxEnv } from '../../runtime/sandbox-env.ts';
 import { appContext, serve } from './server.ts';
 import type { AppContext } from '../../runtime/context.ts';
+import { createApp } from '../../runtime/app.ts';
+
+/**
+ * The two doors a routed call can come in by: the listening server (whose Node fast path takes
+ * token-bearing routed calls) and the h3 app itself (app.fetch, the route every other caller uses).
+ */
+export type Door = 'node' | 'h3';
+export const DOORS: Door[] = ['node', 'h3'];
+
+type Call = (path: string, body?: unknown, headers?: Record<string, string>, token?: string) => Promise<{ status: number; headers: Headers; body: any }>;
 
 export interface RoutedWorld {
   url: string;
@@ -13,7 +23,10 @@ export interface RoutedWorld {
   keys: Record<string, string>;
   token: string;
   teamId: number;
-  call(path: string, body?: unknown, headers?: Record<string, string>, token?: string): Promise<{ status: number; headers: Headers; body: any }>;
+  /** through the listening server */
+  call: Call;
+  /** through the given door */
+  through(door: Door): Call;
   billing(): Promise<Record<string, { calls: number; billed_micro: number }>>;
   close(): Promise<void>;
 }
@@ -26,17 +39,19 @@ export async function routedWorld(distDir: string, opts: { creditMicro?: number;
   const ctx = await appContext(distDir, { ...sandboxEnv(runtime, running.url, keys), SVC_POLL_INTERVAL_MAX_MS: '20', SVC_ATTEMPT_TIMEOUT_MS: '2000', ...opts.env });
   const server = await serve(ctx);
   const { team, token } = (await ctx.state.createTeam('routed test team', opts.creditMicro ?? 10_000_000))!;
-  const call: RoutedWorld['call'] = async (path, body, headers = {}, tok = token) => {
-    const r = await fetch(server.url + path, {
+  const app = createApp(ctx);
+  const through = (door: Door): Call => async (path, body, headers = {}, tok = token) => {
+    const init = {
       method: body === undefined ? 'GET' : 'POST',
       headers: { 'x-svc-token': tok, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    };
+    const r = door === 'h3' ? await app.fetch(new Request(server.url + path, init)) : await fetch(server.url + path, init);
     const text = await r.text();
     return { status: r.status, headers: r.headers, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
   };
   return {
-    url: server.url, ctx, sandbox, running, keys, token, teamId: team.id, call,
+    url: server.url, ctx, sandbox, running, keys, token, teamId: team.id, call: through('node'), through,
     billing: async () => (await fetch(`${running.url}/_sandbox/billing`)).json() as Promise<Record<string, { calls: number; billed_micro: number }>>,
     close: async () => { await server.close(); await running.close(); },
   };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeCatalog } from '../../build/types.ts';
 import { routedSampleBody } from '../../build/call-template.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
-import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { DOORS, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
 const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 let w: RoutedWorld;
@@ -17,10 +17,14 @@ afterAll(() => w.close());
 interface Tried { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }
 const provider = (id: string) => runtime.operations[id].provider;
 
-/** Put a steering word into the first identity value, where every child sends it on. */
+/** Put a steering word into the first identity value, where every child sends it on, keeping the value's form (formats: in the contract). */
 function steer(body: Record<string, unknown>, word: string): Record<string, unknown> {
   const [field, value] = Object.entries(body)[0] as [string, string];
-  const steered = value.includes('@') ? `${word}.${value}` : /^https?:/.test(value) ? `${value}${value.includes('?') ? '&' : '?'}t=${word}` : `${value} ${word}`;
+  const steered = value.includes('@') ? `${word}.${value}`
+    : /^https?:/.test(value) ? `${value}${value.includes('?') ? '&' : '?'}t=${word}`
+    : /^urn:/.test(value) ? `${value}-${word}`
+    : /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(value) ? `${word}.${value}`
+    : `${value} ${word}`;
   return { ...body, [field]: steered };
 }
 
@@ -164,6 +168,27 @@ describe('verification and async children in the real catalog', () => {
     const r = await w.call(`/proxy/${cap}`, routedSampleBody({ ...c, identity: [c.identity[set]] }), { 'X-Svc-Route-Exclude': others.join(','), 'X-Svc-Route-Prefer': provider(id) });
     expect(r.status).toBe(200);
     expect(r.body._svc.served_by).toBe(id);
+  });
+});
+
+describe.each(DOORS)('identity forms of the real contracts, through the %s door', (door) => {
+  it.each([
+    ['linkedin.post.comments', { post_urn: 'not a urn' }, 'post_urn'],
+    ['linkedin.post.reactions', { post_urn: 'urn:li:activity:12345' }, 'post_urn'],
+    ['linkedin.post.detail', { url: 'https://stripe.com/posts/1' }, 'url'],
+    ['linkedin.company.profile', { linkedin_handle: 'acme/about' }, 'linkedin_handle'],
+    ['people.enrich', { email: 'not an email' }, 'email'],
+    ['people.search', { company_domain: 'acme' }, 'company_domain'],
+  ])('%s %j is a 422 naming the field, and nobody is paid', async (cap, body, field) => {
+    const before = JSON.stringify(await w.billing());
+    const r = await w.through(door)(`/proxy/${cap}`, body);
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].loc).toEqual(['body', field]);
+    expect(JSON.stringify(await w.billing())).toBe(before);
+  });
+
+  it('every sample body of the catalog has the forms it asks for', async () => {
+    for (const cap of capabilities) expect((await w.through(door)(`/proxy/${cap}`, routedSampleBody(runtime.capabilities[cap]), { 'X-Svc-Route-Dry-Run': '1' })).status, cap).toBe(200);
   });
 });
 

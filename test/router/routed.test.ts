@@ -29,7 +29,7 @@ describe('the waterfall', () => {
     expect(r.body._svc).toMatchObject({ served_by: 'searchco.google.serp.organic', cost_micro: 1000 });
     expect(r.body._svc.tried[0]).toEqual(expect.objectContaining({ endpoint_id: 'searchco.google.serp.organic', outcome: 'hit', status: 200, cost_micro: 1000, ms: expect.any(Number) }));
     // what does not apply is left out, not sent as null
-    expect(Object.keys(r.body._svc).sort()).toEqual(['cost_micro', 'served_by', 'tried']);
+    expect(Object.keys(r.body._svc).sort()).toEqual(['call_id', 'cost_micro', 'served_by', 'tried']);
     expect(Object.keys(r.body._svc.tried[0]).sort()).toEqual(['cost_micro', 'endpoint_id', 'ms', 'outcome', 'status']);
   });
 
@@ -100,7 +100,7 @@ describe('the cost ceiling', () => {
     expect(r.body.excluded).toContainEqual({ endpoint_id: 'searchco.google.serp.organic.rows', reason: 'over_ceiling' });
   });
 
-  it.each(['abc', '-1', '1e3'])('a malformed ceiling (%s) is a 422 naming the header', async (v) => {
+  it.each(['abc', '-1', '', 'Infinity', '0x10', '1e10'])('a malformed ceiling (%s) is a 422 naming the header', async (v) => {
     const r = await call('google.serp.organic', { q: 'coffee' }, { 'X-Svc-Route-Max-Cost': v });
     expect(r.status).toBe(422);
     expect(r.body.detail[0].loc).toEqual(['header', 'X-Svc-Route-Max-Cost']);
@@ -180,9 +180,9 @@ describe('dry run, deadline, derivation', () => {
   });
 
   it('lists every child left out with its reason', async () => {
-    const r = await call('people.email.find', { linkedin_url: 'https://www.linkedin.com/in/jane' }, { 'X-Svc-Route-Dry-Run': '1' });
+    const r = await call('people.email.find', { domain: 'stripe.com', full_name: 'Jane Doe' }, { 'X-Svc-Route-Dry-Run': '1', 'X-Svc-Route-Exclude': 'findco' });
     expect(r.body.plan).toEqual([]);
-    expect(r.body.excluded.map((e: { reason: string }) => e.reason)).toEqual(['no_identity', 'no_identity']);
+    expect(r.body.excluded.map((e: { reason: string }) => e.reason)).toEqual(['excluded', 'excluded']);
   });
 
   it('X-Svc-Route-Timeout-Ms bounds the whole call', async () => {
@@ -215,10 +215,11 @@ describe('bad calls change nothing', () => {
     for (const bad of ['not a url', '???', 'jane@acme.com', 'https://a b.com']) {
       const r = await call('people.email.find', { linkedin_url: bad });
       expect(r.status, bad).toBe(422);
-      expect(r.body.detail[0]).toMatchObject({ loc: ['body', 'linkedin_url'], msg: "'linkedin_url' must be a web address, such as linkedin.com/in/jane or https://stripe.com." });
+      expect(r.body.detail[0]).toMatchObject({ loc: ['body', 'linkedin_url'], msg: "'linkedin_url' must be a LinkedIn address, such as linkedin.com/in/jane." });
     }
     for (const good of ['linkedin.com/in/jane-doe', 'https://www.linkedin.com/in/jane-doe/']) {
-      expect((await call('people.email.find', { linkedin_url: good }, { 'X-Svc-Route-Dry-Run': '1' })).status, good).toBe(200);
+      // (with a name and domain too: no fixture child takes a LinkedIn address alone)
+      expect((await call('people.email.find', { linkedin_url: good, domain: 'stripe.com', full_name: 'Jane Doe' }, { 'X-Svc-Route-Dry-Run': '1' })).status, good).toBe(200);
     }
   });
 
