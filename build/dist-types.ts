@@ -6,6 +6,8 @@ export interface CostOut {
   value: number;
   currency: string;
   per: number;
+  rows_per_unit?: number;
+  min_units?: number;
   unit: string;
   source: string;
   source_url: string | null;

@@ -8,6 +8,8 @@ export function costOut(c: CostSrc | null): CostOut | null {
     type: c.type, value: c.value, currency: c.currency, per: c.per ?? 1, unit: c.unit,
     source: c.source, source_url: c.source_url ?? null, checked: c.checked ?? null,
     confidence: c.confidence ?? null, note: c.note ?? null, usd: c.usd,
+    ...(c.rows_per_unit ? { rows_per_unit: c.rows_per_unit } : {}),
+    ...(c.min_units ? { min_units: c.min_units } : {}),
     ...(c.reported_charge ? { reported_charge: c.reported_charge } : {}),
   };
 }

@@ -92,8 +92,12 @@ export interface CostSrc {
   value: number;
   currency: string;
   per?: number;
+  /** per_result: rows that make one billed unit, a part block billed whole (1-10 rows = 1 unit at 10) */
+  rows_per_unit?: number;
+  /** per_result: the fewest units an answered call is billed (a billed miss included) */
+  min_units?: number;
   unit: string;
-  /** USD for one unit (one call, one success, one result row) */
+  /** USD for one unit (one call, one success, one result row or block of rows) */
   usd: number | null;
   source: string;
   source_url?: string | null;
@@ -129,6 +133,9 @@ export interface RequestSrc {
   ignores?: string[];
 }
 
+/** One field of a list item: a path, or one or more paths whose values a named transform combines. */
+export type ItemFieldSrc = string | { path: string | string[]; transform: string };
+
 export interface ResponseFieldSrc {
   path: string;
   /** map raw values onto contract values; a value mapped to null empties the field */
@@ -136,8 +143,8 @@ export interface ResponseFieldSrc {
   transform?: string;
   /** for list fields: keep only items whose fields equal these values */
   where?: Record<string, string | number | boolean>;
-  /** for list fields: item field -> path inside each raw item */
-  items?: Record<string, string>;
+  /** for list fields: item field -> path inside each raw item, or paths read through a named transform */
+  items?: Record<string, ItemFieldSrc>;
 }
 
 export interface ResponseSrc {

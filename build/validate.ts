@@ -13,6 +13,7 @@ import { deriveRules } from '../runtime/router/derive.ts';
 import { parsePath } from '../runtime/util/json-path.ts';
 import { isUnsafePath } from '../runtime/router/build-request.ts';
 import { operationCapability } from './resolve-endpoint.ts';
+import { sameRequestErrors } from './validate-same-request.ts';
 import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 
@@ -86,6 +87,10 @@ function checkOperation(
     if (!ctx.allIds.has(op.async.poll.endpoint)) err(`async.poll.endpoint '${op.async.poll.endpoint}' is not an operation in the catalog`, 'async', 'poll', 'endpoint');
   }
 
+  if (op.cost && op.cost.type !== 'per_result') {
+    for (const k of ['rows_per_unit', 'min_units'] as const) if (op.cost[k] !== undefined) err(`cost.${k} only applies to per_result pricing`, 'cost', k);
+  }
+
   if (!op.serves) {
     for (const k of ['accepts', 'request', 'response', 'bills_miss'] as const) if (op[k] !== undefined) err(`${k} only makes sense with serves`, k);
     return errs;
@@ -98,6 +103,7 @@ function checkOperation(
   if (!op.docs_url) err('a routed child needs docs_url', 'docs_url');
   // The router and the sandbox read bills_miss the same way only where it means something.
   if (op.bills_miss && (op.cost?.type === 'per_success' || op.cost?.type === 'free')) err(`bills_miss: true contradicts cost type ${op.cost.type} (billed only on success, or never)`, 'bills_miss');
+  if (op.bills_miss && op.cost?.type === 'per_result' && !op.cost.min_units) err('bills_miss: true on per_result pricing bills a miss nothing (it has no rows) unless cost.min_units says what it pays', 'bills_miss');
   if (!op.cost?.source_url) err('a routed child needs cost.source_url (where the price is published)', 'cost');
   if (!ctx.examples.has(op.id)) err(`a routed child needs a captured example: examples/${op.id}.json`, 'id');
 
@@ -126,6 +132,9 @@ function checkOperation(
     if (!out) { err(`response.output.${field}: no such contract field in ${cap.capability}`, 'response', 'output', field); continue; }
     if (typeof spec === 'object') {
       if (spec.transform && !transforms[spec.transform]) err(`response.output.${field}.transform '${spec.transform}': unknown`, 'response', 'output', field, 'transform');
+      for (const [k, item] of Object.entries(spec.items ?? {})) {
+        if (typeof item === 'object' && !transforms[item.transform]) err(`response.output.${field}.items.${k}.transform '${item.transform}': unknown`, 'response', 'output', field, 'items', k, 'transform');
+      }
       if ((spec.items || spec.where) && out.type !== 'list') err(`response.output.${field}: items/where only apply to list fields`, 'response', 'output', field);
     }
   }
@@ -212,6 +221,7 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
       }
     });
   }
+  for (const p of provs) errors.push(...sameRequestErrors(p));
   const capabilityNames = new Set(capabilities.keys());
   for (const c of caps) errors.push(...checkCapability(c, { capabilities: capabilityNames, platforms, opCapabilities, partial: cat.partial }));
   const allIds = new Set(idAt.keys());

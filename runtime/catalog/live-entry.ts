@@ -10,6 +10,9 @@ function patchEndpoint(e: EndpointOut, live: LiveData): void {
   if (reviews) e.reviews = reviews;
 }
 
+/** A USD amount rounded to whole micro-USD, so price / hit rate shows no float noise (0.0030000000000000001). */
+const wholeMicro = (usd: number | null): number | null => (usd === null || !Number.isFinite(usd) ? usd : Math.round(usd * 1_000_000) / 1_000_000);
+
 export function withLive(entry: CatalogEntry, live: LiveData): CatalogEntry {
   patchEndpoint(entry.endpoint, live);
   entry.siblings.forEach((s) => patchEndpoint(s, live));
@@ -18,7 +21,7 @@ export function withLive(entry: CatalogEntry, live: LiveData): CatalogEntry {
     for (const row of entry.routing.plan) {
       const observed = live.observed(row.endpoint_id);
       row.hit_rate = measuredHitRate(observed);
-      row.usd_per_hit = usdPerHit(list.get(row.endpoint_id) ?? null, observed);
+      row.usd_per_hit = wholeMicro(usdPerHit(list.get(row.endpoint_id) ?? null, observed));
     }
     entry.routing.plan.sort((a, b) => (a.usd_per_hit ?? Infinity) - (b.usd_per_hit ?? Infinity) || a.endpoint_id.localeCompare(b.endpoint_id));
   }

@@ -1,9 +1,18 @@
 // Maps a provider's answer into a capability's output contract, per the child's `response` block,
 // and decides the contract miss. Used by the router, the sandbox and the build (routed examples).
-import type { CapabilitySrc, ResponseFieldSrc, ResponseSrc } from '../../build/types.ts';
+import type { CapabilitySrc, ItemFieldSrc, ResponseFieldSrc, ResponseSrc } from '../../build/types.ts';
 import { getPath } from '../util/json-path.ts';
 import { transforms } from './transforms.ts';
 import { perObject } from '../util/remember.ts';
+
+/** The raw paths one item field reads (several when a transform combines them). */
+export const itemPaths = (spec: ItemFieldSrc): string[] => (typeof spec === 'string' ? [spec] : [spec.path].flat());
+
+function itemField(item: unknown, spec: ItemFieldSrc): unknown {
+  if (typeof spec === 'string') return getPath(item, spec) ?? null;
+  const raw = Array.isArray(spec.path) ? spec.path.map((p) => getPath(item, p)) : getPath(item, spec.path);
+  return transforms[spec.transform](raw) ?? null;
+}
 
 function mapField(spec: string | ResponseFieldSrc, raw: unknown): unknown {
   const s: ResponseFieldSrc = typeof spec === 'string' ? { path: spec } : spec;
@@ -14,7 +23,7 @@ function mapField(spec: string | ResponseFieldSrc, raw: unknown): unknown {
   }
   if (Array.isArray(value) && s.items) {
     const items = Object.entries(s.items);
-    value = value.map((item) => Object.fromEntries(items.map(([k, p]) => [k, getPath(item, p) ?? null])));
+    value = value.map((item) => Object.fromEntries(items.map(([k, p]) => [k, itemField(item, p)])));
   }
   if (s.values) value = value === undefined || value === null ? null : (s.values[String(value)] ?? null);
   if (s.transform) value = transforms[s.transform](value);

@@ -1,6 +1,6 @@
 // The pure planner: which children a call may try, in which order, with which key, at what worst
 // cost, and why the others are left out. The same function answers dry runs and drives live calls.
-import type { CapabilitySrc, CostType, Observed, OperationRuntime } from '../../build/types.ts';
+import type { CapabilitySrc, CostOut, CostType, Observed, OperationRuntime } from '../../build/types.ts';
 import type { RouteOptions } from './options.ts';
 import { usdPerHit } from './expected-cost.ts';
 import { present } from './prepare.ts';
@@ -42,9 +42,10 @@ export interface PlanInput {
 
 type Billed = { cost: { type: CostType } | null; price_micro: number; request?: { map: Array<{ from: string; max?: number }> }; response?: { max_rows?: number } };
 
-/** Whether a miss of this child costs anything: only a per-call child that bills a miss (a per-result miss has no rows). */
-export function billsMiss(op: Pick<Billed, 'cost' | 'price_micro'> & { bills_miss: boolean }): boolean {
-  return op.bills_miss && op.cost?.type === 'per_call' && op.price_micro > 0;
+/** Whether a miss of this child costs anything: a per-call child that bills a miss, or a per-result one with a billed minimum (cost.min_units). */
+export function billsMiss(op: { cost: Pick<CostOut, 'type' | 'min_units'> | null; price_micro: number; bills_miss: boolean }): boolean {
+  if (!op.bills_miss || op.price_micro <= 0 || !op.cost) return false;
+  return op.cost.type === 'per_call' || (op.cost.type === 'per_result' && (op.cost.min_units ?? 0) > 0);
 }
 
 /**
@@ -60,10 +61,15 @@ export function billableRows(op: Billed, limit: number): number {
   return Math.min(limit, sent.max ?? limit, declared);
 }
 
-/** Worst-case charge of one attempt: per_result bills every billable row. Also the list price per hit. */
-export function worstCostMicro(op: Billed, limit: number): number {
+/** Units a per_result answer of `rows` rows is billed: whole blocks of rows_per_unit (a started block counts), never fewer than min_units. */
+export function resultUnits(cost: Pick<CostOut, 'rows_per_unit' | 'min_units'>, rows: number): number {
+  return Math.max(Math.ceil(rows / (cost.rows_per_unit ?? 1)), cost.min_units ?? 0);
+}
+
+/** Worst-case charge of one attempt: per_result bills the units of every billable row. Also the list price per hit. */
+export function worstCostMicro(op: Billed & { cost: Pick<CostOut, 'type' | 'rows_per_unit' | 'min_units'> | null }, limit: number): number {
   if (!op.cost || op.cost.type === 'free') return 0;
-  return op.price_micro * (op.cost.type === 'per_result' ? billableRows(op, limit) : 1);
+  return op.price_micro * (op.cost.type === 'per_result' ? resultUnits(op.cost, billableRows(op, limit)) : 1);
 }
 
 export function plan(input: PlanInput): Plan {

@@ -46,6 +46,8 @@ export const transforms: Record<string, Fn> = {
   first: (v) => (Array.isArray(v) ? (v[0] ?? null) : v ?? null),
   count: (v) => (Array.isArray(v) ? v.length : null),
   join_comma: (v) => (Array.isArray(v) ? v.join(',') : str(v)),
+  /** name parts read from several paths (first, last) -> "First Last"; absent parts are skipped */
+  join_words: (v) => (Array.isArray(v) ? v.map(str).filter((w) => w !== null).join(' ') || null : str(v)),
   list: (v) => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v]),
   /** LinkedIn activity URN or URL -> numeric id */
   post_id: (v) => { const s = str(v); const m = s ? /(\d{15,})/.exec(s) : null; return m ? m[1] : null; },

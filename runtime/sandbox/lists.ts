@@ -2,6 +2,7 @@
 // the row count the caller asked for; copies get numbered so rows stay distinct.
 import type { ResponseFieldSrc } from '../../build/types.ts';
 import { getPath, setPath } from '../util/json-path.ts';
+import { itemPaths } from '../router/map-response.ts';
 import { setAt } from './paths.ts';
 
 /** rows a hit returns when the caller sends no limit and the example has none */
@@ -13,9 +14,17 @@ function matches(item: unknown, where: Record<string, unknown> | undefined): boo
   return !where || Object.entries(where).every(([k, v]) => getPath(item, k) === v);
 }
 
+/** Each raw path an item field reads, with the field's name (a combined field's paths are named by their last segment). */
+function itemFields(spec: ResponseFieldSrc): Array<[string, string]> {
+  return Object.entries(spec.items ?? {}).flatMap(([field, s]) => {
+    const paths = itemPaths(s);
+    return paths.map((p): [string, string] => [paths.length > 1 ? String(p.split('.').pop()) : field, p]);
+  });
+}
+
 function syntheticItem(spec: ResponseFieldSrc, i: number): Record<string, unknown> {
   const item: Record<string, unknown> = {};
-  for (const [field, path] of Object.entries(spec.items ?? {})) {
+  for (const [field, path] of itemFields(spec)) {
     setPath(item, path, /^(position|rank|likes|count|similarity)$/.test(field) ? i + 1 : `${field} ${i + 1}`);
   }
   return item;
@@ -23,7 +32,7 @@ function syntheticItem(spec: ResponseFieldSrc, i: number): Record<string, unknow
 
 function renumber(item: unknown, spec: ResponseFieldSrc, i: number, copy: boolean): void {
   if (!item || typeof item !== 'object') return;
-  for (const [field, path] of Object.entries(spec.items ?? {})) {
+  for (const [field, path] of itemFields(spec)) {
     const v = getPath(item, path);
     if (/^(position|rank)$/.test(field) && typeof v === 'number') setPath(item as Record<string, unknown>, path, i + 1);
     else if (copy && typeof v === 'string' && v) setPath(item as Record<string, unknown>, path, /^https?:/.test(v) ? `${v}${v.includes('#') ? '' : '#'}${i + 1}` : `${v} (${i + 1})`);

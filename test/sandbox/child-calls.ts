@@ -2,6 +2,7 @@
 // router does (miss status, miss conditions, then the contract).
 import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
 import { countRows, isContractMiss, mapOutput } from '../../runtime/router/map-response.ts';
+import { chargeMicro } from '../../runtime/router/billing.ts';
 import { getPath } from '../../runtime/util/json-path.ts';
 import type { ChildSource } from './catalogs.ts';
 import { buildCall, send, type ProviderCall } from './provider-request.ts';
@@ -86,10 +87,10 @@ export function carries(caller: ChildCaller, op: OperationRuntime, cap: Capabili
   return text.toLowerCase().includes(word);
 }
 
-/** What the provider bills for one answer, by its billing rule (null: not billed). */
+/** What the provider bills for one answer, by its billing rule as the router charges it (null: not billed). */
 export function expectedCharge(op: OperationRuntime, verdict: Verdict, rows: number): number | null {
   const type = op.cost?.type ?? 'free';
   if (verdict === 'error') return null;
-  if (verdict === 'miss') return op.bills_miss && (type === 'per_call' || type === 'per_result') ? (type === 'per_call' ? op.price_micro : 0) : null;
-  return type === 'free' ? 0 : type === 'per_result' ? op.price_micro * rows : op.price_micro;
+  if (verdict === 'miss' && !(op.bills_miss && (type === 'per_call' || type === 'per_result'))) return null;
+  return chargeMicro(op, verdict, rows);
 }

@@ -1,0 +1,64 @@
+// Prices and billing rules of the real catalog that the providers' own pages settle (issue 16), read
+// from the built output, so a YAML edit that brings an old figure back fails here.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CatalogEntry, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
+import { REAL_DIST } from '../helpers/paths.ts';
+import { chargeMicro } from '../../runtime/router/billing.ts';
+
+const dist = join(REAL_DIST, 'catalog');
+const runtime = JSON.parse(readFileSync(join(dist, 'runtime.json'), 'utf8')) as RuntimeCatalog;
+const op = (id: string): OperationRuntime => runtime.operations[id];
+
+describe('prices from the providers\' own pages', () => {
+  it('Lusha searches bill 1 credit a result and 1 credit for an empty answer; its lookups bill no miss', () => {
+    for (const id of ['lusha.people.search', 'lusha.companies.search']) {
+      expect(op(id).price_micro, id).toBe(90_000);
+      expect(chargeMicro(op(id), 'hit', 3), id).toBe(270_000);
+      expect(chargeMicro(op(id), 'miss', 0), id).toBe(90_000);
+    }
+    for (const id of ['lusha.people.enrich', 'lusha.people.email.find', 'lusha.people.phone.find', 'lusha.companies.enrich']) expect(chargeMicro(op(id), 'miss', 0), id).toBe(0);
+  });
+
+  it('Hunter Domain Search bills one credit per started block of 10 emails', () => {
+    const hunter = op('hunter.people.search');
+    expect([1, 10, 11, 52].map((rows) => chargeMicro(hunter, 'hit', rows))).toEqual([24_500, 24_500, 49_000, 147_000]);
+    expect(chargeMicro(hunter, 'miss', 0)).toBe(0);
+  });
+
+  it('Coresignal bills 20 credits a multi-source record and nothing for an empty search', () => {
+    for (const id of ['coresignal.companies.enrich', 'coresignal.people.enrich']) expect(op(id).cost).toMatchObject({ value: 20, usd: 0.392 });
+    for (const id of ['coresignal.companies.search', 'coresignal.people.search']) expect(op(id).bills_miss, id).toBe(false);
+    for (const id of ['coresignal.companies.search.ids', 'coresignal.jobs.search']) expect(op(id).cost?.type, id).toBe('free');
+  });
+
+  it('other prices the pages settle', () => {
+    expect(op('thecompaniesapi.companies.enrich').cost?.usd).toBe(0.0019);
+    expect(op('freshli.people.enrich').cost).toMatchObject({ value: 1, usd: 0.01 });
+    for (const id of ['rocketreach.people.search', 'rocketreach.companies.search']) expect(op(id).cost?.type, id).toBe('free');
+    // Snov bills an unknown email but not an invalid one
+    expect(op('snov.people.email.find').miss?.when).toEqual([{ path: 'result[0].smtp_status', in: ['not_valid'] }]);
+  });
+
+  it('children that send one request share its billing rule', () => {
+    const rule = (id: string) => ({ price: op(id).price_micro, type: op(id).cost?.type, bills_miss: op(id).bills_miss, when: op(id).miss?.when });
+    expect(rule('dropcontact.people.enrich')).toEqual(rule('dropcontact.people.email.find'));
+    expect(rule('tomba.companies.enrich')).toEqual(rule('tomba.people.search'));
+  });
+
+  it('more routed children than before are priced from the provider\'s own page', () => {
+    const children = Object.values(runtime.capabilities).flatMap((c) => c.children);
+    const documented = children.filter((id) => op(id).cost?.confidence === 'documented');
+    expect(documented.length).toBeGreaterThan(22);
+  });
+
+  it('every usd_per_hit in the routing plans is a whole number of micro-USD', () => {
+    const noisy: string[] = [];
+    for (const cap of Object.keys(runtime.capabilities)) {
+      const entry = JSON.parse(readFileSync(join(dist, 'endpoints', `svc.${cap}.json`), 'utf8')) as CatalogEntry;
+      for (const p of entry.routing!.plan) if (p.usd_per_hit !== null && !/^\d+(\.\d{1,6})?$/.test(String(p.usd_per_hit))) noisy.push(`${p.endpoint_id}: ${p.usd_per_hit}`);
+    }
+    expect(noisy).toEqual([]);
+  });
+});
