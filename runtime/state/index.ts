@@ -64,7 +64,9 @@ export interface State {
   /** record one attempt of a catalog endpoint (feeds its `observed` object) */
   recordAttempt(endpointId: string, attempt: Attempt): void;
   readonly observations: Observations;
-  /** write buffered state (observations, account checkpoints); call before exit */
+  /** whether storage takes a write now (GET /readyz) */
+  ready(): Promise<boolean>;
+  /** write buffered state (observations, account checkpoints) and give up the data directory; call before exit */
   close(): Promise<void>;
 }
 
@@ -130,9 +132,18 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
       return { entries: page.entries, next_cursor: page.next === null ? null : String(page.next) };
     },
     recordAttempt: (endpointId, attempt) => observations.record(endpointId, attempt),
+    async ready() {
+      try {
+        await storage.setItem('ready-probe', Date.now());
+        return true;
+      } catch {
+        return false;
+      }
+    },
     async close() {
       await observations.flush();
       await atomics.flush();
+      backend.release();
     },
   };
 }

@@ -3,20 +3,19 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listener } from 'listhen';
-import { startServer } from '../../runtime/server.ts';
+import { startServer, type RunningServer } from '../../runtime/server.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { ADMIN, testApp } from './app-helper.ts';
 
 const run = promisify(execFile);
-let server: Listener;
+let server: RunningServer;
 let url = '';
 let t: Awaited<ReturnType<typeof testApp>>;
 
 beforeAll(async () => {
   t = await testApp();
-  server = await startServer(t.app, { port: 0, quiet: true });
-  url = server.url.replace(/\/+$/, '');
+  server = await startServer(t.app, { port: 0 });
+  url = server.url;
 });
 afterAll(async () => { await server?.close(); });
 
