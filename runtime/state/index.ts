@@ -39,6 +39,10 @@ export interface State {
   teamForCredential(credential: Credential): Promise<Team | null>;
   /** a dashboard session for the team: an opaque id stored server-side (never the token) */
   openSession(teamId: number): Promise<string>;
+  /** end a dashboard session (sign out); false when there was none */
+  closeSession(session: string): Promise<boolean>;
+  /** every team, oldest first (the admin API's list) */
+  teams(): Promise<Team[]>;
   /** the team's own key for a provider, decrypted; null when it has none */
   ownKey(teamId: number, provider: string): Promise<string | null>;
   /** providers the team holds its own key for, sorted */
@@ -106,6 +110,8 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
       return null;
     },
     openSession: (teamId) => teams.openSession(teamId),
+    closeSession: (session) => teams.closeSession(session),
+    teams: () => teams.list(),
     ownKey: (teamId, provider) => teams.ownKey(teamId, provider),
     ownKeyProviders: (teamId) => teams.ownKeyProviders(teamId),
     setOwnKey: (teamId, provider, key) => teams.setKey(teamId, provider, key),
