@@ -96,8 +96,8 @@ export function readConfig(env: Env = process.env): Config {
     host: given(env, 'HOST') ?? '127.0.0.1',
     publicUrl: httpUrl(env, 'SVC_PUBLIC_URL', `http://localhost:${port}`),
     proxyPrefix: `/${prefix.replace(/^\/+|\/+$/g, '')}`,
-    distDir: env.SVC_DIST_DIR ?? 'dist',
-    dataDir: env.SVC_DATA_DIR ?? '.data',
+    distDir: given(env, 'SVC_DIST_DIR') ?? 'dist',
+    dataDir: given(env, 'SVC_DATA_DIR') ?? '.data',
     storage: parseStorage(env.SVC_STORAGE ?? null), // a backend no one can open stops the start here
     sandboxPort: whole(env, 'SVC_SANDBOX_PORT', 8788, 0, 65535),
     adminToken: env.SVC_ADMIN_TOKEN || null,
