@@ -17,7 +17,7 @@ function copyFixture(name: string): string {
 }
 
 function build(...args: string[]): { status: number | null; stderr: string; stdout: string } {
-  const r = spawnSync('npm', ['run', '--silent', 'build', '--', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync('npm', ['run', '--silent', 'build', '--', ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH } });
   return { status: r.status, stderr: r.stderr, stdout: r.stdout };
 }
 
@@ -29,6 +29,12 @@ describe('npm run build', () => {
     expect(r.stderr).toContain('nothing written');
     expect(r.status).toBe(0);
     expect(existsSync(join(tmp, 'only-dist'))).toBe(false);
+  }, 60_000);
+
+  it('prints no colour codes into a pipe', () => {
+    const r = build('--help');
+    expect(r.stdout + r.stderr).toContain('--only');
+    expect(r.stdout + r.stderr).not.toContain('\x1b[');
   }, 60_000);
 
   it('--only of a provider that has no file fails with a sentence', () => {

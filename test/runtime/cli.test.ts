@@ -29,6 +29,16 @@ async function svc(args: string[], env: Record<string, string> = { SVC_URL: url,
   }
 }
 
+describe('svc in a pipe', () => {
+  it('prints its usage and errors without colour codes', async () => {
+    for (const args of [[], ['bogus']]) {
+      const r = await svc(args);
+      expect(r.stdout + r.stderr).toMatch(/svc/);
+      expect(r.stdout + r.stderr).not.toContain('\x1b[');
+    }
+  });
+});
+
 describe('svc admin', () => {
   it('creates a team and prints its token on a line of its own', async () => {
     const r = await svc(['admin', 'team', 'create', 'Cli Team', '--credit', '2.50']);

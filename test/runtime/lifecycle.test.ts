@@ -17,7 +17,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'svc-life-'));
 const dist = join(tmp, 'dist');
 const children: ChildProcess[] = [];
 
-interface Started { child: ChildProcess; port: number; stderr: () => string; exited: Promise<number | null>; url: string }
+interface Started { child: ChildProcess; port: number; stderr: () => string; output: () => string; exited: Promise<number | null>; url: string }
 
 /** Start `runtime/start.ts`; resolves once it listens, or once it exits. */
 async function start(env: Record<string, string>): Promise<Started> {
@@ -28,7 +28,9 @@ async function start(env: Record<string, string>): Promise<Started> {
   });
   children.push(child);
   let err = '';
+  let out = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const listening = new Promise<number>((resolve) => {
     child.stderr!.on('data', () => {
@@ -37,7 +39,7 @@ async function start(env: Record<string, string>): Promise<Started> {
     });
   });
   const port = await Promise.race([listening, exited.then(() => 0)]);
-  return { child, port, stderr: () => err, exited, url: `http://127.0.0.1:${port}` };
+  return { child, port, stderr: () => err, output: () => out + err, exited, url: `http://127.0.0.1:${port}` };
 }
 
 const dataDir = (name: string) => join(tmp, name);
@@ -57,6 +59,7 @@ describe('the data directory lock', () => {
     // an absolute SVC_DIST_DIR: the dashboard was built into it, and it is served
     expect(existsSync(join(dist, 'index.html'))).toBe(true);
     expect((await fetch(`${first.url}/`)).headers.get('content-type')).toMatch(/text\/html/);
+    expect(first.output()).not.toContain('\x1b['); // no colour codes into a pipe
 
     const second = await start({ SVC_DATA_DIR: dataDir('locked') });
     expect(await second.exited).toBe(1);
