@@ -62,6 +62,8 @@ describe('svc admin', () => {
     expect(credit).toMatchObject({ code: 0, stdout: 'balance_micro: 3000000\n' });
     const json = await svc(['admin', 'team', 'create', 'Json Team', '--json']);
     expect(Object.keys(JSON.parse(json.stdout)).sort()).toEqual(['team', 'token']);
+    const list = await svc(['admin', 'team', 'list']);
+    expect(list).toMatchObject({ code: 0, stdout: 'cli-team\t3000000\tCli Team\njson-team\t0\tJson Team\n' });
   });
 
   it('fails with a sentence and a non-zero exit', async () => {
