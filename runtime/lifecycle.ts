@@ -5,9 +5,9 @@ import { PortTaken, type RunningServer } from './server.ts';
 import { DataDirLocked } from './state/dir-lock.ts';
 
 /** Await a start step; a refusal the operator can act on ends the process with its sentence. */
-export async function orRefuse<T>(step: Promise<T> | (() => Promise<T>)): Promise<T> {
+export async function orRefuse<T>(step: Promise<T>): Promise<T> {
   try {
-    return await (typeof step === 'function' ? step() : step);
+    return await step;
   } catch (e) {
     if (!(e instanceof ConfigError || e instanceof PortTaken || e instanceof DataDirLocked)) throw e;
     process.stderr.write(`svc: ${e.message}\n`);

@@ -17,7 +17,10 @@ export class DataDirLocked extends Error {
 
 const held = new Map<string, number>();
 
+/** Whether another process with this pid runs. Our own pid in a lock we do not hold is a previous
+ * life's: a container restarted with the same pid (often 1) on the same volume. */
 function alive(pid: number): boolean {
+  if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
     return true;
