@@ -100,6 +100,14 @@ describe('GET /admin/teams', () => {
   });
 });
 
+it('the OpenAPI document lists the routes added here', async () => {
+  const { paths } = (await (await t.call('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+  expect(Object.keys(paths['/auth/session'])).toContain('delete');
+  expect(Object.keys(paths['/admin/teams'])).toContain('get');
+  expect(paths['/healthz'].get).toBeDefined();
+  expect(paths['/readyz'].get).toBeDefined();
+});
+
 describe('health', () => {
   let server: Awaited<ReturnType<typeof serve>>;
   afterAll(() => server?.close());
