@@ -35,6 +35,20 @@ describe('a known path with a wrong method', () => {
     expect(((await r.json()) as { detail: string }).detail).toMatch(/\S/);
   });
 
+  it('holds for every own route the OpenAPI document lists', async () => {
+    const { paths } = (await (await t.call('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    for (const [template, ops] of Object.entries(paths)) {
+      if (template.startsWith('/proxy/')) continue; // calls of the catalog, not own routes
+      const path = template.replace(/\{[^}]+\}/g, 'x');
+      const taken = Object.keys(ops).map((m) => m.toUpperCase());
+      const wrong = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].find((m) => !taken.includes(m))!;
+      const r = await t.call(path, { method: wrong });
+      expect(r.status, `${wrong} ${path}`).toBe(405);
+      const allow = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => taken.includes(m) || (m === 'HEAD' && taken.includes('GET')));
+      expect(r.headers.get('allow'), `${wrong} ${path}`).toBe(allow.join(', '));
+    }
+  });
+
   it('leaves unknown paths and dist files alone', async () => {
     expect((await t.call('/no/such/path', { method: 'PUT' })).status).toBe(404);
     expect((await t.call('/no/such/path')).status).toBe(404);
