@@ -20,6 +20,8 @@ export interface LoadedCatalog {
   examples: Map<string, { file: string; text: string }>;
   /** true when only some providers were loaded (`--only`): examples of the others are not orphans */
   partial: boolean;
+  /** provider keys (file names) whose file could not be read: their examples are not orphans */
+  unreadable: Set<string>;
   /** YAML syntax errors, already positioned */
   syntaxErrors: Array<{ pos: SourcePos; message: string }>;
 }
@@ -63,7 +65,14 @@ export function loadCatalog(root: string, only?: Set<string>): LoadedCatalog {
       const { line, col } = lines.linePos(err.pos[0]);
       syntaxErrors.push({ pos: { file, line, col }, message: `YAML: ${err.message.split('\n')[0]}` });
     }
-    return doc.errors.length ? null : positioned<T>(file, doc, lines);
+    if (doc.errors.length) return null;
+    // every file is a mapping at the top; an empty file or a bare list is one error, not a crash later
+    if (!isMap(doc.contents)) {
+      const { line, col } = lines.linePos(doc.contents?.range?.[0] ?? 0);
+      syntaxErrors.push({ pos: { file, line, col }, message: doc.contents ? 'expected a mapping (key: value lines) at the top of the file' : 'the file is empty' });
+      return null;
+    }
+    return positioned<T>(file, doc, lines);
   };
   const platformsPath = join(root, 'platforms.yaml');
   const examples = new Map<string, { file: string; text: string }>();
@@ -76,11 +85,13 @@ export function loadCatalog(root: string, only?: Set<string>): LoadedCatalog {
   const providerPaths = yamlFiles(join(root, 'providers')).filter(
     (p) => !only || only.has(basename(p, '.yaml')),
   );
+  const providers = providerPaths.map((p) => read<ProviderSrc>(p));
   return {
     root,
     platforms: existsSync(platformsPath) ? read(platformsPath) : null,
     capabilities: yamlFiles(join(root, 'capabilities')).map((p) => read<CapabilitySrc>(p)).filter((x) => x !== null),
-    providers: providerPaths.map((p) => read<ProviderSrc>(p)).filter((x) => x !== null),
+    providers: providers.filter((x) => x !== null),
+    unreadable: new Set(providerPaths.filter((_, i) => providers[i] === null).map((p) => basename(p, '.yaml'))),
     examples,
     partial: Boolean(only),
     syntaxErrors,

@@ -13,14 +13,18 @@ import { teamRoutes } from './routes/teams.ts';
 import { proxyRoutes } from './routes/proxy.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
 import { reviewRoutes } from './routes/reviews.ts';
+import { healthRoutes } from './routes/health.ts';
+import { methodRules, openOrigin } from './http-rules.ts';
 
 export function createApp(ctx: AppContext): H3 {
-  const app = new H3({ onError: (error: HTTPError) => errorResponse(error) });
+  const app = new H3({ onError: (error: HTTPError) => errorResponse(error), onResponse: openOrigin });
+  app.use(methodRules(app)); //   405 with Allow, OPTIONS (CORS preflight on the open reads), for every route below
+  healthRoutes(app, ctx); //      GET /healthz, /readyz
   metaRoutes(app, ctx); //        GET /meta
   catalogRoutes(app, ctx); //     GET /catalog/platforms[/{slug}], /catalog/search, /catalog/endpoints/{id}
   findRoutes(app, ctx); //        GET /catalog/find (NDJSON: candidates, then the judge's verdict)
-  authRoutes(app, ctx); //        POST /auth/session
-  adminRoutes(app, ctx); //       POST /admin/teams, /admin/teams/{team}/tokens, /admin/teams/{team}/credit (SVC_ADMIN_TOKEN only)
+  authRoutes(app, ctx); //        POST, DELETE /auth/session
+  adminRoutes(app, ctx); //       GET, POST /admin/teams, /admin/teams/{team}/tokens, /admin/teams/{team}/credit (SVC_ADMIN_TOKEN only)
   teamRoutes(app, ctx); //        GET /teams/me, /teams/me/ledger; POST, DELETE /teams/me/keys/{provider}
   feedbackRoutes(app, ctx); //    POST /feedback, GET /feedback/{id}
   reviewRoutes(app, ctx); //      POST /reviews

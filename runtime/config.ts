@@ -31,6 +31,8 @@ export interface Config {
   maxAnswerBytes: number;
   /** cap on async poll intervals; null: the provider's own */
   pollIntervalMaxMs: number | null;
+  /** on SIGTERM, the longest wait for calls in flight before the process exits */
+  drainMs: number;
   env: Record<string, string | undefined>;
 }
 
@@ -65,6 +67,20 @@ function whole<T extends number | null>(env: Env, name: string, fallback: T, min
   return n;
 }
 
+/** an absolute http(s) URL without a trailing slash */
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = given(env, name);
+  if (raw === null) return fallback;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // not a URL at all: the same sentence as a URL of another scheme
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError(`${name}=${raw}: expected an http:// or https:// URL, such as https://svc.example.com`);
+  return raw.replace(/\/+$/, '');
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = given(env, name);
   if (raw === null || raw === '0') return false;
@@ -78,10 +94,10 @@ export function readConfig(env: Env = process.env): Config {
   return {
     port,
     host: given(env, 'HOST') ?? '127.0.0.1',
-    publicUrl: (env.SVC_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: httpUrl(env, 'SVC_PUBLIC_URL', `http://localhost:${port}`),
     proxyPrefix: `/${prefix.replace(/^\/+|\/+$/g, '')}`,
-    distDir: env.SVC_DIST_DIR ?? 'dist',
-    dataDir: env.SVC_DATA_DIR ?? '.data',
+    distDir: given(env, 'SVC_DIST_DIR') ?? 'dist',
+    dataDir: given(env, 'SVC_DATA_DIR') ?? '.data',
     storage: parseStorage(env.SVC_STORAGE ?? null), // a backend no one can open stops the start here
     sandboxPort: whole(env, 'SVC_SANDBOX_PORT', 8788, 0, 65535),
     adminToken: env.SVC_ADMIN_TOKEN || null,
@@ -96,6 +112,7 @@ export function readConfig(env: Env = process.env): Config {
     attemptTimeoutMs: whole(env, 'SVC_ATTEMPT_TIMEOUT_MS', 15_000, 1),
     maxAnswerBytes: whole(env, 'SVC_MAX_ANSWER_BYTES', MAX_ANSWER_BYTES, 1),
     pollIntervalMaxMs: whole(env, 'SVC_POLL_INTERVAL_MAX_MS', null, 1),
+    drainMs: whole(env, 'SVC_DRAIN_MS', 20_000, 0),
     env,
   };
 }

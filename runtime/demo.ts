@@ -1,36 +1,49 @@
 // `npm run demo`: the service with the provider sandbox standing in for every provider, and a demo
 // team with credit and no own keys. Prints the team's token and three commands that work as pasted.
+// Its state is a fresh directory, removed when it stops, unless SVC_DATA_DIR or SVC_STORAGE names one.
+import './util/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readConfigOrExit } from './config.ts';
 import { ensureBuilt } from './ensure-built.ts';
 import { loadDist, loadRuntime } from './catalog/dist.ts';
 import { createApp } from './app.ts';
-import { startServer } from './server.ts';
+import { listenError, startServer } from './server.ts';
 import { fastPath } from './fast-path.ts';
 import { createState } from './state/index.ts';
 import { createContext } from './context.ts';
 import { createSandbox, sandboxOptionsFromEnv, startSandbox } from './sandbox/index.ts';
 import { sandboxEnv } from './sandbox-env.ts';
 import { parseRouteOptions } from './router/options.ts';
+import { orRefuse, stopOnSignals } from './lifecycle.ts';
 
 const DEMO_TEAM = 'demo';
 const DEMO_CREDIT_MICRO = 25_000_000;
 
 const base = readConfigOrExit();
+const fresh = base.env.SVC_DATA_DIR || base.env.SVC_STORAGE ? null : mkdtempSync(join(tmpdir(), 'svc-demo-'));
+if (fresh) process.once('exit', () => rmSync(fresh, { recursive: true, force: true }));
 await ensureBuilt(base.distDir);
 const runtime = loadRuntime(base.distDir);
 const sandboxOpts = sandboxOptionsFromEnv(runtime);
-const sandbox = await startSandbox(createSandbox(runtime, sandboxOpts), base.sandboxPort);
+const sandbox = await orRefuse(startSandbox(createSandbox(runtime, sandboxOpts), base.sandboxPort).catch((e: NodeJS.ErrnoException) => {
+  throw listenError(e, base.sandboxPort, '127.0.0.1', 'SVC_SANDBOX_PORT');
+}));
 // The sandbox finishes a job by the second poll, so async children need not wait their real
 // providers' intervals (up to 10 s) here.
-const config = readConfigOrExit({ SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(runtime, sandbox.url, sandboxOpts.keys) });
+const config = readConfigOrExit({
+  SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(runtime, sandbox.url, sandboxOpts.keys), ...(fresh ? { SVC_DATA_DIR: fresh } : {}),
+});
 const catalog = loadDist(config.distDir, `${config.publicUrl}${config.proxyPrefix}`);
-const state = await createState(config);
+const state = await orRefuse(createState(config));
 const existing = await state.teamBySlug(DEMO_TEAM);
 const token = existing ? await state.issueToken(existing.id) : (await state.createTeam(DEMO_TEAM, DEMO_CREDIT_MICRO))!.token;
 const ctx = createContext(config, catalog, state);
-await startServer(createApp(ctx), { port: config.port, hostname: config.host, quiet: true, fast: fastPath(ctx) });
+const server = await orRefuse(startServer(createApp(ctx), { port: config.port, hostname: config.host, fast: fastPath(ctx) }));
+stopOnSignals(server, config.drainMs, [() => state.close(), () => sandbox.close()]);
 
-const proxy = `http://localhost:${config.port}${config.proxyPrefix}`;
+const proxy = `http://localhost:${server.port}${config.proxyPrefix}`;
 // Ask the planner which child a team without own keys tries first, so the example's miss lands on it.
 const demoTeam = (await state.teamBySlug(DEMO_TEAM))!;
 const dry = await ctx.router.call(demoTeam, 'people.enrich', { email: 'jane@stripe.com' }, parseRouteOptions(new Headers({ 'x-svc-route-dry-run': '1' })));
@@ -39,8 +52,9 @@ const curl = (path: string, body: object, extra = '') =>
   `curl -sS -X POST ${proxy}/${path} -H 'x-svc-token: ${token}' -H 'content-type: application/json'${extra} -d '${JSON.stringify(body)}'`;
 process.stdout.write([
   `svc demo: ${catalog.manifest.operations} operations from ${catalog.manifest.providers} providers, all answered by the sandbox on ${sandbox.url}`,
-  `dashboard: http://localhost:${config.port}/   catalog: http://localhost:${config.port}/catalog/platforms`,
+  `dashboard: http://localhost:${server.port}/   catalog: http://localhost:${server.port}/catalog/platforms`,
   `demo team '${DEMO_TEAM}' (balance ${(await state.balance(demoTeam.id)) / 1e6} USD, no own keys)`,
+  `state: ${fresh ? `${fresh} (fresh, removed when the demo stops; set SVC_DATA_DIR to keep one)` : state.kind === 'fs' ? config.dataDir : 'in memory'}`,
   `token: ${token}`,
   '',
   '# verify an email (cheapest verifier first, falls through on a miss):',
@@ -51,4 +65,3 @@ process.stdout.write([
   curl('google.serp.organic', { q: 'coffee roasters berlin', limit: 10 }, " -H 'X-Svc-Route-Dry-Run: 1'"),
   '',
 ].join('\n'));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void Promise.all([state.close(), sandbox.close()]).finally(() => process.exit(0)));

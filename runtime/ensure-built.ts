@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCatalog, catalogSourceHash } from '../build/pipeline.ts';
+import { buildDashboard } from '../build/dashboard.ts';
 
 export async function ensureBuilt(distDir: string, src = 'catalog-src', log = (m: string) => process.stderr.write(`${m}\n`)): Promise<void> {
   const marker = join(distDir, 'catalog', '.source-hash');
@@ -13,7 +14,6 @@ export async function ensureBuilt(distDir: string, src = 'catalog-src', log = (m
   }
   if (!existsSync(join(distDir, 'index.html'))) {
     log('no dashboard build: building web/');
-    const { build } = await import('vite');
-    await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir: join(process.cwd(), distDir), emptyOutDir: false } });
+    await buildDashboard(distDir);
   }
 }

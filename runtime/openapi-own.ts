@@ -57,6 +57,7 @@ export const ownPaths: Record<string, Record<string, Op>> = {
       requestBody: body(schemas.sessionBody),
       responses: { 200: json('Session opened', { type: 'object', properties: { team: { type: 'string' } } }), 401: err('Bad token'), 422: invalid },
     },
+    delete: { summary: 'Sign out: end the session server-side and clear its cookie', tags: ['teams'], responses: { 204: { description: 'Signed out (also without a session)' } } },
   },
   '/teams/me': {
     get: { summary: "The caller's team: balance, earnings, providers with own keys", tags: ['teams'], security: auth, parameters: [org], responses: { 200: json('Team'), 401: err('No or bad credential'), 403: err('x-svc-org names another team') } },
@@ -80,6 +81,7 @@ export const ownPaths: Record<string, Record<string, Op>> = {
     },
   },
   '/admin/teams': {
+    get: { summary: 'Every team with its balance, oldest first', tags: ['admin'], security: admin, responses: { 200: json('Teams'), 401: err('Bad x-svc-admin'), 404: err('Administration disabled') } },
     post: {
       summary: 'Create a team with credit and its first token (SVC_ADMIN_TOKEN only)', tags: ['admin'], security: admin,
       requestBody: body(schemas.createTeamBody),
@@ -133,4 +135,6 @@ export const ownPaths: Record<string, Record<string, Op>> = {
       },
     },
   },
+  '/healthz': { get: { summary: 'The process serves', tags: ['meta'], responses: { 200: json('Serving') } } },
+  '/readyz': { get: { summary: 'Storage takes a write (else 503)', tags: ['meta'], responses: { 200: json('Ready'), 503: err('Storage does not answer') } } },
 };

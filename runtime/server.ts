@@ -1,6 +1,8 @@
 // The only file that listens. Everything else is the app, callable as app.fetch(request).
-import { ServerResponse, STATUS_CODES } from 'node:http';
-import { listen, type Listener } from 'listhen';
+// node:http directly: a taken port must fail the start (not move to another port), and a drain has
+// to see every request in flight, the Node fast path's as well as the app's.
+import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import type { H3 } from 'h3';
 import type { NodeFastPath } from './fast-path.ts';
@@ -15,18 +17,65 @@ function writeHeadWithReason(this: ServerResponse, status: number, ...rest: unkn
   return writeHead.call(this, status, ...rest);
 }
 
-export async function startServer(app: H3, opts: { port: number; hostname?: string; quiet?: boolean; fast?: NodeFastPath }): Promise<Listener> {
+/** The port is held by another process: the start stops with this sentence. */
+export class PortTaken extends Error {
+  constructor(readonly port: number, host: string, setting = 'PORT') {
+    super(`port ${port} on ${host} is already in use by another process; stop it or set ${setting} to a free port.`);
+  }
+}
+
+/** a listen error as the start reports it: PortTaken for a port in use */
+export function listenError(e: NodeJS.ErrnoException, port: number, host: string, setting?: string): Error {
+  return e.code === 'EADDRINUSE' ? new PortTaken(port, host, setting) : e;
+}
+
+export interface RunningServer {
+  port: number;
+  /** http://<host>:<port>, no trailing slash */
+  url: string;
+  /**
+   * Stop accepting connections, wait for the requests in flight to finish (at most `ms`), then close
+   * every connection. Answers how many requests were still unfinished when the wait ended.
+   */
+  drain(ms: number): Promise<number>;
+  /** drain(0): close at once */
+  close(): Promise<void>;
+}
+
+export function startServer(app: H3, opts: { port: number; hostname?: string; fast?: NodeFastPath }): Promise<RunningServer> {
   const h3 = toNodeHandler(app);
-  const handler = (req: Parameters<typeof h3>[0], res: ServerResponse) => { res.writeHead = writeHeadWithReason as ServerResponse['writeHead']; void h3(req, res); };
   const fast = opts.fast;
-  return listen(fast ? (req, res) => { if (!fast(req, res)) handler(req, res); } : handler, {
-    port: opts.port,
-    hostname: opts.hostname ?? '127.0.0.1',
-    showURL: !opts.quiet,
-    qr: false,
-    public: false,
-    tunnel: false,
-    open: false,
-    clipboard: false,
+  let inFlight = 0;
+  let idle: (() => void) | null = null;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    inFlight++;
+    res.once('close', () => {
+      if (--inFlight === 0) idle?.();
+    });
+    if (fast?.(req, res)) return;
+    res.writeHead = writeHeadWithReason as ServerResponse['writeHead'];
+    void h3(req, res);
+  });
+  const host = opts.hostname ?? '127.0.0.1';
+  const drain = async (ms: number): Promise<number> => {
+    const closed = new Promise<void>((done) => server.close(() => done()));
+    server.closeIdleConnections();
+    if (inFlight > 0) {
+      await new Promise<void>((done) => {
+        const t = setTimeout(done, ms);
+        idle = () => { clearTimeout(t); done(); };
+      });
+    }
+    const unfinished = inFlight;
+    server.closeAllConnections();
+    await closed;
+    return unfinished;
+  };
+  return new Promise((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, opts.port, host)));
+    server.listen(opts.port, host, () => {
+      const port = (server.address() as AddressInfo).port;
+      resolve({ port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, drain, close: async () => { await drain(0); } });
+    });
   });
 }

@@ -12,14 +12,14 @@ export function adminTarget(env: Record<string, string | undefined> = process.en
   return { url: (env.SVC_URL || 'http://localhost:8787').replace(/\/+$/, ''), token };
 }
 
-/** POST a JSON body to an /admin path; the parsed answer, or a CliFailure with the server's sentence */
-export async function adminPost<T>(target: AdminTarget, path: string, body: unknown): Promise<T> {
+/** POST a JSON body to an /admin path (GET without one); the parsed answer, or a CliFailure with the server's sentence */
+export async function adminCall<T>(target: AdminTarget, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`${target.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-svc-admin': target.token },
-      body: JSON.stringify(body),
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), 'x-svc-admin': target.token },
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
   } catch (e) {

@@ -1,6 +1,6 @@
-// `svc admin …`: team creation, tokens and credit through the admin HTTP API.
+// `svc admin …`: teams (create, list), tokens and credit through the admin HTTP API.
 import { defineCommand } from 'citty';
-import { adminPost, adminTarget } from './admin-api.ts';
+import { adminCall, adminTarget } from './admin-api.ts';
 import { CliFailure } from './fail.ts';
 
 const json = { type: 'boolean', default: false, description: 'print JSON instead of lines' } as const;
@@ -17,10 +17,19 @@ const teamCreate = defineCommand({
     json,
   },
   async run({ args }) {
-    const res = await adminPost<{ team: string; token: string }>(adminTarget(), '/admin/teams', { name: args.name, credit_usd: args.credit });
+    const res = await adminCall<{ team: string; token: string }>(adminTarget(), '/admin/teams', { name: args.name, credit_usd: args.credit });
     // the token alone on stdout, so `TOKEN=$(npx svc admin team create …)` works; the slug to stderr
     if (!args.json) process.stderr.write(`created team ${res.team}\n`);
     print(args.json, { team: res.team, token: res.token }, [res.token]);
+  },
+});
+
+const teamList = defineCommand({
+  meta: { name: 'list', description: 'List every team with its balance' },
+  args: { json },
+  async run({ args }) {
+    const res = await adminCall<{ teams: Array<{ team: string; name: string; balance_micro: number }> }>(adminTarget(), '/admin/teams');
+    print(args.json, res, res.teams.length ? res.teams.map((t) => `${t.team}\t${t.balance_micro}\t${t.name}`) : ['(no teams)']);
   },
 });
 
@@ -28,7 +37,7 @@ const tokenCreate = defineCommand({
   meta: { name: 'create', description: 'Issue another token for a team (shown once)' },
   args: { team: { type: 'positional', required: true, description: 'team slug' }, json },
   async run({ args }) {
-    const res = await adminPost<{ token: string }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/tokens`, {});
+    const res = await adminCall<{ token: string }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/tokens`, {});
     print(args.json, { token: res.token }, [res.token]);
   },
 });
@@ -42,7 +51,7 @@ const credit = defineCommand({
   },
   async run({ args }) {
     if (!/^\d+(\.\d{1,6})?$/.test(args.usd)) throw new CliFailure(`'${args.usd}' is not a USD amount: use digits with at most 6 decimals, e.g. 10 or 0.25.`);
-    const res = await adminPost<{ balance_micro: number }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/credit`, { usd: args.usd });
+    const res = await adminCall<{ balance_micro: number }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/credit`, { usd: args.usd });
     print(args.json, res, [`balance_micro: ${res.balance_micro}`]);
   },
 });
@@ -50,7 +59,7 @@ const credit = defineCommand({
 export const admin = defineCommand({
   meta: { name: 'admin', description: 'Administer teams on a running server (SVC_URL, SVC_ADMIN_TOKEN)' },
   subCommands: {
-    team: defineCommand({ meta: { name: 'team', description: 'Teams' }, subCommands: { create: teamCreate } }),
+    team: defineCommand({ meta: { name: 'team', description: 'Teams' }, subCommands: { create: teamCreate, list: teamList } }),
     token: defineCommand({ meta: { name: 'token', description: 'API tokens' }, subCommands: { create: tokenCreate } }),
     credit,
   },

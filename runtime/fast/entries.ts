@@ -3,6 +3,7 @@
 // Web Request/Response conversion. Anything else, errors included, goes to the app.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.ts';
+import { OPEN_ORIGIN } from '../http-rules.ts';
 
 const PREFIX = '/catalog/endpoints/';
 
@@ -16,7 +17,7 @@ export function fastEntries({ entry }: Pick<AppContext, 'entry'>): NodeFastPath 
     if (raw.includes('/') || raw.includes('%')) return false;
     const bytes = entry(raw);
     if (!bytes) return false;
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length, ...OPEN_ORIGIN });
     res.end(bytes);
     return true;
   };

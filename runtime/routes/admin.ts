@@ -40,6 +40,12 @@ export function adminRoutes(app: H3, { config, state }: AppContext): void {
     if (!given || !safeEqual(given, adminToken)) fail(401, 'Administration requires a valid x-svc-admin header.');
   };
 
+  app.get('/admin/teams', async (event) => {
+    authorise(event);
+    const teams = await state.teams();
+    return { teams: await Promise.all(teams.map(async (t) => ({ team: t.slug, name: t.name, created_at: t.created_at, balance_micro: await state.balance(t.id) }))) };
+  });
+
   app.post('/admin/teams', async (event) => {
     authorise(event);
     const body = createBody(await readJson(event, config.maxBodyBytes));

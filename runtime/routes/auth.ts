@@ -1,5 +1,5 @@
-// POST /auth/session: trade an API token for a dashboard session cookie.
-import { getRequestProtocol, setCookie, type H3 } from 'h3';
+// POST /auth/session: trade an API token for a dashboard session cookie; DELETE signs out.
+import { deleteCookie, getCookie, getRequestProtocol, setCookie, type H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
 import { bodyValidator } from '../validate.ts';
@@ -21,5 +21,15 @@ export function authRoutes(app: H3, { config, state }: AppContext): void {
       secure: getRequestProtocol(event, { xForwardedProto: true }) === 'https',
     });
     return { team: team.slug };
+  });
+
+  // Signing out ends the session server-side (the id is useless afterwards, even if kept) and
+  // clears the cookie; without a session there is nothing to end, and the answer is the same.
+  app.delete('/auth/session', async (event) => {
+    const session = getCookie(event, SESSION_COOKIE);
+    if (session) await state.closeSession(session);
+    deleteCookie(event, SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/' });
+    event.res.status = 204;
+    return null;
   });
 }

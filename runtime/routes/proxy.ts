@@ -22,7 +22,7 @@ export function proxyRoutes(app: H3, ctx: AppContext): void {
     const provider = getRouterParam(event, 'provider')!;
     const team = await requireTeam(event, state);
     if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {
-      if (ctx.router.isCapability(provider)) fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`);
+      if (ctx.router.isCapability(provider)) fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`, { allow: 'POST' });
       fail(404, `No provider '${provider}' in the catalog.`);
     }
     return passThrough(ctx, team, provider, event);

@@ -10,6 +10,7 @@ import { RecordLedgerStore } from './ledger-store-records.ts';
 import { SegmentLedgerStore } from './ledger-store-segments.ts';
 import type { Atomics } from './atomics.ts';
 import type { StorageSpec } from '../config.ts';
+import { lockDataDir } from './dir-lock.ts';
 
 /** the embedded ledger's files, under the data directory */
 export const LEDGER_DIR = 'ledger-files';
@@ -22,16 +23,23 @@ export interface Backend {
   durable: boolean;
   /** whether this process is the only writer, so records may be cached in memory */
   exclusive: boolean;
+  /** give up the data directory's lock (once; the embedded store is single-writer) */
+  release(): void;
 }
 
 export function openBackend(spec: StorageSpec, dataDir: string): Backend {
   if (spec.kind === 'memory') {
     const s = createStorage({ driver: memoryDriver() });
-    return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new RecordLedgerStore(s)), durable: false, exclusive: true };
+    return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new RecordLedgerStore(s)), durable: false, exclusive: true, release: () => {} };
   }
   const base = spec.dir ?? dataDir;
+  const unlock = lockDataDir(base); // throws DataDirLocked while another live process holds it
+  let released = false;
   const s = createStorage({ driver: durableFs({ base }) });
   // the ledger appends to a file per account; accounts of earlier builds are read from records once
   const ledger = new SegmentLedgerStore(join(resolve(base), LEDGER_DIR), new RecordLedgerStore(s));
-  return { kind: 'fs', storage: s, atomics: new LocalAtomics(s, ledger), durable: true, exclusive: true };
+  return {
+    kind: 'fs', storage: s, atomics: new LocalAtomics(s, ledger), durable: true, exclusive: true,
+    release: () => { if (!released) { released = true; unlock(); } },
+  };
 }

@@ -41,6 +41,10 @@ export interface State {
   teamForCredential(credential: Credential): Promise<Team | null>;
   /** a dashboard session for the team: an opaque id stored server-side (never the token) */
   openSession(teamId: number): Promise<string>;
+  /** end a dashboard session (sign out); false when there was none */
+  closeSession(session: string): Promise<boolean>;
+  /** every team, oldest first (the admin API's list) */
+  teams(): Promise<Team[]>;
   /** the team's own key for a provider, decrypted; null when it has none */
   ownKey(teamId: number, provider: string): Promise<string | null>;
   /** providers the team holds its own key for, sorted */
@@ -70,7 +74,9 @@ export interface State {
   readonly feedback: FeedbackStore;
   /** reviews and their summaries (runtime/feedback/), over the atomics */
   readonly reviews: Reviews;
-  /** write buffered state (observations, account checkpoints); call before exit */
+  /** whether storage takes a write now (GET /readyz) */
+  ready(): Promise<boolean>;
+  /** write buffered state (observations, account checkpoints) and give up the data directory; call before exit */
   close(): Promise<void>;
 }
 
@@ -114,6 +120,8 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
       return null;
     },
     openSession: (teamId) => teams.openSession(teamId),
+    closeSession: (session) => teams.closeSession(session),
+    teams: () => teams.list(),
     ownKey: (teamId, provider) => teams.ownKey(teamId, provider),
     ownKeyProviders: (teamId) => teams.ownKeyProviders(teamId),
     setOwnKey: (teamId, provider, key) => teams.setKey(teamId, provider, key),
@@ -140,9 +148,18 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
       return { entries: page.entries, next_cursor: page.next === null ? null : String(page.next) };
     },
     recordAttempt: (endpointId, attempt) => observations.record(endpointId, attempt),
+    async ready() {
+      try {
+        await storage.setItem('ready-probe', Date.now());
+        return true;
+      } catch {
+        return false;
+      }
+    },
     async close() {
       await observations.flush();
       await atomics.flush();
+      backend.release();
     },
   };
 }

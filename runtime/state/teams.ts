@@ -96,6 +96,21 @@ export class Teams {
     return this.resolve('session', sha256(id));
   }
 
+  /** end a dashboard session; false when there was none */
+  async closeSession(id: string): Promise<boolean> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return false;
+    const key = `session:${sha256(id)}`;
+    if (!(await this.storage.hasItem(key))) return false;
+    await this.storage.removeItem(key);
+    return true;
+  }
+
+  /** every team, oldest first */
+  async list(): Promise<Team[]> {
+    const ids = (await this.storage.getKeys('team')).flatMap((k) => /^team:(\d+)$/.exec(k)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+    return (await Promise.all(ids.map((id) => this.byId(id)))).filter((t): t is Team => t !== null);
+  }
+
   async setKey(teamId: number, provider: string, key: string): Promise<void> {
     const sealed = this.sealer().seal(key, `${teamId}:${provider}`);
     await this.change(teamId, (r) => { r.keys = { ...r.keys, [provider]: sealed }; });

@@ -1,5 +1,4 @@
 // Start the real app on a loopback port, from a built dist dir, with in-memory state.
-import type { Listener } from 'listhen';
 import { readConfig } from '../../runtime/config.ts';
 import { loadDist } from '../../runtime/catalog/dist.ts';
 import { createApp } from '../../runtime/app.ts';
@@ -14,6 +13,6 @@ export async function appContext(distDir: string, env: Record<string, string> = 
 }
 
 export async function serve(ctx: AppContext): Promise<{ url: string; close: () => Promise<void> }> {
-  const listener: Listener = await startServer(createApp(ctx), { port: 0, quiet: true, fast: fastPath(ctx) });
-  return { url: listener.url.replace(/\/$/, ''), close: () => listener.close() };
+  const server = await startServer(createApp(ctx), { port: 0, fast: fastPath(ctx) });
+  return { url: server.url, close: () => server.close() };
 }

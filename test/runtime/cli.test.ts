@@ -3,20 +3,19 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Listener } from 'listhen';
-import { startServer } from '../../runtime/server.ts';
+import { startServer, type RunningServer } from '../../runtime/server.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { ADMIN, testApp } from './app-helper.ts';
 
 const run = promisify(execFile);
-let server: Listener;
+let server: RunningServer;
 let url = '';
 let t: Awaited<ReturnType<typeof testApp>>;
 
 beforeAll(async () => {
   t = await testApp();
-  server = await startServer(t.app, { port: 0, quiet: true });
-  url = server.url.replace(/\/+$/, '');
+  server = await startServer(t.app, { port: 0 });
+  url = server.url;
 });
 afterAll(async () => { await server?.close(); });
 
@@ -29,6 +28,16 @@ async function svc(args: string[], env: Record<string, string> = { SVC_URL: url,
     return { code: err.code, stdout: err.stdout, stderr: err.stderr };
   }
 }
+
+describe('svc in a pipe', () => {
+  it('prints its usage and errors without colour codes', async () => {
+    for (const args of [[], ['bogus']]) {
+      const r = await svc(args);
+      expect(r.stdout + r.stderr).toMatch(/svc/);
+      expect(r.stdout + r.stderr).not.toContain('\x1b[');
+    }
+  });
+});
 
 describe('svc admin', () => {
   it('creates a team and prints its token on a line of its own', async () => {
@@ -53,6 +62,8 @@ describe('svc admin', () => {
     expect(credit).toMatchObject({ code: 0, stdout: 'balance_micro: 3000000\n' });
     const json = await svc(['admin', 'team', 'create', 'Json Team', '--json']);
     expect(Object.keys(JSON.parse(json.stdout)).sort()).toEqual(['team', 'token']);
+    const list = await svc(['admin', 'team', 'list']);
+    expect(list).toMatchObject({ code: 0, stdout: 'cli-team\t3000000\tCli Team\njson-team\t0\tJson Team\n' });
   });
 
   it('fails with a sentence and a non-zero exit', async () => {

@@ -1,5 +1,7 @@
 // `npm run demo` from the outside: it prints a token and three commands, and each works as pasted.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 
@@ -10,7 +12,7 @@ const port = 18000 + Math.floor(Math.random() * 2000);
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', 'runtime/demo.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), SVC_SANDBOX_PORT: String(port + 1), SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
+    env: { ...process.env, PORT: String(port), SVC_SANDBOX_PORT: String(port + 1), SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
@@ -20,7 +22,8 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 100));
   }
 }, 70_000);
-afterAll(() => { child.kill('SIGTERM'); });
+const exited = () => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+afterAll(() => { child.kill('SIGKILL'); });
 
 describe('npm run demo', () => {
   it('prints a token on a line of its own', () => {
@@ -38,4 +41,31 @@ describe('npm run demo', () => {
     expect(dry.plan.length).toBeGreaterThan(4);
     expect(dry.worst_cost_micro).toBeGreaterThan(0);
   });
+
+  it('keeps its state in a fresh directory, removed when it stops', async () => {
+    const dir = /^state: (\S+) \(fresh, removed when the demo stops; set SVC_DATA_DIR to keep one\)$/m.exec(out)?.[1];
+    expect(dir).toBeDefined();
+    expect(existsSync(dir!)).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited()).toBe(0);
+    expect(existsSync(dir!)).toBe(false);
+  });
+
+  it('says in a sentence that its port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const busy = (taken.address() as { port: number }).port;
+    try {
+      for (const [name, env] of [['PORT', { PORT: String(busy), SVC_SANDBOX_PORT: '0' }], ['SVC_SANDBOX_PORT', { PORT: '0', SVC_SANDBOX_PORT: String(busy) }]] as const) {
+        const r = spawnSync(process.execPath, ['--import', 'tsx', 'runtime/demo.ts'], {
+          cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env, SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
+        });
+        expect(r.status).toBe(1);
+        expect(r.stderr).toContain(`svc: port ${busy} on 127.0.0.1 is already in use by another process; stop it or set ${name} to a free port.`);
+        expect(r.stdout).not.toContain('token:');
+      }
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });
