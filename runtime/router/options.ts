@@ -1,7 +1,7 @@
 // Route options travel as headers, never in the body. Parsed once per call; bad values are a 422
 // naming the header.
 import { invalid } from '../errors.ts';
-import { parseUsd } from '../state/index.ts';
+import { parseUsdToMicro } from '../state/index.ts';
 import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS } from './defaults.ts';
 
 /** What option parsing needs from a request's headers (a Headers object, or a view of Node's); names are asked in lower case. */
@@ -36,7 +36,7 @@ export function parseRouteOptions(headers: HeaderReader): RouteOptions {
   const maxCost = headers.get('x-svc-route-max-cost');
   let maxCostMicro = DEFAULT_MAX_COST_MICRO;
   if (maxCost !== null) {
-    const micro = parseUsd(maxCost);
+    const micro = parseUsdToMicro(maxCost);
     if (micro === null) bad('X-Svc-Route-Max-Cost', 'X-Svc-Route-Max-Cost must be a USD amount such as 0.25.');
     maxCostMicro = micro!;
   }

@@ -13,7 +13,7 @@ import { Observations, type Attempt } from './observations.ts';
 export type { Team } from './teams.ts';
 export type { LedgerEntry, LedgerKind, Account, Atomics } from './atomics.ts';
 export type { Attempt, Outcome } from './observations.ts';
-export { parseUsd, formatUsd, MICRO_PER_USD } from './money.ts';
+export { parseUsdToMicro, formatUsd, MICRO_PER_USD } from './money.ts';
 
 export const LEDGER_PAGE = 50;
 
@@ -52,8 +52,8 @@ export interface State {
    * amount writes nothing and answers true.
    */
   charge(teamId: number, amountMicro: number, ref: { endpoint_id?: string; call_id?: string; tool_id?: string }): Promise<boolean>;
-  /** add `amountMicro` (> 0) to the balance with a `credit` ledger entry; answers the new balance */
-  credit(teamId: number, amountMicro: number): Promise<number>;
+  /** add `amountMicro` (> 0) to the balance with a `credit` ledger entry; answers the new balance, or null (nothing written) when it would pass Number.MAX_SAFE_INTEGER */
+  credit(teamId: number, amountMicro: number): Promise<number | null>;
   /** add `amountMicro` (≥ 0) to the team's earnings with an `earning` entry (a hub tool's price paid to its maker) */
   earn(teamId: number, amountMicro: number, ref: { tool_id?: string; call_id?: string }): Promise<void>;
   /** the team's balance in micro-USD */
@@ -115,7 +115,7 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     },
     async credit(teamId, amountMicro) {
       assertMicro(amountMicro, 1);
-      await atomics.post(account(teamId), { kind: 'credit', amount_micro: amountMicro });
+      if (!(await atomics.post(account(teamId), { kind: 'credit', amount_micro: amountMicro }))) return null;
       return (await atomics.account(account(teamId))).balance_micro;
     },
     async earn(teamId, amountMicro, ref) {
