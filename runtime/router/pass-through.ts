@@ -13,45 +13,15 @@ import { isUnsafePath, providerUrl } from './build-request.ts';
 import { placeKey, platformKey } from './keys.ts';
 import { send } from './http.ts';
 import { classifyStatus, KEY_TROUBLE, missWhen } from './classify.ts';
-
 import { redact } from './redact.ts';
 import { chargeMicro } from './billing.ts';
 import { checkBody, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
-import { compileTemplate, matchesTemplate, mostSpecific, type PathTemplate } from './path-templates.ts';
+import { matchOperation } from './pass-through-match.ts';
 import { countRows, mapOutput } from './map-response.ts';
-import { perObject } from '../util/remember.ts';
 
 /** Statuses by which a provider refuses the key itself (429 and 402 speak of its quota, and pass on as they are). */
 const KEY_REFUSED = new Set([401, 403]);
-
-type Template = { op: OperationRuntime; template: PathTemplate };
-
-/** The path templates of every provider's operations, compiled once per catalog. */
-const templatesByProvider = perObject((runtime: RuntimeCatalog) => {
-  const byProvider = new Map<string, Template[]>();
-  for (const op of Object.values(runtime.operations)) {
-    const list = byProvider.get(op.provider);
-    const t = { op, template: compileTemplate(op.path) };
-    if (list) list.push(t);
-    else byProvider.set(op.provider, [t]);
-  }
-  return byProvider;
-});
-const templatesOf = (runtime: RuntimeCatalog, provider: string): Template[] => templatesByProvider(runtime).get(provider) ?? [];
-
-/** The operation at `path`: of the templates that match it with this method, the most specific (a literal segment beats a parameter). */
-function match(runtime: RuntimeCatalog, provider: string, method: string, path: string): OperationRuntime {
-  const templates = templatesOf(runtime, provider);
-  const candidates = templates.filter((t) => matchesTemplate(t.template, path));
-  if (!candidates.length) {
-    const some = templates.slice(0, 6).map((t) => `${t.op.method} ${t.op.path}`).join(', ');
-    fail(404, `No operation of '${provider}' at ${path}; it has ${templates.length}: ${some}${templates.length > 6 ? ', …' : ''}.`);
-  }
-  const op = mostSpecific(candidates.filter((t) => t.op.method === method))?.op;
-  if (!op) fail(405, `${path} of '${provider}' takes ${[...new Set(candidates.map((t) => t.op.method))].join(' or ')}, not ${method}.`);
-  return op;
-}
 
 /** Rows a per-result answer bills: counted as the routed call would for a routed child; an answer with no declared row list bills the rows asked. */
 function rowsOf(runtime: RuntimeCatalog, op: OperationRuntime, body: unknown, asked: number): number {
@@ -82,7 +52,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   const url = new URL(event.req.url);
   const path = url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/';
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
-  const op = match(catalog.runtime, provider, event.req.method, path);
+  const op = matchOperation(catalog.runtime, provider, event.req.method, path, url.searchParams);
   const prov = catalog.runtime.providers[provider];
   checkQuery(op, url.searchParams);
   // a body is read only where the method carries one; nothing sent is `undefined`

@@ -138,6 +138,27 @@ describe('which operation a path is', () => {
     expect(missing.body.detail[0]).toMatchObject({ loc: ['query', 'name'], type: 'value_error.missing' });
   });
 
+  it('one upstream path serving several operations: the one whose fixed query value the call sends', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const ops = w.ctx.catalog.runtime.operations;
+    for (const [path, id] of [
+      ['/proxy/serpapi/search.json?engine=google_news&q=battery', 'serpapi.google.serp.news'],
+      ['/proxy/serpapi/search.json?engine=google&q=battery', 'serpapi.google.serp.organic'],
+      ['/proxy/twilio/v2/PhoneNumbers/+14155550100?Fields=identity_match', 'twilio.people.phone.identity_match'],
+      ['/proxy/twilio/v2/PhoneNumbers/+14155550100', 'twilio.people.phone.validate'],
+    ] as const) {
+      const [charged, calls] = [(await chargedByEndpoint())[id] ?? 0, (await billedOf(id)).calls];
+      const r = await w.call(path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers.get('x-svc-cost-micro'), path).toBe(String(ops[id].price_micro));
+      expect((await chargedByEndpoint())[id] ?? 0, path).toBe(charged + ops[id].price_micro);
+      expect((await billedOf(id)).calls, path).toBe(calls + 1);
+    }
+    const elsewhere = await w.call('/proxy/serpapi/search.json?engine=bing&q=battery');
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.detail[0]).toMatchObject({ loc: ['query', 'engine'], msg: expect.stringContaining('google_news') });
+  });
+
   it('the ledger reconciles with the sandbox for every call so far', async () => {
     const billed = Object.fromEntries(Object.entries(await w.billing()).filter(([, b]) => b.billed_micro > 0).map(([id, b]) => [id, b.billed_micro]));
     expect(await chargedByEndpoint()).toEqual(billed);
