@@ -52,15 +52,14 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   const url = new URL(event.req.url);
   const path = url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/';
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
-  const op = matchOperation(catalog.runtime, provider, event.req.method, path, url.searchParams);
+  // a body is read only where the method carries one (nothing sent is `undefined`), before matching:
+  // operations sharing one path are told apart by what the call sends
+  const method = event.req.method;
+  const body = method !== 'GET' && method !== 'DELETE' && method !== 'HEAD' ? await readJson(event, config.maxBodyBytes) : undefined;
+  const op = matchOperation(catalog.runtime, provider, method, path, url.searchParams, body);
   const prov = catalog.runtime.providers[provider];
   checkQuery(op, url.searchParams);
-  // a body is read only where the method carries one; nothing sent is `undefined`
-  let body: unknown;
-  if (op.method !== 'GET' && op.method !== 'DELETE') {
-    body = await readJson(event, config.maxBodyBytes);
-    checkBody(op, body);
-  }
+  if (op.method !== 'GET' && op.method !== 'DELETE') checkBody(op, body);
   const asked = rowsAsked(op, url.searchParams, body);
   const own = !router.deps.health.ownKeyCooling(team.id, provider) ? await state.ownKey(team.id, provider) : null;
   const key = own ?? (op.platform_eligible ? platformKey(prov, config.env) : null);

@@ -138,7 +138,7 @@ describe('which operation a path is', () => {
     expect(missing.body.detail[0]).toMatchObject({ loc: ['query', 'name'], type: 'value_error.missing' });
   });
 
-  it('one upstream path serving several operations: the one whose fixed query value the call sends', async () => {
+  it('one upstream path serving several operations: the one whose fixed values the call sends', async () => {
     await w.ctx.state.credit(w.teamId, 1_000_000);
     const ops = w.ctx.catalog.runtime.operations;
     for (const [path, id] of [
@@ -153,6 +153,14 @@ describe('which operation a path is', () => {
       expect(r.headers.get('x-svc-cost-micro'), path).toBe(String(ops[id].price_micro));
       expect((await chargedByEndpoint())[id] ?? 0, path).toBe(charged + ops[id].price_micro);
       expect((await billedOf(id)).calls, path).toBe(calls + 1);
+    }
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    for (const [dataToGet, id] of [[['phone'], 'kaspr.people.phone.find'], [['workEmail'], 'kaspr.people.email.find']] as const) {
+      const [charged, calls] = [(await chargedByEndpoint())[id] ?? 0, (await billedOf(id)).calls];
+      const r = await w.call('/proxy/kaspr/profile/linkedin', { id: 'jane-doe', name: 'Jane Doe', dataToGet });
+      expect(r.status, id).toBe(200);
+      expect((await billedOf(id)).calls, id).toBe(calls + 1);
+      expect((await chargedByEndpoint())[id] ?? 0, id).toBe(charged + Number(r.headers.get('x-svc-cost-micro')));
     }
     const elsewhere = await w.call('/proxy/serpapi/search.json?engine=bing&q=battery');
     expect(elsewhere.status).toBe(422);
