@@ -11,8 +11,7 @@ import { deriveRules } from '../runtime/router/derive.ts';
 import { parsePath } from '../runtime/util/json-path.ts';
 import { isUnsafePath } from '../runtime/router/build-request.ts';
 import { operationCapability, priceMicro } from './resolve-endpoint.ts';
-import { declaredParam, resolvePageSize } from './page-size.ts';
-import { compileTemplate, tie, type PathTemplate } from '../runtime/router/path-templates.ts';
+import { pageSizeErrors, pathTies } from './validate-pass-through.ts';
 import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 
@@ -140,40 +139,6 @@ function checkOperation(
   if (op.cost?.type === 'per_result' && !mapped.has('limit') && op.response!.max_rows === undefined) {
     err('per_result pricing without request.map of `limit` needs response.max_rows (the page size it asks for), or the worst-case charge is unknown', 'response');
   }
-  return errs;
-}
-
-/** A per_result operation must bound the rows a pass-through call may be billed for (see page-size.ts). */
-function pageSizeErrors(op: OperationSrc, at: (...path: Array<string | number>) => SourcePos, provider: ProviderSrc): BuildError[] {
-  const errs: BuildError[] = [];
-  const err = (message: string, ...path: Array<string | number>) => errs.push({ pos: at(...path), provider: provider.service, message });
-  if (op.page_size && op.cost?.type !== 'per_result') err('page_size only applies to per_result pricing', 'page_size');
-  const param = op.page_size?.param;
-  // `body.pages.size` is declared by `pages` too; `body` alone is the whole body (a bare list)
-  const within = param ? param.split(/(?=[.[])/).map((_, i, parts) => parts.slice(0, i + 1).join('')) : [];
-  if (param && param !== 'body' && !within.some((p) => declaredParam(op, p))) err(`page_size.param '${param}': not a declared parameter (input.queryParams or input.body)`, 'page_size', 'param');
-  // an own key costs the balance nothing, so only a platform-key call needs the bound
-  const bound = resolvePageSize(op);
-  const platform = op.platform_eligible ?? provider.defaults?.platform_eligible ?? true;
-  if (bound && platform && !bound.param && bound.default === undefined && bound.max === undefined) {
-    err('per_result pricing needs a bound on the rows one call is billed for: page_size {param, default, max}, or platform_eligible: false', 'cost', 'type');
-  }
-  return errs;
-}
-
-/** Operations of one provider and method whose paths tie: one path could match either, neither more specific. */
-function pathTies(p: SourceFile<ProviderSrc>): BuildError[] {
-  const errs: BuildError[] = [];
-  const seen: Array<{ method: string; template: PathTemplate; i: number }> = [];
-  p.data.operations.forEach((op, i) => {
-    const template = compileTemplate(op.path);
-    const twin = seen.find((o) => o.method === op.method && tie(o.template, template));
-    if (twin) {
-      const first = p.pos(['operations', twin.i, 'path']);
-      errs.push({ pos: p.pos(['operations', i, 'path']), provider: p.data.service, message: `${op.method} ${op.path} and ${p.data.operations[twin.i].path} (at ${first.file}:${first.line}) can match one path with neither more specific; a pass-through call could not tell them apart` });
-    }
-    seen.push({ method: op.method, template, i });
-  });
   return errs;
 }
 
