@@ -54,8 +54,8 @@ export interface State {
   charge(teamId: number, amountMicro: number, ref: { endpoint_id?: string; call_id?: string; tool_id?: string }): Promise<boolean>;
   /** add `amountMicro` (> 0) to the balance with a `credit` ledger entry; answers the new balance, or null (nothing written) when it would pass Number.MAX_SAFE_INTEGER */
   credit(teamId: number, amountMicro: number): Promise<number | null>;
-  /** add `amountMicro` (≥ 0) to the team's earnings with an `earning` entry (a hub tool's price paid to its maker) */
-  earn(teamId: number, amountMicro: number, ref: { tool_id?: string; call_id?: string }): Promise<void>;
+  /** add `amountMicro` (≥ 0) to the team's earnings with an `earning` entry (a hub tool's price paid to its maker); false (nothing written) when earnings would pass Number.MAX_SAFE_INTEGER */
+  earn(teamId: number, amountMicro: number, ref: { tool_id?: string; call_id?: string }): Promise<boolean>;
   /** the team's balance in micro-USD */
   balance(teamId: number): Promise<number>;
   account(teamId: number): Promise<Account>;
@@ -120,7 +120,7 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     },
     async earn(teamId, amountMicro, ref) {
       assertMicro(amountMicro, 0);
-      if (amountMicro > 0) await atomics.post(account(teamId), { kind: 'earning', amount_micro: amountMicro, ...ref });
+      return amountMicro === 0 || (await atomics.post(account(teamId), { kind: 'earning', amount_micro: amountMicro, ...ref })) !== null;
     },
     balance: async (teamId) => (await atomics.account(account(teamId))).balance_micro,
     account: (teamId) => atomics.account(account(teamId)),

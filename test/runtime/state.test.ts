@@ -91,6 +91,17 @@ describe.each(backends)('state over $name', ({ open }) => {
     expect(entries.map((e) => [e.kind, e.amount_micro])).toEqual([['charge', -5], ['credit', 5]]);
   });
 
+  it('refuses a credit or an earning that would take a total past the safe integer, and writes nothing for it', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Brim', Number.MAX_SAFE_INTEGER - 10))!;
+    expect(await state.credit(team.id, 11)).toBeNull();
+    expect(await state.credit(team.id, 10)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(await state.earn(team.id, Number.MAX_SAFE_INTEGER, { tool_id: 't' })).toBe(true);
+    expect(await state.earn(team.id, 1, { tool_id: 't' })).toBe(false);
+    expect(await state.account(team.id)).toEqual({ balance_micro: Number.MAX_SAFE_INTEGER, earnings_micro: Number.MAX_SAFE_INTEGER });
+    expect((await state.ledger(team.id, null)).entries).toHaveLength(3);
+  });
+
   it('lists the ledger newest first in pages of 50 with a cursor', async () => {
     const { state } = await open();
     const { team } = (await state.createTeam('Pages', 0))!;
