@@ -15,12 +15,14 @@ const billedOf = async (id: string) => (await w.billing())[id] ?? { calls: 0, bi
 const balance = () => w.ctx.state.balance(w.teamId);
 const rowHold = (rows: number) => chargeMicro(w.ctx.catalog.runtime.operations[SEARCH], 'hit', rows);
 
-/** Every charge row of the team's ledger, summed per endpoint. */
-async function chargedByEndpoint(): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
+/** tokens of the teams a test made besides the world's own, so the reconciliation sums every ledger */
+const otherTokens: string[] = [];
+
+/** Every charge row of a team's ledger (the world's team by default), summed per endpoint, added into `out`. */
+async function chargedByEndpoint(token = w.token, out: Record<string, number> = {}): Promise<Record<string, number>> {
   let cursor: string | null = '';
   while (cursor !== null) {
-    const page = await w.call(`/teams/me/ledger${cursor ? `?cursor=${cursor}` : ''}`);
+    const page = await w.call(`/teams/me/ledger${cursor ? `?cursor=${cursor}` : ''}`, undefined, {}, token);
     for (const e of page.body.entries) if (e.kind === 'charge') out[e.endpoint_id] = (out[e.endpoint_id] ?? 0) - e.amount_micro;
     cursor = page.body.next_cursor;
   }
@@ -54,6 +56,29 @@ describe('a per_result pass-through (hunter domain search)', () => {
     expect(r.headers.get('x-svc-cost-micro')).toBe(String(billed.billed_micro));
     expect(await balance()).toBe(before - billed.billed_micro);
     expect((await chargedByEndpoint())[SEARCH]).toBe(billed.billed_micro);
+  });
+});
+
+describe('a per-item batch (addresses to verify, domains to enrich)', () => {
+  it('holds and charges every item sent, as the provider bills them, reconciled with the sandbox', async () => {
+    const batch = 'companyenrich.companies.enrich.batch';
+    const price = w.ctx.catalog.runtime.operations[batch].price_micro;
+    const domains = ['a.co', 'b.co', 'c.co', 'd.co'];
+    // a team of its own, funded one micro-dollar short of four items
+    const { team, token } = (await w.ctx.state.createTeam('batch team', 4 * price - 1))!;
+    otherTokens.push(token);
+    const billed = (await billedOf(batch)).billed_micro;
+    const short = await w.call('/proxy/companyenrich/companies/enrich/batch', { domains }, {}, token);
+    expect(short.status).toBe(402);
+    expect(short.body.detail).toContain('for the 4 rows');
+    expect((await billedOf(batch)).billed_micro).toBe(billed);
+    await w.ctx.state.credit(team.id, 1);
+    const r = await w.call('/proxy/companyenrich/companies/enrich/batch', { domains }, {}, token);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(4 * price));
+    expect((await billedOf(batch)).billed_micro).toBe(billed + 4 * price);
+    expect((await w.ctx.state.ledger(team.id, null)).entries[0]).toMatchObject({ kind: 'charge', amount_micro: -4 * price, endpoint_id: batch });
+    expect(await w.ctx.state.balance(team.id)).toBe(0);
   });
 });
 
@@ -169,7 +194,9 @@ describe('which operation a path is', () => {
 
   it('the ledger reconciles with the sandbox for every call so far', async () => {
     const billed = Object.fromEntries(Object.entries(await w.billing()).filter(([, b]) => b.billed_micro > 0).map(([id, b]) => [id, b.billed_micro]));
-    expect(await chargedByEndpoint()).toEqual(billed);
+    const charged = await chargedByEndpoint();
+    for (const token of otherTokens) await chargedByEndpoint(token, charged);
+    expect(charged).toEqual(billed);
   });
 });
 
