@@ -5,7 +5,7 @@ import type { OperationRuntime, ParamSrc } from '../../build/types.ts';
 import { invalid, type ValidationIssue } from '../errors.ts';
 import { getPath } from '../util/json-path.ts';
 
-type Where = 'query' | 'body';
+type Where = 'query' | 'body' | 'path';
 
 /** Whether the operation's body is a JSON array (declared as `[0].field`) rather than an object. */
 const arrayBody = (op: OperationRuntime) => Object.keys(op.input.body ?? {}).some((k) => k.startsWith('['));
@@ -64,6 +64,12 @@ function undeclared(where: Where, sent: Iterable<string>, declared: Record<strin
   return [...sent]
     .filter((k) => !names.some((n) => n === k || n.startsWith(`${k}.`) || n.startsWith(`${k}[`)))
     .map((k) => ({ loc: [where, k], msg: `'${k}' is not a parameter of ${op.endpoint_id}.`, type: 'value_error.extra' }));
+}
+
+/** 422 unless each path parameter is what the operation declares (an integer id, say). */
+export function checkPath(op: OperationRuntime, values: Record<string, string>): void {
+  const issues = checkDeclared('path', op.input.pathParams, (name, p) => (values[name] === undefined ? undefined : queryValue(p.type, values[name])), op);
+  if (issues.length) invalid(issues);
 }
 
 /** 422 unless the query is what the operation declares. */

@@ -11,12 +11,15 @@ import { compileTemplate, matchesTemplate, mostSpecific, type PathTemplate } fro
 
 type Template = { op: OperationRuntime; template: PathTemplate };
 
-/** The path templates of every provider's operations, compiled once per catalog, in file order. */
+/** An operation's path template, compiled once. */
+export const templateOf = perObject((op: OperationRuntime) => compileTemplate(op.path));
+
+/** The path templates of every provider's operations, in file order. */
 const templatesByProvider = perObject((runtime: RuntimeCatalog) => {
   const byProvider = new Map<string, Template[]>();
   for (const op of Object.values(runtime.operations)) {
     const list = byProvider.get(op.provider);
-    const t = { op, template: compileTemplate(op.path) };
+    const t = { op, template: templateOf(op) };
     if (list) list.push(t);
     else byProvider.set(op.provider, [t]);
   }

@@ -15,9 +15,10 @@ import { send } from './http.ts';
 import { classifyStatus, KEY_TROUBLE, missWhen } from './classify.ts';
 import { redact } from './redact.ts';
 import { chargeMicro } from './billing.ts';
-import { checkBody, checkQuery } from './pass-through-input.ts';
+import { checkBody, checkPath, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
-import { matchOperation } from './pass-through-match.ts';
+import { matchOperation, templateOf } from './pass-through-match.ts';
+import { pathParams } from './path-templates.ts';
 import { countRows, mapOutput } from './map-response.ts';
 
 /** Statuses by which a provider refuses the key itself (429 and 402 speak of its quota, and pass on as they are). */
@@ -58,6 +59,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   const body = method !== 'GET' && method !== 'DELETE' && method !== 'HEAD' ? await readJson(event, config.maxBodyBytes) : undefined;
   const op = matchOperation(catalog.runtime, provider, method, path, url.searchParams, body);
   const prov = catalog.runtime.providers[provider];
+  checkPath(op, pathParams(templateOf(op), path));
   checkQuery(op, url.searchParams);
   if (op.method !== 'GET' && op.method !== 'DELETE') checkBody(op, body);
   const asked = rowsAsked(op, url.searchParams, body);

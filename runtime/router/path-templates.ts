@@ -3,7 +3,8 @@
 // differ, so `/v2/companies/by-email` is never taken for a company domain.
 
 export interface PathTemplate {
-  segments: Array<{ literal: string } | { re: RegExp }>;
+  /** a parameter segment's pattern captures its parameters, in `names` order */
+  segments: Array<{ literal: string } | { re: RegExp; names: string[] }>;
   /** one letter per segment, L (literal) or P (holds a parameter): the lower sorts first and wins */
   rank: string;
   /** the template with every parameter name blanked: equal for two names of one upstream path */
@@ -16,7 +17,9 @@ const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 export function compileTemplate(path: string): PathTemplate {
   const parts = path.split('/');
   return {
-    segments: parts.map((s) => (s.includes('{') ? { re: new RegExp(`^${s.split(PARAM).map(escape).join('[^/]+')}$`) } : { literal: s })),
+    segments: parts.map((s) => (s.includes('{')
+      ? { re: new RegExp(`^${s.split(PARAM).map(escape).join('([^/]+)')}$`), names: [...s.matchAll(PARAM)].map((m) => m[0].slice(1, -1)) }
+      : { literal: s })),
     rank: parts.map((s) => (s.includes('{') ? 'P' : 'L')).join(''),
     shape: path.replace(PARAM, '{}'),
   };
@@ -25,6 +28,18 @@ export function compileTemplate(path: string): PathTemplate {
 export function matchesTemplate(t: PathTemplate, path: string): boolean {
   const parts = path.split('/');
   return parts.length === t.segments.length && t.segments.every((s, i) => ('literal' in s ? s.literal === parts[i] : s.re.test(parts[i])));
+}
+
+/** The value of each `{param}` in a path the template matches. */
+export function pathParams(t: PathTemplate, path: string): Record<string, string> {
+  const parts = path.split('/');
+  const out: Record<string, string> = {};
+  t.segments.forEach((s, i) => {
+    if ('literal' in s) return;
+    const m = s.re.exec(parts[i]);
+    s.names.forEach((name, j) => { if (m) out[name] = m[j + 1]; });
+  });
+  return out;
 }
 
 /** The most specific of the templates that match one path: literal before parameter, leftmost first. */

@@ -109,6 +109,8 @@ describe('what a pass-through checks before calling anyone', () => {
     expect(bad.body.detail.map((d: { loc: string[]; type: string }) => `${d.loc.join('.')}:${d.type}`)).toEqual(['query.limit:type_error.integer', 'query.type:value_error.enum']);
     const over = await nothingHappens('/proxy/hunter/domain-search?domain=stripe.com&limit=1000', 'GET', SEARCH);
     expect(over.body.detail[0]).toMatchObject({ loc: ['query', 'limit'], msg: "'limit' of hunter.people.search must be at most 100." });
+    const id = await nothingHappens('/proxy/wiza/api/individual_reveals/not-a-number', 'GET', 'wiza.people.reveal.get');
+    expect(id.body.detail[0]).toMatchObject({ loc: ['path', 'id'], type: 'type_error.integer' });
     const typed = await nothingHappens('/proxy/serper/search', { q: ['a list'] }, 'serper.google.serp.organic');
     expect(typed.body.detail[0]).toMatchObject({ loc: ['body', 'q'], type: 'type_error.string' });
   });
