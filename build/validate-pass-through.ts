@@ -1,16 +1,19 @@
-// The build's checks of what a pass-through call relies on: a per_result operation bounds the rows
-// one call may be billed for (so the call's cost is held before it runs), and no two operations of
-// one provider and method have paths that tie (so a path is one operation).
+// The build's checks of what a call's charge relies on: a price svc keeps exactly, a per_result
+// operation's bound on the rows one pass-through call may be billed for (so its cost is held before
+// it runs), and no two operations of one provider and method with paths that tie (so a pass-through
+// path is one operation, charged as that one).
 import type { SourceFile } from './load.ts';
 import type { OperationSrc, ProviderSrc, SourcePos } from './types.ts';
 import type { BuildError } from './validate.ts';
 import { declaredParam, resolvePageSize } from './page-size.ts';
+import { priceMicro } from './resolve-endpoint.ts';
 import { compileTemplate, tie, type PathTemplate } from '../runtime/router/path-templates.ts';
 
-/** A per_result operation must bound the rows a pass-through call may be billed for (see page-size.ts). */
-export function pageSizeErrors(op: OperationSrc, at: (...path: Array<string | number>) => SourcePos, provider: ProviderSrc): BuildError[] {
+/** A price whose micro-USD is a safe integer; a per_result operation's bound on its rows (see page-size.ts). */
+export function chargeErrors(op: OperationSrc, at: (...path: Array<string | number>) => SourcePos, provider: ProviderSrc): BuildError[] {
   const errs: BuildError[] = [];
   const err = (message: string, ...path: Array<string | number>) => errs.push({ pos: at(...path), provider: provider.service, message });
+  if (!Number.isSafeInteger(priceMicro(op.cost))) err(`cost.usd ${op.cost?.usd}: not a whole number of micro-USD that svc can keep exactly (at most ${Number.MAX_SAFE_INTEGER})`, 'cost', 'usd');
   if (op.page_size && op.cost?.type !== 'per_result') err('page_size only applies to per_result pricing', 'page_size');
   const param = op.page_size?.param;
   // `body.pages.size` is declared by `pages` too; `body` alone is the whole body (a bare list)

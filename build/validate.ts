@@ -10,10 +10,10 @@ import { transforms } from '../runtime/router/transforms.ts';
 import { deriveRules } from '../runtime/router/derive.ts';
 import { parsePath } from '../runtime/util/json-path.ts';
 import { isUnsafePath } from '../runtime/router/build-request.ts';
-import { operationCapability, priceMicro } from './resolve-endpoint.ts';
-import { pageSizeErrors, pathTies } from './validate-pass-through.ts';
+import { operationCapability } from './resolve-endpoint.ts';
 import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { chargeErrors, pathTies } from './validate-pass-through.ts';
 
 /** JSON.parse says whether an example is JSON; YAML's JSON mode says where it is not. */
 function jsonErrorPos(file: string, text: string): SourcePos {
@@ -81,8 +81,7 @@ function checkOperation(
   else if (!ctx.platforms.has(platform)) err(`platform '${platform}' is not in platforms.yaml`, 'platform');
 
   if (op.cost && op.cost.type !== 'free' && op.cost.usd === null && op.serves) err('cost.usd: a routed child needs a price in USD', 'cost', 'usd');
-  if (!Number.isSafeInteger(priceMicro(op.cost))) err(`cost.usd ${op.cost?.usd}: not a whole number of micro-USD that svc can keep exactly (at most ${Number.MAX_SAFE_INTEGER})`, 'cost', 'usd');
-  errs.push(...pageSizeErrors(op, at, ctx.provider));
+  errs.push(...chargeErrors(op, at, ctx.provider));
   if (op.async) {
     if (!ctx.allIds.has(op.async.poll.endpoint)) err(`async.poll.endpoint '${op.async.poll.endpoint}' is not an operation in the catalog`, 'async', 'poll', 'endpoint');
   }
