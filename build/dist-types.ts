@@ -1,5 +1,5 @@
 // Shapes of dist/catalog/ (what the build emits and the runtime, the sandbox and a CDN read).
-import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, ProviderSrc, RequestSrc, ResponseSrc, VerifySrc } from './source-types.ts';
+import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, PageSizeSrc, ProviderSrc, RequestSrc, ResponseSrc, VerifySrc } from './source-types.ts';
 
 export interface CostOut {
   type: CostType;
@@ -139,6 +139,8 @@ export interface OperationRuntime {
   body_allowlist: boolean;
   strict_query: boolean;
   strict_body: boolean;
+  /** per_result operations only: the bound of a pass-through call's rows, resolved */
+  page_size?: PageSizeSrc;
   example: unknown;
 }
 

@@ -7,6 +7,7 @@ import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
 import { shelves, type Shelf, type PlatformRow } from './resolve-shelves.ts';
 import { coverageMarkdown } from './coverage.ts';
+import { resolvePageSize } from './page-size.ts';
 
 export interface Resolved {
   /** the content hash is added by emit, from the bytes it writes */
@@ -37,6 +38,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
         miss: src.miss ?? null, async: src.async ?? null, platform_eligible: endpoint.platform_eligible,
         body_allowlist: src.body_allowlist ?? false, strict_query: src.strict_query ?? false, strict_body: src.strict_body ?? false,
         example: ex ?? null,
+        ...(src.cost?.type === 'per_result' ? { page_size: resolvePageSize(src) } : {}),
         ...(src.serves ? { serves: src.serves, accepts: src.accepts, request: src.request } : {}),
         ...(src.response ? { response: src.response } : {}),
       };

@@ -187,6 +187,19 @@ export interface AuthSrc extends AuthPlacementSrc {
   also?: AuthPlacementSrc[];
 }
 
+/**
+ * How many rows a pass-through call of a per_result operation may be billed for: the page size the
+ * call sends in `param` (a list there counts its items), else `default`, else `max`. Where left out,
+ * `param` is what a routed child maps `limit` to, and `default`/`max` come from that parameter's
+ * declaration (`max` from response.max_rows last).
+ */
+export interface PageSizeSrc {
+  /** `query.<name>` or `body.<path>`, a parameter the operation declares */
+  param?: string;
+  default?: number;
+  max?: number;
+}
+
 export interface OperationSrc {
   id: string;
   name: string;
@@ -214,6 +227,7 @@ export interface OperationSrc {
   body_allowlist?: boolean;
   strict_query?: boolean;
   strict_body?: boolean;
+  page_size?: PageSizeSrc;
   serves?: string;
   accepts?: string[][];
   request?: RequestSrc;

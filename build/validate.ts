@@ -16,6 +16,7 @@ import { operationCapability } from './resolve-endpoint.ts';
 import { sameRequestErrors } from './validate-same-request.ts';
 import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { chargeErrors, pathTies } from './validate-pass-through.ts';
 
 /** JSON.parse says whether an example is JSON; YAML's JSON mode says where it is not. */
 function jsonErrorPos(file: string, text: string): SourcePos {
@@ -83,6 +84,7 @@ function checkOperation(
   else if (!ctx.platforms.has(platform)) err(`platform '${platform}' is not in platforms.yaml`, 'platform');
 
   if (op.cost && op.cost.type !== 'free' && op.cost.usd === null && op.serves) err('cost.usd: a routed child needs a price in USD', 'cost', 'usd');
+  errs.push(...chargeErrors(op, at, ctx.provider));
   if (op.async) {
     if (!ctx.allIds.has(op.async.poll.endpoint)) err(`async.poll.endpoint '${op.async.poll.endpoint}' is not an operation in the catalog`, 'async', 'poll', 'endpoint');
   }
@@ -232,6 +234,7 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
   const allIds = new Set(idAt.keys());
   for (const p of provs) {
     if (misnamed.has(p)) continue;
+    errors.push(...pathTies(p));
     p.data.operations.forEach((op, i) => {
       errors.push(...checkOperation(op, (...path) => p.pos(['operations', i, ...path]), { provider: p.data, capabilities, platforms, examples: cat.examples, allIds }));
     });

@@ -21,7 +21,10 @@ export const sessionBody = {
   type: 'object', additionalProperties: false, required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 200 } },
 } satisfies ObjectSchema;
 export const keyBody = {
-  type: 'object', additionalProperties: false, required: ['key'], properties: { key: { type: 'string', minLength: 1, maxLength: 4096, pattern: '\\S' } },
+  type: 'object', additionalProperties: false, required: ['key'], properties: {
+    // a provider key is printable text: a line break or control character would be sent in a header
+    key: { type: 'string', minLength: 1, maxLength: 4096, pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$', 'x-expected': 'the key alone, as the provider issued it, with no line break or control character' },
+  },
 } satisfies ObjectSchema;
 export const createTeamBody = {
   type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, credit_usd: usd },

@@ -2,8 +2,15 @@
 import { defineCommand } from 'citty';
 import { adminCall, adminTarget } from './admin-api.ts';
 import { CliFailure } from './fail.ts';
+import { formatUsd, parseUsdToMicro } from '../state/money.ts';
 
 const json = { type: 'boolean', default: false, description: 'print JSON instead of lines' } as const;
+
+/** The USD text as given, once it reads as an amount the server keeps exactly; else a sentence, before any call. */
+function usdArg(text: string): string {
+  if (parseUsdToMicro(text) === null) throw new CliFailure(`'${text}' is not a USD amount svc accepts: use digits with at most 6 decimals, e.g. 10 or 0.25, up to ${formatUsd(Number.MAX_SAFE_INTEGER)}.`);
+  return text;
+}
 
 function print(asJson: boolean, data: Record<string, unknown>, lines: string[]): void {
   process.stdout.write(asJson ? `${JSON.stringify(data)}\n` : `${lines.join('\n')}\n`);
@@ -17,7 +24,7 @@ const teamCreate = defineCommand({
     json,
   },
   async run({ args }) {
-    const res = await adminCall<{ team: string; token: string }>(adminTarget(), '/admin/teams', { name: args.name, credit_usd: args.credit });
+    const res = await adminCall<{ team: string; token: string }>(adminTarget(), '/admin/teams', { name: args.name, credit_usd: usdArg(args.credit) });
     // the token alone on stdout, so `TOKEN=$(npx svc admin team create …)` works; the slug to stderr
     if (!args.json) process.stderr.write(`created team ${res.team}\n`);
     print(args.json, { team: res.team, token: res.token }, [res.token]);
@@ -50,8 +57,7 @@ const credit = defineCommand({
     json,
   },
   async run({ args }) {
-    if (!/^\d+(\.\d{1,6})?$/.test(args.usd)) throw new CliFailure(`'${args.usd}' is not a USD amount: use digits with at most 6 decimals, e.g. 10 or 0.25.`);
-    const res = await adminCall<{ balance_micro: number }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/credit`, { usd: args.usd });
+    const res = await adminCall<{ balance_micro: number }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/credit`, { usd: usdArg(args.usd) });
     print(args.json, res, [`balance_micro: ${res.balance_micro}`]);
   },
 });

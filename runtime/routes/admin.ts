@@ -6,7 +6,7 @@ import { fail, invalid } from '../errors.ts';
 import { bodyValidator } from '../validate.ts';
 import { createTeamBody, creditBody as creditSchema } from '../request-schemas.ts';
 import { readJson } from '../body.ts';
-import { parseUsd, type State, type Team } from '../state/index.ts';
+import { formatUsd, parseUsdToMicro, type State, type Team } from '../state/index.ts';
 import { safeEqual } from '../state/secrets.ts';
 import { slugify } from '../state/teams.ts';
 
@@ -16,8 +16,8 @@ const creditBody = bodyValidator<{ usd: number | string }>(creditSchema);
 /** micro-USD of a validated amount, or 422 naming the field */
 function micro(value: number | string | undefined, field: string, min: number): number {
   if (value === undefined) return 0;
-  const m = parseUsd(value);
-  if (m === null) invalid([{ loc: ['body', field], msg: `'${field}' must be a USD amount with at most 6 decimals, up to 1000000000.`, type: 'value_error.usd' }]);
+  const m = parseUsdToMicro(value);
+  if (m === null) invalid([{ loc: ['body', field], msg: `'${field}' must be a USD amount with at most 6 decimals, up to ${formatUsd(Number.MAX_SAFE_INTEGER)}.`, type: 'value_error.usd' }]);
   if (m < min) invalid([{ loc: ['body', field], msg: `'${field}' must be greater than 0.`, type: 'value_error.usd' }]);
   return m;
 }
@@ -68,6 +68,8 @@ export function adminRoutes(app: H3, { config, state }: AppContext): void {
     authorise(event);
     const team = await teamParam(event, state);
     const amount = micro(creditBody(await readJson(event, config.maxBodyBytes)).usd, 'usd', 1);
-    return { balance_micro: await state.credit(team.id, amount) };
+    const balance = await state.credit(team.id, amount);
+    if (balance === null) invalid([{ loc: ['body', 'usd'], msg: `That credit would take the balance past ${formatUsd(Number.MAX_SAFE_INTEGER)} USD, the most svc keeps exactly; nothing was credited.`, type: 'value_error.usd' }]);
+    return { balance_micro: balance };
   });
 }

@@ -24,6 +24,8 @@ export interface DataCall {
   read: ReadSubject;
   /** the example record to start from (an async child's is cut to its result path) */
   base: unknown;
+  /** rows the request submits, for an answer that lists none (rows-sent.ts) */
+  sent: number | null;
 }
 
 export function subjectHash(op: SandboxOperation, read: ReadSubject): number {
@@ -47,7 +49,7 @@ function plainAnswer(call: DataCall): Answered {
   if (call.miss && op.miss) return { ...buildMiss(null, op.miss, op.response, call.base), charge: chargeFor(op, 'miss', 0) };
   const body = call.base ?? {};
   const listed = op.response?.rows ? getPath(body, op.response.rows) : body;
-  const rows = Array.isArray(listed) ? listed.length : 1;
+  const rows = Array.isArray(listed) ? listed.length : (call.sent ?? 1);
   return { status: 200, body: structuredClone(body), charge: chargeFor(op, 'hit', rows) };
 }
 

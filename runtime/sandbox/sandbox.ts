@@ -2,6 +2,7 @@
 // runtime.json alone. Route -> key check -> steering and faults -> async poll, hit or miss -> billing.
 import type { AsyncSrc, CapabilitySrc, RuntimeCatalog } from '../../build/types.ts';
 import { answerData, subjectHash, type Answered } from './answer.ts';
+import { rowsSent } from './rows-sent.ts';
 import { pollJob, pollParam, recordMiss, resultBase, submitJob } from './async.ts';
 import { authQueryNames, authorized, unauthorizedAnswer } from './auth.ts';
 import { BillingBook } from './billing.ts';
@@ -71,10 +72,10 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
     const read = readSubject(op, cap, parsed, ignore);
     if (op.async && cap && op.response) {
       const asRecord = { ...op, miss: recordMiss(op.async, op.miss) };
-      const final = answerData({ op: asRecord, cap, miss: steer.miss, read, base: resultBase(op.async, op.example) });
+      const final = answerData({ op: asRecord, cap, miss: steer.miss, read, base: resultBase(op.async, op.example), sent: null });
       return withCharge(submitJob(jobs, op.async, op.example, final, subjectHash(op, read)), delayMs);
     }
-    return withCharge(answerData({ op, cap, miss: steer.miss, read, base: op.example }), delayMs);
+    return withCharge(answerData({ op, cap, miss: steer.miss, read, base: op.example, sent: rowsSent(op, parsed) }), delayMs);
   }
 
   function withCharge(a: Answered, delayMs?: number): SandboxAnswer {

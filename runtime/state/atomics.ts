@@ -32,7 +32,8 @@ export interface Atomics {
   /**
    * Apply one ledger entry to an account and append it to the account's ledger in one step:
    * `charge` and `credit` move the balance, `earning` moves earnings. An entry that would take the
-   * balance below zero is refused (null) and nothing is written.
+   * balance below zero, or a balance or earnings past Number.MAX_SAFE_INTEGER, is refused (null) and
+   * nothing is written.
    */
   post(account: string, draft: LedgerDraft): Promise<LedgerEntry | null>;
   account(account: string): Promise<Account>;

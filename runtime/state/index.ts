@@ -15,7 +15,7 @@ import { Reviews } from '../feedback/reviews.ts';
 export type { Team } from './teams.ts';
 export type { LedgerEntry, LedgerKind, Account, Atomics } from './atomics.ts';
 export type { Attempt, Outcome } from './observations.ts';
-export { parseUsd, formatUsd, MICRO_PER_USD } from './money.ts';
+export { parseUsdToMicro, formatUsd, MICRO_PER_USD } from './money.ts';
 
 export const LEDGER_PAGE = 50;
 
@@ -58,10 +58,10 @@ export interface State {
    * amount writes nothing and answers true.
    */
   charge(teamId: number, amountMicro: number, ref: { endpoint_id?: string; call_id?: string; tool_id?: string }): Promise<boolean>;
-  /** add `amountMicro` (> 0) to the balance with a `credit` ledger entry; answers the new balance */
-  credit(teamId: number, amountMicro: number): Promise<number>;
-  /** add `amountMicro` (≥ 0) to the team's earnings with an `earning` entry (a hub tool's price paid to its maker) */
-  earn(teamId: number, amountMicro: number, ref: { tool_id?: string; call_id?: string }): Promise<void>;
+  /** add `amountMicro` (> 0) to the balance with a `credit` ledger entry; answers the new balance, or null (nothing written) when it would pass Number.MAX_SAFE_INTEGER */
+  credit(teamId: number, amountMicro: number): Promise<number | null>;
+  /** add `amountMicro` (≥ 0) to the team's earnings with an `earning` entry (a hub tool's price paid to its maker); false (nothing written) when earnings would pass Number.MAX_SAFE_INTEGER */
+  earn(teamId: number, amountMicro: number, ref: { tool_id?: string; call_id?: string }): Promise<boolean>;
   /** the team's balance in micro-USD */
   balance(teamId: number): Promise<number>;
   account(teamId: number): Promise<Account>;
@@ -133,12 +133,12 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     },
     async credit(teamId, amountMicro) {
       assertMicro(amountMicro, 1);
-      await atomics.post(account(teamId), { kind: 'credit', amount_micro: amountMicro });
+      if (!(await atomics.post(account(teamId), { kind: 'credit', amount_micro: amountMicro }))) return null;
       return (await atomics.account(account(teamId))).balance_micro;
     },
     async earn(teamId, amountMicro, ref) {
       assertMicro(amountMicro, 0);
-      if (amountMicro > 0) await atomics.post(account(teamId), { kind: 'earning', amount_micro: amountMicro, ...ref });
+      return amountMicro === 0 || (await atomics.post(account(teamId), { kind: 'earning', amount_micro: amountMicro, ...ref })) !== null;
     },
     balance: async (teamId) => (await atomics.account(account(teamId))).balance_micro,
     account: (teamId) => atomics.account(account(teamId)),

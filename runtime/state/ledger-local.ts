@@ -80,7 +80,8 @@ export class LocalLedger {
     const earning = draft.kind === 'earning';
     const balance = earning ? d.balance_micro : d.balance_micro + draft.amount_micro;
     const earnings = earning ? d.earnings_micro + draft.amount_micro : d.earnings_micro;
-    if (balance < 0 || earnings < 0) return Promise.resolve(null);
+    // below zero, or past what an integer keeps exactly: refused, nothing written
+    if (balance < 0 || earnings < 0 || !Number.isSafeInteger(balance) || !Number.isSafeInteger(earnings)) return Promise.resolve(null);
     // Fixed-shape objects, not spreads of drafts whose optional fields vary (a hot spot under load);
     // an absent reference is undefined here and absent once written as JSON. `id` stays the first
     // field: the segment store reads a chunk's first id from the start of its line.

@@ -1,18 +1,24 @@
 // Money is integer micro-USD everywhere (1 USD = 1_000_000). USD text is parsed digit by digit, never
 // through a float, so "0.1" is exactly 100000.
 export const MICRO_PER_USD = 1_000_000;
-/** the largest amount accepted in one operation: 1e9 USD keeps every sum a safe integer */
-export const MAX_USD = 1_000_000_000;
 
-const USD_RE = /^(\d{1,10})(?:\.(\d{1,6}))?$/;
+const USD_RE = /^(\d+)(?:\.(\d{1,6}))?$/;
 
-/** "12.34" → 12340000; a number is read through its shortest decimal text. null when not a USD amount ≥ 0 with ≤ 6 decimals. */
-export function parseUsd(value: string | number): number | null {
+/**
+ * "12.34" → 12340000; a JSON number is read through its shortest decimal text. null when it is not
+ * a USD amount ≥ 0 with at most 6 decimals, or when its micro-USD value is not a safe integer (past
+ * 9007199254.740991 USD), the most svc can add and compare exactly. Every amount from outside
+ * (credits, ceilings, hub prices) is read through this.
+ */
+export function parseUsdToMicro(value: string | number): number | null {
   const text = typeof value === 'number' ? (Number.isFinite(value) ? numberText(value) : '') : value.trim();
   const m = USD_RE.exec(text);
   if (!m) return null;
-  const micro = Number(m[1]) * MICRO_PER_USD + Number((m[2] ?? '').padEnd(6, '0'));
-  return micro <= MAX_USD * MICRO_PER_USD ? micro : null;
+  const whole = m[1].replace(/^0+(?=\d)/, '');
+  // ten digits times a million already passes 2^53; more would lose digits before the check below
+  if (whole.length > 10) return null;
+  const micro = Number(whole) * MICRO_PER_USD + Number((m[2] ?? '').padEnd(6, '0'));
+  return Number.isSafeInteger(micro) ? micro : null;
 }
 
 function numberText(n: number): string {

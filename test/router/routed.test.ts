@@ -463,19 +463,41 @@ describe('a per-row child that answers more rows than it was asked', () => {
   });
 });
 
-describe('a pass-through that answers more rows than the balance covers', () => {
-  it('is charged what was held for it, and says so', async () => {
+describe('a per-row pass-through', () => {
+  it('holds price × the rows asked and answers 402 before calling when the balance cannot cover them', async () => {
     const rw = await routedWorld(FIXTURE_DIST, { creditMicro: 1_000 });
     try {
       const r = await rw.call('/proxy/searchco/rows/google?query=coffee&size=3');
-      expect(r.status).toBe(200);
-      expect(r.body.data.rows.length * 500).toBeGreaterThan(1_000);
-      expect(r.headers.get('x-svc-cost-micro')).toBe('500');
-      const me = (await rw.call('/teams/me')).body;
-      expect(me.balance_micro).toBe(500);
-      expect((await rw.call('/teams/me/ledger')).body.entries[0]).toMatchObject({ kind: 'charge', amount_micro: -500, endpoint_id: 'searchco.google.serp.organic.rows' });
+      expect(r.status).toBe(402);
+      expect(r.body.detail).toContain('1500 micro-USD for the 3 rows');
+      expect((await rw.billing())['searchco.google.serp.organic.rows']).toBeUndefined();
+      expect((await rw.call('/teams/me')).body.balance_micro).toBe(1_000);
+      const two = await rw.call('/proxy/searchco/rows/google?query=coffee&size=2');
+      expect(two.status).toBe(200);
+      expect(two.headers.get('x-svc-cost-micro')).toBe(String(500 * two.body.data.rows.length));
     } finally {
       await rw.close();
+    }
+  });
+
+  it('is charged every row the provider answers, past the rows asked, while the balance covers them', async () => {
+    const { createServer } = await import('node:http');
+    const rows = Array.from({ length: 7 }, (_, i) => ({ rank: i + 1, title: `r${i}`, url: `https://r${i}.test`, text: 't' }));
+    const generous = createServer((_q, s) => { s.setHeader('content-type', 'application/json'); s.end(JSON.stringify({ data: { rows } })); });
+    await new Promise<void>((r) => generous.listen(0, '127.0.0.1', r));
+    const rw = await routedWorld(FIXTURE_DIST, { creditMicro: 10_000, env: { SVC_BASE_SEARCHCO: `http://127.0.0.1:${(generous.address() as { port: number }).port}` } });
+    try {
+      const r = await rw.call('/proxy/searchco/rows/google?query=coffee&size=2');
+      expect(r.headers.get('x-svc-cost-micro')).toBe('3500');
+      expect((await rw.call('/teams/me')).body.balance_micro).toBe(6_500);
+      // past what the balance covers: charged what was held (2 rows), never below zero
+      await rw.ctx.state.charge(rw.teamId, 5_500, {});
+      const over = await rw.call('/proxy/searchco/rows/google?query=coffee&size=2');
+      expect(over.headers.get('x-svc-cost-micro')).toBe('1000');
+      expect((await rw.call('/teams/me')).body.balance_micro).toBe(0);
+    } finally {
+      await rw.close();
+      generous.close();
     }
   });
 });

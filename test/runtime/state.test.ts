@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createState, formatUsd, parseUsd, type State } from '../../runtime/state/index.ts';
+import { createState, formatUsd, parseUsdToMicro, type State } from '../../runtime/state/index.ts';
 import { WINDOW } from '../../runtime/state/observations.ts';
 
 const dirs: string[] = [];
@@ -26,17 +26,21 @@ const backends = [
 
 describe('money', () => {
   it('parses USD text and numbers to exact micro-USD', () => {
-    expect(parseUsd('12.34')).toBe(12_340_000);
-    expect(parseUsd('0.1')).toBe(100_000);
-    expect(parseUsd(0.1)).toBe(100_000);
-    expect(parseUsd(0.000001)).toBe(1);
-    expect(parseUsd('1.0000001')).toBeNull();
-    expect(parseUsd('-1')).toBeNull();
-    expect(parseUsd('1e3')).toBeNull();
-    expect(parseUsd('1000000001')).toBeNull();
+    expect(parseUsdToMicro('12.34')).toBe(12_340_000);
+    expect(parseUsdToMicro('0.1')).toBe(100_000);
+    expect(parseUsdToMicro(0.1)).toBe(100_000);
+    expect(parseUsdToMicro(0.000001)).toBe(1);
+    expect(parseUsdToMicro('1.0000001')).toBeNull();
+    expect(parseUsdToMicro('-1')).toBeNull();
+    expect(parseUsdToMicro('1e3')).toBeNull();
+    expect(parseUsdToMicro('1000000001')).toBe(1_000_000_001_000_000);
+    // the most svc keeps exactly, and one micro-dollar past it
+    expect(parseUsdToMicro('9007199254.740991')).toBe(Number.MAX_SAFE_INTEGER);
+    for (const unsafe of ['9007199254.740992', '99999999999', '00009007199254.740992', 1e16, '1e400']) expect(parseUsdToMicro(unsafe)).toBeNull();
+    expect(parseUsdToMicro('0000012.5')).toBe(12_500_000);
     expect(formatUsd(12_340_000)).toBe('12.34');
     // a float sum drifts; integer micro does not
-    expect(Array.from({ length: 10 }, () => parseUsd('0.1')!).reduce((a, b) => a + b, 0)).toBe(1_000_000);
+    expect(Array.from({ length: 10 }, () => parseUsdToMicro('0.1')!).reduce((a, b) => a + b, 0)).toBe(1_000_000);
   });
 });
 
@@ -85,6 +89,17 @@ describe.each(backends)('state over $name', ({ open }) => {
     expect(await state.balance(team.id)).toBe(0);
     const { entries } = await state.ledger(team.id, null);
     expect(entries.map((e) => [e.kind, e.amount_micro])).toEqual([['charge', -5], ['credit', 5]]);
+  });
+
+  it('refuses a credit or an earning that would take a total past the safe integer, and writes nothing for it', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Brim', Number.MAX_SAFE_INTEGER - 10))!;
+    expect(await state.credit(team.id, 11)).toBeNull();
+    expect(await state.credit(team.id, 10)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(await state.earn(team.id, Number.MAX_SAFE_INTEGER, { tool_id: 't' })).toBe(true);
+    expect(await state.earn(team.id, 1, { tool_id: 't' })).toBe(false);
+    expect(await state.account(team.id)).toEqual({ balance_micro: Number.MAX_SAFE_INTEGER, earnings_micro: Number.MAX_SAFE_INTEGER });
+    expect((await state.ledger(team.id, null)).entries).toHaveLength(3);
   });
 
   it('lists the ledger newest first in pages of 50 with a cursor', async () => {

@@ -1,0 +1,234 @@
+// Pass-through calls on the real catalog against the sandbox: what is held before a per-row call,
+// what is checked before any provider is called or paid, which operation a path is, and what a
+// refused key answers. Every charge is reconciled with what the sandbox billed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REAL_DIST } from '../helpers/paths.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { chargeMicro } from '../../runtime/router/billing.ts';
+
+let w: RoutedWorld;
+beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 5_000 }); });
+afterAll(async () => { await w.close(); });
+
+const SEARCH = 'hunter.people.search';
+const billedOf = async (id: string) => (await w.billing())[id] ?? { calls: 0, billed_micro: 0 };
+const balance = () => w.ctx.state.balance(w.teamId);
+const rowHold = (rows: number) => chargeMicro(w.ctx.catalog.runtime.operations[SEARCH], 'hit', rows);
+
+/** tokens of the teams a test made besides the world's own, so the reconciliation sums every ledger */
+const otherTokens: string[] = [];
+
+/** Every charge row of a team's ledger (the world's team by default), summed per endpoint, added into `out`. */
+async function chargedByEndpoint(token = w.token, out: Record<string, number> = {}): Promise<Record<string, number>> {
+  let cursor: string | null = '';
+  while (cursor !== null) {
+    const page = await w.call(`/teams/me/ledger${cursor ? `?cursor=${cursor}` : ''}`, undefined, {}, token);
+    for (const e of page.body.entries) if (e.kind === 'charge') out[e.endpoint_id] = (out[e.endpoint_id] ?? 0) - e.amount_micro;
+    cursor = page.body.next_cursor;
+  }
+  return out;
+}
+
+describe('a per_result pass-through (hunter domain search)', () => {
+  it('answers 402 before calling when the balance cannot cover the rows it may return', async () => {
+    expect(rowHold(50)).toBeGreaterThan(5_000);
+    const r = await w.call('/proxy/hunter/domain-search?domain=stripe.com&limit=50');
+    expect(r.status).toBe(402);
+    expect(r.body.detail).toContain(`${rowHold(50)} micro-USD for the 50 rows`);
+    expect((await billedOf(SEARCH)).calls).toBe(0);
+    expect(await balance()).toBe(5_000);
+  });
+
+  it('holds the declared default page size (10) when the call sends none', async () => {
+    const r = await w.call('/proxy/hunter/domain-search?domain=stripe.com');
+    expect(r.status).toBe(rowHold(10) > 5_000 ? 402 : 200);
+    if (r.status === 402) expect(r.body.detail).toContain('the 10 rows');
+  });
+
+  it('once funded, is charged every row the provider billed, and the ledger reconciles with the sandbox', async () => {
+    await w.ctx.state.credit(w.teamId, rowHold(50) * 2);
+    const before = await balance();
+    const r = await w.call('/proxy/hunter/domain-search?domain=stripe.com&limit=50');
+    expect(r.status).toBe(200);
+    const billed = await billedOf(SEARCH);
+    expect(billed.calls).toBe(1);
+    expect(billed.billed_micro).toBeGreaterThan(0);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(billed.billed_micro));
+    expect(await balance()).toBe(before - billed.billed_micro);
+    expect((await chargedByEndpoint())[SEARCH]).toBe(billed.billed_micro);
+  });
+});
+
+describe('a per-item batch (addresses to verify, domains to enrich)', () => {
+  it('holds and charges every item sent, as the provider bills them, reconciled with the sandbox', async () => {
+    const batch = 'companyenrich.companies.enrich.batch';
+    const price = w.ctx.catalog.runtime.operations[batch].price_micro;
+    const domains = ['a.co', 'b.co', 'c.co', 'd.co'];
+    // a team of its own, funded one micro-dollar short of four items
+    const { team, token } = (await w.ctx.state.createTeam('batch team', 4 * price - 1))!;
+    otherTokens.push(token);
+    const billed = (await billedOf(batch)).billed_micro;
+    const short = await w.call('/proxy/companyenrich/companies/enrich/batch', { domains }, {}, token);
+    expect(short.status).toBe(402);
+    expect(short.body.detail).toContain('for the 4 rows');
+    expect((await billedOf(batch)).billed_micro).toBe(billed);
+    await w.ctx.state.credit(team.id, 1);
+    const r = await w.call('/proxy/companyenrich/companies/enrich/batch', { domains }, {}, token);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(4 * price));
+    expect((await billedOf(batch)).billed_micro).toBe(billed + 4 * price);
+    expect((await w.ctx.state.ledger(team.id, null)).entries[0]).toMatchObject({ kind: 'charge', amount_micro: -4 * price, endpoint_id: batch });
+    expect(await w.ctx.state.balance(team.id)).toBe(0);
+  });
+});
+
+describe('what a pass-through checks before calling anyone', () => {
+  const nothingHappens = async (path: string, body: unknown, id: string) => {
+    const calls = (await billedOf(id)).calls;
+    const before = await balance();
+    const r = body === 'GET' ? await w.call(path) : await fetch(w.url + path, {
+      method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    expect((await billedOf(id)).calls).toBe(calls);
+    expect(await balance()).toBe(before);
+    return r;
+  };
+
+  it('a body that is not a JSON object is a 422: null, a list, a string, a number', async () => {
+    for (const body of [null, [], 'coffee', 7]) {
+      const r = await nothingHappens('/proxy/serper/search', body, 'serper.google.serp.organic');
+      expect(r.status).toBe(422);
+      expect(r.body.detail[0]).toMatchObject({ loc: ['body'], type: 'type_error.dict' });
+    }
+    expect((await nothingHappens('/proxy/serper/search', {}, 'serper.google.serp.organic')).body.detail[0].loc).toEqual(['body', 'q']);
+  });
+
+  it('declared types, enums and bounds, each named', async () => {
+    const bad = await nothingHappens('/proxy/hunter/domain-search?domain=stripe.com&limit=lots&type=everyone', 'GET', SEARCH);
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.map((d: { loc: string[]; type: string }) => `${d.loc.join('.')}:${d.type}`)).toEqual(['query.limit:type_error.integer', 'query.type:value_error.enum']);
+    const over = await nothingHappens('/proxy/hunter/domain-search?domain=stripe.com&limit=1000', 'GET', SEARCH);
+    expect(over.body.detail[0]).toMatchObject({ loc: ['query', 'limit'], msg: "'limit' of hunter.people.search must be at most 100." });
+    const id = await nothingHappens('/proxy/wiza/api/individual_reveals/not-a-number', 'GET', 'wiza.people.reveal.get');
+    expect(id.body.detail[0]).toMatchObject({ loc: ['path', 'id'], type: 'type_error.integer' });
+    const typed = await nothingHappens('/proxy/serper/search', { q: ['a list'] }, 'serper.google.serp.organic');
+    expect(typed.body.detail[0]).toMatchObject({ loc: ['body', 'q'], type: 'type_error.string' });
+  });
+
+  it('every operation\'s own test request passes the checks (nothing the catalog documents is refused)', async () => {
+    const { checkBody, checkQuery } = await import('../../runtime/router/pass-through-input.ts');
+    const { loadRuntime } = await import('../../runtime/catalog/dist.ts');
+    const { parse } = await import('yaml');
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const ops = loadRuntime(REAL_DIST).operations;
+    let checked = 0;
+    for (const f of readdirSync('catalog-src/providers')) {
+      for (const src of parse(readFileSync(`catalog-src/providers/${f}`, 'utf8')).operations) {
+        if (!src.test_request) continue;
+        const query = new URLSearchParams(Object.entries(src.test_request.queryParams ?? {}).map(([k, v]) => [k, String(v)]));
+        expect(() => checkQuery(ops[src.id], query), src.id).not.toThrow();
+        if (src.method !== 'GET' && src.method !== 'DELETE') expect(() => checkBody(ops[src.id], src.test_request.body), src.id).not.toThrow();
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('an own key holding a line break or control character is a 422', async () => {
+    for (const key of ['abc\ndef', 'abc\r\n', 'ab\u0000c', '\tkey']) {
+      const r = await w.call('/teams/me/keys/hunter', { key });
+      expect(r.status, JSON.stringify(key)).toBe(422);
+      expect(r.body.detail[0].msg).toContain('no line break or control character');
+    }
+    expect((await w.call('/teams/me')).body.own_keys).toEqual([]);
+  });
+});
+
+describe('which operation a path is', () => {
+  it('a literal segment wins over a {param}: /v2/companies/by-email is the email lookup, not a company domain', async () => {
+    for (const [path, id] of [
+      ['/v2/companies/by-email?email=jane@stripe.com', 'thecompaniesapi.companies.enrich.email'],
+      ['/v2/companies/by-name?name=Stripe', 'thecompaniesapi.companies.search'],
+      ['/v2/companies/stripe.com', 'thecompaniesapi.companies.enrich'],
+    ] as const) {
+      const [charged, billed] = [(await chargedByEndpoint())[id] ?? 0, (await billedOf(id)).billed_micro];
+      const r = await w.call(`/proxy/thecompaniesapi${path}`);
+      expect(r.status, path).toBe(200);
+      const cost = Number(r.headers.get('x-svc-cost-micro'));
+      expect(cost, path).toBeGreaterThan(0);
+      // charged and recorded as the operation the sandbox answered as
+      expect((await chargedByEndpoint())[id] ?? 0, path).toBe(charged + cost);
+      expect((await billedOf(id)).billed_micro, path).toBe(billed + cost);
+    }
+    // by-name with no name: the by-name operation's own required parameter, not a domain lookup
+    const missing = await w.call('/proxy/thecompaniesapi/v2/companies/by-name');
+    expect(missing.body.detail[0]).toMatchObject({ loc: ['query', 'name'], type: 'value_error.missing' });
+  });
+
+  it('one upstream path serving several operations: the one whose fixed values the call sends', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const ops = w.ctx.catalog.runtime.operations;
+    for (const [path, id] of [
+      ['/proxy/serpapi/search.json?engine=google_news&q=battery', 'serpapi.google.serp.news'],
+      ['/proxy/serpapi/search.json?engine=google&q=battery', 'serpapi.google.serp.organic'],
+      ['/proxy/twilio/v2/PhoneNumbers/+14155550100?Fields=identity_match', 'twilio.people.phone.identity_match'],
+      ['/proxy/twilio/v2/PhoneNumbers/+14155550100', 'twilio.people.phone.validate'],
+    ] as const) {
+      const [charged, calls] = [(await chargedByEndpoint())[id] ?? 0, (await billedOf(id)).calls];
+      const r = await w.call(path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers.get('x-svc-cost-micro'), path).toBe(String(ops[id].price_micro));
+      expect((await chargedByEndpoint())[id] ?? 0, path).toBe(charged + ops[id].price_micro);
+      expect((await billedOf(id)).calls, path).toBe(calls + 1);
+    }
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    for (const [dataToGet, id] of [[['phone'], 'kaspr.people.phone.find'], [['workEmail'], 'kaspr.people.email.find']] as const) {
+      const [charged, calls] = [(await chargedByEndpoint())[id] ?? 0, (await billedOf(id)).calls];
+      const r = await w.call('/proxy/kaspr/profile/linkedin', { id: 'jane-doe', name: 'Jane Doe', dataToGet });
+      expect(r.status, id).toBe(200);
+      expect((await billedOf(id)).calls, id).toBe(calls + 1);
+      expect((await chargedByEndpoint())[id] ?? 0, id).toBe(charged + Number(r.headers.get('x-svc-cost-micro')));
+    }
+    const elsewhere = await w.call('/proxy/serpapi/search.json?engine=bing&q=battery');
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.detail[0]).toMatchObject({ loc: ['query', 'engine'], msg: expect.stringContaining('google_news') });
+  });
+
+  it('the ledger reconciles with the sandbox for every call so far', async () => {
+    const billed = Object.fromEntries(Object.entries(await w.billing()).filter(([, b]) => b.billed_micro > 0).map(([id, b]) => [id, b.billed_micro]));
+    const charged = await chargedByEndpoint();
+    for (const token of otherTokens) await chargedByEndpoint(token, charged);
+    expect(charged).toEqual(billed);
+  });
+});
+
+describe('a provider refusing the key', () => {
+  it('svc\'s platform key: 502 naming the provider, nothing charged, the provider\'s answer beside it', async () => {
+    const refused = await routedWorld(REAL_DIST, { env: { SVC_KEY_HUNTER: 'not-the-platform-key' } });
+    try {
+      const before = await refused.ctx.state.balance(refused.teamId);
+      const r = await refused.call('/proxy/hunter/email-verifier?email=jane@stripe.com');
+      expect(r.status).toBe(502);
+      expect(r.headers.get('x-svc-cost-micro')).toBe('0');
+      expect(r.body.detail).toBe("Hunter.io refused svc's platform key (HTTP 401); nothing was charged. Your svc credential is fine: this is on svc's side.");
+      expect(r.body.provider_status).toBe(401);
+      expect(r.body.provider_body.errors[0].id).toBe('authentication_failed');
+      expect(JSON.stringify(r.body)).not.toContain('not-the-platform-key');
+      expect(await refused.ctx.state.balance(refused.teamId)).toBe(before);
+    } finally {
+      await refused.close();
+    }
+  });
+
+  it('the team\'s stored key: 502 saying it is the team\'s key; the key is set aside and the next call uses the platform key', async () => {
+    expect((await w.call('/teams/me/keys/hunter', { key: 'revoked-team-key-1234' })).status).toBe(200);
+    const r = await w.call('/proxy/hunter/email-verifier?email=jane@stripe.com');
+    expect(r.status).toBe(502);
+    expect(r.body.detail).toContain("refused your team's stored key for 'hunter' (HTTP 401)");
+    expect(r.body.provider_status).toBe(401);
+    expect(JSON.stringify(r.body)).not.toContain('revoked-team-key-1234');
+    const next = await w.call('/proxy/hunter/email-verifier?email=jane@stripe.com');
+    expect(next.status).toBe(200);
+    expect(Number(next.headers.get('x-svc-cost-micro'))).toBeGreaterThan(0); // the platform key, paid by the balance
+  });
+});
