@@ -11,6 +11,7 @@ import { authRoutes } from './routes/auth.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { teamRoutes } from './routes/teams.ts';
 import { proxyRoutes } from './routes/proxy.ts';
+import { hubRoutes } from './routes/hub.ts';
 
 export function createApp(ctx: AppContext): H3 {
   const app = new H3({ onError: (error: HTTPError) => errorResponse(error) });
@@ -20,6 +21,7 @@ export function createApp(ctx: AppContext): H3 {
   authRoutes(app, ctx); //        POST /auth/session
   adminRoutes(app, ctx); //       POST /admin/teams, /admin/teams/{team}/tokens, /admin/teams/{team}/credit (SVC_ADMIN_TOKEN only)
   teamRoutes(app, ctx); //        GET /teams/me, /teams/me/ledger; POST, DELETE /teams/me/keys/{provider}
+  hubRoutes(app, ctx); //         POST /hub/tools; PUT, GET, DELETE /hub/tools/{id}; POST …/{id}[@N]/check, …/run; GET …/{id}/runs
   proxyRoutes(app, ctx); //       POST {proxy}/{capability} routed; {proxy}/{provider}/{path} pass-through
   openapiRoutes(app, ctx); //     GET /openapi.json
   staticRoutes(app, ctx); //      GET /* files of dist/ (dashboard, static catalog)
