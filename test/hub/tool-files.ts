@@ -21,7 +21,9 @@ export function emailTool(change: (f: ToolFiles) => void = () => {}): Record<str
       type: 'object', required: ['email', 'status'],
       properties: { email: { type: 'string' }, status: { enum: ['deliverable', 'undeliverable', 'risky'] } },
     },
-    check: { input: { domain: 'acme.com', full_name: 'Jane Doe' }, expect: { status: 'deliverable' } },
+    // the sandbox's cheapest verifier calls every address undeliverable; `nohit-checkco` makes it
+    // miss, so the next verifier answers (see docs/sandbox.md)
+    check: { input: { domain: 'nohit-checkco.com', full_name: 'Jane Doe' }, expect: { status: 'deliverable' } },
   };
   change(f);
   return {
