@@ -1,17 +1,23 @@
 // Child process for crash.test.ts: writes records as fast as it can and prints one line per write
 // the state layer acknowledged, until it is killed.
 import { createState } from '../../runtime/state/index.ts';
+import { HubStore } from '../../runtime/hub/store.ts';
 
 const dataDir = process.argv[2];
 const state = await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir, secret: 'crash-secret' });
 const created = (await state.createTeam('Crash Co', 0))!;
 process.stdout.write(`team ${created.team.id} ${created.token}\n`);
 const pad = 'x'.repeat(4096);
+// hub publishes: the version record is what a publish acknowledges before its check runs
+const hub = new HubStore(state.atomics);
+await hub.claimTool('crash-tool', created.team.id);
+const files = { 'tool.json': '{}', 'input.schema.json': '{}', 'output.schema.json': '{}', 'check.json': pad };
 for (let i = 1; ; i++) {
   await Promise.all([
     // several credits at once, so the ledger's chunks hold more than one entry when the kill lands
     ...[0, 1, 2, 3, 4, 5, 6, 7].map((k) => state.credit(created.team.id, i * 8 + k).then(() => process.stdout.write(`credit ${i * 8 + k}\n`))),
     state.atomics.nextId('crash').then((id) => process.stdout.write(`id ${id}\n`)),
     state.atomics.claim(`rec:${i}`, { i, pad }).then(() => process.stdout.write(`rec ${i}\n`)),
+    hub.addVersion('crash-tool', files, i).then((v) => process.stdout.write(`pub ${v.version}\n`)),
   ]);
 }
