@@ -60,3 +60,14 @@ describe('hub isolation', () => {
     expect(bad.body.detail[0].loc).toEqual(['path', 'tool_id']);
   });
 });
+
+describe('/openapi.json', () => {
+  it('lists every hub endpoint with the request schemas the routes enforce', async () => {
+    const doc = await (await fetch(`${w.url}/openapi.json`)).json();
+    expect(Object.keys(doc.paths['/hub/tools/{tool_id}']).sort()).toEqual(['delete', 'get', 'put']);
+    for (const path of ['/hub/tools', '/hub/tools/{tool_id}/check', '/hub/tools/{tool_id}/run', '/hub/tools/{tool_id}/runs']) expect(doc.paths[path], path).toBeDefined();
+    const publish = doc.paths['/hub/tools'].post.requestBody.content['application/json'].schema;
+    expect(publish.required).toEqual(['tool_id', 'files']);
+    expect(publish.properties.files.required).toEqual(['tool.json', 'input.schema.json', 'output.schema.json', 'check.json']);
+  });
+});
