@@ -23,7 +23,7 @@ export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, ve
     reason = `${result.reason} Add credit, then POST /hub/tools/${versionKey(version)}/check.`;
   } else if (result.kind === 'done') {
     const output = result.output!;
-    const { output: fits } = validatorsFor(versionKey(version), spec);
+    const { output: fits } = validatorsFor(version);
     const expected = Object.entries(spec.check.expect ?? {}).find(([field, want]) => !isDeepStrictEqual(output[field], want));
     if (!fits(output)) {
       reason = `The output does not fit output.schema.json: ${dataProblems(fits.errors).map((p) => p.msg).join(' ')} The output was ${shown(output)}.`;

@@ -1,9 +1,10 @@
 // The makers' own JSON Schemas (draft 2020-12): checked against the meta-schema at publish and
 // compiled into validators, each in an Ajv of its own so one maker's `$id` can never clash with
-// another's. Compiled validators are kept per version, a bounded number at a time.
+// another's. Compiled validators are kept by the schemas' text, a bounded number at a time.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createHash } from 'node:crypto';
 import { Lru } from '../util/lru.ts';
-import type { ToolSpec } from './types.ts';
+import type { VersionRecord } from './types.ts';
 
 const metaChecker = new Ajv2020({ allErrors: true, strict: false });
 
@@ -35,7 +36,10 @@ export interface Validators {
 
 const compiled = new Lru<Validators>(500);
 
-/** the input and output validators of a published version (its schemas passed the publish checks) */
-export function validatorsFor(key: string, spec: Pick<ToolSpec, 'input_schema' | 'output_schema'>): Validators {
-  return compiled.get(key) ?? compiled.set(key, { input: compileSchema(spec.input_schema), output: compileSchema(spec.output_schema) });
+/** the input and output validators of a stored version (its schemas passed the publish checks) */
+export function validatorsFor({ files }: Pick<VersionRecord, 'files'>): Validators {
+  const input = files['input.schema.json'];
+  const output = files['output.schema.json'];
+  const key = createHash('sha256').update(input).update('\0').update(output).digest('base64');
+  return compiled.get(key) ?? compiled.set(key, { input: compileSchema(JSON.parse(input)), output: compileSchema(JSON.parse(output)) });
 }

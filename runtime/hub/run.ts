@@ -22,7 +22,7 @@ export interface RunAnswer {
 export async function runTool(ctx: AppContext, store: HubStore, caller: Team, tool: ToolRecord, version: VersionRecord, input: unknown): Promise<RunAnswer> {
   const spec = specOf(version);
   const key = versionKey(version);
-  const validators = validatorsFor(key, spec);
+  const validators = validatorsFor(version);
   if (!validators.input(input)) {
     invalid(dataProblems(validators.input.errors).map((p) => ({ loc: ['body', 'input', ...p.pointer.split('/').slice(1)], msg: p.msg, type: 'value_error.input' })));
   }
