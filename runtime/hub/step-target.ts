@@ -1,7 +1,9 @@
 // What a step's `call` names, and the contract a publish is checked against: which fields `with`
 // may set, which it must set, and which output fields later templates may read.
 import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
-import { contractInputs } from '../router/body-schema.ts';
+import { bodyValidator } from '../validate.ts';
+import { capabilityBodySchema, contractInputs } from '../router/body-schema.ts';
+import { perObject } from '../util/remember.ts';
 
 export type StepTarget =
   | { kind: 'routed'; call: string; capability: string; accepts: Set<string>; returns: Set<string>; cap: CapabilitySrc }
@@ -43,4 +45,19 @@ export function unfillable(target: StepTarget, keys: string[]): string | null {
   }
   if (target.cap.identity.some((set) => set.every((f) => have.has(f)))) return null;
   return `${target.call} needs one of these identity sets: ${target.cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}.`;
+}
+
+/** a capability's body validator, compiled once per capability */
+const bodyCheck = perObject((cap: CapabilitySrc) => bodyValidator(capabilityBodySchema(cap)));
+
+/** why a literal `with` value would be refused by the router (the router's own body check), or null */
+export function literalProblem(target: StepTarget, field: string, value: unknown): string | null {
+  if (target.kind !== 'routed' || !target.accepts.has(field)) return null;
+  try {
+    bodyCheck(target.cap)({ [field]: value });
+    return null;
+  } catch (e) {
+    const detail = (e as { data?: { detail?: Array<{ msg: string }> } }).data?.detail;
+    return `${target.call} would refuse ${JSON.stringify(value).slice(0, 100)} for '${field}': ${detail?.[0]?.msg ?? 'invalid value'}`;
+  }
 }

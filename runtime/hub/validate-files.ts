@@ -8,7 +8,7 @@ import type { ValidationIssue } from '../errors.ts';
 import { parseUsd } from '../state/index.ts';
 import { checkFileSchema, toolFileSchema } from './file-schemas.ts';
 import { compileSchema, dataProblems, schemaProblems } from './maker-schemas.ts';
-import { stepTarget, unfillable, type StepTarget } from './step-target.ts';
+import { literalProblem, stepTarget, unfillable, type StepTarget } from './step-target.ts';
 import { parseRef, templatesIn } from './templates.ts';
 import { FILE_NAMES, type CheckFile, type FileName, type ToolFile, type ToolSpec } from './types.ts';
 
@@ -121,6 +121,8 @@ function checkSteps(tool: ToolFile, runtime: RuntimeCatalog, inputSchema: Record
     for (const [field, value] of Object.entries(step.with)) {
       const pointer = `${at}/with/${esc(field)}`;
       if (target && !target.accepts.has(field)) report('tool.json', pointer, `${target.call} takes no field '${field}' (it takes ${quoted(target.accepts)}).`, 'value_error.with');
+      const literal = target && !templatesIn(value).length ? literalProblem(target, field, value) : null;
+      if (literal) report('tool.json', pointer, literal, 'value_error.with');
       checkValue(value, pointer, earlier);
     }
     const why = target && unfillable(target, Object.keys(step.with));

@@ -32,11 +32,12 @@ describe('files that cannot work are refused with every problem at once', () => 
     expect((await w.req('GET', '/hub/tools/broken-tool')).status).toBe(404);
   });
 
-  it('refuses a call svc cannot make, a step reading a later step, and a step that cannot fill an identity', async () => {
+  it('refuses a call svc cannot make, a step reading a later step, a step that cannot fill an identity, a literal the call refuses', async () => {
     const r = await publish('broken-calls', emailTool((f) => {
       f.tool.steps = [
         { id: 'find', call: 'svc.people.email.find', with: { domain: '{{input.domain}}', email: '{{steps.verify.output.status}}' } },
         { id: 'verify', call: 'nobody.does.this', with: {} },
+        { id: 'again', call: 'svc.people.email.verify', with: { email: 42 } },
       ];
     }));
     expect(r.status).toBe(422);
@@ -44,6 +45,8 @@ describe('files that cannot work are refused with every problem at once', () => 
     expect(byLoc['/steps/0/with/email']).toMatch(/takes no field 'email'|does not run before this point/);
     expect(byLoc['/steps/0/with']).toMatch(/needs one of these identity sets/);
     expect(byLoc['/steps/1/call']).toMatch(/neither a routed capability/);
+    // a literal the router would refuse is refused here, before anyone pays for the check
+    expect(byLoc['/steps/2/with/email']).toMatch(/would refuse 42 for 'email': 'email' must be string/);
   });
 
   it('refuses files that are not JSON, schemas that are not JSON Schemas, and bad ids', async () => {
