@@ -46,9 +46,10 @@ export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, i
   const steps: StepAccount[] = [];
   let cost = 0;
   for (const step of spec.tool.steps) {
-    const target = stepTarget(ctx.catalog.runtime, step.call)!;
+    const target = stepTarget(ctx.catalog.runtime, step.call);
     const body = fillAll(step.with, scope);
-    const answer = await callStep(ctx, team, target, body);
+    // a catalog built after the publish may have dropped what a step calls
+    const answer: StepAnswer = target ? await callStep(ctx, team, target, body) : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
     steps.push({ id: step.id, call: step.call, ...answer.account });
     cost += answer.account.cost_micro;
     if (answer.account.outcome !== 'hit') {

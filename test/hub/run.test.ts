@@ -81,6 +81,25 @@ describe('a run', () => {
   });
 });
 
+describe('a step whose call has left the catalog', () => {
+  it('fails the run with 502 naming it; the steps before it are charged, the price is not', async () => {
+    await publish('email-dropped', emailTool());
+    const caps = w.ctx.catalog.runtime.capabilities;
+    const saved = caps['people.email.verify'];
+    delete caps['people.email.verify'];
+    try {
+      const caller = await w.team('dropped caller', 1_000_000);
+      const r = await w.req('POST', '/hub/tools/email-dropped/run', { input: { domain: 'acme.com', full_name: 'Ann Lee' } }, caller.token);
+      expect(r.status).toBe(502);
+      expect(r.body.detail).toMatch(/Step 'verify'.*svc\.people\.email\.verify is no longer in the catalog.*the tool's price was not/);
+      expect(r.body._svc).toMatchObject({ stopped: 'refused', step: 'verify', price_micro: 0 });
+      expect(1_000_000 - (await w.ctx.state.balance(caller.teamId))).toBe(r.body._svc.cost_micro);
+    } finally {
+      caps['people.email.verify'] = saved;
+    }
+  });
+});
+
 describe('versions over time', () => {
   it('an older live version serves at @N until 30 days after a newer one went live, then 410', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
