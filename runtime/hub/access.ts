@@ -21,6 +21,13 @@ export function parseRef(text: string): ToolRef {
   return { id: m[1], n: m[2] ? Number(m[2]) : null };
 }
 
+/** a bare tool id from the path, for actions on the whole tool; 422 with `@N` (it would not pin anything) */
+export function parseToolId(text: string, action: string): string {
+  const { id, n } = parseRef(text);
+  if (n !== null) invalid([{ loc: ['path', 'tool_id'], msg: `${action} applies to the whole tool: name it without @${n}.`, type: 'value_error.tool_id' }]);
+  return id;
+}
+
 export interface Opened {
   tool: ToolRecord;
   versions: VersionRecord[];

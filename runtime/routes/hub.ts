@@ -7,7 +7,7 @@ import * as schemas from '../request-schemas.ts';
 import { readJson } from '../body.ts';
 import { requireTeam } from '../auth.ts';
 import { Hub } from '../hub/service.ts';
-import { parseRef } from '../hub/access.ts';
+import { parseRef, parseToolId } from '../hub/access.ts';
 import type { FileName } from '../hub/types.ts';
 
 type Files = Record<FileName, string>;
@@ -19,7 +19,8 @@ const runsQuery = queryValidator<{ cursor?: string }>(schemas.runsQuery);
 export function hubRoutes(app: H3, ctx: AppContext): void {
   const { config, state } = ctx;
   const hub = new Hub(ctx);
-  const ref = (event: H3Event) => parseRef(getRouterParam(event, 'tool', { decode: true }) ?? '');
+  const param = (event: H3Event) => getRouterParam(event, 'tool', { decode: true }) ?? '';
+  const ref = (event: H3Event) => parseRef(param(event));
   const body = (event: H3Event) => readJson(event, config.maxBodyBytes);
 
   app.post('/hub/tools', async (event) => {
@@ -30,14 +31,14 @@ export function hubRoutes(app: H3, ctx: AppContext): void {
 
   app.put('/hub/tools/:tool', async (event) => {
     const team = await requireTeam(event, state);
-    const { id } = ref(event);
+    const id = parseToolId(param(event), 'A new version');
     const { files } = versionBody(await body(event));
     return hub.publish(team, id, files, 'update');
   });
 
   app.get('/hub/tools/:tool', async (event) => hub.view(await requireTeam(event, state), ref(event)));
 
-  app.delete('/hub/tools/:tool', async (event) => hub.retire(await requireTeam(event, state), ref(event).id));
+  app.delete('/hub/tools/:tool', async (event) => hub.retire(await requireTeam(event, state), parseToolId(param(event), 'Retiring')));
 
   app.post('/hub/tools/:tool/check', async (event) => hub.check(await requireTeam(event, state), ref(event)));
 
@@ -51,6 +52,6 @@ export function hubRoutes(app: H3, ctx: AppContext): void {
   app.get('/hub/tools/:tool/runs', async (event) => {
     const team = await requireTeam(event, state);
     const { cursor } = runsQuery(getQuery(event));
-    return hub.runs(team, ref(event).id, cursor ? Number(cursor) : null);
+    return hub.runs(team, parseToolId(param(event), 'The run list'), cursor ? Number(cursor) : null);
   });
 }

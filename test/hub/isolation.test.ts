@@ -53,11 +53,18 @@ describe('hub isolation', () => {
     expect(mine.body).toMatchObject({ version: 2, live_version: 1, status: 'failed' });
   });
 
-  it('an unknown tool is 404 and a malformed reference 422', async () => {
+  it('an unknown tool is 404; a malformed reference, or @N on an action for the whole tool, 422', async () => {
     expect((await w.req('GET', '/hub/tools/no-such-tool')).status).toBe(404);
     const bad = await w.req('GET', '/hub/tools/Bad@x');
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['path', 'tool_id']);
+    // a version on an action for the whole tool is refused, not ignored: DELETE x@2 must not retire x
+    const pinnedDelete = await w.req('DELETE', '/hub/tools/shown-tool@2');
+    expect(pinnedDelete.status).toBe(422);
+    expect(pinnedDelete.body.detail[0].msg).toMatch(/Retiring applies to the whole tool/);
+    expect((await w.req('GET', '/hub/tools/shown-tool')).body.retired_at).toBeUndefined();
+    expect((await w.req('PUT', '/hub/tools/shown-tool@1', { files: emailTool() })).status).toBe(422);
+    expect((await w.req('GET', '/hub/tools/shown-tool@1/runs')).status).toBe(422);
   });
 });
 
