@@ -25,7 +25,7 @@ const published = (v: VersionRecord): PublishAnswer => ({
 });
 
 export class Hub {
-  readonly store: HubStore;
+  private store: HubStore;
 
   constructor(private ctx: AppContext) {
     this.store = new HubStore(ctx.state.atomics);
@@ -33,9 +33,12 @@ export class Hub {
 
   /** POST (create or add a version; the id is claimed for the team) or PUT (the tool must exist and be the team's) */
   async publish(team: Team, id: string, files: Record<FileName, string>, mode: 'create' | 'update'): Promise<PublishAnswer> {
+    // who may publish is answered before what was sent: another team learns nothing from a 422
+    const existing = mode === 'update' ? (await openOwnTool(this.store, team, id, 'publish versions of')).tool : null;
+    if (existing?.retired_at) fail(410, retiredSentence(existing));
     const checked = validateFiles(files, this.ctx.catalog.runtime);
     if ('issues' in checked) invalid(checked.issues);
-    const tool = mode === 'create' ? await this.store.claimTool(id, team.id) : (await openOwnTool(this.store, team, id, 'publish versions of')).tool;
+    const tool = existing ?? (await this.store.claimTool(id, team.id));
     if (tool.team_id !== team.id) fail(409, `The tool id '${id}' belongs to another team; choose another id.`);
     if (tool.retired_at) fail(410, retiredSentence(tool));
     const version = await this.store.addVersion(id, files, checked.price_micro);
@@ -46,7 +49,7 @@ export class Hub {
     const { tool, versions } = await openOwnTool(this.store, team, ref.id, 'check');
     if (tool.retired_at) fail(410, retiredSentence(tool));
     const version = ref.n === null ? versions.at(-1) : versions.find((v) => v.version === ref.n);
-    if (!version) fail(404, `Tool '${ref.id}' has no version ${ref.n ?? ''}.`.replace(' .', '.'));
+    if (!version) fail(404, ref.n === null ? `Tool '${ref.id}' has no version yet.` : `Tool '${ref.id}' has no version ${ref.n}.`);
     if (version.status === 'live') fail(409, `${ref.id}@${version.version} is live already; its check passed.`);
     return published(await runCheck(this.ctx, this.store, team, version));
   }

@@ -48,6 +48,9 @@ describe('hub isolation', () => {
     for (const [method, path, body] of ops('shown-tool').filter(([m, p]) => m !== 'GET' || p.endsWith('/runs')).filter(([, p]) => !p.endsWith('/run'))) {
       expect((await w.req(method, path, body, w.other.token)).status, `${method} ${path}`).toBe(403);
     }
+    // who may publish is answered before the files are read
+    expect((await w.req('PUT', '/hub/tools/shown-tool', { files: { ...emailTool(), 'tool.json': '{' } }, w.other.token)).status).toBe(403);
+    expect((await w.req('PUT', '/hub/tools/hidden-tool', { files: { ...emailTool(), 'tool.json': '{' } }, w.other.token)).status).toBe(404);
     const mine = await w.req('GET', '/hub/tools/shown-tool');
     expect(mine.body.versions.map((v: { status: string }) => v.status)).toEqual(['live', 'failed']);
     expect(mine.body).toMatchObject({ version: 2, live_version: 1, status: 'failed' });
