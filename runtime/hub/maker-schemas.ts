@@ -6,7 +6,10 @@ import { createHash } from 'node:crypto';
 import { Lru } from '../util/lru.ts';
 import type { VersionRecord } from './types.ts';
 
-const metaChecker = new Ajv2020({ allErrors: true, strict: false });
+// `format` is an annotation, as draft 2020-12 has it by default (no format is enforced, none is
+// unknown); nothing a maker writes is logged.
+const OPTIONS = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
+const metaChecker = new Ajv2020(OPTIONS);
 
 /** meta-schema problems of a document, as JSON pointers with a sentence each */
 export function schemaProblems(doc: unknown): Array<{ pointer: string; msg: string }> {
@@ -15,7 +18,7 @@ export function schemaProblems(doc: unknown): Array<{ pointer: string; msg: stri
 }
 
 export function compileSchema(doc: object): ValidateFunction {
-  return new Ajv2020({ allErrors: true, strict: false }).compile(doc);
+  return new Ajv2020(OPTIONS).compile(doc);
 }
 
 /** a validator's errors as pointers into the data with a sentence each */

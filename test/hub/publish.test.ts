@@ -1,7 +1,7 @@
 // Publishing: every file problem at once with its file and JSON pointer, templates checked against
 // the input schema, the step order and each step's output contract; the seed's state table rows for
 // a new version (live, failed, unchecked then checked later); ids and versions under concurrency.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hubWorld, type HubWorld } from './world.ts';
 import { emailTool } from './tool-files.ts';
 
@@ -59,6 +59,21 @@ describe('files that cannot work are refused with every problem at once', () => 
     expect(id.body.detail[0].loc).toEqual(['body', 'tool_id']);
     const missing = await w.req('POST', '/hub/tools', { tool_id: 'no-files', files: { 'tool.json': '{}' } });
     expect(locs(missing.body)).toEqual(expect.arrayContaining(['body files input.schema.json', 'body files check.json']));
+  });
+});
+
+describe("makers' schemas", () => {
+  it('take `format` as an annotation (draft 2020-12): accepted, not enforced, and nothing a maker wrote is logged', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const r = await publish('email-format', emailTool((f) => { (f.input.properties as Record<string, object>).domain = { type: 'string', format: 'hostname' }; }));
+      expect(r.body.status).toBe('live');
+      const run = await w.req('POST', '/hub/tools/email-format/run', { input: { domain: 'not a host name', full_name: 'Jane Doe' } }, w.other.token);
+      expect(run.body.detail?.[0]?.loc).not.toEqual(['body', 'input', 'domain']);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
