@@ -98,6 +98,9 @@ function checkSteps(tool: ToolFile, runtime: RuntimeCatalog, inputSchema: Record
   const inputFields = inputSchema ? new Set(Object.keys(inputSchema.properties as object)) : null;
   const earlier = new Map<string, StepTarget | null>();
   const checkValue = (value: unknown, pointer: string, steps: Map<string, StepTarget | null>) => {
+    if (value !== null && typeof value === 'object' && JSON.stringify(value).includes('{{')) {
+      report('tool.json', pointer, 'Templates fill a whole value or text, not the inside of a list or object: a template there would be sent as it is.', 'value_error.template');
+    }
     for (const inner of templatesIn(value)) {
       const ref = parseRef(inner.trim());
       if (!ref) {

@@ -16,7 +16,7 @@ describe('files that cannot work are refused with every problem at once', () => 
   it('names the file and the JSON pointer of each problem, and stores nothing', async () => {
     const r = await publish('broken-tool', emailTool((f) => {
       (f.tool.steps as Array<Record<string, unknown>>)[1].with = { email: '{{steps.find.output.mail}}' };
-      f.tool.output = { email: '{{input.emial}}', status: '{{steps.later.output.status}}', x: '{{ process.exit() }}' };
+      f.tool.output = { email: '{{input.emial}}', status: '{{steps.later.output.status}}', x: '{{ process.exit() }}', y: ['{{input.domain}}'] };
       f.check = { input: { domain: 7 }, expect: { nope: 1 } };
     }));
     expect(r.status).toBe(422);
@@ -25,6 +25,7 @@ describe('files that cannot work are refused with every problem at once', () => 
       'body files tool.json /output/email', // an input field the input schema does not declare
       'body files tool.json /output/status', // a step that does not exist
       'body files tool.json /output/x', // not a template svc understands
+      'body files tool.json /output/y', // a template inside a list would be sent as it is
       'body files check.json /input/domain', 'body files check.json /input/full_name', 'body files check.json /expect/nope',
     ]));
     const never = r.body.detail.find((d: { loc: string[] }) => d.loc[3] === '/steps/1/with/email');
