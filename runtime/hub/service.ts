@@ -3,6 +3,7 @@
 import type { AppContext } from '../context.ts';
 import { fail, invalid } from '../errors.ts';
 import type { Team } from '../state/index.ts';
+import { now } from '../util/clock.ts';
 import { openOwnTool, openTool, retiredSentence, type ToolRef } from './access.ts';
 import { runCheck } from './check.ts';
 import { newestLive, pinExpired, pinnableUntil } from './pin.ts';
@@ -69,7 +70,7 @@ export class Hub {
     if (ref.n !== null) {
       version = versions.find((v) => v.version === ref.n && (maker || v.status === 'live'));
       if (!version) fail(404, `Tool '${ref.id}' has no version ${ref.n} you can call.`);
-      if (pinExpired(version, versions, Date.now())) {
+      if (pinExpired(version, versions, now())) {
         fail(410, `${ref.id}@${ref.n} stopped serving on ${pinnableUntil(version, versions)}, 30 days after a newer version went live; call ${ref.id} or ${ref.id}@${live!.version}.`);
       }
     }

@@ -36,7 +36,8 @@ export interface PipelineResult {
   issues?: ValidationIssue[];
 }
 
-const DEFAULT_OPTIONS = parseRouteOptions({ get: () => null });
+// no route headers: each step runs with the defaults
+const DEFAULT_OPTIONS = parseRouteOptions(new Headers());
 
 interface StepAnswer { account: StepFacts; output?: Record<string, unknown>; reason?: string; issues?: ValidationIssue[] }
 

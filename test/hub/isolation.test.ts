@@ -9,7 +9,7 @@ beforeAll(async () => {
   w = await hubWorld();
   expect((await w.req('POST', '/hub/tools', { tool_id: 'shown-tool', files: emailTool() })).body.status).toBe('live');
   // version 2 fails its check: the maker sees it, nobody else does
-  const failing = emailTool((f) => { f.check = { input: { domain: 'acme.com', full_name: 'Jane Doe' }, expect: { status: 'deliverable' } }; });
+  const failing = emailTool((f) => { f.check = { input: { domain: 'acme.com', full_name: 'Jane Doe' }, expect: { email: 'jane@acme.com' } }; });
   expect((await w.req('PUT', '/hub/tools/shown-tool', { files: failing })).body.status).toBe('failed');
   expect((await w.req('POST', '/hub/tools', { tool_id: 'hidden-tool', files: failing })).body.status).toBe('failed');
 });

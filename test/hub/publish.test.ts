@@ -96,10 +96,10 @@ describe("a new version's state (the seed's state table)", () => {
   });
 
   it('a failed check stores the version as failed and keeps a reason naming the step and field', async () => {
-    const r = await publish('email-failed', emailTool((f) => { f.check = { input: { domain: 'acme.com', full_name: 'Jane Doe' }, expect: { status: 'deliverable' } }; }));
+    const r = await publish('email-failed', emailTool((f) => { f.check = { input: { domain: 'acme.com', full_name: 'Jane Doe' }, expect: { email: 'jane@acme.com' } }; }));
     expect(r.status).toBe(201);
     expect(r.body.status).toBe('failed');
-    expect(r.body.reason).toMatch(/expects output 'status' to be "deliverable"; the tool answered "undeliverable".*verify: checkco\.people\.email\.verify/);
+    expect(r.body.reason).toMatch(/expects output 'email' to be "jane@acme\.com"; the tool answered "jane\.doe@acme\.com" \(steps served by find: findco\.people\.email\.find, verify: /);
     const read = await w.req('GET', '/hub/tools/email-failed');
     expect(read.body).toMatchObject({ status: 'failed', reason: r.body.reason, versions: [{ version: 1, status: 'failed', reason: r.body.reason }] });
     // a step that finds nothing is a failed check too, and says which step and what it was sent

@@ -1,13 +1,14 @@
 // Running tools: money that reconciles caller, maker and the sandbox's billing exactly; what a run
 // that stops early charges; pinned versions and their 30 days (a controllable clock); retiring.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setClock } from '../../runtime/util/clock.ts';
 import { hubWorld, type HubWorld } from './world.ts';
 import { emailTool } from './tool-files.ts';
 
 let w: HubWorld;
 beforeAll(async () => { w = await hubWorld(); });
 afterAll(() => w.close());
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => { setClock(null); });
 
 const publish = async (tool_id: string, files: Record<string, string>) => {
   const r = await w.req('POST', '/hub/tools', { tool_id, files });
@@ -102,11 +103,10 @@ describe('a step whose call has left the catalog', () => {
 
 describe('versions over time', () => {
   it('an older live version serves at @N until 30 days after a newer one went live, then 410', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const t0 = Date.parse('2027-01-01T00:00:00Z');
-    vi.setSystemTime(t0);
+    let clock = Date.parse('2027-01-01T00:00:00Z');
+    setClock(() => clock);
     await publish('email-pinned', emailTool());
-    vi.setSystemTime(t0 + 86_400_000);
+    clock += 86_400_000;
     await w.req('PUT', '/hub/tools/email-pinned', { files: emailTool() });
     const input = { input: { domain: 'nohit-checkco.io', full_name: 'Ann Lee' } };
     const read = await w.req('GET', '/hub/tools/email-pinned', undefined, w.other.token);
@@ -114,11 +114,11 @@ describe('versions over time', () => {
       { version: 1, status: 'live', created_at: '2027-01-01T00:00:00.000Z', pinnable_until: '2027-02-01T00:00:00.000Z' },
       { version: 2, status: 'live', created_at: '2027-01-02T00:00:00.000Z' },
     ]);
-    vi.setSystemTime(Date.parse('2027-01-31T23:59:59Z'));
+    clock = Date.parse('2027-01-31T23:59:59Z');
     const pinned = await w.req('POST', '/hub/tools/email-pinned@1/run', input, w.other.token);
     expect(pinned.status).toBe(200);
     expect(pinned.body._svc.version).toBe(1);
-    vi.setSystemTime(Date.parse('2027-02-01T00:00:00Z'));
+    clock = Date.parse('2027-02-01T00:00:00Z');
     const gone = await w.req('POST', '/hub/tools/email-pinned@1/run', input, w.other.token);
     expect(gone.status).toBe(410);
     expect(gone.body.detail).toMatch(/email-pinned@2/);
