@@ -1,13 +1,9 @@
 // The `svc admin …` commands as a user runs them: a child process against a real listening server.
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../runtime/server.ts';
-import { ROOT } from '../helpers/paths.ts';
-import { ADMIN, testApp } from './app-helper.ts';
+import { startServer, type RunningServer } from '../../../runtime/server.ts';
+import { svcCli } from '../../helpers/cli.ts';
+import { ADMIN, testApp } from '../app-helper.ts';
 
-const run = promisify(execFile);
 let server: RunningServer;
 let url = '';
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -19,15 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await server?.close(); });
 
-async function svc(args: string[], env: Record<string, string> = { SVC_URL: url, SVC_ADMIN_TOKEN: ADMIN }): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'bin', 'svc.js'), ...args], { env: { PATH: process.env.PATH, ...env }, cwd: ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const svc = (args: string[], env: Record<string, string> = { SVC_URL: url, SVC_ADMIN_TOKEN: ADMIN }) => svcCli(args, env);
 
 describe('svc in a pipe', () => {
   it('prints its usage and errors without colour codes', async () => {
@@ -66,20 +54,20 @@ describe('svc admin', () => {
     expect(list).toMatchObject({ code: 0, stdout: 'cli-team\t3000000\tCli Team\njson-team\t0\tJson Team\n' });
   });
 
-  it('fails with a sentence and a non-zero exit', async () => {
+  it('fails with a sentence and the exit code of what went wrong', async () => {
     const taken = await svc(['admin', 'team', 'create', 'Cli Team']);
-    expect(taken.code).toBe(1);
+    expect(taken.code).toBe(4); // refused (409)
     expect(taken.stderr).toMatch(/already exists/);
-    expect((await svc(['admin', 'credit', 'nobody', '1'])).stderr).toMatch(/No team 'nobody'/);
-    expect((await svc(['admin', 'credit', 'cli-team', 'ten'])).stderr).toMatch(/not a USD amount/);
+    expect(await svc(['admin', 'credit', 'nobody', '1'])).toMatchObject({ code: 4, stderr: expect.stringMatching(/No team 'nobody'/) });
+    expect(await svc(['admin', 'credit', 'cli-team', 'ten'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/not a USD amount/) });
     const negative = await svc(['admin', 'credit', 'cli-team', '-1']);
-    expect(negative.code).toBe(1);
+    expect(negative.code).toBe(2);
     expect(negative.stderr).toBe("svc: '-1' is a negative amount, which no svc command takes (credits are USD amounts such as 10 or 0.25).\n");
     const noToken = await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url });
-    expect(noToken).toMatchObject({ code: 1, stderr: expect.stringMatching(/SVC_ADMIN_TOKEN is not set/) });
-    expect((await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url, SVC_ADMIN_TOKEN: 'wrong' })).stderr).toMatch(/refused SVC_ADMIN_TOKEN/);
+    expect(noToken).toMatchObject({ code: 2, stderr: expect.stringMatching(/SVC_ADMIN_TOKEN is not set/) });
+    expect(await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url, SVC_ADMIN_TOKEN: 'wrong' })).toMatchObject({ code: 4, stderr: expect.stringMatching(/refused SVC_ADMIN_TOKEN/) });
     const down = await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: 'http://127.0.0.1:9', SVC_ADMIN_TOKEN: ADMIN });
-    expect(down).toMatchObject({ code: 1, stderr: expect.stringMatching(/Cannot reach/) });
+    expect(down).toMatchObject({ code: 6, stderr: expect.stringMatching(/Cannot reach/) });
     expect(down.stderr).not.toMatch(/at .*\.ts/); // no stack
   });
 });
