@@ -50,3 +50,12 @@ export function passThroughTemplate(service: string, op: OperationSrc): string {
   }
   return parts.join(' ');
 }
+
+/** The same routed call from a terminal (`svc call`, docs/cli.md): each sample as field=value. */
+export function routedCliTemplate(cap: CapabilitySrc): string {
+  const word = (v: unknown) => {
+    const text = Array.isArray(v) ? v.join(',') : String(v);
+    return /^[\w@.,:/+-]+$/.test(text) ? text : shellQuote(text);
+  };
+  return ['svc call', cap.capability, ...Object.entries(routedSampleBody(cap)).map(([k, v]) => `${k}=${word(v)}`)].join(' ');
+}

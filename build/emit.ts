@@ -20,9 +20,9 @@ export async function emitCatalog(r: Resolved, out: string, sourceHash: string, 
     if (rel !== '.source-hash' && rel !== 'manifest.json') hash.update(rel).update('\0').update(text).update('\0');
     writeFileSync(path, text);
   };
-  write('platforms.json', { platforms: r.platforms, hints: ['GET /catalog/platforms/{slug} lists one shelf by capability', 'GET /catalog/search?q=… finds operations'] });
+  write('platforms.json', { platforms: r.platforms, hints: ['GET /catalog/platforms/{slug} lists one shelf by capability', 'GET /catalog/search?q=… finds operations (svc search WORDS in a terminal)'] });
   for (const s of r.shelves) {
-    const hints = [`GET /catalog/platforms/${s.slug}?include_hidden=1 adds the ${s.hidden_count} account and utility operations`, 'GET /catalog/endpoints/{id} for params, cost, siblings and a call template'];
+    const hints = [`GET /catalog/platforms/${s.slug}?include_hidden=1 adds the ${s.hidden_count} account and utility operations`, 'GET /catalog/endpoints/{id} for params, cost, siblings and a call template (svc show ID in a terminal)'];
     write(`platforms/${s.slug}.json`, { slug: s.slug, label: s.label, description: s.description, capabilities: s.capabilities, hidden_count: s.hidden_count, hints });
     write(`platforms/${s.slug}.all.json`, { slug: s.slug, label: s.label, description: s.description, capabilities: s.all, hidden_count: s.hidden_count, hints });
   }

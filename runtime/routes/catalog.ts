@@ -40,8 +40,8 @@ export function catalogRoutes(app: H3, { catalog, live, entry, config }: AppCont
       capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),
     }));
     const hints = results.length
-      ? [`GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template`]
-      : ['No match: try fewer or broader words, or GET /catalog/platforms to browse'];
+      ? [`GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template (svc show ${results[0].endpoint_id} in a terminal)`]
+      : ['No match: try fewer or broader words (svc search WORDS in a terminal), or GET /catalog/platforms to browse'];
     return { q, results, total, hints };
   });
 

@@ -1,10 +1,14 @@
 // `svc call` against a real server whose providers are the sandbox: a hit, a miss, refusals (422,
 // 402), a server error (502), each with its exit code, and every route flag reaching the router as
 // the one header it stands for.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routedWorld, type RoutedWorld } from '../../helpers/routed.ts';
 import { FIXTURE_DIST } from '../../helpers/paths.ts';
-import { svcCli } from '../../helpers/cli.ts';
+import { SVC_BIN, svcCli } from '../../helpers/cli.ts';
+
+const run = promisify(execFile);
 
 let w: RoutedWorld;
 let env: Record<string, string>;
@@ -141,5 +145,18 @@ describe('svc call usage errors (exit 2, nothing sent)', () => {
     const down = await svc(['call', 'people.email.verify', 'email=a@b.co'], { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: 'x' });
     expect(down).toMatchObject({ code: 6, stderr: expect.stringMatching(/^svc: Cannot reach http:\/\/127\.0\.0\.1:9/) });
     expect(down.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the catalog names the CLI', () => {
+  it("every routed entry's `svc call` hint works as pasted into a shell", async () => {
+    for (const cap of ['people.email.find', 'people.email.verify', 'google.serp.organic']) {
+      const entry = await (await fetch(`${w.url}/catalog/endpoints/svc.${cap}`)).json();
+      const line = (entry.hints as string[]).find((h) => h.startsWith('From a terminal: '))!.slice('From a terminal: '.length);
+      expect(line).toMatch(new RegExp(`^svc call ${cap.replaceAll('.', '\\.')} \\w+=`));
+      // `svc` as a user has it on PATH: this checkout's bin; the shell splits the line
+      const r = await run('bash', ['-c', `svc() { "${process.execPath}" "${SVC_BIN}" "$@"; }; ${line} --json`], { env: { PATH: process.env.PATH, ...env } });
+      expect(JSON.parse(r.stdout)._svc.served_by).toMatch(new RegExp(`${cap.replaceAll('.', '\\.')}$`));
+    }
   });
 });
