@@ -1,7 +1,7 @@
 // `svc`: the command line. Each command group is its own file; this one only lists them and turns
 // failures into one sentence and an exit code a script can read (fail.ts, docs/cli.md).
 import '../util/plain-output.ts'; // first: before citty reads the environment
-import { defineCommand, runCommand, runMain } from 'citty';
+import { defineCommand, renderUsage, runCommand, runMain, type ArgsDef, type CommandDef } from 'citty';
 import pkg from '../../package.json' with { type: 'json' };
 import { admin } from './admin.ts';
 import { call } from './call.ts';
@@ -24,8 +24,11 @@ try {
   const negative = rawArgs.find((a) => /^-\d/.test(a));
   if (negative) throw new CliFailure(`'${negative}' is a negative amount, which no svc command takes (credits are USD amounts such as 10 or 0.25).`, EXIT.usage);
   if (rawArgs.length === 0 || rawArgs.includes('--help') || rawArgs.includes('-h') || rawArgs[0] === '--version') {
-    await runMain(main, { rawArgs: rawArgs.length ? rawArgs : ['--help'] });
-    if (rawArgs.length <= 1 && rawArgs[0] !== '--version') process.stdout.write(`${EXIT_HELP}\n`);
+    // the top-level usage ends with the exit codes, so scripts' authors find them where they look
+    const showUsage = async <T extends ArgsDef = ArgsDef>(cmd: CommandDef<T>, parent?: CommandDef<T>) => {
+      process.stdout.write(`${await renderUsage(cmd, parent)}\n\n${(cmd as unknown) === main ? `${EXIT_HELP}\n` : ''}`);
+    };
+    await runMain(main, { rawArgs: rawArgs.length ? rawArgs : ['--help'], showUsage });
   } else {
     refuseUnknownFlags(main, rawArgs);
     await runCommand(main, { rawArgs });

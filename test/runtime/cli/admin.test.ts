@@ -25,6 +25,14 @@ describe('svc in a pipe', () => {
       expect(r.stdout + r.stderr).not.toContain('\x1b[');
     }
   });
+
+  it('lists every command and the exit codes in --help', async () => {
+    const r = await svc(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of ['search', 'show', 'find', 'call', 'hub', 'me', 'feedback', 'review', 'serve', 'demo', 'build', 'admin']) expect(r.stdout).toMatch(new RegExp(`^\\s+${c}\\s`, 'm'));
+    expect(r.stdout).toMatch(/^Exit codes:\n  0  done.*\n  2  usage error.*\n  3  a miss.*\n  4  refused.*\n  5  server error.*\n  6  server not reachable/m);
+    expect(await svc(['bogus'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc: Unknown command bogus/) });
+  });
 });
 
 describe('svc admin', () => {
