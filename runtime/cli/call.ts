@@ -3,7 +3,6 @@
 import { defineCommand } from 'citty';
 import { asTeam, baseUrl, request, teamToken } from './http.ts';
 import { kindOf, parseFields, type FieldKind } from './fields.ts';
-import { spin } from './spinner.ts';
 import { tellAnswer } from './answer.ts';
 import { json, note, out, table, usd } from './print.ts';
 
@@ -63,7 +62,7 @@ export const call = defineCommand({
     const body = parseFields(args._.slice(1), kinds);
     const deadline = Number(args.timeout) > 0 ? Number(args.timeout) : DEFAULT_DEADLINE_MS;
     const url = `${baseUrl()}${new URL(meta.proxy_url).pathname.replace(/\/+$/, '')}/${capability}`;
-    const a = await spin(`calling ${capability}`, request(url, { body, headers, timeoutMs: deadline + ATTEMPT_MARGIN_MS }));
+    const a = await request(url, { body, headers, timeoutMs: deadline + ATTEMPT_MARGIN_MS, label: `calling ${capability}` });
     if (args['dry-run'] && a.status === 200) return args.json ? out(JSON.stringify(a.data)) : tellPlan(a.data as DryRun);
     tellAnswer(a, args.json, (svc) => !svc.served_by);
   },

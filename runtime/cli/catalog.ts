@@ -22,9 +22,9 @@ export const search = defineCommand({
   },
   async run({ args }) {
     const q = words(args);
-    const res = await spin('searching', ok<{ results: Array<{ endpoint_id: string; kind: string; provider_display: string; usd: number | null; name: string; observed: Observed | null }>; total: number }>(
-      `${baseUrl()}/catalog/search?q=${encodeURIComponent(q)}&limit=${encodeURIComponent(args.limit)}`,
-    ));
+    const res = await ok<{ results: Array<{ endpoint_id: string; kind: string; provider_display: string; usd: number | null; name: string; observed: Observed | null }>; total: number }>(
+      `${baseUrl()}/catalog/search?q=${encodeURIComponent(q)}&limit=${encodeURIComponent(args.limit)}`, { label: 'searching' },
+    );
     if (args.json) printJson(res);
     else if (res.results.length) {
       out(table(['ID', 'KIND', 'PROVIDER', 'USD', 'HIT', 'NAME'], res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display, price(r.usd), percent(r.observed?.hit_rate), r.name])));
@@ -49,7 +49,7 @@ export const show = defineCommand({
   meta: { name: 'show', description: 'Show one operation: parameters, cost, siblings, the command that runs it' },
   args: { id: { type: 'positional', required: true, description: 'endpoint id, e.g. svc.people.email.verify' }, json },
   async run({ args }) {
-    const e = await spin('reading', ok<Entry>(`${baseUrl()}/catalog/endpoints/${pathId(args.id)}`));
+    const e = await ok<Entry>(`${baseUrl()}/catalog/endpoints/${pathId(args.id)}`);
     if (args.json) return printJson(e);
     const p = e.endpoint;
     out(pairs({

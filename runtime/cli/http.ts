@@ -2,6 +2,7 @@
 // team's own requests. A non-2xx answer becomes a CliFailure with the server's sentence and the exit
 // code of its class (4xx refused, 5xx server error).
 import { CliFailure, EXIT } from './fail.ts';
+import { spin } from './spinner.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -26,6 +27,8 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /** what the spinner says while the answer takes over a second */
+  label?: string;
 }
 
 /** The request, answered whatever its status; a CliFailure (unreachable) when no answer came. */
@@ -47,8 +50,7 @@ export async function send(url: string, opts: RequestOptions = {}): Promise<Resp
 }
 
 export async function request(url: string, opts: RequestOptions = {}): Promise<Answer> {
-  const res = await send(url, opts);
-  const text = await res.text();
+  const { res, text } = await spin(opts.label ?? 'waiting for svc', send(url, opts).then(async (r) => ({ res: r, text: await r.text() })));
   let data: unknown = null;
   try { data = JSON.parse(text); } catch { /* not JSON: data stays null */ }
   return { status: res.status, headers: res.headers, data };

@@ -5,7 +5,6 @@ import { defineCommand } from 'citty';
 import { asTeam, baseUrl, pathId, request, teamToken } from './http.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { kindOf, parseFields } from './fields.ts';
-import { spin } from './spinner.ts';
 import { tellAnswer } from './answer.ts';
 import { json, note, out, pairs, printJson, table, usd } from './print.ts';
 
@@ -37,7 +36,7 @@ const publish = defineCommand({
   async run({ args }) {
     const files = await readFiles(args.dir);
     const toolId = args.id ?? basename(resolve(args.dir));
-    const res = await spin('publishing and checking', asTeam<Published>('/hub/tools', { body: { tool_id: toolId, files }, timeoutMs: LONG_MS }));
+    const res = await asTeam<Published>('/hub/tools', { body: { tool_id: toolId, files }, timeoutMs: LONG_MS, label: 'publishing and checking' });
     if (args.json) printJson(res);
     else out(pairs({ tool: `${res.tool_id}@${res.version}`, status: res.status, ...(res.reason ? { reason: res.reason } : {}), check: `${res.check.ok ? 'passed' : 'did not pass'}, cost ${usd(res.check.cost_micro)}` }));
     if (res.status !== 'live') process.exitCode = EXIT.miss;
@@ -52,7 +51,7 @@ const show = defineCommand({
   meta: { name: 'show', description: 'Show a tool and its versions (ID or ID@N)' },
   args: { id: { type: 'positional', required: true, description: 'tool id, or id@N for one version' }, json },
   async run({ args }) {
-    const t = await spin('reading', view(args.id));
+    const t = await view(args.id);
     if (args.json) return printJson(t);
     out(pairs({
       tool: `${t.tool_id}@${t.version}`, name: t.name, maker: t.team, summary: t.summary, price: `${usd(t.price_micro)} a run`,
@@ -76,7 +75,7 @@ const run = defineCommand({
     // the input schema gives each field's type, so `count=3` is sent as a number
     const props = (await view(args.id)).input_schema.properties ?? {};
     const input = parseFields(args._.slice(1), Object.fromEntries(Object.entries(props).map(([k, p]) => [k, kindOf(p.type)])));
-    const a = await spin(`running ${args.id}`, request(`${baseUrl()}/hub/tools/${pathId(args.id)}/run`, { body: { input }, headers, timeoutMs: LONG_MS }));
+    const a = await request(`${baseUrl()}/hub/tools/${pathId(args.id)}/run`, { body: { input }, headers, timeoutMs: LONG_MS, label: `running ${args.id}` });
     tellAnswer(a, args.json, (svc) => svc.stopped === 'miss');
   },
 });
