@@ -2,23 +2,20 @@
 // as commands, run in this process from the same entry files, so they behave exactly alike.
 import { defineCommand } from 'citty';
 
-export const serve = defineCommand({
-  meta: { name: 'serve', description: 'Run the service (as npm start): PORT, SVC_DATA_DIR, SVC_STORAGE, … from the environment' },
-  args: { port: { type: 'string', description: 'port to listen on (sets PORT; default 8787)' } },
-  async run({ args }) {
-    if (args.port !== undefined) process.env.PORT = args.port;
-    await import('../start.ts');
-  },
-});
+/** a command that starts a server from its entry file, PORT set from --port */
+function server(name: string, description: string, entry: () => Promise<unknown>) {
+  return defineCommand({
+    meta: { name, description },
+    args: { port: { type: 'string', description: 'port to listen on (sets PORT; default 8787)' } },
+    async run({ args }) {
+      if (args.port !== undefined) process.env.PORT = args.port;
+      await entry();
+    },
+  });
+}
 
-export const demo = defineCommand({
-  meta: { name: 'demo', description: 'Run the service with the provider sandbox and a funded demo team (as npm run demo)' },
-  args: { port: { type: 'string', description: 'port to listen on (sets PORT; default 8787)' } },
-  async run({ args }) {
-    if (args.port !== undefined) process.env.PORT = args.port;
-    await import('../demo.ts');
-  },
-});
+export const serve = server('serve', 'Run the service (as npm start): PORT, SVC_DATA_DIR, SVC_STORAGE, … from the environment', () => import('../start.ts'));
+export const demo = server('demo', 'Run the service with the provider sandbox and a funded demo team (as npm run demo)', () => import('../demo.ts'));
 
 export const build = defineCommand({
   meta: { name: 'build', description: 'Validate catalog-src/ and write dist/catalog/ and the dashboard (as npm run build)' },
