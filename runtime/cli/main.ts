@@ -18,6 +18,13 @@ const main = defineCommand({
   subCommands: { search, show, find, call, hub, me, feedback, review, serve, demo, build, admin },
 });
 
+// A reader that stops early (`svc search email | head -1`) closes the pipe; that ends the command
+// quietly instead of in a stack trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') process.stderr.write(`svc: cannot write the output (${e.code ?? e.message}).\n`);
+  process.exit(e.code === 'EPIPE' ? Number(process.exitCode ?? 0) : EXIT.unexpected);
+});
+
 const rawArgs = process.argv.slice(2);
 try {
   // The parser would read `-1` as a flag and then report a missing amount; no svc command takes one.

@@ -155,7 +155,7 @@ describe('the catalog names the CLI', () => {
       const line = (entry.hints as string[]).find((h) => h.startsWith('From a terminal: '))!.slice('From a terminal: '.length);
       expect(line).toMatch(new RegExp(`^svc call ${cap.replaceAll('.', '\\.')} \\w+=`));
       // `svc` as a user has it on PATH: this checkout's bin; the shell splits the line
-      const r = await run('bash', ['-c', `svc() { "${process.execPath}" "${SVC_BIN}" "$@"; }; ${line} --json`], { env: { PATH: process.env.PATH, ...env } });
+      const r = await run('bash', ['--norc', '-c', `svc() { "${process.execPath}" "${SVC_BIN}" "$@"; }; ${line} --json`], { env: { PATH: process.env.PATH, ...env } });
       expect(JSON.parse(r.stdout)._svc.served_by).toMatch(new RegExp(`${cap.replaceAll('.', '\\.')}$`));
     }
   });

@@ -1,11 +1,15 @@
 // `svc search`, `svc show`, `svc find` against a real server: tables for people, --json for
 // scripts, exit 3 when nothing matches, and find's candidates printed before the judge has answered.
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../../helpers/paths.ts';
 import { appContext, serve } from '../../helpers/server.ts';
-import { svcChild, svcCli, until } from '../../helpers/cli.ts';
+import { SVC_BIN, svcChild, svcCli, until } from '../../helpers/cli.ts';
+
+const run = promisify(execFile);
 
 const closers: Array<() => Promise<void> | void> = [];
 let env: Record<string, string>;
@@ -46,6 +50,12 @@ describe('svc show', () => {
     const routed = await svcCli(['show', 'svc.people.email.find'], env);
     expect(routed.stdout).toMatch(/^From a terminal: svc call people\.email\.find domain=stripe\.com full_name='Jane Doe'$/m);
     expect(JSON.parse((await svcCli(['show', 'svc.people.email.find', '--json'], env)).stdout).endpoint.id).toBe('svc.people.email.find');
+  });
+
+  it('ends quietly when the reader closes the pipe early', async () => {
+    // `true` reads nothing and exits at once, so every write of svc meets a closed pipe
+    const r = await run('bash', ['--norc', '-c', `"${process.execPath}" "${SVC_BIN}" show svc.people.email.find | true; echo "exit \${PIPESTATUS[0]}"`], { env: { PATH: process.env.PATH, ...env } });
+    expect(r).toMatchObject({ stdout: 'exit 0\n', stderr: '' });
   });
 
   it('an unknown id is refused with the server\'s sentence (exit 4)', async () => {
