@@ -53,6 +53,8 @@ export async function request(url: string, opts: RequestOptions = {}): Promise<A
   const { res, text } = await spin(opts.label ?? 'waiting for svc', send(url, opts).then(async (r) => ({ res: r, text: await r.text() })));
   let data: unknown = null;
   try { data = JSON.parse(text); } catch { /* not JSON: data stays null */ }
+  // svc answers every success in JSON; anything else is another server at SVC_URL
+  if (res.ok && data === null) throw new CliFailure(`${new URL(url).origin} answered ${new URL(url).pathname} with something other than svc's JSON; is SVC_URL the svc server?`, EXIT.unexpected);
   return { status: res.status, headers: res.headers, data };
 }
 

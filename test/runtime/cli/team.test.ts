@@ -40,7 +40,10 @@ describe('svc feedback and svc review', () => {
     expect(status).toBe('received');
     const stored = await (await fetch(`${server.url}/feedback/${id}`, { headers: { 'x-svc-token': env.SVC_TOKEN } })).json();
     expect(stored).toMatchObject({ kind: 'wrong_data', message: 'the phone is stale', endpoint_id: 'findco.people.email.find' });
-    expect(await svcCli(['feedback', 'idea', 'a CLI line in every hint'], env)).toMatchObject({ code: 0, stderr: expect.stringMatching(/^feedback \d+ received; thank you\n$/) });
+    const idea = await svcCli(['feedback', 'idea', 'a CLI line in every hint', '--capability', 'people.email.find'], env);
+    expect(idea).toMatchObject({ code: 0, stderr: expect.stringMatching(/^feedback \d+ received; thank you\n$/) });
+    const ideaId = /^feedback (\d+)/.exec(idea.stderr)![1];
+    expect(await (await fetch(`${server.url}/feedback/${ideaId}`, { headers: { 'x-svc-token': env.SVC_TOKEN } })).json()).toMatchObject({ kind: 'idea', capability: 'people.email.find' });
     expect(await svcCli(['feedback', 'rant', 'x'], env)).toMatchObject({ code: 4, stderr: expect.stringMatching(/kind/) });
   });
 
