@@ -1,10 +1,11 @@
 // `svc call CAPABILITY field=value … [route flags]`: a routed call. Each flag is one X-Svc-Route-*
 // header (docs/routing.md), named exactly, since the router refuses any other.
 import { defineCommand } from 'citty';
-import { asTeam, baseUrl, request, teamToken } from './http.ts';
+import { asTeam, baseUrl, failureOf, request, teamToken } from './http.ts';
+import { CliFailure, EXIT } from './fail.ts';
 import { kindOf, parseFields, type FieldKind } from './fields.ts';
 import { tellAnswer } from './answer.ts';
-import { json, note, out, table, usd } from './print.ts';
+import { json, note, out, printJson, table, usd } from './print.ts';
 
 const ATTEMPT_MARGIN_MS = 15_000;
 const DEFAULT_DEADLINE_MS = 60_000;
@@ -54,16 +55,19 @@ export const call = defineCommand({
     const capability = args.capability.replace(/^svc\./, '');
     const headers = { 'x-svc-token': teamToken(), ...routeHeaders(args) };
     // the entry gives each field's type (so `limit=5` is a number); /meta the proxy prefix
-    const [entry, meta] = await Promise.all([
-      asTeam<Entry>(`/catalog/endpoints/svc.${encodeURIComponent(capability)}`),
+    const [found, meta] = await Promise.all([
+      request(`${baseUrl()}/catalog/endpoints/svc.${encodeURIComponent(capability)}`),
       asTeam<{ proxy_url: string }>('/meta'),
     ]);
+    if (found.status === 404) throw new CliFailure(`'${capability}' is not a routed capability; svc search ${capability.split('.').join(' ')} lists operations, and routed ones have ids svc.<capability>.`, EXIT.refused);
+    if (found.status !== 200) throw failureOf(found);
+    const entry = found.data as Entry;
     const kinds: Record<string, FieldKind> = Object.fromEntries(Object.entries(entry.endpoint.input.body ?? {}).map(([k, p]) => [k, kindOf(p.type)]));
     const body = parseFields(args._.slice(1), kinds);
     const deadline = Number(args.timeout) > 0 ? Number(args.timeout) : DEFAULT_DEADLINE_MS;
     const url = `${baseUrl()}${new URL(meta.proxy_url).pathname.replace(/\/+$/, '')}/${capability}`;
     const a = await request(url, { body, headers, timeoutMs: deadline + ATTEMPT_MARGIN_MS, label: `calling ${capability}` });
-    if (args['dry-run'] && a.status === 200) return args.json ? out(JSON.stringify(a.data)) : tellPlan(a.data as DryRun);
+    if (args['dry-run'] && a.status === 200) return args.json ? printJson(a.data) : tellPlan(a.data as DryRun);
     tellAnswer(a, args.json, (svc) => !svc.served_by);
   },
 });

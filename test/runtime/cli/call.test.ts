@@ -141,7 +141,9 @@ describe('svc call usage errors (exit 2, nothing sent)', () => {
   });
 
   it('an unknown capability is refused by the server (exit 4); an unreachable server is exit 6', async () => {
-    expect(await svc(['call', 'people.nothing', 'email=a@b.co'])).toMatchObject({ code: 4, stderr: expect.stringMatching(/No endpoint 'svc\.people\.nothing'/) });
+    expect(await svc(['call', 'findco.people.email.find', 'domain=stripe.com'])).toMatchObject({
+      code: 4, stderr: "svc: 'findco.people.email.find' is not a routed capability; svc search findco people email find lists operations, and routed ones have ids svc.<capability>.\n",
+    });
     const down = await svc(['call', 'people.email.verify', 'email=a@b.co'], { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: 'x' });
     expect(down).toMatchObject({ code: 6, stderr: expect.stringMatching(/^svc: Cannot reach http:\/\/127\.0\.0\.1:9/) });
     expect(down.stderr).not.toMatch(/\n\s+at /);
