@@ -2,7 +2,7 @@
 // who served it and what it cost on stderr, the attempts when nothing hit.
 import { EXIT } from './fail.ts';
 import { failureOf, type Answer } from './http.ts';
-import { note, out, pairs, printJson, table, usd } from './print.ts';
+import { note, out, printJson, record, table, usd } from './print.ts';
 
 interface Tried { endpoint_id: string; outcome: string; reason?: string; status?: number; cost_micro: number }
 export interface SvcBlock { call_id?: string; served_by?: string | null; cost_micro?: number; tried?: Tried[]; stopped?: string; step?: string; reason?: string }
@@ -27,7 +27,7 @@ export function tellAnswer(a: Answer, asJson: boolean, isMiss: (svc: SvcBlock, o
     if (svc.tried?.length) note(triedTable(svc.tried));
     note(`miss: nothing found${svc.stopped ? ` (stopped: ${svc.stopped}${svc.step ? ` at step ${svc.step}` : ''})` : ''}; cost ${usd(svc.cost_micro ?? 0)}; ${svc.call_id ?? ''}`.replace(/; $/, ''));
   } else {
-    out(output !== null && typeof output === 'object' && !Array.isArray(output) ? pairs(output as Record<string, unknown>) : JSON.stringify(output, null, 2));
+    out(record(output));
     note(`hit${svc.served_by ? `: served by ${svc.served_by}` : ''}; cost ${usd(svc.cost_micro ?? 0)}; ${svc.call_id ?? ''}`.replace(/; $/, ''));
   }
   if (miss) process.exitCode = EXIT.miss;

@@ -76,6 +76,9 @@ describe('svc call', () => {
     const r = await svc(['call', 'google.serp.organic', 'q=coffee roasters', 'limit=3', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).output.results.length).toBeGreaterThan(0);
+    const people = await svc(['call', 'google.serp.organic', 'q=coffee roasters', 'limit=3']);
+    // a list of records is a table under its name, the plain fields key and value
+    expect(people.stdout).toMatch(/^results:\nPOSITION\s+TITLE\s+URL\s+SNIPPET\n1\s+/m);
     expect(await svc(['call', 'google.serp.organic', 'q=coffee', 'limit=three'])).toMatchObject({ code: 2, stderr: "svc: limit takes a whole number; 'three' is not one.\n" });
   });
 });
