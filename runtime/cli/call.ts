@@ -13,7 +13,7 @@ const DEFAULT_DEADLINE_MS = 60_000;
 interface RouteFlags { 'max-cost'?: string; prefer?: string; exclude?: string; waterfall: boolean; strict: boolean; verify: boolean; 'dry-run': boolean; timeout?: string }
 
 /** the flags as the router's headers; a flag left out sends nothing, so the server's default holds */
-export function routeHeaders(f: RouteFlags): Record<string, string> {
+function routeHeaders(f: RouteFlags): Record<string, string> {
   const h: Record<string, string> = {};
   if (f['max-cost'] !== undefined) h['X-Svc-Route-Max-Cost'] = f['max-cost'];
   if (f.prefer) h['X-Svc-Route-Prefer'] = f.prefer;

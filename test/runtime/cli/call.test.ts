@@ -131,6 +131,8 @@ describe('svc call route flags', () => {
   it('--verify adds the verifier\'s verdict', async () => {
     const r = JSON.parse((await svc(['call', 'people.email.find', 'domain=stripe.com', 'full_name=Jane Doe', '--verify', '--json'])).stdout);
     expect(r._svc.verification).toEqual(expect.objectContaining({ verdict: expect.stringMatching(/^(valid|invalid|unknown)$/) }));
+    const people = await svc(['call', 'people.email.find', 'domain=stripe.com', 'full_name=Jane Doe', '--verify']);
+    expect(people.stderr).toMatch(new RegExp(`^hit: served by \\S+; verification: ${r._svc.verification.verdict}; cost `));
   });
 });
 
