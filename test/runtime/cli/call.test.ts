@@ -83,6 +83,19 @@ describe('svc call', () => {
   });
 });
 
+describe('the spinner', () => {
+  it('turns on a terminal while a call takes over a second, and never in a pipe', async () => {
+    // the sandbox holds each verifier's answer 1.5 s; `script` gives the command a terminal
+    const slow = ['call', 'people.email.verify', 'email=latency1500ms-checkco.latency1500ms-zerobounce@stripe.com'];
+    const tty = await run('script', ['-qec', [process.execPath, SVC_BIN, ...slow].map((w) => `'${w}'`).join(' '), '/dev/null'], { env: { PATH: process.env.PATH, ...env } });
+    expect(tty.stdout).toMatch(/\r[|/\\-] calling people\.email\.verify/);
+    expect(tty.stdout).toMatch(/hit: served by/);
+    const piped = await svc(slow);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toMatch(/^hit: served by \S+; cost [\d.]+ USD; call_\w+\n$/);
+  });
+});
+
 describe('svc call route flags', () => {
   it('--dry-run prints the plan and worst cost, calling and charging nothing', async () => {
     const before = await w.ctx.state.balance(w.teamId);
