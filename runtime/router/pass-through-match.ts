@@ -2,7 +2,8 @@
 // First the path: of the templates that match it with the call's method, the most specific (a
 // literal segment beats a parameter). Then, where several operations share that path (one upstream
 // endpoint described once per thing it does, told apart by a value such as `engine`, `Fields` or
-// `enrichment_level`), the one whose fixed values the call sends.
+// `enrichment_level`), the one whose fixed values the call sends; where differently priced ones fit
+// it equally well, a 422 naming what tells them apart, never a charge at a guess.
 import type { OperationRuntime, ParamSrc, RuntimeCatalog } from '../../build/types.ts';
 import { fail, invalid } from '../errors.ts';
 import { getPath } from '../util/json-path.ts';
@@ -26,6 +27,9 @@ const templatesByProvider = perObject((runtime: RuntimeCatalog) => {
   return byProvider;
 });
 
+/** A fixed value: one text, or a set of them (a list in the body). */
+type Fixed = string | string[];
+
 /** The values an operation stands for: a routed child's constants, a one-value enum, a required parameter's default. */
 function declaredFixed(params: Record<string, ParamSrc> | undefined, into: Map<string, Fixed>): void {
   for (const [name, p] of Object.entries(params ?? {})) {
@@ -46,10 +50,7 @@ function leaves(value: unknown, path: string, into: Map<string, Fixed>): void {
   else if (value !== undefined && value !== null && path) into.set(path, String(value));
 }
 
-/** A fixed value: one text, or a set of them (a list in the body). */
-type Fixed = string | string[];
-
-export const fixedOf = perObject((op: OperationRuntime) => {
+const fixedOf = perObject((op: OperationRuntime) => {
   const query = new Map<string, string>();
   const body = new Map<string, Fixed>();
   declaredFixed(op.input.queryParams, query);
