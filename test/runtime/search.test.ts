@@ -12,7 +12,7 @@ const row = (endpoint_id: string, name: string, usd: number | null, extra: Parti
 async function engine(rows: SearchRow[]): Promise<SearchEngine> {
   // Rows are indexed in id order, as the build emits them.
   const sorted = [...rows].sort((a, b) => a.endpoint_id.localeCompare(b.endpoint_id));
-  return new SearchEngine(sorted, await exportSearchIndex(sorted));
+  return new SearchEngine(sorted, await exportSearchIndex(sorted, []), []);
 }
 
 describe('catalog search ranking', () => {
