@@ -21,13 +21,26 @@ export const STOPWORDS = new Set([
   'my', 'our', 'your', 'their', 'his', 'her', 'this', 'that', 'these', 'those', 'it', 'its', 'there', 'what', 'which',
   'how', 'who', 'whom', 'where', 'when', 'why', 'some', 'any', 'all', 'get', 'got', 'give', 'need', 'want', 'have', 'has',
   'please', 'pls', 'api', 'endpoint', 'tool', 'way', 'using', 'use', 'given', 'just', 'one', 'someone', 'something',
-  'find', 'look', 'lookup', 'up', 'out', 'if', 'than', 'more', 'them', 'they', 'he', 'she', 'him', 'am', 'so',
+  'look', 'lookup', 'up', 'out', 'if', 'than', 'more', 'them', 'they', 'he', 'she', 'him', 'am', 'so',
 ]);
+
+/** Literals a caller pastes become the words for what they are: 'sam@stripe.com' reads 'this email'. */
+const LITERALS: Array<[RegExp, string]> = [
+  [/[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+/g, ' this email '],
+  [/(https?:\/\/)?([a-z]+\.)?linkedin\.com\/in\/[^\s]*/g, ' from linkedin profile url '],
+  [/(https?:\/\/)?([a-z]+\.)?linkedin\.com\/company\/[^\s]*/g, ' from linkedin company page url '],
+  [/(https?:\/\/)?([a-z]+\.)?linkedin\.com\/(posts|feed)\/[^\s]*/g, ' from linkedin post url '],
+  [/(https?:\/\/)?([a-z]+\.)?(youtube\.com\/watch|youtu\.be\/)[^\s]*/g, ' from youtube video url '],
+  [/(https?:\/\/)?[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|io|ai|co|net|org|dev|app|de|fr|uk|so|xyz)\b[^\s]*/g, ' this domain '],
+  [/\+?\d[\d\s().-]{7,}\d/g, ' from phone number '],
+];
+
+const prepare = (text: string) => LITERALS.reduce((s, [re, words]) => s.replace(re, words), text.replace(/\be-mail/g, 'email')).replace(/[’']s\b/g, '');
 
 const BASE: EncoderOptions = {
   normalize: true,
   dedupe: true,
-  prepare: (s: string) => s.replace(/\be-mail/g, 'email').replace(/[’']s\b/g, ''),
+  prepare,
   stemmer: new Map(STEMS),
   minlength: 1,
 };

@@ -8,11 +8,12 @@
 import FlexSearch from 'flexsearch';
 import type { CapabilityDoc, SearchRow } from '../../build/types.ts';
 import { searchEncoder, sentenceEncoder } from './encoder.ts';
+import { pairsOf, readQuery, type ReadQuery } from './read-query.ts';
 
 const ROW_FIELDS = ['name', 'capability', 'provider_display', 'summary', 'terms'] as const;
 type RowField = (typeof ROW_FIELDS)[number];
-/** weight of a capability-vocabulary field when a query term matches it */
-const CAP_FIELDS = { job: 1, gets: 0.8, says: 0.6, has: 0.4 } as const;
+/** weight of a capability-vocabulary field when a query term matches it: for a term the caller wants, and one they have */
+const CAP_FIELDS = { job: { wanted: 1, had: 0.3 }, gets: { wanted: 0.8, had: 0.3 }, says: { wanted: 0.6, had: 0.3 }, has: { wanted: 0.3, had: 0.8 } } as const;
 type CapField = keyof typeof CAP_FIELDS;
 /** weight of a query term found among a row's own words; a provider's name weighs more than its capability's job */
 const OWN_WORD = 0.8;
@@ -21,6 +22,9 @@ const PROVIDER_WORD = 1.5;
 const PAIR = 0.75;
 /** a row whose summary matched gets this much on top, whatever the words */
 const SUMMARY = 0.25;
+/** with the words matching alike: an operation of a routed capability before others, account and utility operations last */
+const ROUTED_CAPABILITY = 0.05;
+const UTILITY = -0.05;
 /** the share of the query's weight a capability's vocabulary must hold for the query to name its job */
 const NAMES_JOB = 0.5;
 /** per field; FlexSearch ranks within a field, so the best rows come first */
@@ -36,7 +40,8 @@ const rowOptions = () => ({
     index: ROW_FIELDS.map((field) => (field === 'provider_display' ? { field, tokenize: 'strict' } : { field, tokenize: 'forward' })),
   },
 });
-const capOptions = () => ({ encoder: searchEncoder, document: { id: 'i', index: Object.keys(CAP_FIELDS).map((field) => ({ field, tokenize: 'forward' })) } });
+// Whole words only: a short stem ('sa' of 'saas') must not match the start of another ('same').
+const capOptions = () => ({ encoder: searchEncoder, document: { id: 'i', index: Object.keys(CAP_FIELDS).map((field) => ({ field, tokenize: 'strict' })) } });
 
 interface DocIndex<F extends string> {
   add(doc: Record<string, unknown>): void;
@@ -48,12 +53,16 @@ const newIndex = <F extends string>(options: object): DocIndex<F> =>
   new (FlexSearch as unknown as { Document: new (o: object) => DocIndex<F> }).Document(options);
 
 const rowDoc = (r: SearchRow, i: number) => ({ i, name: r.name, capability: r.capability.replaceAll('.', ' '), provider_display: `${r.provider_display} ${r.provider}`, summary: r.summary, terms: (r.terms ?? []).join(' ') });
+/** A capability's job and sayings lose the words for what it takes ('reverse email lookup' is not a job of finding emails). */
+const withoutHad = (texts: string[], had: Set<string>) => texts.join(' ').split(/[\s.,;:!?()]+/).filter((w) => !had.has(sentenceEncoder.encode(w)[0] ?? '')).join(' ');
 const capDoc = (c: CapabilityDoc, i: number) => {
   const v = c.vocabulary;
+  const had = new Set(Object.entries(v.has).flatMap(([field, words]) => sentenceEncoder.encode([field.replaceAll('_', ' '), ...words].join(' '))));
+  for (const w of sentenceEncoder.encode(Object.values(v.gets).flat().join(' '))) had.delete(w);
   return {
     i,
-    job: [c.capability.replaceAll('.', ' '), ...v.terms].join(' '),
-    says: [c.description, ...v.phrasings].join(' '),
+    job: withoutHad([c.capability.replaceAll('.', ' '), ...v.terms], had),
+    says: withoutHad([c.description, ...v.phrasings], had),
     gets: Object.entries(v.gets).flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words]).join(' '),
     has: Object.entries(v.has).flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words]).join(' '),
   };
@@ -85,11 +94,6 @@ export interface SearchHit {
 }
 
 const wordsOf = (text: string) => new Set(searchEncoder.encode(text));
-/** adjacent word pairs, little words kept: they carry the direction ('email from' is not 'from email') */
-const pairsOf = (text: string) => {
-  const w = sentenceEncoder.encode(text);
-  return w.slice(1).map((b, k) => `${w[k]} ${b}`);
-};
 const vocabularyPairs = (c: CapabilityDoc) => new Set([...c.vocabulary.terms, ...c.vocabulary.phrasings, ...Object.values(c.vocabulary.has).flat(), ...Object.values(c.vocabulary.gets).flat()].flatMap(pairsOf));
 
 export class SearchEngine {
@@ -104,6 +108,8 @@ export class SearchEngine {
   /** per capability doc: its rows, routed entry first, then cheaper first */
   private rowsOf: number[][];
   private pairs: Array<Set<string>>;
+  /** every word the catalog holds, for correcting misspelled query words */
+  private known: Set<string>;
 
   constructor(readonly rows: SearchRow[], dump: SearchIndexDump, readonly capabilities: CapabilityDoc[]) {
     for (const [k, v] of Object.entries(dump.rows)) this.index.import(k, v);
@@ -116,6 +122,7 @@ export class SearchEngine {
     this.routedOf = new Int32Array(capabilities.length).fill(-1);
     this.rowsOf = capabilities.map(() => []);
     this.pairs = capabilities.map(vocabularyPairs);
+    this.known = new Set([...this.own.flatMap((w) => [...w]), ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : [])))]);
     rows.forEach((r, i) => {
       const c = this.capOf[i];
       if (c < 0) return;
@@ -125,9 +132,15 @@ export class SearchEngine {
     for (const list of this.rowsOf) list.sort((a, b) => Number(rows[b].kind === 'routed') - Number(rows[a].kind === 'routed') || this.usd[a] - this.usd[b] || a - b);
   }
 
+  /** The query as search reads it: content terms, what the caller has, misspellings corrected. */
+  read(q: string): ReadQuery {
+    return readQuery(q, (w) => (w.length < 4 || this.known.has(w) ? w : closest(w, this.known) ?? w));
+  }
+
   /** `measured(id)` says whether an endpoint has observations (live state). */
   search(q: string, limit: number, measured: (id: string) => boolean): { hits: SearchHit[]; total: number } {
-    const terms = [...new Set(searchEncoder.encode(q))];
+    const read = this.read(q);
+    const terms = read.terms.map((t) => t.term);
     if (!terms.length) return { hits: [], total: 0 };
     const nCaps = this.capabilities.length;
     // Each term: which capability vocabularies hold it (and where), and how rare it is among them.
@@ -140,7 +153,7 @@ export class SearchEngine {
         for (const c of result) {
           holders.add(c);
           const at = c * terms.length + k;
-          capWeight[at] = Math.max(capWeight[at], CAP_FIELDS[field]);
+          capWeight[at] = Math.max(capWeight[at], CAP_FIELDS[field][read.terms[k].had ? 'had' : 'wanted']);
         }
       }
       idf[k] = 1 + Math.log(1 + nCaps / (1 + holders.size));
@@ -150,15 +163,12 @@ export class SearchEngine {
     const capScore = new Float64Array(nCaps);
     for (let c = 0; c < nCaps; c++) for (let k = 0; k < terms.length; k++) capScore[c] += idf[k] * capWeight[c * terms.length + k];
     const pairBonus = new Float64Array(nCaps);
-    const queryPairs = pairsOf(q);
-    if (queryPairs.length) {
-      for (let c = 0; c < nCaps; c++) if (capScore[c] > 0) for (const p of queryPairs) if (this.pairs[c].has(p)) pairBonus[c] += PAIR;
-    }
+    for (let c = 0; c < nCaps; c++) if (capScore[c] > 0) for (const p of read.pairs) if (this.pairs[c].has(p)) pairBonus[c] += PAIR;
 
     // Candidates: what the operations index finds for the words, and the rows of the capabilities whose jobs match best.
     const summaryHit = new Set<number>();
     const seen = new Set<number>();
-    for (const { field, result } of this.index.search(terms.join(' '), { limit: CANDIDATES, suggest: true })) {
+    for (const { field, result } of this.index.search(q, { limit: CANDIDATES, suggest: true })) {
       for (const i of result) { seen.add(i); if (field === 'summary') summaryHit.add(i); }
     }
     const topCaps = [...capScore.keys()].filter((c) => capScore[c] > 0).sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
@@ -172,7 +182,7 @@ export class SearchEngine {
       const own = this.own[i];
       const providers = this.providerWords[i];
       const c = this.capOf[i];
-      let s = (summaryHit.has(i) ? SUMMARY : 0) + (c >= 0 ? pairBonus[c] : 0);
+      let s = (summaryHit.has(i) ? SUMMARY : 0) + (c >= 0 ? pairBonus[c] + ROUTED_CAPABILITY : 0) + (this.rows[i].kind === 'utility' ? UTILITY : 0);
       terms.forEach((t, k) => {
         let w = c >= 0 ? capWeight[c * terms.length + k] : 0;
         // A provider is named only by a word no job uses: 'Bouncer' does not name a provider in 'will it bounce'.
@@ -207,4 +217,37 @@ export class SearchEngine {
 function startsWithAny(words: Set<string>, prefix: string): boolean {
   for (const w of words) if (w.startsWith(prefix)) return true;
   return false;
+}
+
+/** The known word one edit away (two for long words: a letter added, dropped, changed or two swapped); the first in order on ties. */
+function closest(word: string, known: Set<string>): string | null {
+  const max = word.length >= 7 ? 2 : 1;
+  let best: string | null = null;
+  let bestDistance = max + 1;
+  for (const k of known) {
+    if (Math.abs(k.length - word.length) > max || k.length < 3) continue;
+    const d = editDistance(word, k, bestDistance);
+    if (d < bestDistance || (d === bestDistance && best !== null && k < best)) { best = k; bestDistance = d; }
+  }
+  return bestDistance <= max ? best : null;
+}
+
+/** Damerau-Levenshtein (optimal string alignment), giving up once every path exceeds `cap` */
+function editDistance(a: string, b: string, cap: number): number {
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let low = i;
+    for (let j = 1; j <= b.length; j++) {
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      row.push(d);
+      low = Math.min(low, d);
+    }
+    if (low > cap) return cap + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length];
 }
