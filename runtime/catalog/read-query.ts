@@ -30,6 +30,8 @@ export interface ReadQuery {
   words: string[];
   /** content terms, each once, in order */
   terms: QueryTerm[];
+  /** content words in sentence order, repeats kept, each with whether the caller has it */
+  sequence: QueryTerm[];
   /** adjacent word pairs of the whole sentence, little words kept */
   pairs: string[];
 }
@@ -38,6 +40,7 @@ export interface ReadQuery {
 export function readQuery(q: string, correct: (word: string) => string = (w) => w): ReadQuery {
   const words = sentenceEncoder.encode(q).map((w) => (STOP.has(w) ? w : correct(w)));
   const terms: QueryTerm[] = [];
+  const sequence: QueryTerm[] = [];
   const seen = new Set<string>();
   let had = false;
   let determined = 0;
@@ -45,12 +48,15 @@ export function readQuery(q: string, correct: (word: string) => string = (w) => 
     if (HAVE_MARKERS.has(w) && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(words[i - 1]))) had = true;
     else if (DETERMINERS.has(w)) determined = 2;
     else if (WANT_MARKERS.has(w)) { had = false; determined = 0; }
-    if (STOP.has(w) || seen.has(w)) return;
-    seen.add(w);
-    terms.push({ term: w, had: had || determined > 0 });
+    if (STOP.has(w)) return;
+    const term = { term: w, had: had || determined > 0 };
     if (determined > 0) determined--;
+    sequence.push(term);
+    if (seen.has(w)) return;
+    seen.add(w);
+    terms.push(term);
   });
-  return { words, terms, pairs: words.slice(1).map((b, k) => `${words[k]} ${b}`) };
+  return { words, terms, sequence, pairs: words.slice(1).map((b, k) => `${words[k]} ${b}`) };
 }
 
 /** the pairs of any text, as readQuery gives them for a query */
@@ -58,3 +64,6 @@ export const pairsOf = (text: string): string[] => {
   const w = sentenceEncoder.encode(text);
   return w.slice(1).map((b, k) => `${w[k]} ${b}`);
 };
+
+/** the content words of a phrase, as readQuery's sequence holds them */
+export const contentWords = (text: string): string[] => sentenceEncoder.encode(text).filter((w) => !STOP.has(w));
