@@ -49,3 +49,5 @@ const BASE: EncoderOptions = {
 export const searchEncoder: EncoderLike = new Encoder({ ...BASE, filter: STOPWORDS });
 /** For reading a job sentence: every word kept, so 'from', 'this', 'who' stay visible to the judge. */
 export const sentenceEncoder: EncoderLike = new Encoder(BASE);
+/** Words as written (folded, literals read), before stemming: 'these' and 'the' stay apart. */
+export const wordEncoder: EncoderLike = new Encoder({ normalize: true, prepare, dedupe: false });
