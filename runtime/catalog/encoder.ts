@@ -43,6 +43,8 @@ const BASE: EncoderOptions = {
   prepare,
   stemmer: new Map(STEMS),
   minlength: 1,
+  // FlexSearch hands out cached term arrays that indexing then changes: a second build in one process differed.
+  cache: false,
 };
 
 /** For the index and search queries: stopwords dropped. */
@@ -50,4 +52,4 @@ export const searchEncoder: EncoderLike = new Encoder({ ...BASE, filter: STOPWOR
 /** For reading a job sentence: every word kept, so 'from', 'this', 'who' stay visible to the judge. */
 export const sentenceEncoder: EncoderLike = new Encoder(BASE);
 /** Words as written (folded, literals read), before stemming: 'these' and 'the' stay apart. */
-export const wordEncoder: EncoderLike = new Encoder({ normalize: true, prepare, dedupe: false });
+export const wordEncoder: EncoderLike = new Encoder({ normalize: true, prepare, dedupe: false, cache: false });
