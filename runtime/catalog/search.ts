@@ -25,7 +25,7 @@ const SUMMARY = 0.25;
 /** with the words matching alike: an operation of a routed capability before others, account and utility operations last */
 const ROUTED_CAPABILITY = 0.05;
 const UTILITY = -0.05;
-/** the share of the query's weight a capability's vocabulary must hold for the query to name its job */
+/** the share of the query's job words (those some vocabulary holds) a capability's vocabulary must hold to name its job */
 const NAMES_JOB = 0.5;
 /** per field; FlexSearch ranks within a field, so the best rows come first */
 const CANDIDATES = 50;
@@ -159,7 +159,8 @@ export class SearchEngine {
       idf[k] = 1 + Math.log(1 + nCaps / (1 + holders.size));
       heldByAJob[k] = holders.size > 0 ? 1 : 0;
     });
-    const queryWeight = idf.reduce((a, b) => a + b, 0);
+    // The weight a job's words can hold: words no vocabulary knows (a provider's name, a typo) are left out.
+    const queryWeight = idf.reduce((sum, w, k) => sum + (heldByAJob[k] ? w : 0), 0);
     const capScore = new Float64Array(nCaps);
     for (let c = 0; c < nCaps; c++) for (let k = 0; k < terms.length; k++) capScore[c] += idf[k] * capWeight[c * terms.length + k];
     const pairBonus = new Float64Array(nCaps);
@@ -201,7 +202,7 @@ export class SearchEngine {
     });
     ids.forEach((i, n) => {
       const c = this.capOf[i];
-      if (c >= 0 && this.routedOf[c] === i && capScore[c] >= NAMES_JOB * queryWeight) score[n] = Math.max(score[n], bestChild.get(c) ?? 0) + 0.01;
+      if (c >= 0 && this.routedOf[c] === i && capScore[c] > 0 && capScore[c] >= NAMES_JOB * queryWeight) score[n] = Math.max(score[n], bestChild.get(c) ?? 0) + 0.01;
     });
     for (let n = 0; n < score.length; n++) score[n] = Math.round(score[n] * 1000) / 1000;
 
