@@ -1,6 +1,6 @@
-// GET /catalog/find: describe a job, get the candidates at once as one NDJSON line (search's best rows, a few per
-// capability), then the
-// judge's verdict as a second line when it answers in time. Rate limited per client.
+// GET /catalog/find: describe a job, get the candidates at once as one NDJSON line (search's best rows,
+// a few per capability), then the judge's verdict as a second line when it answers in time. Rate
+// limited per client.
 import { getQuery, getRequestIP, type H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
