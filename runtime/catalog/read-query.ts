@@ -5,7 +5,17 @@
 // `has` words, the finder's judge matches them against identity sets. No node imports (browser-safe).
 import { sentenceEncoder, STOPWORDS, wordEncoder } from './encoder.ts';
 
-const stem = (w: string) => sentenceEncoder.encode(w)[0] ?? w;
+/** stems of words seen, bounded: stemming a word runs the whole encoder */
+const stemmed = new Map<string, string>();
+const stem = (w: string): string => {
+  let s = stemmed.get(w);
+  if (s === undefined) {
+    if (stemmed.size >= 20_000) stemmed.clear();
+    s = sentenceEncoder.encode(w)[0] ?? w;
+    stemmed.set(w, s);
+  }
+  return s;
+};
 
 /** after these, the words name what the caller has, until a want-marker */
 const HAVE_MARKERS = new Set(['from', 'by', 'for', 'of', 'with', 'using', 'given', 'via', 'behind', 'at', 'on', 'about', 'based']);

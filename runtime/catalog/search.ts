@@ -28,10 +28,12 @@ const UTILITY = -0.05;
 /** the share of the query's job words (those some vocabulary holds) a capability's vocabulary must hold to name its job */
 const NAMES_JOB = 0.5;
 /** per field; FlexSearch ranks within a field, so the best rows come first */
-const CANDIDATES = 50;
-/** capabilities whose rows join the candidates, and rows of each */
-const TOP_CAPABILITIES = 8;
-const ROWS_PER_CAPABILITY = 40;
+const CANDIDATES = 20;
+/** capabilities whose rows join the candidates, and rows of each (routed entry, then cheapest) */
+const TOP_CAPABILITIES = 6;
+const ROWS_PER_CAPABILITY = 4;
+/** entries kept in each per-word memo before it starts over: bounds memory whatever callers send */
+const MEMO = 20_000;
 
 const rowOptions = () => ({
   encoder: searchEncoder,
@@ -103,6 +105,8 @@ export class SearchEngine {
   private own: Array<Set<string>>;
   private providerWords: Array<Set<string>>;
   private usd: Float64Array;
+  /** each row's place when ordered cheaper first, then by id */
+  private cheapRank: Int32Array;
   private capOf: Int32Array;
   private routedOf: Int32Array;
   /** per capability doc: its rows, routed entry first, then cheaper first */
@@ -110,11 +114,18 @@ export class SearchEngine {
   private pairs: Array<Set<string>>;
   /** every word the catalog holds, for correcting misspelled query words */
   private known: Set<string>;
+  /** the known words by first letter: a misspelling seldom changes the first */
+  private knownByLetter = new Map<string, string[]>();
+  private corrections = new Map<string, string>();
+  /** per word: the capabilities whose vocabulary holds it, with the weight of the best field for a wanted and a had word */
+  private holders = new Map<string, { caps: Int32Array; wanted: Float64Array; had: Float64Array }>();
 
   constructor(readonly rows: SearchRow[], dump: SearchIndexDump, readonly capabilities: CapabilityDoc[]) {
     for (const [k, v] of Object.entries(dump.rows)) this.index.import(k, v);
     for (const [k, v] of Object.entries(dump.capabilities)) this.capIndex.import(k, v);
     this.usd = Float64Array.from(rows, (r) => r.usd ?? Number.POSITIVE_INFINITY);
+    this.cheapRank = new Int32Array(rows.length);
+    Array.from(rows.keys()).sort((a, b) => this.usd[a] - this.usd[b] || a - b).forEach((i, rank) => { this.cheapRank[i] = rank; });
     this.own = rows.map((r) => wordsOf(`${r.name} ${r.capability.replaceAll('.', ' ')} ${(r.terms ?? []).join(' ')}`));
     this.providerWords = rows.map((r) => wordsOf(`${r.provider_display} ${r.provider}`));
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
@@ -123,6 +134,11 @@ export class SearchEngine {
     this.rowsOf = capabilities.map(() => []);
     this.pairs = capabilities.map(vocabularyPairs);
     this.known = new Set([...this.own.flatMap((w) => [...w]), ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : [])))]);
+    for (const w of [...this.known].sort()) {
+      const list = this.knownByLetter.get(w[0]);
+      if (list) list.push(w);
+      else this.knownByLetter.set(w[0], [w]);
+    }
     rows.forEach((r, i) => {
       const c = this.capOf[i];
       if (c < 0) return;
@@ -134,7 +150,36 @@ export class SearchEngine {
 
   /** The query as search reads it: content terms, what the caller has, misspellings corrected. */
   read(q: string): ReadQuery {
-    return readQuery(q, (w) => (w.length < 4 || this.known.has(w) ? w : closest(w, this.known) ?? w));
+    return readQuery(q, (w) => this.correct(w));
+  }
+
+  private correct(w: string): string {
+    if (w.length < 4 || this.known.has(w)) return w;
+    let c = this.corrections.get(w);
+    if (c === undefined) {
+      if (this.corrections.size >= MEMO) this.corrections.clear();
+      c = closest(w, this.knownByLetter.get(w[0]) ?? []) ?? w;
+      this.corrections.set(w, c);
+    }
+    return c;
+  }
+
+  private holdersOf(t: string): { caps: Int32Array; wanted: Float64Array; had: Float64Array } {
+    let h = this.holders.get(t);
+    if (h) return h;
+    const wanted = new Map<number, number>();
+    const had = new Map<number, number>();
+    for (const { field, result } of this.capIndex.search(t, { limit: this.capabilities.length || 1 })) {
+      for (const c of result) {
+        wanted.set(c, Math.max(wanted.get(c) ?? 0, CAP_FIELDS[field].wanted));
+        had.set(c, Math.max(had.get(c) ?? 0, CAP_FIELDS[field].had));
+      }
+    }
+    const caps = Int32Array.from(wanted.keys());
+    h = { caps, wanted: Float64Array.from(caps, (c) => wanted.get(c)!), had: Float64Array.from(caps, (c) => had.get(c)!) };
+    if (this.holders.size >= MEMO) this.holders.clear();
+    this.holders.set(t, h);
+    return h;
   }
 
   /** `measured(id)` says whether an endpoint has observations (live state). */
@@ -148,16 +193,11 @@ export class SearchEngine {
     const idf = new Float64Array(terms.length);
     const heldByAJob = new Uint8Array(terms.length);
     terms.forEach((t, k) => {
-      const holders = new Set<number>();
-      for (const { field, result } of this.capIndex.search(t, { limit: nCaps || 1 })) {
-        for (const c of result) {
-          holders.add(c);
-          const at = c * terms.length + k;
-          capWeight[at] = Math.max(capWeight[at], CAP_FIELDS[field][read.terms[k].had ? 'had' : 'wanted']);
-        }
-      }
-      idf[k] = 1 + Math.log(1 + nCaps / (1 + holders.size));
-      heldByAJob[k] = holders.size > 0 ? 1 : 0;
+      const h = this.holdersOf(t);
+      const weights = read.terms[k].had ? h.had : h.wanted;
+      h.caps.forEach((c, j) => { capWeight[c * terms.length + k] = weights[j]; });
+      idf[k] = 1 + Math.log(1 + nCaps / (1 + h.caps.length));
+      heldByAJob[k] = h.caps.length > 0 ? 1 : 0;
     });
     // The weight a job's words can hold: words no vocabulary knows (a provider's name, a typo) are left out.
     const queryWeight = idf.reduce((sum, w, k) => sum + (heldByAJob[k] ? w : 0), 0);
@@ -175,24 +215,27 @@ export class SearchEngine {
     const topCaps = [...capScore.keys()].filter((c) => capScore[c] > 0).sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
     for (const c of topCaps) for (const i of this.rowsOf[c].slice(0, ROWS_PER_CAPABILITY)) seen.add(i);
 
-    const last = terms.length - 1;
+    // The last word may be half typed: a prefix of a row's word counts, unless it is a whole word already.
+    const last = this.known.has(terms[terms.length - 1]) ? -1 : terms.length - 1;
     const ids = [...seen];
     const score = new Float64Array(ids.length);
     const namesProvider = new Uint8Array(ids.length);
-    ids.forEach((i, n) => {
+    for (let n = 0; n < ids.length; n++) {
+      const i = ids[n];
       const own = this.own[i];
       const providers = this.providerWords[i];
       const c = this.capOf[i];
       let s = (summaryHit.has(i) ? SUMMARY : 0) + (c >= 0 ? pairBonus[c] + ROUTED_CAPABILITY : 0) + (this.rows[i].kind === 'utility' ? UTILITY : 0);
-      terms.forEach((t, k) => {
+      for (let k = 0; k < terms.length; k++) {
+        const t = terms[k];
         let w = c >= 0 ? capWeight[c * terms.length + k] : 0;
         // A provider is named only by a word no job uses: 'Bouncer' does not name a provider in 'will it bounce'.
         if (!heldByAJob[k] && providers.has(t)) { w = Math.max(w, PROVIDER_WORD); namesProvider[n] = 1; }
         else if (own.has(t) || (k === last && startsWithAny(own, t))) w = Math.max(w, OWN_WORD);
         s += idf[k] * w;
-      });
+      }
       score[n] = s;
-    });
+    }
     // The routed entry of a capability whose job the query names ranks with the best of its children
     // that no provider name lifted, and before them.
     const bestChild = new Map<number, number>();
@@ -204,11 +247,13 @@ export class SearchEngine {
       const c = this.capOf[i];
       if (c >= 0 && this.routedOf[c] === i && capScore[c] > 0 && capScore[c] >= NAMES_JOB * queryWeight) score[n] = Math.max(score[n], bestChild.get(c) ?? 0) + 0.01;
     });
-    for (let n = 0; n < score.length; n++) score[n] = Math.round(score[n] * 1000) / 1000;
+    for (let k = 0; k < score.length; k++) score[k] = Math.round(score[k] * 1000) / 1000;
 
-    const isMeasured = Uint8Array.from(ids, (i) => (measured(this.rows[i].endpoint_id) ? 1 : 0));
-    const order = Array.from({ length: ids.length }, (_, n) => n);
-    order.sort((a, b) => score[b] - score[a] || isMeasured[b] - isMeasured[a] || this.usd[ids[a]] - this.usd[ids[b]] || ids[a] - ids[b]);
+    // One number orders by score, then measured, then cheaper, then id (the rank built at load).
+    const n = this.rows.length;
+    const key = ids.map((i, k) => (Math.round(score[k] * 1000) * 2 + (measured(this.rows[i].endpoint_id) ? 1 : 0)) * n + (n - 1 - this.cheapRank[i]));
+    const order = Array.from({ length: ids.length }, (_, k) => k);
+    order.sort((a, b) => key[b] - key[a]);
     const hits: SearchHit[] = [];
     for (let k = 0; k < Math.min(limit, order.length); k++) hits.push({ row: this.rows[ids[order[k]]], score: score[order[k]] });
     return { hits, total: ids.length };
@@ -221,7 +266,7 @@ function startsWithAny(words: Set<string>, prefix: string): boolean {
 }
 
 /** The known word one edit away (two for long words: a letter added, dropped, changed or two swapped); the first in order on ties. */
-function closest(word: string, known: Set<string>): string | null {
+function closest(word: string, known: string[]): string | null {
   const max = word.length >= 7 ? 2 : 1;
   let best: string | null = null;
   let bestDistance = max + 1;
