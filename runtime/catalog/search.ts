@@ -107,6 +107,11 @@ export class SearchEngine {
   private usd: Float64Array;
   /** each row's place when ordered cheaper first, then by id */
   private cheapRank: Int32Array;
+  /** what a row scores for what it is, whatever the words: routed capability, utility */
+  private base: Float64Array;
+  /** per row, the query it was last seen in (1) and, for that query, whether its summary matched (2) */
+  private mark: Uint32Array;
+  private query = 0;
   private capOf: Int32Array;
   private routedOf: Int32Array;
   /** per capability doc: its rows, routed entry first, then cheaper first */
@@ -130,6 +135,8 @@ export class SearchEngine {
     this.providerWords = rows.map((r) => wordsOf(`${r.provider_display} ${r.provider}`));
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
     this.capOf = Int32Array.from(rows, (r) => capIds.get(r.capability) ?? -1);
+    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 ? ROUTED_CAPABILITY : 0) + (r.kind === 'utility' ? UTILITY : 0));
+    this.mark = new Uint32Array(rows.length * 2);
     this.routedOf = new Int32Array(capabilities.length).fill(-1);
     this.rowsOf = capabilities.map(() => []);
     this.pairs = capabilities.map(vocabularyPairs);
@@ -192,32 +199,37 @@ export class SearchEngine {
     const capWeight = new Float64Array(nCaps * terms.length);
     const idf = new Float64Array(terms.length);
     const heldByAJob = new Uint8Array(terms.length);
-    terms.forEach((t, k) => {
-      const h = this.holdersOf(t);
+    const touched = new Set<number>();
+    for (let k = 0; k < terms.length; k++) {
+      const h = this.holdersOf(terms[k]);
       const weights = read.terms[k].had ? h.had : h.wanted;
-      h.caps.forEach((c, j) => { capWeight[c * terms.length + k] = weights[j]; });
+      for (let j = 0; j < h.caps.length; j++) { capWeight[h.caps[j] * terms.length + k] = weights[j]; touched.add(h.caps[j]); }
       idf[k] = 1 + Math.log(1 + nCaps / (1 + h.caps.length));
       heldByAJob[k] = h.caps.length > 0 ? 1 : 0;
-    });
+    }
     // The weight a job's words can hold: words no vocabulary knows (a provider's name, a typo) are left out.
     const queryWeight = idf.reduce((sum, w, k) => sum + (heldByAJob[k] ? w : 0), 0);
     const capScore = new Float64Array(nCaps);
-    for (let c = 0; c < nCaps; c++) for (let k = 0; k < terms.length; k++) capScore[c] += idf[k] * capWeight[c * terms.length + k];
     const pairBonus = new Float64Array(nCaps);
-    for (let c = 0; c < nCaps; c++) if (capScore[c] > 0) for (const p of read.pairs) if (this.pairs[c].has(p)) pairBonus[c] += PAIR;
+    for (const c of touched) {
+      for (let k = 0; k < terms.length; k++) capScore[c] += idf[k] * capWeight[c * terms.length + k];
+      for (const p of read.pairs) if (this.pairs[c].has(p)) pairBonus[c] += PAIR;
+    }
 
     // Candidates: what the operations index finds for the words, and the rows of the capabilities whose jobs match best.
-    const summaryHit = new Set<number>();
-    const seen = new Set<number>();
+    const ids: number[] = [];
+    if (this.query === 0xffffffff) { this.mark.fill(0); this.query = 0; } // the stamps start over before they wrap
+    const stamp = ++this.query;
+    const mark = this.mark;
+    const see = (i: number) => { if (mark[2 * i] !== stamp) { mark[2 * i] = stamp; ids.push(i); } };
     for (const { field, result } of this.index.search(q, { limit: CANDIDATES, suggest: true })) {
-      for (const i of result) { seen.add(i); if (field === 'summary') summaryHit.add(i); }
+      for (const i of result) { see(i); if (field === 'summary') mark[2 * i + 1] = stamp; }
     }
-    const topCaps = [...capScore.keys()].filter((c) => capScore[c] > 0).sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
-    for (const c of topCaps) for (const i of this.rowsOf[c].slice(0, ROWS_PER_CAPABILITY)) seen.add(i);
+    const topCaps = [...touched].sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
+    for (const c of topCaps) { const list = this.rowsOf[c]; for (let j = 0; j < Math.min(ROWS_PER_CAPABILITY, list.length); j++) see(list[j]); }
 
     // The last word may be half typed: a prefix of a row's word counts, unless it is a whole word already.
     const last = this.known.has(terms[terms.length - 1]) ? -1 : terms.length - 1;
-    const ids = [...seen];
     const score = new Float64Array(ids.length);
     const namesProvider = new Uint8Array(ids.length);
     for (let n = 0; n < ids.length; n++) {
@@ -225,7 +237,7 @@ export class SearchEngine {
       const own = this.own[i];
       const providers = this.providerWords[i];
       const c = this.capOf[i];
-      let s = (summaryHit.has(i) ? SUMMARY : 0) + (c >= 0 ? pairBonus[c] + ROUTED_CAPABILITY : 0) + (this.rows[i].kind === 'utility' ? UTILITY : 0);
+      let s = this.base[i] + (mark[2 * i + 1] === stamp ? SUMMARY : 0) + (c >= 0 ? pairBonus[c] : 0);
       for (let k = 0; k < terms.length; k++) {
         const t = terms[k];
         let w = c >= 0 ? capWeight[c * terms.length + k] : 0;
