@@ -47,8 +47,8 @@ for (let i = 0; i < 4000; i++) {
 }
 line('(b) /catalog/search server-side median at 10k operations', `${fmt(median(handlerMs), 3)} ms`, '< 2 ms', median(handlerMs) < 2);
 const { rawQps, oursQps } = searchThroughput(catalog.search, queries);
-line('(b) raw FlexSearch query loop', `${Math.round(rawQps)} q/s`);
-line('(b) svc search (FlexSearch + ranking) loop', `${Math.round(oursQps)} q/s`);
+line('(b) raw FlexSearch query loop', `${Math.round(rawQps)} q/CPU-s`);
+line('(b) svc search (FlexSearch + ranking) loop', `${Math.round(oursQps)} q/CPU-s`);
 line('(b) svc search throughput / raw FlexSearch', `${fmt(oursQps / rawQps)}x`, '>= 0.8x', oursQps / rawQps >= 0.8);
 
 // (c) GET /catalog/endpoints/{id} under autocannon against a bare node:http server of the same bytes

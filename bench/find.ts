@@ -62,8 +62,8 @@ line('GET /catalog/find, judged line (local judge)', `${fmt(median(judged))} ms`
 line('candidates line / search answer', `${fmt(median(candidates) / median(search))}x`);
 
 const { rawQps, oursQps } = searchThroughput(ctx.catalog.search, queries);
-line('raw FlexSearch query loop', `${Math.round(rawQps)} q/s`);
-line('svc search (FlexSearch + ranking) loop', `${Math.round(oursQps)} q/s`);
+line('raw FlexSearch query loop', `${Math.round(rawQps)} q/CPU-s`);
+line('svc search (FlexSearch + ranking) loop', `${Math.round(oursQps)} q/CPU-s`);
 line('svc search throughput / raw FlexSearch', `${fmt(oursQps / rawQps)}x`, '>= 0.8x', oursQps / rawQps >= 0.8);
 
 await server.close();

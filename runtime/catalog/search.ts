@@ -32,6 +32,8 @@ const CANDIDATES = 20;
 /** capabilities whose rows join the candidates, and rows of each (routed entry, then cheapest) */
 const TOP_CAPABILITIES = 6;
 const ROWS_PER_CAPABILITY = 4;
+/** more than the candidates can number (5 fields x CANDIDATES + TOP_CAPABILITIES x ROWS_PER_CAPABILITY) */
+const SLOTS = 256;
 /** entries kept in each per-word memo before it starts over: bounds memory whatever callers send */
 const MEMO = 20_000;
 
@@ -261,13 +263,20 @@ export class SearchEngine {
     });
     for (let k = 0; k < score.length; k++) score[k] = Math.round(score[k] * 1000) / 1000;
 
-    // One number orders by score, then measured, then cheaper, then id (the rank built at load).
+    // One number orders by score, then measured, then cheaper, then id (the rank built at load); the
+    // candidate's place in `ids` rides in the lowest bits, so a native numeric sort does it all.
     const n = this.rows.length;
-    const key = ids.map((i, k) => (Math.round(score[k] * 1000) * 2 + (measured(this.rows[i].endpoint_id) ? 1 : 0)) * n + (n - 1 - this.cheapRank[i]));
-    const order = Array.from({ length: ids.length }, (_, k) => k);
-    order.sort((a, b) => key[b] - key[a]);
+    const key = new Float64Array(ids.length);
+    for (let k = 0; k < ids.length; k++) {
+      const i = ids[k];
+      key[k] = ((Math.round(score[k] * 1000) * 2 + (measured(this.rows[i].endpoint_id) ? 1 : 0)) * n + (n - 1 - this.cheapRank[i])) * SLOTS + k;
+    }
+    key.sort();
     const hits: SearchHit[] = [];
-    for (let k = 0; k < Math.min(limit, order.length); k++) hits.push({ row: this.rows[ids[order[k]]], score: score[order[k]] });
+    for (let j = key.length - 1; j >= Math.max(0, key.length - limit); j--) {
+      const k = key[j] % SLOTS;
+      hits.push({ row: this.rows[ids[k]], score: score[k] });
+    }
     return { hits, total: ids.length };
   }
 }
