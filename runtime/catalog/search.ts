@@ -22,9 +22,9 @@ const PROVIDER_WORD = 1.5;
 const PAIR = 0.75;
 /** a row whose summary matched gets this much on top, whatever the words */
 const SUMMARY = 0.25;
-/** with the words matching alike: an operation of a routed capability before others, account and utility operations last */
+/** with the words matching alike: an operation of a routed capability first, account and utility operations last (scores stay >= 0) */
 const ROUTED_CAPABILITY = 0.05;
-const UTILITY = -0.05;
+const DATA = 0.05;
 /** the share of the query's job words (those some vocabulary holds) a capability's vocabulary must hold to name its job */
 const NAMES_JOB = 0.5;
 /** per field; FlexSearch ranks within a field, so the best rows come first */
@@ -137,7 +137,7 @@ export class SearchEngine {
     this.providerWords = rows.map((r) => wordsOf(`${r.provider_display} ${r.provider}`));
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
     this.capOf = Int32Array.from(rows, (r) => capIds.get(r.capability) ?? -1);
-    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 ? ROUTED_CAPABILITY : 0) + (r.kind === 'utility' ? UTILITY : 0));
+    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 ? ROUTED_CAPABILITY : 0) + (r.kind === 'utility' ? 0 : DATA));
     this.mark = new Uint32Array(rows.length * 2);
     this.routedOf = new Int32Array(capabilities.length).fill(-1);
     this.rowsOf = capabilities.map(() => []);
