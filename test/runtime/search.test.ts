@@ -101,7 +101,7 @@ describe('catalog search ranking', () => {
   });
 
   it('answers whole rows with scores of zero or more when a candidate matches only a word\'s start', async () => {
-    const e = await engine([...vocabularyRows, row('kickbox.account.credits', 'Credit balance', 0, { provider_display: 'Kickbox', capability: 'account.credits', kind: 'utility', summary: 'Credits left.' })], [verifyDoc, findDoc, phoneDoc]);
+    const e = await engine([...vocabularyRows, row('kickbox.account.credits', 'Balance', 0, { provider_display: 'Kickbox', capability: 'account.credits', kind: 'utility', summary: 'What is left.' })], [verifyDoc, findDoc, phoneDoc]);
     const { hits } = e.search('cred deliverability', 20, () => false);
     expect(hits.map((h) => h.row.endpoint_id)).toContain('kickbox.account.credits');
     expect(hits.every((h) => h.row && h.score >= 0)).toBe(true);
