@@ -21,7 +21,7 @@ function rowsOf(capability: string, candidates: Candidate[], line: string): Judg
 
 export const localJudge: Judge = async ({ reading }, candidates) => judge(reading, candidates);
 
-export function judge(reading: JobReading, candidates: Candidate[]): Judgement {
+function judge(reading: JobReading, candidates: Candidate[]): Judgement {
   if (!candidates.length) return { kept: [], verdict: 'Nothing in the catalog matches these words: describe the job in a few words.' };
   // Within a group, search's order: the first candidate of each capability gives its rank.
   const rank = new Map<string, number>();
