@@ -15,16 +15,20 @@ type RowField = (typeof ROW_FIELDS)[number];
 /** weight of a capability-vocabulary field when a query term matches it: for a term the caller wants, and one they have */
 const CAP_FIELDS = { job: { wanted: 1, had: 0.3 }, gets: { wanted: 0.8, had: 0.3 }, says: { wanted: 0.6, had: 0.3 }, has: { wanted: 0.3, had: 0.8 } } as const;
 type CapField = keyof typeof CAP_FIELDS;
-/** weight of a query term found among a row's own words; a provider's name weighs more than its capability's job */
-const OWN_WORD = 0.8;
-const PROVIDER_WORD = 1.5;
-/** each pair of adjacent query words found together in a capability's vocabulary ('email from linkedin') */
-const PAIR = 0.75;
-/** a row whose summary matched gets this much on top, whatever the words */
-const SUMMARY = 0.25;
-/** with the words matching alike: an operation of a routed capability first, account and utility operations last (scores stay >= 0) */
-const ROUTED_CAPABILITY = 0.05;
-const DATA = 0.05;
+/** What else a row scores, per word of the query (times its rarity) or once. */
+const WEIGHT = {
+  /** a query word among the row's own words (name, capability, terms) */
+  ownWord: 0.8,
+  /** a query word that is the provider's name: more than its capability's job */
+  providerWord: 1.5,
+  /** each pair of adjacent query words found together in the capability's vocabulary ('email from linkedin') */
+  pair: 0.75,
+  /** the row's summary matched, whatever the words */
+  summary: 0.25,
+  /** with the words matching alike: an operation of a routed capability first, account and utility operations last (no score below 0) */
+  routedCapability: 0.05,
+  data: 0.05,
+} as const;
 /** the share of the query's job words (those some vocabulary holds) a capability's vocabulary must hold to name its job */
 const NAMES_JOB = 0.5;
 /** per field; FlexSearch ranks within a field, so the best rows come first */
@@ -137,7 +141,7 @@ export class SearchEngine {
     this.providerWords = rows.map((r) => wordsOf(`${r.provider_display} ${r.provider}`));
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
     this.capOf = Int32Array.from(rows, (r) => capIds.get(r.capability) ?? -1);
-    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 ? ROUTED_CAPABILITY : 0) + (r.kind === 'utility' ? 0 : DATA));
+    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 ? WEIGHT.routedCapability : 0) + (r.kind === 'utility' ? 0 : WEIGHT.data));
     this.mark = new Uint32Array(rows.length * 2);
     this.routedOf = new Int32Array(capabilities.length).fill(-1);
     this.rowsOf = capabilities.map(() => []);
@@ -215,7 +219,7 @@ export class SearchEngine {
     const pairBonus = new Float64Array(nCaps);
     for (const c of touched) {
       for (let k = 0; k < terms.length; k++) capScore[c] += idf[k] * capWeight[c * terms.length + k];
-      for (const p of read.pairs) if (this.pairs[c].has(p)) pairBonus[c] += PAIR;
+      for (const p of read.pairs) if (this.pairs[c].has(p)) pairBonus[c] += WEIGHT.pair;
     }
 
     // Candidates: what the operations index finds for the words, and the rows of the capabilities whose jobs match best.
@@ -239,13 +243,13 @@ export class SearchEngine {
       const own = this.own[i];
       const providers = this.providerWords[i];
       const c = this.capOf[i];
-      let s = this.base[i] + (mark[2 * i + 1] === stamp ? SUMMARY : 0) + (c >= 0 ? pairBonus[c] : 0);
+      let s = this.base[i] + (mark[2 * i + 1] === stamp ? WEIGHT.summary : 0) + (c >= 0 ? pairBonus[c] : 0);
       for (let k = 0; k < terms.length; k++) {
         const t = terms[k];
         let w = c >= 0 ? capWeight[c * terms.length + k] : 0;
         // A provider is named only by a word no job uses: 'Bouncer' does not name a provider in 'will it bounce'.
-        if (!heldByAJob[k] && providers.has(t)) { w = Math.max(w, PROVIDER_WORD); namesProvider[n] = 1; }
-        else if (own.has(t) || (k === last && startsWithAny(own, t))) w = Math.max(w, OWN_WORD);
+        if (!heldByAJob[k] && providers.has(t)) { w = Math.max(w, WEIGHT.providerWord); namesProvider[n] = 1; }
+        else if (own.has(t) || (k === last && startsWithAny(own, t))) w = Math.max(w, WEIGHT.ownWord);
         s += idf[k] * w;
       }
       score[n] = s;
