@@ -1,0 +1,138 @@
+// The dashboard in real headless Chromium against the real runtime and the real catalog.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launch, type Browser } from '../helpers/browser.ts';
+import { serveDashboard, type DashboardServer } from '../helpers/dashboard.ts';
+import { ROOT } from '../helpers/paths.ts';
+
+const SHOTS = join(ROOT, '.test-screenshots');
+
+let server: DashboardServer;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await serveDashboard();
+  browser = await launch();
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(hash: string): Promise<void> {
+  ({ page, errors } = await browser.open());
+  await page.goto(`${server.url}/${hash}`);
+}
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+
+afterEach(async () => {
+  expect(errors, 'console errors on the page').toEqual([]);
+  await page.close();
+});
+
+describe('the dashboard', () => {
+  it('shows the platform shelves, and a shelf grouped by capability', async () => {
+    await open('');
+    await expect(page.locator('.card h2').first().textContent()).resolves.toBeTruthy();
+    await shot('home');
+    await page.locator('.card').first().click();
+    await page.locator('section.capability h2').first().waitFor();
+    expect(await page.locator('section.capability').count()).toBeGreaterThan(1);
+    await shot('platform');
+  });
+
+  it('searches as you type in the browser, and the arrow keys and Enter open a result', async () => {
+    await open('');
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.locator('#q').pressSequentially('verify email', { delay: 20 });
+    await page.locator('#results a').first().waitFor();
+    const first = await page.locator('#results a').first().getAttribute('href');
+    expect(first).toMatch(/^#\/op\/.*email\.verify/);
+    expect(asked.filter((p) => p.startsWith('/catalog/search?') || p === '/catalog/search')).toEqual([]);
+    await shot('search');
+    await page.locator('#q').press('ArrowDown');
+    const second = await page.locator('#results a.active').getAttribute('href');
+    expect(second).not.toBe(first);
+    await page.locator('#q').press('Enter');
+    await page.waitForURL((u) => u.hash === second);
+    await page.locator('#call-template').waitFor();
+  });
+
+  it('an operation page shows parameters, cost, the call template with the proxy URL, and its siblings side by side; Copy copies it', async () => {
+    await open('#/op/hunter.people.email.verify');
+    const meta = (await (await fetch(`${server.url}/meta`)).json()) as { proxy_url: string };
+    const template = await page.locator('#call-template').textContent();
+    expect(template).toContain(`${meta.proxy_url}/hunter/`);
+    expect(template).not.toContain('{{proxy_url}}');
+    await expect(page.locator('table.params').textContent()).resolves.toMatch(/email.*string.*required/);
+    expect(await page.locator('#siblings tbody tr').count()).toBeGreaterThan(2);
+    await expect(page.locator('#siblings thead').textContent()).resolves.toMatch(/price per hit.*hit rate.*p50 \/ p95.*reviews/);
+    await page.locator('#copy').click();
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(template);
+    await shot('operation');
+  });
+
+  it('a routed capability page draws the plan as a table and a chart of price per hit against hit rate', async () => {
+    await open('#/capability/people.email.verify');
+    await page.locator('#plan-chart svg').waitFor();
+    const rows = await page.locator('#plan tbody tr').count();
+    expect(rows).toBeGreaterThan(2);
+    expect(await page.locator('#plan-chart svg .dot').count()).toBe(rows);
+    await shot('capability');
+  });
+
+  it('shows the deploy banner when /meta answers a new app_version while the tab is open', async () => {
+    ({ page, errors } = await browser.open());
+    await page.clock.install();
+    await page.goto(`${server.url}/#/`);
+    await page.locator('.card').first().waitFor();
+    await page.clock.runFor(60_000);
+    expect(await page.locator('#deploy-banner').count()).toBe(0);
+    server.deploy('a-new-build');
+    try {
+      await page.clock.runFor(60_000);
+      await page.locator('#deploy-banner').waitFor();
+      await expect(page.locator('#deploy-banner').textContent()).resolves.toMatch(/a new version is deployed — reload/i);
+    } finally {
+      server.deploy('');
+    }
+  });
+
+  it('signs in with a token, shows the balance and ledger, and signs out', async () => {
+    const created = (await server.ctx.state.createTeam('Browser test team', 12_500_000))!;
+    await open('#/account');
+    await page.locator('#token').fill(created.token);
+    await page.locator('form.sign-in button').click();
+    await expect(page.locator('#balance').textContent()).resolves.toBe('$12.50');
+    const cookies = await browser.context.cookies(server.url);
+    expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true);
+    await shot('account');
+    await page.locator('#sign-out').click();
+    await page.locator('#token').waitFor();
+    expect((await browser.context.cookies(server.url)).some((c) => c.name === 'svc_session')).toBe(false);
+  });
+
+  it('is readable on a phone', async () => {
+    const phone = await launch({ width: 390, height: 844 });
+    try {
+      ({ page, errors } = await phone.open());
+      await page.goto(`${server.url}/#/op/svc.people.email.verify`);
+      await page.locator('#call-template').waitFor();
+      // nothing wider than the screen but the tables' own scroll boxes
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await shot('phone');
+      await page.close();
+    } finally {
+      ({ page, errors } = await browser.open()); // afterEach closes a page of the shared browser
+      await phone.close();
+    }
+  });
+});
