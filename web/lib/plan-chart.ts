@@ -1,10 +1,11 @@
 // The plan as a picture: price per hit (up) against hit rate (across), one numbered dot per child in
-// waterfall order. Children not measured yet sit in a grey column on the right at their list price.
+// waterfall order. Children not measured yet sit in a grey band on the right at their list price,
+// spread across it in plan order so that equal prices stay apart.
 import type { PlanRow } from '../../build/dist-types.ts';
 import { usd } from './format.ts';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 640, H = 320, L = 64, R = 96, T = 16, B = 40;
+const W = 720, H = 320, L = 64, R = 200, T = 16, B = 40, GAP = 24;
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
   const el = document.createElementNS(NS, tag);
@@ -15,10 +16,12 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
 
 export function planChart(plan: PlanRow[]): SVGSVGElement {
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': 'price per hit against hit rate' });
-  const priced = plan.map((p, i) => ({ ...p, n: i + 1 })).filter((p) => p.usd_per_hit !== null) as Array<PlanRow & { n: number; usd_per_hit: number }>;
+  type Dot = PlanRow & { n: number; usd_per_hit: number };
+  const priced = plan.map((p, i) => ({ ...p, n: i + 1 })).filter((p): p is Dot => p.usd_per_hit !== null);
   const values = priced.map((p) => p.usd_per_hit).filter((v) => v > 0);
-  const lo = Math.min(...values, 0.0001), hi = Math.max(...values, lo * 10);
-  // A log scale: prices within one capability span two or three orders of magnitude.
+  // A log scale with a little room above and below: prices within one capability span orders of magnitude.
+  const lo = values.length ? Math.min(...values) / 1.5 : 0.0001;
+  const hi = values.length ? Math.max(Math.max(...values) * 1.5, lo * 10) : 0.01;
   const y = (v: number) => T + (H - T - B) * (1 - (Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo) || 1));
   const plotW = W - L - R;
   const x = (rate: number) => L + plotW * rate;
@@ -28,19 +31,22 @@ export function planChart(plan: PlanRow[]): SVGSVGElement {
     root.append(svg('text', { x: x(t), y: H - B + 16, 'text-anchor': 'middle' }, `${t * 100}%`));
   }
   for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
-    const v = 10 ** e;
-    if (v < lo / 1.0001 || v > hi * 1.0001) continue;
-    root.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }));
-    root.append(svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, usd(v)));
+    for (const v of [10 ** e, 3 * 10 ** e]) {
+      if (v < lo || v > hi) continue;
+      root.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }));
+      root.append(svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, usd(v)));
+    }
   }
   root.append(svg('text', { x: L + plotW / 2, y: H - 6, 'text-anchor': 'middle' }, 'hit rate'));
   root.append(svg('text', { x: 12, y: T + (H - T - B) / 2, transform: `rotate(-90 12 ${T + (H - T - B) / 2})`, 'text-anchor': 'middle' }, 'price per hit'));
-  const restX = W - R / 2;
-  root.append(svg('rect', { x: W - R + 8, y: T, width: R - 16, height: H - T - B, class: 'unmeasured' }));
-  root.append(svg('text', { x: restX, y: H - B + 16, 'text-anchor': 'middle' }, 'not measured'));
+  const band = { x: W - R + GAP, width: R - GAP - 4 };
+  root.append(svg('rect', { x: band.x, y: T, width: band.width, height: H - T - B, class: 'unmeasured' }));
+  root.append(svg('text', { x: band.x + band.width / 2, y: H - B + 16, 'text-anchor': 'middle' }, 'not measured yet'));
+  const resting = priced.filter((p) => p.hit_rate === null);
+  const restX = (p: Dot) => band.x + 12 + ((band.width - 24) * (resting.indexOf(p) + 0.5)) / resting.length;
 
   for (const p of priced) {
-    const cx = p.hit_rate === null ? restX : x(p.hit_rate);
+    const cx = p.hit_rate === null ? restX(p) : x(p.hit_rate);
     const g = svg('g', { class: p.works ? 'dot' : 'dot broken' });
     g.append(svg('title', {}, `${p.n}. ${p.endpoint_id}: ${usd(p.usd_per_hit)} per hit${p.hit_rate === null ? ' (list price, not measured)' : ''}`));
     g.append(svg('circle', { cx, cy: y(p.usd_per_hit), r: 9 }));

@@ -33,7 +33,7 @@ function parameters(op: EndpointOut): Node {
     h('code', {}, name), where, p.type, p.required ? h('strong', { class: 'required' }, 'required') : 'optional',
     [p.note ?? '', p.example === undefined ? '' : ` e.g. ${JSON.stringify(p.example)}`].join(''),
   ]));
-  return h('div', {}, rows.length ? table(['name', 'in', 'type', 'required', 'notes'], rows, { class: 'params' }) : h('p', {}, 'No parameters.'),
+  return h('div', {}, rows.length ? h('div', { class: 'scroll' }, table(['name', 'in', 'type', 'required', 'notes'], rows, { class: 'params' })) : h('p', {}, 'No parameters.'),
     op.input.note ? h('p', { class: 'muted' }, op.input.note) : null);
 }
 
@@ -60,10 +60,10 @@ function callTemplate(e: CatalogEntry, proxyUrl: string | null): Node {
 
 function observed(o: Observed | null): Node {
   if (!o || !o.samples) return h('p', { class: 'muted' }, 'Not measured yet: no calls recorded.');
-  return table(['calls', 'hit rate', 'success', 'p50', 'p95', 'last success'], [[
+  return h('div', { class: 'scroll' }, table(['calls', 'hit rate', 'success', 'p50', 'p95', 'last success'], [[
     String(o.samples), `${pct(o.hit_rate)} of ${o.hit_samples}`, pct(o.ok_rate), ms(o.p50_ms), ms(o.p95_ms),
     o.last_ok_days === null ? '—' : o.last_ok_days === 0 ? 'today' : `${o.last_ok_days} days ago`,
-  ]]);
+  ]]));
 }
 
 const reviewShare = (r: ReviewSummary | undefined) =>

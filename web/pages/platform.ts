@@ -12,10 +12,10 @@ export async function platformPage(slug: string): Promise<Node> {
     s.capabilities.map((c) => h('section', { class: 'capability' },
       h('h2', {}, c.routed ? link(href.capability(c.capability), c.capability) : c.capability, c.routed ? h('span', { class: 'badge' }, 'routed') : null),
       h('p', { class: 'muted' }, c.description),
-      table(['operation', 'provider', 'price'], c.operations.map((o) => [
+      h('div', { class: 'scroll' }, table(['operation', 'provider', 'price'], c.operations.map((o) => [
         link(href.operation(o.id), o.name),
         o.provider_display,
         o.usd === null ? '—' : `${usd(o.usd)}${o.unit ? ` / ${o.unit}` : ''}`,
-      ]), { class: 'ops' }))),
+      ]), { class: 'ops' })))),
     s.hidden_count ? h('p', { class: 'muted' }, `${s.hidden_count} account and utility operations are left off this shelf; search finds them.`) : null);
 }
