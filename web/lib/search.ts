@@ -1,13 +1,14 @@
 // Search as you type in the browser: the build's FlexSearch index, loaded through the runtime's own
 // search module, so a query ranks here exactly as GET /catalog/search ranks it (no round trip per key).
-import { SearchEngine, type SearchHit } from '../../runtime/catalog/search.ts';
+// The module and the index load after the first view (or at the first keystroke), not before it.
+import type { SearchEngine, SearchHit } from '../../runtime/catalog/search.ts';
 import { searchFiles } from './data.ts';
 
 let engine: Promise<SearchEngine> | null = null;
 
-/** Starts loading the index (idle time after the first view, or the first keystroke). */
 export function loadSearch(): Promise<SearchEngine> {
-  engine ??= searchFiles().then(([rows, dump]) => new SearchEngine(rows, dump));
+  engine ??= Promise.all([import('../../runtime/catalog/search.ts'), searchFiles()])
+    .then(([{ SearchEngine }, [rows, dump]]) => new SearchEngine(rows, dump));
   engine.catch(() => { engine = null; });
   return engine;
 }
