@@ -98,6 +98,8 @@ describe('the dashboard', () => {
     // measured children sit on the hit-rate axis, the rest in the band of the unmeasured
     await expect(page.locator('#plan tbody').textContent()).resolves.toMatch(/\d+%/);
     await shot('capability');
+    await page.setViewportSize({ width: 960, height: 820 });
+    await shot('readme'); // docs/dashboard.png is a copy of this one
   });
 
   it('shows the deploy banner when /meta answers a new app_version while the tab is open', async () => {

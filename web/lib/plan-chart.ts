@@ -5,7 +5,7 @@ import type { PlanRow } from '../../build/dist-types.ts';
 import { usd } from './format.ts';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 720, H = 320, L = 64, R = 200, T = 16, B = 40, GAP = 24;
+const W = 780, H = 320, L = 64, R = 280, T = 16, B = 40, GAP = 24;
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
   const el = document.createElementNS(NS, tag);
@@ -49,7 +49,7 @@ export function planChart(plan: PlanRow[]): SVGSVGElement {
     const cx = p.hit_rate === null ? restX(p) : x(p.hit_rate);
     const g = svg('g', { class: p.works ? 'dot' : 'dot broken' });
     g.append(svg('title', {}, `${p.n}. ${p.endpoint_id}: ${usd(p.usd_per_hit)} per hit${p.hit_rate === null ? ' (list price, not measured)' : ''}`));
-    g.append(svg('circle', { cx, cy: y(p.usd_per_hit), r: 9 }));
+    g.append(svg('circle', { cx, cy: y(p.usd_per_hit), r: 8 }));
     g.append(svg('text', { x: cx, y: y(p.usd_per_hit) + 4, 'text-anchor': 'middle' }, String(p.n)));
     root.append(g);
   }
