@@ -143,6 +143,7 @@ describe('the dashboard', () => {
       // nothing wider than the screen but the tables' own scroll boxes
       const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > 391).map((e) => `${e.tagName}.${e.className}#${e.id}`).slice(0, 5));
       expect(wide).toEqual([]);
+      expect(errors, 'console errors on the phone').toEqual([]);
       await page.close();
     } finally {
       ({ page, errors } = await browser.open()); // afterEach closes a page of the shared browser
