@@ -9,7 +9,10 @@ export async function platformPage(slug: string): Promise<Node> {
   return h('section', {},
     h('h1', {}, s.label),
     h('p', {}, s.description),
-    s.capabilities.map((c) => h('section', { class: 'capability' },
+    // The hash is the route, so the contents jump by script rather than by #anchor.
+    h('nav', { class: 'contents', 'aria-label': 'capabilities on this shelf' }, s.capabilities.map((c, i) =>
+      h('button', { type: 'button', class: c.routed ? 'chip routed' : 'chip', onclick: () => document.getElementById(`cap-${i}`)?.scrollIntoView() }, c.capability))),
+    s.capabilities.map((c, i) => h('section', { class: 'capability', id: `cap-${i}` },
       h('h2', {}, c.routed ? link(href.capability(c.capability), c.capability) : c.capability, c.routed ? h('span', { class: 'badge' }, 'routed') : null),
       h('p', { class: 'muted' }, c.description),
       h('div', { class: 'scroll' }, table(['operation', 'provider', 'price'], c.operations.map((o) => [
