@@ -74,6 +74,15 @@ describe('the dashboard', () => {
     await page.locator('#call-template').waitFor();
   });
 
+  it('ranks as GET /catalog/search ranks (the same search module over the same index)', async () => {
+    await open('#/search?q=youtube%20comments');
+    await page.locator('#results a').first().waitFor();
+    const shown = (await page.locator('#results a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).map((h) => decodeURIComponent(h!.replace('#/op/', '')));
+    const api = (await (await fetch(`${server.url}/catalog/search?q=youtube%20comments&limit=30`)).json()) as { results: Array<{ endpoint_id: string }> };
+    expect(shown.length).toBeGreaterThan(3);
+    expect(shown).toEqual(api.results.map((r) => r.endpoint_id));
+  });
+
   it('an operation page shows parameters, cost, the call template with the proxy URL, and its siblings side by side; Copy copies it', async () => {
     await open('#/op/hunter.people.email.verify');
     const meta = (await (await fetch(`${server.url}/meta`)).json()) as { proxy_url: string };

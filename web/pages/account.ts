@@ -75,7 +75,7 @@ async function ledgerView(): Promise<Node> {
   const first = await page();
   if (!first) return h('p', { class: 'muted' }, 'No entries yet.');
   return h('div', { class: 'scroll' },
-    h('table', { id: 'ledger' }, h('thead', {}, h('tr', {}, ['when', 'kind', 'amount', 'what', 'call'].map((c) => h('th', {}, c)))), body), more);
+    h('table', { id: 'ledger' }, h('thead', {}, h('tr', {}, ['when', 'kind', 'amount', 'what', 'call'].map((c) => h('th', { class: c === 'amount' ? 'num' : null }, c)))), body), more);
 }
 
 function toolLookup(): Node {
