@@ -56,7 +56,7 @@ describe('the dashboard', () => {
     await shot('platform');
   });
 
-  it('searches as you type in the browser, and the arrow keys and Enter open a result', async () => {
+  it('searches as you type in the browser; the arrow keys and Enter open a result, Escape leaves', async () => {
     await open('');
     const asked: string[] = [];
     page.on('request', (r) => asked.push(new URL(r.url()).pathname));
@@ -72,6 +72,10 @@ describe('the dashboard', () => {
     await page.locator('#q').press('Enter');
     await page.waitForURL((u) => u.hash === second);
     await page.locator('#call-template').waitFor();
+    await page.locator('#q').pressSequentially('serp');
+    await page.locator('#q').press('Escape');
+    await page.locator('.card').first().waitFor();
+    expect(await page.locator('#q').inputValue()).toBe('');
   });
 
   it('ranks as GET /catalog/search ranks (the same search module over the same index)', async () => {

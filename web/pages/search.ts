@@ -17,8 +17,12 @@ export async function searchPage(q: string): Promise<Node> {
         h('span', { class: 'muted' }, `${row.endpoint_id} — ${row.summary}`))))));
 }
 
-/** Arrow keys in the search box move the highlighted result; Enter opens it. */
+/** Arrow keys in the search box move the highlighted result; Enter opens it; Escape leaves the search. */
 export function resultKeys(e: KeyboardEvent): void {
+  if (e.key === 'Escape') {
+    location.hash = href.home();
+    return;
+  }
   const links = [...document.querySelectorAll<HTMLAnchorElement>('#results a')];
   if (!links.length) return;
   const at = Math.max(0, links.findIndex((a) => a.classList.contains('active')));
