@@ -132,14 +132,20 @@ describe('the dashboard', () => {
     }
   });
 
-  it('signs in with a token, shows the balance and ledger, and signs out', async () => {
+  it('signs in with a token, shows the balance and ledger, adds an own provider key, and signs out', async () => {
     const created = (await server.ctx.state.createTeam('Browser test team', 12_500_000))!;
     await open('#/account');
     await page.locator('#token').fill(created.token);
-    await page.locator('form.sign-in button').click();
+    await page.locator('#sign-in button').click();
     await expect(page.locator('#balance').textContent()).resolves.toBe('$12.50');
     const cookies = await browser.context.cookies(server.url);
     expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true);
+    await page.locator('#own-keys input[name=provider]').fill('hunter');
+    await page.locator('#own-keys input[name=key]').fill('hunter-key-of-the-team');
+    await page.locator('#own-keys button[type=submit]').click();
+    await page.locator('#own-keys li code', { hasText: 'hunter' }).waitFor();
+    expect(await server.ctx.state.ownKeyProviders(created.team.id)).toEqual(['hunter']);
+    expect(await page.content()).not.toContain('hunter-key-of-the-team');
     await shot('account');
     await page.locator('#sign-out').click();
     await page.locator('#token').waitFor();

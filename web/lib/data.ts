@@ -69,4 +69,6 @@ export const signIn = (token: string) => getJson<{ team: string }>('auth/session
 export const signOut = () => fetch('auth/session', { method: 'DELETE', credentials: 'same-origin' });
 export const team = () => getJson<Team>('teams/me', { cache: 'no-store' });
 export const ledger = (cursor: string | null) => getJson<{ entries: LedgerEntry[]; next_cursor: string | null }>(`teams/me/ledger${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
+export const setOwnKey = (provider: string, key: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, json('POST', { key }));
+export const removeOwnKey = (provider: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, { method: 'DELETE' });
 export const tool = (id: string) => getJson<ToolView>(`hub/tools/${encodeURIComponent(id)}`, { cache: 'no-store' });

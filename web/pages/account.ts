@@ -1,6 +1,6 @@
 // Signing in with a team token (the runtime sets the svc_session cookie), then the team's balance,
 // ledger, own provider keys and a look-up of its hub tools (the hub lists no team's tools).
-import { HttpError, ledger, signIn, signOut, team, tool, type LedgerEntry } from '../lib/data.ts';
+import { HttpError, ledger, removeOwnKey, setOwnKey, signIn, signOut, team, tool, type LedgerEntry } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { micro, usd } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
@@ -25,11 +25,26 @@ export async function accountPage(rerender: () => void): Promise<Node> {
     h('div', { class: 'cards' },
       h('div', { class: 'card' }, h('p', { class: 'muted' }, 'Balance'), h('p', { class: 'big', id: 'balance' }, micro(me.balance_micro))),
       h('div', { class: 'card' }, h('p', { class: 'muted' }, 'Earnings from hub tools'), h('p', { class: 'big' }, micro(me.earnings_micro)))),
-    h('h2', {}, 'Own provider keys'),
-    me.own_keys.length ? h('p', {}, me.own_keys.join(', ')) : h('p', { class: 'muted' }, 'None: calls use the platform keys and are charged to the balance.'),
+    h('h2', {}, 'Own provider keys'), ownKeys(me.own_keys, rerender),
     h('h2', {}, 'Ledger'), await ledgerView(),
     h('h2', {}, 'Hub tools'), toolLookup(),
     h('p', {}, h('button', { type: 'button', id: 'sign-out', onclick: () => void out() }, 'Sign out')));
+}
+
+/** The providers the team brings its own key for (never shown back), with add and remove. */
+function ownKeys(providers: string[], rerender: () => void): Node {
+  const error = h('p', { class: 'error', role: 'alert' });
+  const act = (run: () => Promise<unknown>) => run().then(rerender, (err: unknown) => { error.textContent = err instanceof Error ? err.message : String(err); });
+  const provider = h('input', { type: 'text', name: 'provider', placeholder: 'provider, e.g. hunter', 'aria-label': 'provider', required: true });
+  const key = h('input', { type: 'password', name: 'key', placeholder: 'its API key', 'aria-label': 'API key', autocomplete: 'off', required: true });
+  return h('div', { id: 'own-keys' },
+    providers.length
+      ? h('ul', {}, providers.map((p) => h('li', {}, h('code', {}, p), ' ', h('button', { type: 'button', onclick: () => void act(() => removeOwnKey(p)) }, 'Remove'))))
+      : h('p', { class: 'muted' }, 'None: calls use the platform keys and are charged to the balance.'),
+    h('form', { class: 'inline', onsubmit: (e: Event) => { e.preventDefault(); void act(() => setOwnKey(provider.value.trim(), key.value)); } },
+      provider, key, h('button', { type: 'submit' }, 'Add key')),
+    h('p', { class: 'muted' }, 'A call tries the providers you hold a key for first, and their charges do not touch the balance.'),
+    error);
 }
 
 function signInForm(rerender: () => void, note?: string): Node {
@@ -48,7 +63,7 @@ function signInForm(rerender: () => void, note?: string): Node {
   return h('section', {},
     h('h1', {}, 'Sign in'),
     note ? h('p', {}, note) : null,
-    h('form', { class: 'sign-in', onsubmit: (e: Event) => void submit(e) },
+    h('form', { class: 'inline', id: 'sign-in', onsubmit: (e: Event) => void submit(e) },
       h('label', { for: 'token' }, 'Team token'), input, h('button', { type: 'submit' }, 'Sign in')),
     error,
     h('p', { class: 'muted' }, 'A token comes from your administrator (svc admin team create) or from npm run demo. It is sent once; the browser keeps only a session cookie.'),
@@ -92,5 +107,5 @@ function toolLookup(): Node {
   };
   return h('div', {},
     h('p', { class: 'muted' }, 'The hub has no list of a team’s tools yet: look one up by its id (you see every version of your own). Publish with svc hub publish DIR.'),
-    h('form', { onsubmit: (e: Event) => void look(e) }, input, h('button', { type: 'submit' }, 'Look up')), out);
+    h('form', { class: 'inline', onsubmit: (e: Event) => void look(e) }, input, h('button', { type: 'submit' }, 'Look up')), out);
 }
