@@ -1,6 +1,6 @@
 // Real headless Chromium (Debian's package, never a downloaded browser) driven by playwright-core,
 // with a fresh profile per launch; console errors and page errors are collected for the tests.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -16,6 +16,7 @@ export interface Browser {
 }
 
 export async function launch(viewport = { width: 1280, height: 860 }): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does it when missing)`);
   const profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport });
   return {
