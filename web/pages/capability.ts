@@ -23,5 +23,12 @@ export async function capabilityPage(name: string): Promise<Node> {
       String(i + 1), link(href.operation(p.endpoint_id), p.endpoint_id), p.accepts.map((set) => set.join(' + ')).join(' or '),
       usd(p.usd), pct(p.hit_rate), usd(p.usd_per_hit), p.works ? 'works' : 'not working',
     ]), { id: 'plan' })),
+    h('h2', {}, 'What comes back'),
+    h('div', { class: 'scroll' }, table(['field', 'type', 'notes'], Object.entries(routing.contract.output).map(([field, o]) => [
+      h('code', {}, field), o.type, [o.required ? h('strong', { class: 'required' }, 'always ') : null, o.note ?? ''],
+    ]), { id: 'output' })),
+    h('p', { class: 'muted' }, 'A child missed when ', h('code', {}, routing.contract.miss), '; the next one is tried.'),
+    h('h2', {}, 'Options (request headers)'),
+    h('div', { class: 'scroll' }, table(['header', 'meaning'], Object.entries(routing.headers).map(([name, says]) => [h('code', {}, name), says]))),
     routing.also.length ? [h('h2', {}, 'Also doing this, not in the plan'), h('ul', {}, routing.also.map((a) => h('li', {}, link(href.operation(a.endpoint_id), a.endpoint_id), ` ${usd(a.usd)}`)))] : null);
 }
