@@ -7,6 +7,7 @@ import { launch, type Browser } from '../helpers/browser.ts';
 import { serveDashboard, type DashboardServer } from '../helpers/dashboard.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 import type { CatalogEntry } from '../../build/dist-types.ts';
+import { emailTool } from '../hub/tool-files.ts';
 
 const SHOTS = join(ROOT, '.test-screenshots');
 
@@ -132,7 +133,7 @@ describe('the dashboard', () => {
     }
   });
 
-  it('signs in with a token, shows the balance and ledger, adds an own provider key, and signs out', async () => {
+  it('signs in with a token, shows the balance and ledger, adds an own provider key, looks up its hub tool, and signs out', async () => {
     const created = (await server.ctx.state.createTeam('Browser test team', 12_500_000))!;
     await open('#/account');
     await page.locator('#token').fill(created.token);
@@ -140,6 +141,16 @@ describe('the dashboard', () => {
     await expect(page.locator('#balance').textContent()).resolves.toBe('$12.50');
     const cookies = await browser.context.cookies(server.url);
     expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true);
+    // the hub lists no team's tools: the page looks one up by its id (published before the team has
+    // an own key, so that its check never reaches a real provider)
+    const published = await fetch(`${server.url}/hub/tools`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
+      body: JSON.stringify({ tool_id: 'browser-email-check', files: emailTool() }),
+    });
+    expect(published.status).toBe(201);
+    await page.locator('input[aria-label="tool id"]').fill('browser-email-check');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.getByText('Verified work email (browser-email-check)').waitFor();
     await page.locator('#own-keys input[name=provider]').fill('hunter');
     await page.locator('#own-keys input[name=key]').fill('hunter-key-of-the-team');
     await page.locator('#own-keys button[type=submit]').click();
