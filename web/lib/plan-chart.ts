@@ -5,7 +5,7 @@ import type { PlanRow } from '../../build/dist-types.ts';
 import { usd } from './format.ts';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 780, H = 320, L = 64, R = 280, T = 16, B = 40, GAP = 24;
+const W = 780, H = 320, L = 64, T = 16, B = 40, GAP = 24;
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
   const el = document.createElementNS(NS, tag);
@@ -23,6 +23,9 @@ export function planChart(plan: PlanRow[]): SVGSVGElement {
   const lo = values.length ? Math.min(...values) / 1.5 : 0.0001;
   const hi = values.length ? Math.max(Math.max(...values) * 1.5, lo * 10) : 0.01;
   const y = (v: number) => T + (H - T - B) * (1 - (Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo) || 1));
+  const resting = priced.filter((p) => p.hit_rate === null);
+  // The band of the unmeasured takes room by how many sit in it: most of the width on a fresh start.
+  const R = resting.length === 0 ? 8 : resting.length === priced.length ? 0.7 * (W - L) : 0.4 * (W - L);
   const plotW = W - L - R;
   const x = (rate: number) => L + plotW * rate;
 
@@ -40,9 +43,10 @@ export function planChart(plan: PlanRow[]): SVGSVGElement {
   root.append(svg('text', { x: L + plotW / 2, y: H - 6, 'text-anchor': 'middle' }, 'hit rate'));
   root.append(svg('text', { x: 12, y: T + (H - T - B) / 2, transform: `rotate(-90 12 ${T + (H - T - B) / 2})`, 'text-anchor': 'middle' }, 'price per hit'));
   const band = { x: W - R + GAP, width: R - GAP - 4 };
-  root.append(svg('rect', { x: band.x, y: T, width: band.width, height: H - T - B, class: 'unmeasured' }));
-  root.append(svg('text', { x: band.x + band.width / 2, y: H - B + 16, 'text-anchor': 'middle' }, 'not measured yet'));
-  const resting = priced.filter((p) => p.hit_rate === null);
+  if (resting.length) {
+    root.append(svg('rect', { x: band.x, y: T, width: band.width, height: H - T - B, class: 'unmeasured' }));
+    root.append(svg('text', { x: band.x + band.width / 2, y: H - B + 16, 'text-anchor': 'middle' }, 'not measured yet'));
+  }
   const restX = (p: Dot) => band.x + 12 + ((band.width - 24) * (resting.indexOf(p) + 0.5)) / resting.length;
 
   for (const p of priced) {
