@@ -1,6 +1,7 @@
 // Everything the dashboard reads: the static catalog files the build writes (any static host serves
 // them) and /meta. Paths are relative, so the dashboard works under any base path.
 import type { CatalogEntry, SearchRow } from '../../build/dist-types.ts';
+import type { PlatformRow, Shelf as BuiltShelf } from '../../build/resolve-shelves.ts';
 
 export interface Meta {
   proxy_url: string;
@@ -9,17 +10,8 @@ export interface Meta {
   catalog: { hash: string; built_at: string; operations: number; providers: number };
 }
 
-export interface PlatformCard { slug: string; label: string; description: string; operations: number; capabilities: number; vendors: string[] }
-
-export interface OperationSummary {
-  id: string; name: string; summary: string; provider: string; provider_display: string; kind: string;
-  method: string; path: string; usd: number | null; cost_type: string | null; unit: string | null;
-}
-
-export interface Shelf {
-  slug: string; label: string; description: string; hidden_count: number;
-  capabilities: Array<{ capability: string; description: string; routed: boolean; operations: OperationSummary[] }>;
-}
+/** platforms/<slug>.json: the shelf without its hidden operations (those are in <slug>.all.json) */
+export type Shelf = Omit<BuiltShelf, 'all'>;
 
 export class HttpError extends Error {
   constructor(readonly status: number, message: string) { super(message); }
@@ -42,7 +34,7 @@ function cached<T>(url: string, load: () => Promise<T> = () => getJson<T>(url)):
 }
 
 export const meta = (): Promise<Meta> => getJson<Meta>('meta', { cache: 'no-store' });
-export const platforms = () => cached<{ platforms: PlatformCard[] }>('catalog/platforms.json').then((r) => r.platforms);
+export const platforms = () => cached<{ platforms: PlatformRow[] }>('catalog/platforms.json').then((r) => r.platforms);
 export const shelf = (slug: string) => cached<Shelf>(`catalog/platforms/${encodeURIComponent(slug)}.json`);
 export const searchFiles = () => Promise.all([
   cached<SearchRow[]>('catalog/search/rows.json'),
