@@ -1,6 +1,7 @@
 // Everything the dashboard reads: the static catalog files the build writes (any static host serves
 // them) and /meta. Paths are relative, so the dashboard works under any base path.
-import type { CatalogEntry, SearchRow } from '../../build/dist-types.ts';
+import type { CapabilityDoc, CatalogEntry, SearchRow } from '../../build/dist-types.ts';
+import type { SearchIndexDump } from '../../runtime/catalog/search.ts';
 import type { PlatformRow, Shelf as BuiltShelf } from '../../build/resolve-shelves.ts';
 
 export interface Meta {
@@ -38,7 +39,8 @@ export const platforms = () => cached<{ platforms: PlatformRow[] }>('catalog/pla
 export const shelf = (slug: string) => cached<Shelf>(`catalog/platforms/${encodeURIComponent(slug)}.json`);
 export const searchFiles = () => Promise.all([
   cached<SearchRow[]>('catalog/search/rows.json'),
-  cached<Record<string, string>>('catalog/search/index.json'),
+  cached<SearchIndexDump>('catalog/search/index.json'),
+  cached<CapabilityDoc[]>('catalog/search/capabilities.json'),
 ]);
 
 /**

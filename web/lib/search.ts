@@ -8,7 +8,7 @@ let engine: Promise<SearchEngine> | null = null;
 
 export function loadSearch(): Promise<SearchEngine> {
   engine ??= Promise.all([import('../../runtime/catalog/search.ts'), searchFiles()])
-    .then(([{ SearchEngine }, [rows, dump]]) => new SearchEngine(rows, dump));
+    .then(([{ SearchEngine }, [rows, dump, capabilities]]) => new SearchEngine(rows, dump, capabilities));
   engine.catch(() => { engine = null; });
   return engine;
 }
