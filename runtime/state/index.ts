@@ -27,8 +27,8 @@ export interface Credential {
 }
 
 export interface State {
-  /** `fs` (durable files) or `memory` */
-  readonly kind: 'fs' | 'memory';
+  /** `fs` (durable files), `memory`, or `redis` (shared by several instances) */
+  readonly kind: 'fs' | 'memory' | 'redis';
   /** the atomic primitives (ids, counters, per-record updates) for other state modules */
   readonly atomics: Atomics;
   /** a new team with `creditMicro` on its balance and its first token (shown once); null when the slug is taken or empty */
@@ -88,7 +88,7 @@ const account = (teamId: number) => `team-${teamId}`;
 
 /** Open state on the backend SVC_STORAGE names (durable files under SVC_DATA_DIR by default). */
 export async function createState(config: Pick<Config, 'storage' | 'dataDir' | 'secret'>): Promise<State> {
-  const backend = openBackend(config.storage, config.dataDir);
+  const backend = await openBackend(config.storage, config.dataDir);
   const { atomics, storage } = backend;
   let sealer: Sealer | null = null;
   // the secret is read (or generated) on first use, not at start

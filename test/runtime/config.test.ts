@@ -36,9 +36,11 @@ describe('SVC_STORAGE', () => {
     for (const ok of [undefined, '', 'memory:', 'fs:/tmp/x', 'file:///tmp/x']) expect(() => readConfig({ SVC_STORAGE: ok })).not.toThrow();
   });
 
-  it('refuses redis (not built yet) without echoing its password, and anything else', () => {
-    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379' })).toThrow(/^SVC_STORAGE=redis:\/\/…@127\.0\.0\.1:6379: the redis backend .* not available/);
-    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379' })).not.toThrow(/hunter2/);
+  it('takes redis://host:port/db with SVC_SECRET, and refuses it without one or malformed, never echoing its password', () => {
+    expect(readConfig({ SVC_STORAGE: 'redis://127.0.0.1:6379/3', SVC_SECRET: 's' }).storage).toEqual({ kind: 'redis', url: 'redis://127.0.0.1:6379/3' });
+    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379' })).toThrow(/^SVC_STORAGE=redis:\/\/… needs SVC_SECRET/);
+    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379/db', SVC_SECRET: 's' })).toThrow(/^SVC_STORAGE=redis:\/\/…@127\.0\.0\.1:6379\/db: expected redis:\/\//);
+    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379/db', SVC_SECRET: 's' })).not.toThrow(/hunter2/);
     expect(() => readConfig({ SVC_STORAGE: 'postgres://db' })).toThrow(ConfigError);
   });
 });

@@ -1,0 +1,11 @@
+// Shared storage that does not answer (Redis down, restarting, unreachable). Raised instead of the
+// client's own error so the error shaper can answer 503 with Retry-After: the request did nothing
+// that was acknowledged, and the same request may be sent again once storage is back.
+export class StorageUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`shared storage does not answer: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** seconds a caller is told to wait before retrying */
+export const STORAGE_RETRY_AFTER_S = 2;
