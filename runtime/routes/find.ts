@@ -13,13 +13,13 @@ import type { Candidate, Judge } from '../find/types.ts';
 const CANDIDATES = 20;
 const findQuery = queryValidator<{ q: string }>(schemas.findQuery);
 
-export function findRoutes(app: H3, { catalog, live, config }: AppContext): void {
+export function findRoutes(app: H3, { catalog, live, config, state }: AppContext): void {
   const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }) : localJudge;
-  const limit = new RateLimit(config.findRatePerMinute);
+  const limit = new RateLimit(config.findRatePerMinute, state.atomics);
 
-  app.get('/catalog/find', (event) => {
+  app.get('/catalog/find', async (event) => {
     const { q } = findQuery(getQuery(event));
-    const wait = limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
+    const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
     if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
     const candidates: Candidate[] = catalog.search.search(q, CANDIDATES, (id) => live.measured(id)).hits.map(({ row, score }) => ({
       endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, usd: row.usd, score,

@@ -84,7 +84,9 @@ function assertMicro(amount: number, min: number): void {
   if (!Number.isSafeInteger(amount) || amount < min) throw new RangeError(`amount must be an integer micro-USD ≥ ${min}, got ${amount}`);
 }
 
-const account = (teamId: number) => `team-${teamId}`;
+/** the atomics account that holds a team's balance, earnings and ledger */
+export const teamAccount = (teamId: number) => `team-${teamId}`;
+const account = teamAccount;
 
 /** Open state on the backend SVC_STORAGE names (durable files under SVC_DATA_DIR by default). */
 export async function createState(config: Pick<Config, 'storage' | 'dataDir' | 'secret'>): Promise<State> {
