@@ -9,9 +9,14 @@ import { nowIso } from '../util/clock.ts';
 import { onRedis, type RedisClient } from './redis-client.ts';
 import { withScripts, type Scripted } from './redis-scripts.ts';
 import { RECORD_PREFIX } from './drivers/redis.ts';
+import { StorageUnavailable } from './unavailable.ts';
+import { Doubts } from './redis-doubts.ts';
+import { randomUUID } from 'node:crypto';
 import type { Account, Atomics, LedgerDraft, LedgerEntry } from './atomics.ts';
 
 const CAS_TRIES = 200;
+/** how long a post's receipt outlives it: longer than any Redis outage svc waits out */
+const RECEIPT_S = 86_400;
 const acct = (account: string) => `acct:${account}`;
 const ledgerList = (account: string) => `ledger:${account}`;
 
@@ -19,9 +24,11 @@ export class RedisAtomics implements Atomics {
   private scripts: Scripted;
   /** updates of one record from this process queue here, so only other instances can conflict */
   private lock = new KeyedLock();
+  private doubts: Doubts;
 
   constructor(private client: RedisClient, private storage: Storage) {
     this.scripts = withScripts(client);
+    this.doubts = new Doubts(async (receipt) => (await onRedis(client.exists(receipt))) === 1, (account, draft, receipt) => this.send(account, draft, receipt));
   }
 
   nextId(name: string): Promise<number> {
@@ -38,13 +45,24 @@ export class RedisAtomics implements Atomics {
   }
 
   async post(account: string, draft: LedgerDraft): Promise<LedgerEntry | null> {
+    const receipt = `receipt:${randomUUID()}`;
+    try {
+      return await this.send(account, draft, receipt);
+    } catch (e) {
+      // sent but unanswered: it may have landed, and the caller hears 503; undone later if it did
+      if (e instanceof StorageUnavailable) this.doubts.add({ account, receipt, draft });
+      throw e;
+    }
+  }
+
+  private async send(account: string, draft: LedgerDraft, receipt: string): Promise<LedgerEntry | null> {
     if (!Number.isSafeInteger(draft.amount_micro)) throw new TypeError(`amount must be integer micro-USD, got ${draft.amount_micro}`);
     const { kind, amount_micro, endpoint_id, call_id, tool_id } = draft;
     const at = nowIso();
     // the entry's JSON after its id, which the script puts first
     const tail = `,${JSON.stringify({ at, kind, amount_micro, endpoint_id, call_id, tool_id }).slice(1)}`;
     const field = kind === 'earning' ? 'earnings' : 'balance';
-    const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), field, String(amount_micro), tail)));
+    const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), receipt, field, String(amount_micro), tail, RECEIPT_S)));
     return id ? { id, at, kind, amount_micro, endpoint_id, call_id, tool_id } : null;
   }
 
@@ -109,6 +127,8 @@ export class RedisAtomics implements Atomics {
     return out;
   }
 
-  /** every post was acknowledged by Redis before it answered: nothing is buffered here */
-  async flush(): Promise<void> {}
+  /** every post was acknowledged by Redis before it answered; only posts whose answer was lost are checked */
+  flush(): Promise<void> {
+    return this.doubts.settle();
+  }
 }

@@ -6,15 +6,20 @@ import type { RedisClient } from './redis-client.ts';
 const MAX_SAFE = '9007199254740991';
 
 export const SCRIPTS = {
-  /** KEYS: account hash, ledger list. ARGV: field (balance|earnings), signed amount, entry JSON after its id. Answers the entry id, or 0 (refused, nothing written). */
+  /**
+   * KEYS: account hash, ledger list, the post's receipt. ARGV: field (balance|earnings), signed
+   * amount, entry JSON after its id, receipt lifetime s. Answers the entry id, or 0 (refused, nothing
+   * written). The receipt tells a poster whose answer was lost whether the post landed.
+   */
   ledgerPost: {
-    numberOfKeys: 2,
+    numberOfKeys: 3,
     lua: `
 local next = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') + tonumber(ARGV[2])
 if next < 0 or next > ${MAX_SAFE} then return 0 end
 redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
 local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('RPUSH', KEYS[2], '{"id":' .. id .. ARGV[3])
+redis.call('SET', KEYS[3], id, 'EX', ARGV[4])
 return id`,
   },
   /** KEYS: record. ARGV: the value read ('' for none), the new value. 1 when written; 0 when the record changed since the read. */

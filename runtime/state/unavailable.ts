@@ -2,8 +2,9 @@
 // client's own error so the error shaper can answer 503 with Retry-After: the request did nothing
 // that was acknowledged, and the same request may be sent again once storage is back.
 export class StorageUnavailable extends Error {
-  constructor(cause: unknown) {
-    super(`shared storage does not answer: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  // no `cause`: the error shaper looks at the bottom of the cause chain, and this is the bottom that matters
+  constructor(reason: unknown) {
+    super(`shared storage does not answer: ${reason instanceof Error ? reason.message : String(reason)}`);
   }
 }
 

@@ -1,0 +1,50 @@
+// A redis-server of a test's own, on a free port, with its data directory kept across restarts:
+// appendonly with `appendfsync always`, the setting docs/deploy.md gives for acknowledged money.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+export interface OwnRedis {
+  port: number;
+  url(db: number): string;
+  /** SIGKILL: what survives is what the AOF had */
+  kill(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function ownRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'svc-redis-'));
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--dir', dir], { stdio: 'ignore' });
+    const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => {}); // refused until the server listens: the loop below retries
+    for (let i = 0; i < 100; i++) {
+      try { await probe.connect(); await probe.ping(); probe.disconnect(); return; } catch { await new Promise((r) => setTimeout(r, 50)); }
+    }
+    throw new Error(`redis-server on port ${port} did not start`);
+  };
+  const kill = async () => {
+    const c = child;
+    child = null;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((r) => c.once('exit', r));
+    c.kill('SIGKILL');
+    await exited;
+  };
+  await start();
+  return { port, url: (db) => `redis://127.0.0.1:${port}/${db}`, kill, start, stop: async () => { await kill(); rmSync(dir, { recursive: true, force: true }); } };
+}
