@@ -1,0 +1,71 @@
+// Routed throughput per state backend, in one run (issue: several instances on Redis): svc on
+// memory, on the embedded durable files and on Redis, each a process of its own served by the same
+// sandbox process, 50 connections, three alternating rounds compared by medians; then two svc
+// processes sharing Redis, loaded together, against one. Redis: BENCH_REDIS (default
+// redis://127.0.0.1:6379/9; the database is emptied first).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { buildCatalog } from '../build/pipeline.ts';
+import { fmt, line, load, middle, type LoadResult } from './lib.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const REDIS = process.env.BENCH_REDIS ?? 'redis://127.0.0.1:6379/9';
+const connections = 50;
+const children: ChildProcess[] = [];
+type Started = Record<string, string> & { pid: number };
+
+async function start(role: string, arg: string, dist: string, storage = 'memory:'): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: storage } });
+  children.push(child);
+  return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
+}
+
+const flush = new Redis(REDIS, { lazyConnect: true });
+await flush.connect();
+await flush.flushdb();
+flush.disconnect();
+
+const dist = mkdtempSync(join(tmpdir(), 'svc-state-bench-'));
+const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dist, 'catalog') });
+if (built.errors.length) throw new Error(built.errors.join('\n'));
+const sandbox = await start('sandbox', '', dist);
+const svcs = {
+  memory: await start('svc', sandbox.url, dist, 'memory:'),
+  embedded: await start('svc', sandbox.url, dist, `fs:${mkdtempSync(join(tmpdir(), 'svc-state-bench-data-'))}`),
+  redis: await start('svc', sandbox.url, dist, REDIS),
+};
+const second = await start('svc', sandbox.url, dist, REDIS);
+
+let batch = 0;
+const routed = (svc: Started, conns = connections) => {
+  const tag = `b${batch++}`; // a fresh subject per request: nothing merges, every call is charged
+  return load(`${svc.url}/proxy/people.email.verify`, {
+    seconds, connections: conns, method: 'POST', server: svc.pid,
+    headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' }, body: (n) => JSON.stringify({ email: `${tag}.jane${n}@acme.com` }),
+  });
+};
+
+process.stdout.write(`routed throughput per state backend (${connections} connections, ${seconds} s a run, medians of 3 alternating rounds)\n`);
+for (const svc of [...Object.values(svcs), second]) await routed(svc); // warm-ups
+const runs: Record<keyof typeof svcs, LoadResult[]> = { memory: [], embedded: [], redis: [] };
+const both: number[] = [];
+for (let round = 0; round < 3; round++) {
+  for (const name of Object.keys(svcs) as Array<keyof typeof svcs>) runs[name].push(await routed(svcs[name]));
+  // two instances on Redis at once, half the connections each: the load balancer's view
+  const pair = await Promise.all([routed(svcs.redis, connections / 2), routed(second, connections / 2)]);
+  both.push(pair[0].rps + pair[1].rps);
+}
+const mid = (rs: LoadResult[]) => middle(rs, (r) => r.rps);
+const [m, e, r] = [mid(runs.memory), mid(runs.embedded), mid(runs.redis)];
+for (const [label, x] of [['memory', m], ['embedded (durable files)', e], ['redis', r]] as const) {
+  line(`svc on ${label}`, `${Math.round(x.rps)} req/s  p50 ${x.p50} ms  p99 ${x.p99} ms${x.cpu === null ? '' : `  ${Math.round(x.cpu)} µs CPU/req`}`);
+}
+line('embedded / memory', `${fmt(e.rps / m.rps)}x`, '>= 0.85x', e.rps / m.rps >= 0.85);
+line('redis / memory', `${fmt(r.rps / m.rps)}x`, '>= 0.7x', r.rps / m.rps >= 0.7);
+const pair = middle(both, (x) => x);
+line('two instances on redis, together', `${Math.round(pair)} req/s`);
+line('two instances / one, on redis', `${fmt(pair / r.rps)}x`, '>= 1.6x (cores allowing)', pair / r.rps >= 1.6);
+for (const child of children) child.kill('SIGTERM');
