@@ -1,18 +1,19 @@
 // Routed throughput per state backend, in one run (issue: several instances on Redis): svc on
 // memory, on the embedded durable files and on Redis, each a process of its own served by the same
 // sandbox process, 50 connections, three alternating rounds compared by medians; then two svc
-// processes sharing Redis, loaded together, against one. Redis: BENCH_REDIS (default
-// redis://127.0.0.1:6379/9; the database is emptied first).
+// processes sharing Redis, loaded together, against one. Redis is a redis-server of the bench's own
+// with `appendfsync always` (docs/deploy.md); last, what that setting costs a ledger post, against
+// `everysec` and no AOF.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { buildCatalog } from '../build/pipeline.ts';
 import { fmt, line, load, middle, type LoadResult } from './lib.ts';
+import { ownRedis, type Fsync, type OwnRedis } from '../test/helpers/redis-server.ts';
+import { createState } from '../runtime/state/index.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
-const REDIS = process.env.BENCH_REDIS ?? 'redis://127.0.0.1:6379/9';
 const connections = 50;
 const children: ChildProcess[] = [];
 type Started = Record<string, string> & { pid: number };
@@ -23,10 +24,8 @@ async function start(role: string, arg: string, dist: string, storage = 'memory:
   return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
 }
 
-const flush = new Redis(REDIS, { lazyConnect: true });
-await flush.connect();
-await flush.flushdb();
-flush.disconnect();
+const servers: OwnRedis[] = [await ownRedis('always')];
+const REDIS = servers[0].url(0);
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-state-bench-'));
 const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dist, 'catalog') });
@@ -69,3 +68,18 @@ const pair = middle(both, (x) => x);
 line('two instances on redis, together', `${Math.round(pair)} req/s`);
 line('two instances / one, on redis', `${fmt(pair / r.rps)}x`, '>= 1.6x (cores allowing)', pair / r.rps >= 1.6);
 for (const child of children) child.kill('SIGTERM');
+
+// What durability costs one ledger post: 20,000 posts, 50 in flight, on each AOF setting.
+const POSTS = 20_000;
+for (const fsync of ['off', 'everysec', 'always'] as Fsync[]) {
+  const server = await ownRedis(fsync);
+  servers.push(server);
+  const state = await createState({ storage: { kind: 'redis', url: server.url(0) }, dataDir: tmpdir(), secret: 'bench' });
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 50 }, async () => { while (next < POSTS) { next++; await state.atomics.post('bench', { kind: 'credit', amount_micro: 1 }); } }));
+  const s = (performance.now() - t0) / 1000;
+  line(`ledger posts/s, appendfsync ${fsync === 'off' ? '(no AOF)' : fsync}`, `${Math.round(POSTS / s)}`);
+  await state.close();
+}
+for (const server of servers) await server.stop();

@@ -113,7 +113,7 @@ export class RedisAtomics implements Atomics {
   }
 
   async unhold(account: string, id: string): Promise<void> {
-    await onRedis(this.client.hdel(`hold:${account}`, id));
+    await onRedis(this.scripts.unhold(`hold:${account}`, id));
   }
 
   async mark(name: string, ttlMs: number): Promise<void> {

@@ -1,9 +1,14 @@
 // The Lua scripts RedisAtomics runs: each one step Redis executes alone, so a check and the write it
 // allows cannot be split by another instance. Amounts arrive as decimal strings and move through
 // HINCRBY (64-bit integers); Lua's doubles only compare, which is exact below 2^53.
+// Windows, holds and marks describe work in flight, which a Redis restart ends anyway: their scripts
+// keep their writes out of the AOF and replication (REPL_NONE), so with `appendfsync always` only
+// the ledger, ids and records wait for a disk sync.
 import type { RedisClient } from './redis-client.ts';
 
 const MAX_SAFE = '9007199254740991';
+/** the script's writes stay in memory: not in the AOF, not sent to replicas */
+const EPHEMERAL = 'redis.set_repl(redis.REPL_NONE)';
 
 export const SCRIPTS = {
   /**
@@ -34,6 +39,7 @@ return 1`,
   windowHit: {
     numberOfKeys: 1,
     lua: `
+${EPHEMERAL}
 local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`,
@@ -45,6 +51,7 @@ return {n, redis.call('PTTL', KEYS[1])}`,
   hold: {
     numberOfKeys: 2,
     lua: `
+${EPHEMERAL}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local held = 0
@@ -58,10 +65,18 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. ':' .. string.format('%d', now +
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1`,
   },
+  /** KEYS: holds hash. ARGV: hold id. */
+  unhold: {
+    numberOfKeys: 1,
+    lua: `
+${EPHEMERAL}
+return redis.call('HDEL', KEYS[1], ARGV[1])`,
+  },
   /** KEYS: marks hash. ARGV: name, ttl ms. Sets a mark until now + ttl (Redis's clock), keeping a later one. */
   mark: {
     numberOfKeys: 1,
     lua: `
+${EPHEMERAL}
 local t = redis.call('TIME')
 local until_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
 if tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') < until_ms then redis.call('HSET', KEYS[1], ARGV[1], string.format('%d', until_ms)) end
@@ -71,6 +86,7 @@ return 1`,
   marks: {
     numberOfKeys: 1,
     lua: `
+${EPHEMERAL}
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local out = {}

@@ -1,5 +1,6 @@
 // A redis-server of a test's own, on a free port, with its data directory kept across restarts:
-// appendonly with `appendfsync always`, the setting docs/deploy.md gives for acknowledged money.
+// by default appendonly with `appendfsync always`, the setting docs/deploy.md gives for acknowledged
+// money (the state benchmark also compares `everysec` and no AOF).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -24,12 +25,15 @@ export interface OwnRedis {
   stop(): Promise<void>;
 }
 
-export async function ownRedis(): Promise<OwnRedis> {
+export type Fsync = 'always' | 'everysec' | 'off';
+
+export async function ownRedis(fsync: Fsync = 'always'): Promise<OwnRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'svc-redis-'));
   let child: ChildProcess | null = null;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--dir', dir], { stdio: 'ignore' });
+    const aof = fsync === 'off' ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', fsync];
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', ...aof, '--save', '', '--dir', dir], { stdio: 'ignore' });
     const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => {}); // refused until the server listens: the loop below retries
     for (let i = 0; i < 100; i++) {
