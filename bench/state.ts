@@ -1,9 +1,9 @@
 // Routed throughput per state backend, in one run (issue: several instances on Redis): svc on
 // memory, on the embedded durable files and on Redis, each a process of its own served by the same
 // sandbox process, 50 connections, three alternating rounds compared by medians; then two svc
-// processes sharing Redis, loaded together, against one. Redis is a redis-server of the bench's own
-// with `appendfsync always` (docs/deploy.md); last, what that setting costs a ledger post, against
-// `everysec` and no AOF.
+// processes sharing Redis, loaded together, against one. Redis is a redis-server of the bench's own,
+// without AOF for the comparisons of svc's own cost and with `appendfsync always` (docs/deploy.md)
+// for what durable money costs a call; last, what each AOF setting costs a ledger post.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,8 +24,8 @@ async function start(role: string, arg: string, dist: string, storage = 'memory:
   return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
 }
 
-const servers: OwnRedis[] = [await ownRedis('always')];
-const REDIS = servers[0].url(0);
+const servers: OwnRedis[] = [await ownRedis('off'), await ownRedis('always')];
+const [REDIS, REDIS_AOF] = servers.map((s) => s.url(0));
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-state-bench-'));
 const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dist, 'catalog') });
@@ -35,6 +35,7 @@ const svcs = {
   memory: await start('svc', sandbox.url, dist, 'memory:'),
   embedded: await start('svc', sandbox.url, dist, `fs:${mkdtempSync(join(tmpdir(), 'svc-state-bench-data-'))}`),
   redis: await start('svc', sandbox.url, dist, REDIS),
+  redisAof: await start('svc', sandbox.url, dist, REDIS_AOF),
 };
 const second = await start('svc', sandbox.url, dist, REDIS);
 
@@ -49,7 +50,7 @@ const routed = (svc: Started, conns = connections) => {
 
 process.stdout.write(`routed throughput per state backend (${connections} connections, ${seconds} s a run, medians of 3 alternating rounds)\n`);
 for (const svc of [...Object.values(svcs), second]) await routed(svc); // warm-ups
-const runs: Record<keyof typeof svcs, LoadResult[]> = { memory: [], embedded: [], redis: [] };
+const runs: Record<keyof typeof svcs, LoadResult[]> = { memory: [], embedded: [], redis: [], redisAof: [] };
 const both: number[] = [];
 for (let round = 0; round < 3; round++) {
   for (const name of Object.keys(svcs) as Array<keyof typeof svcs>) runs[name].push(await routed(svcs[name]));
@@ -58,14 +59,16 @@ for (let round = 0; round < 3; round++) {
   both.push(pair[0].rps + pair[1].rps);
 }
 const mid = (rs: LoadResult[]) => middle(rs, (r) => r.rps);
-const [m, e, r] = [mid(runs.memory), mid(runs.embedded), mid(runs.redis)];
-for (const [label, x] of [['memory', m], ['embedded (durable files)', e], ['redis', r]] as const) {
+const [m, e, r, ra] = [mid(runs.memory), mid(runs.embedded), mid(runs.redis), mid(runs.redisAof)];
+for (const [label, x] of [['memory', m], ['embedded (durable files)', e], ['redis (no AOF)', r], ['redis (appendfsync always)', ra]] as const) {
   line(`svc on ${label}`, `${Math.round(x.rps)} req/s  p50 ${x.p50} ms  p99 ${x.p99} ms${x.cpu === null ? '' : `  ${Math.round(x.cpu)} µs CPU/req`}`);
 }
 line('embedded / memory', `${fmt(e.rps / m.rps)}x`, '>= 0.85x', e.rps / m.rps >= 0.85);
 line('redis / memory', `${fmt(r.rps / m.rps)}x`, '>= 0.7x', r.rps / m.rps >= 0.7);
+line('redis (appendfsync always) / memory', `${fmt(ra.rps / m.rps)}x`);
+if (m.cpu !== null && e.cpu !== null && r.cpu !== null) line('svc CPU per call: embedded, redis / memory', `${fmt(e.cpu / m.cpu)}x, ${fmt(r.cpu / m.cpu)}x`);
 const pair = middle(both, (x) => x);
-line('two instances on redis, together', `${Math.round(pair)} req/s`);
+line('two instances on redis (no AOF), together', `${Math.round(pair)} req/s`);
 line('two instances / one, on redis', `${fmt(pair / r.rps)}x`, '>= 1.6x (cores allowing)', pair / r.rps >= 1.6);
 for (const child of children) child.kill('SIGTERM');
 

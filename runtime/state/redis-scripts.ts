@@ -9,6 +9,8 @@ import type { RedisClient } from './redis-client.ts';
 const MAX_SAFE = '9007199254740991';
 /** the script's writes stay in memory: not in the AOF, not sent to replicas */
 const EPHEMERAL = 'redis.set_repl(redis.REPL_NONE)';
+/** \`now\`: Redis's clock in ms, one clock for every instance */
+const NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
 
 export const SCRIPTS = {
   /**
@@ -52,8 +54,7 @@ return {n, redis.call('PTTL', KEYS[1])}`,
     numberOfKeys: 2,
     lua: `
 ${EPHEMERAL}
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+${NOW}
 local held = 0
 local all = redis.call('HGETALL', KEYS[2])
 for i = 1, #all, 2 do
@@ -77,8 +78,8 @@ return redis.call('HDEL', KEYS[1], ARGV[1])`,
     numberOfKeys: 1,
     lua: `
 ${EPHEMERAL}
-local t = redis.call('TIME')
-local until_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2])
+${NOW}
+local until_ms = now + tonumber(ARGV[2])
 if tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') < until_ms then redis.call('HSET', KEYS[1], ARGV[1], string.format('%d', until_ms)) end
 return 1`,
   },
@@ -87,8 +88,7 @@ return 1`,
     numberOfKeys: 1,
     lua: `
 ${EPHEMERAL}
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+${NOW}
 local out = {}
 local all = redis.call('HGETALL', KEYS[1])
 for i = 1, #all, 2 do
