@@ -11,6 +11,7 @@ import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
 import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
 import { emailTool } from '../hub/tool-files.ts';
+import { SHARED_TEAM_TTL_MS } from '../../runtime/state/teams.ts';
 
 const ADMIN = 'admin-two-instances';
 let sandbox: RunningSandbox;
@@ -128,6 +129,14 @@ describe('two instances sharing Redis', () => {
     expect(costs.reduce((s, c) => s + c, 0)).toBe(-charges.reduce((s, e) => s + e.amount_micro, 0));
     expect(await ctx[0].state.balance(t.id)).toBe(1_000_000 - costs.reduce((s, c) => s + c, 0));
     expect(new Set(charges.map((e) => e.call_id)).size).toBe(runs.length);
+  });
+
+  it('an own key set through one instance is used by the other once its cached team record ends', async () => {
+    const t = await team('Keys both', 0);
+    expect(await ctx[1].state.ownKeyProviders(t.id)).toEqual([]); // now cached on instance 1
+    await ctx[0].state.setOwnKey(t.id, 'searchco', 'sk-both');
+    await new Promise((r) => setTimeout(r, SHARED_TEAM_TTL_MS + 50));
+    expect(await ctx[1].state.ownKey(t.id, 'searchco')).toBe('sk-both');
   });
 
   it('/readyz answers ready on both', async () => {
