@@ -19,14 +19,16 @@ export function redisClient(url: string): RedisClient {
   });
 }
 
-/** connect, or stop the start with a sentence naming the address */
+/** connect, or fail with a sentence naming the address (the start stops on it: runtime/lifecycle.ts) */
 export async function connectRedis(client: RedisClient, url: string): Promise<void> {
-  client.on('error', () => {}); // reported per command (503) and by /readyz; not an uncaught event
+  let last: unknown = null;
+  // reported per command (503) and by /readyz, not as an uncaught event; the latest names why a connect failed
+  client.on('error', (e) => { last = e; });
   try {
     await client.connect();
   } catch (e) {
     client.disconnect();
-    throw new Error(`SVC_STORAGE=${url.replace(/\/\/[^@/]*@/, '//…@')}: Redis does not answer (${(e as Error).message})`);
+    throw new StorageUnavailable(last ?? e, `SVC_STORAGE=${url.replace(/\/\/[^@/]*@/, '//…@')}: Redis`);
   }
 }
 

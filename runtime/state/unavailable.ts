@@ -3,8 +3,8 @@
 // that was acknowledged, and the same request may be sent again once storage is back.
 export class StorageUnavailable extends Error {
   // no `cause`: the error shaper looks at the bottom of the cause chain, and this is the bottom that matters
-  constructor(reason: unknown) {
-    super(`shared storage does not answer: ${reason instanceof Error ? reason.message : String(reason)}`);
+  constructor(reason: unknown, what = 'shared storage') {
+    super(`${what} does not answer (${reason instanceof Error ? reason.message : String(reason)})`);
   }
 }
 

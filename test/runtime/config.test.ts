@@ -51,3 +51,10 @@ it('npm start stops on a bad setting with that sentence and exit code 2, before 
   expect(r.status).toBe(2);
   expect(r.stderr.trim()).toBe('svc: PORT=eighty: expected a whole number from 0 to 65535');
 });
+
+it('npm start on a Redis nobody answers at stops with a sentence naming it and exit code 1, password hidden', () => {
+  const root = join(import.meta.dirname, '../..');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'runtime/start.ts')], { cwd: root, env: { ...process.env, SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:1/0', SVC_SECRET: 's', SVC_DIST_DIR: '/nonexistent' }, encoding: 'utf8', timeout: 20_000 });
+  expect(r.status).toBe(1);
+  expect(r.stderr.trim()).toMatch(/^svc: SVC_STORAGE=redis:\/\/…@127\.0\.0\.1:1\/0: Redis does not answer \(connect ECONNREFUSED 127\.0\.0\.1:1\)$/);
+});
