@@ -98,7 +98,8 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
   const observations = new Observations(storage);
   await observations.load();
   const reviews = new Reviews(atomics);
-  await reviews.load();
+  await reviews.catchUp();
+  if (!backend.exclusive) reviews.follow();
 
   return {
     kind: backend.kind,
