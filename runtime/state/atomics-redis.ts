@@ -15,8 +15,8 @@ import { randomUUID } from 'node:crypto';
 import type { Account, Atomics, LedgerDraft, LedgerEntry } from './atomics.ts';
 
 const CAS_TRIES = 200;
-/** how long a post's receipt outlives it: longer than any Redis outage svc waits out */
-const RECEIPT_S = 86_400;
+/** how long a post's receipt outlives it: the longest Redis outage after which a lost answer is still settled (receipts cost Redis memory meanwhile) */
+const RECEIPT_S = 3600;
 const acct = (account: string) => `acct:${account}`;
 const ledgerList = (account: string) => `ledger:${account}`;
 
@@ -28,7 +28,7 @@ export class RedisAtomics implements Atomics {
 
   constructor(private client: RedisClient, private storage: Storage) {
     this.scripts = withScripts(client);
-    this.doubts = new Doubts(async (receipt) => (await onRedis(client.exists(receipt))) === 1, (account, draft, receipt) => this.send(account, draft, receipt));
+    this.doubts = new Doubts(RECEIPT_S * 1000, async (receipt) => (await onRedis(client.exists(receipt))) === 1, (account, draft, receipt) => this.send(account, draft, receipt));
   }
 
   nextId(name: string): Promise<number> {
@@ -50,7 +50,7 @@ export class RedisAtomics implements Atomics {
       return await this.send(account, draft, receipt);
     } catch (e) {
       // sent but unanswered: it may have landed, and the caller hears 503; undone later if it did
-      if (e instanceof StorageUnavailable) this.doubts.add({ account, receipt, draft });
+      if (e instanceof StorageUnavailable) this.doubts.add({ account, receipt, draft, at: Date.now() });
       throw e;
     }
   }

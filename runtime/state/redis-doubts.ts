@@ -4,7 +4,7 @@
 // an ordinary entry naming the same call, so the ledger shows both and the balance is as promised.
 import type { LedgerDraft, LedgerEntry } from './atomics.ts';
 
-export interface Doubt { account: string; receipt: string; draft: LedgerDraft }
+export interface Doubt { account: string; receipt: string; draft: LedgerDraft; /** epoch ms of the post */ at: number }
 
 const RETRY_MS = 1000;
 
@@ -19,6 +19,8 @@ export class Doubts {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
+    /** how long a receipt lives: a doubt older than this cannot be settled any more */
+    private receiptMs: number,
     /** whether the receipt exists (throws while Redis is away) */
     private landed: (receipt: string) => Promise<boolean>,
     /** one post under the given receipt, with no doubt of its own taken when its answer is lost */
@@ -36,6 +38,10 @@ export class Doubts {
     const doubts = this.open;
     this.open = [];
     for (const d of doubts) {
+      if (Date.now() - d.at >= this.receiptMs) {
+        process.stderr.write(`svc: cannot tell any more whether a ${d.draft.kind} of ${d.draft.amount_micro} micro-USD on ${d.account} (call ${d.draft.call_id ?? '-'}), answered 503, landed; its receipt expired while Redis was away. Check the ledger for it.\n`);
+        continue;
+      }
       try {
         if (!(await this.landed(d.receipt))) continue; // never landed: nothing to undo
         // the reversal's own receipt: a reversal whose answer was lost too is not sent twice
