@@ -76,7 +76,7 @@ describe('two instances sharing Redis', () => {
     expect(ledger).toHaveLength(1 + 500 + 500);
     expect(ledger.reduce((s, e) => s + e.amount_micro, 0)).toBe(expected);
     expect(ledger.map((e) => e.id)).toEqual(Array.from({ length: 1001 }, (_, i) => 1001 - i));
-  });
+  }, 120_000);
 
   it('feedback ids are unique under concurrency and increase request after request, whichever instance answers', async () => {
     const t = await team('Feedback both', 0);
@@ -99,7 +99,7 @@ describe('two instances sharing Redis', () => {
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => req(i, 'PUT', '/hub/tools/email-both', { files: emailTool() }, auth)));
     expect(answers.map((a) => a.status)).toEqual(Array(200).fill(200));
     expect(answers.map((a) => a.body.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 2));
-  });
+  }, 120_000);
 
   it('the /catalog/find limit holds across both: 10 a minute per address in all', async () => {
     const statuses: number[] = [];

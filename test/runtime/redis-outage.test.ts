@@ -88,4 +88,4 @@ it('answers 503 with Retry-After while Redis is away, recovers by itself, and ke
   const balance = await ctx[0].state.balance(made.team.id);
   expect(ledger.reduce((s, e) => s + e.amount_micro, 0)).toBe(balance);
   expect(balance).toBe(100_000_000 - ok.reduce((s, a) => s + a.cost, 0));
-});
+}, 120_000);
