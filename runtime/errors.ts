@@ -29,6 +29,8 @@ function rootCause(error: unknown): unknown {
   return e;
 }
 
+let storageLogged = 0;
+
 export function errorResponse(error: HTTPError): Response {
   const root = rootCause(error);
   if (root instanceof LedgerDamaged) {
@@ -37,7 +39,8 @@ export function errorResponse(error: HTTPError): Response {
     error = new HTTPError({ status: 503, message: "This team's ledger cannot be read safely, so svc takes no calls that read or move its balance until an operator restores it; nothing was charged." });
   }
   if (root instanceof StorageUnavailable) {
-    console.error('[svc]', root.message);
+    // once a second at most: an outage under load would otherwise write a line per request
+    if (Date.now() - storageLogged >= 1000) { storageLogged = Date.now(); console.error('[svc]', root.message); }
     error = new HTTPError({ status: 503, message: 'Storage is not answering for a moment, so svc could not finish this request; nothing was charged. Retry after the time given.', headers: { 'retry-after': String(STORAGE_RETRY_AFTER_S) } });
   }
   const status = error.status >= 400 && error.status <= 599 ? error.status : 500;
