@@ -1,7 +1,7 @@
 // One ioredis connection per process for SVC_STORAGE=redis://…, set to fail fast: while Redis is
 // away a command is refused at once (no offline queue, no retries) instead of waiting or being
-// re-sent later, so a request answers 503 rather than hanging, and a script whose answer was lost is
-// never run twice. The connection comes back by itself (reconnect with a capped back-off).
+// re-sent later, and none is waited on past 5 s, so a request answers 503 rather than hanging, and
+// a script whose answer was lost is never run twice. The connection comes back by itself (reconnect with a capped back-off).
 import { Redis } from 'ioredis';
 import { StorageUnavailable } from './unavailable.ts';
 
@@ -15,6 +15,9 @@ export function redisClient(url: string): RedisClient {
     autoResendUnfulfilledCommands: false,
     enableAutoPipelining: true, // commands issued in one turn share a write: Redis's side of group commit
     connectTimeout: 2000,
+    // a Redis that takes a command and never answers (a partition, a stalled disk) is away too;
+    // a post that answers later is settled like any lost answer (redis-doubts.ts)
+    commandTimeout: 5000,
     retryStrategy: (attempt) => Math.min(50 * attempt, 500),
   });
 }

@@ -23,6 +23,8 @@ export interface OwnRedis {
   kill(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a Redis that takes commands and does not answer them */
+  freeze(frozen: boolean): void;
 }
 
 export type Fsync = 'always' | 'everysec' | 'off';
@@ -50,5 +52,6 @@ export async function ownRedis(fsync: Fsync = 'always'): Promise<OwnRedis> {
     await exited;
   };
   await start();
-  return { port, url: (db) => `redis://127.0.0.1:${port}/${db}`, kill, start, stop: async () => { await kill(); rmSync(dir, { recursive: true, force: true }); } };
+  const freeze = (frozen: boolean) => { (child as ChildProcess | null)?.kill(frozen ? 'SIGSTOP' : 'SIGCONT'); };
+  return { port, url: (db) => `redis://127.0.0.1:${port}/${db}`, kill, start, freeze, stop: async () => { await kill(); rmSync(dir, { recursive: true, force: true }); } };
 }

@@ -89,3 +89,25 @@ it('answers 503 with Retry-After while Redis is away, recovers by itself, and ke
   expect(ledger.reduce((s, e) => s + e.amount_micro, 0)).toBe(balance);
   expect(balance).toBe(100_000_000 - ok.reduce((s, a) => s + a.cost, 0));
 }, 120_000);
+
+it('a Redis that stops answering (frozen) turns calls into 503 within the command timeout, and they serve again once it answers', async () => {
+  const made = (await ctx[0].state.createTeam('Frozen', 10_000_000))!;
+  const call = (i: number) => fetch(`${urls[i % 2]}/proxy/google.serp.organic`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': made.token }, body: JSON.stringify({ q: `frozen ${i}` }),
+  });
+  expect((await call(0)).status).toBe(200);
+  redis.freeze(true);
+  try {
+    const r = await call(1);
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+  } finally {
+    redis.freeze(false);
+  }
+  await Promise.all(ctx.map((c) => c.state.atomics.flush()));
+  expect((await call(2)).status).toBe(200);
+  // the frozen call's charge, if Redis ran it when it woke, was reversed: only the answered calls cost
+  const { entries } = await ctx[1].state.ledger(made.team.id, null);
+  expect(entries.reduce((s, e) => s + e.amount_micro, 0)).toBe(await ctx[0].state.balance(made.team.id));
+  expect(await ctx[0].state.balance(made.team.id)).toBe(10_000_000 - 2 * 1000);
+}, 60_000);
