@@ -2,10 +2,10 @@
 import type { LoadedCatalog } from './load.ts';
 import type {
   CapabilitySrc, CatalogEntry, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
-} from './types.ts';
+} from '../language/types.ts';
 import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
-import { shelves, type Shelf, type PlatformRow } from './resolve-shelves.ts';
+import { shelves, type Shelf, type PlatformRow } from '../language/shelves.ts';
 import { coverageMarkdown } from './coverage.ts';
 import { resolvePageSize } from './page-size.ts';
 

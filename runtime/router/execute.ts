@@ -1,18 +1,18 @@
 // The executor: runs a plan's attempts in order (the waterfall), decides hit/miss/error, charges by
 // each child's billing rule within the cost ceiling, verifies hits where asked, and records every
 // attempt. Pure decisions live in plan.ts and classify.ts; this file is the loop around them.
-import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
+import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import type { State, Team } from '../state/index.ts';
 import { plan, type Plan, type PlannedAttempt } from './plan.ts';
-import { prepareCall, type PreparedCall } from './prepare.ts';
+import { prepareCall, type PreparedCall } from '../../language/prepare-call.ts';
 import { buildChildRequest } from './build-request.ts';
 import { send } from './http.ts';
 import { classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './classify.ts';
 import { pollJob } from './poll.ts';
-import { missOutput } from './map-response.ts';
-import { platformKey, type Env } from './keys.ts';
+import { missOutput } from '../../language/map-response.ts';
+import { platformKey, type Env } from '../../language/provider-auth.ts';
 import { redact } from './redact.ts';
-import { attemptChargeMicro } from './billing.ts';
+import { attemptChargeMicro } from '../../language/prices.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import type { Reservations } from './reservations.ts';

@@ -3,11 +3,11 @@
 // literal segment beats a parameter). Then, where several operations share that path (one upstream
 // endpoint described once per thing it does, told apart by a value such as `engine`, `Fields` or
 // `enrichment_level`), the one whose fixed values the call sends.
-import type { OperationRuntime, ParamSrc, RuntimeCatalog } from '../../build/types.ts';
+import type { OperationRuntime, ParamSrc, RuntimeCatalog } from '../../language/types.ts';
 import { fail, invalid } from '../errors.ts';
-import { getPath } from '../util/json-path.ts';
-import { perObject } from '../util/remember.ts';
-import { compileTemplate, matchesTemplate, mostSpecific, type PathTemplate } from './path-templates.ts';
+import { getPath } from '../../language/json-path.ts';
+import { perObject } from '../../language/remember.ts';
+import { compileTemplate, matchesTemplate, mostSpecific, type PathTemplate } from '../../language/paths.ts';
 
 type Template = { op: OperationRuntime; template: PathTemplate };
 

@@ -3,23 +3,24 @@
 // one-child routed call, answered with the provider's own status and body (a key the provider
 // refuses is a 502 that says whose key it was).
 import type { H3Event } from 'h3';
-import type { OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
+import type { OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import type { AppContext } from '../context.ts';
 import type { Team } from '../state/index.ts';
 import { fail } from '../errors.ts';
 import { readJson } from '../body.ts';
-import { getPath } from '../util/json-path.ts';
-import { isUnsafePath, providerUrl } from './build-request.ts';
-import { placeKey, platformKey } from './keys.ts';
+import { getPath } from '../../language/json-path.ts';
+import { providerUrl } from './build-request.ts';
+import { isUnsafePath } from '../../language/paths.ts';
+import { placeKey, platformKey } from '../../language/provider-auth.ts';
 import { send } from './http.ts';
-import { classifyStatus, KEY_TROUBLE, missWhen } from './classify.ts';
+import { classifyStatus, KEY_TROUBLE } from './classify.ts';
 import { redact } from './redact.ts';
-import { chargeMicro } from './billing.ts';
+import { chargeMicro } from '../../language/prices.ts';
 import { checkBody, checkPath, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
 import { matchOperation, templateOf } from './pass-through-match.ts';
-import { pathParams } from './path-templates.ts';
-import { countRows, mapOutput } from './map-response.ts';
+import { pathParams } from '../../language/paths.ts';
+import { countRows, mapOutput, missWhen } from '../../language/map-response.ts';
 import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
 
 /** Statuses by which a provider refuses the key itself (429 and 402 speak of its quota, and pass on as they are). */

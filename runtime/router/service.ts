@@ -1,17 +1,17 @@
 // The router as the routes see it: body validation per capability (compiled once), merging of
 // identical concurrent calls, and the executor with its shared health and reservations.
-import type { RuntimeCatalog } from '../../build/types.ts';
+import type { RuntimeCatalog } from '../../language/types.ts';
 import type { Config } from '../config.ts';
 import type { LiveData } from '../live.ts';
 import type { State, Team } from '../state/index.ts';
 import { bodyValidator } from '../validate.ts';
 import { routeCall, type RouterDeps } from './execute.ts';
 import { Health } from './health.ts';
-import { platformKey } from './keys.ts';
+import { platformKey } from '../../language/provider-auth.ts';
 import { Reservations } from './reservations.ts';
 import { CallMerger, mergeKey } from './merge.ts';
 import { respond, type RoutedResponse } from './respond.ts';
-import { capabilityBodySchema } from './body-schema.ts';
+import { capabilityBodySchema } from '../../language/body-schema.ts';
 import { refuseOutOfScope, type RouteOptions, type RouteScope } from './options.ts';
 import { newCallId } from '../util/call-id.ts';
 

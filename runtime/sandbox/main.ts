@@ -1,5 +1,5 @@
 // `tsx runtime/sandbox/main.ts`: serve every provider of dist/catalog/runtime.json on SVC_SANDBOX_PORT.
-import type { RuntimeCatalog } from '../../build/types.ts';
+import type { RuntimeCatalog } from '../../language/types.ts';
 import { loadRuntime } from '../catalog/dist.ts';
 import { createSandbox, sandboxOptionsFromEnv, startSandbox } from './index.ts';
 import { readConfigOrExit } from '../config.ts';

@@ -1,8 +1,8 @@
 // Search ranking: more query words matched first, then field weights; ties: measured before
 // unmeasured, then cheaper, then id.
 import { describe, expect, it } from 'vitest';
-import type { SearchRow } from '../../build/types.ts';
-import { exportSearchIndex, SearchEngine } from '../../runtime/catalog/search.ts';
+import type { SearchRow } from '../../language/types.ts';
+import { exportSearchIndex, SearchEngine } from '../../language/search.ts';
 
 const row = (endpoint_id: string, name: string, usd: number | null, extra: Partial<SearchRow> = {}): SearchRow => ({
   endpoint_id, name, summary: 'Checks an address.', provider: endpoint_id.split('.')[0], provider_display: endpoint_id.split('.')[0],

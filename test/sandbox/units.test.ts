@@ -1,7 +1,7 @@
 // The sandbox's small rules on their own: key placements, steering words, seeded faults, the fetch
 // handler and its control routes.
 import { describe, expect, it } from 'vitest';
-import type { ProviderRuntime } from '../../build/types.ts';
+import type { ProviderRuntime } from '../../language/types.ts';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { authorized } from '../../runtime/sandbox/auth.ts';
 import { faultDice } from '../../runtime/sandbox/faults.ts';

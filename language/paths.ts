@@ -61,3 +61,8 @@ export function tie(a: PathTemplate, b: PathTemplate): boolean {
     return 'literal' in s ? 'literal' in o && s.literal === o.literal : 're' in o;
   });
 }
+
+const UNSAFE_PATH = /(^|\/)\.\.?(\/|$)|%2e|%2f|\\/i;
+
+/** Dot segments, encoded dots or slashes, backslashes: ways out of a provider's path. */
+export const isUnsafePath = (path: string): boolean => UNSAFE_PATH.test(path);

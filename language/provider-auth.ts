@@ -1,6 +1,6 @@
 // Where a provider lives and which platform key it uses: both from the environment, by the names
 // the provider's YAML gives (auth.env, SVC_BASE_<SERVICE>).
-import type { AuthPlacementSrc, ProviderRuntime } from '../../build/types.ts';
+import type { AuthPlacementSrc, ProviderRuntime } from './types.ts';
 
 export type Env = Record<string, string | undefined>;
 

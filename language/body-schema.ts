@@ -1,6 +1,6 @@
 // The JSON Schema of a routed capability's body: identity fields and filters, nothing else. The
 // router validates calls with it and /openapi.json publishes it, so the two cannot drift apart.
-import type { CapabilitySrc, FieldType, FilterSrc } from '../../build/types.ts';
+import type { CapabilitySrc, FieldType, FilterSrc } from './types.ts';
 import { FIELD_FORMATS } from './field-formats.ts';
 
 /**

@@ -1,9 +1,9 @@
 // Maps a provider's answer into a capability's output contract, per the child's `response` block,
 // and decides the contract miss. Used by the router, the sandbox and the build (routed examples).
-import type { CapabilitySrc, ItemFieldSrc, ResponseFieldSrc, ResponseSrc } from '../../build/types.ts';
-import { getPath } from '../util/json-path.ts';
+import type { CapabilitySrc, ItemFieldSrc, MissSrc, ResponseFieldSrc, ResponseSrc } from './types.ts';
+import { getPath } from './json-path.ts';
 import { transforms } from './transforms.ts';
-import { perObject } from '../util/remember.ts';
+import { perObject } from './remember.ts';
 
 /** The raw paths one item field reads (several when a transform combines them). */
 export const itemPaths = (spec: ItemFieldSrc): string[] => (typeof spec === 'string' ? [spec] : [spec.path].flat());
@@ -82,4 +82,14 @@ export function countRows(cap: CapabilitySrc, response: ResponseSrc, raw: unknow
   const { listField } = shapeOf(cap);
   const v = listField ? output[listField] : null;
   return Array.isArray(v) ? v.length : 0;
+}
+
+/** The provider's own miss condition on its answer (`miss.when`: a path holding one of the listed values). */
+const same = (a: unknown, b: unknown) => a === b || (a !== null && a !== undefined && b !== null && String(a) === String(b));
+
+export function missWhen(miss: MissSrc | null, body: unknown): boolean {
+  return (miss?.when ?? []).some((w) => {
+    const v = getPath(body, w.path);
+    return w.in.some((x) => (x === null ? v === null || v === undefined : same(v, x)));
+  });
 }

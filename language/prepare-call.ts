@@ -1,7 +1,7 @@
 // From a validated body to what the planner needs: identity fields with derived forms filled in,
 // filters with their defaults, and which filters the caller actually sent.
-import type { CapabilitySrc } from '../../build/types.ts';
-import { deriveRules } from './derive.ts';
+import type { CapabilitySrc } from './types.ts';
+import { deriveRules } from './derived-fields.ts';
 
 export interface PreparedCall {
   fields: Record<string, unknown>;

@@ -3,7 +3,7 @@
 // matched (name 3, capability 3, provider 2, summary 1); ties break on
 // measured before unmeasured, then cheaper first, then id.
 import FlexSearch from 'flexsearch';
-import type { SearchRow } from '../../build/types.ts';
+import type { SearchRow } from './types.ts';
 
 const FIELDS = { name: 3, capability: 3, provider_display: 2, summary: 1 } as const;
 type Field = keyof typeof FIELDS;
