@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox } from '../runtime/sandbox/index.ts';
-import { sandboxEnv } from '../runtime/sandbox-env.ts';
+import { createSandbox, sandboxKeys, startSandbox } from '../sandbox/index.ts';
+import { sandboxEnv } from '../sandbox/svc-env.ts';
 import { appContext, serve } from '../test/helpers/server.ts';
 
 const [role, arg, dist] = process.argv.slice(2);

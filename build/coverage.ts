@@ -1,5 +1,5 @@
 // catalog/COVERAGE.md: the market per routed capability at a glance, generated on every build.
-import { GENERATED } from './emit.ts';
+import { GENERATED } from './generated.ts';
 import type { CapabilitySrc, CatalogEntry, RuntimeCatalog } from '../language/types.ts';
 import { billsMiss } from '../language/prices.ts';
 

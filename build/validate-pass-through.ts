@@ -4,7 +4,7 @@
 // path is one operation, charged as that one).
 import type { SourceFile } from './load.ts';
 import type { OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
-import type { BuildError } from './validate.ts';
+import type { BuildError } from './build-error.ts';
 import { declaredParam, resolvePageSize } from './page-size.ts';
 import { priceMicro } from './resolve-endpoint.ts';
 import { compileTemplate, tie, type PathTemplate } from '../language/paths.ts';

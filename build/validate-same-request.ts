@@ -4,7 +4,7 @@
 // sandbox, which answers as one of them) disagree on what the same answer cost.
 import type { OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 import type { SourceFile } from './load.ts';
-import type { BuildError } from './validate.ts';
+import type { BuildError } from './build-error.ts';
 
 /** Fixed parameters as `query.limit` / `body.a.b` -> value (arrays and scalars are leaves). */
 function fixedParams(op: OperationSrc): Map<string, string> {

@@ -42,7 +42,7 @@ export interface CapabilitySrc {
   description: string;
   platform: string;
   fields: Record<string, FieldType>;
-  /** field -> the form its values must have (runtime/router/field-formats.ts) */
+  /** field -> the form its values must have (language/field-formats.ts) */
   formats?: Record<string, string>;
   identity: string[][];
   filters?: Record<string, FilterSrc>;

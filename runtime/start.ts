@@ -1,5 +1,5 @@
 // `npm start`: build what is stale, load the catalog, serve on PORT.
-import './util/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
+import '../build/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
 import { readConfigOrExit } from './config.ts';
 import { ensureBuilt } from './ensure-built.ts';
 import { loadDist } from './catalog/dist.ts';

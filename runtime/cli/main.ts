@@ -1,6 +1,6 @@
 // `svc`: the command line. Each command group is its own file; this one only lists them and turns
 // failures into one sentence and a non-zero exit.
-import '../util/plain-output.ts'; // first: before citty reads the environment
+import '../../build/plain-output.ts'; // first: before citty reads the environment
 import { defineCommand, runCommand, runMain } from 'citty';
 import pkg from '../../package.json' with { type: 'json' };
 import { admin } from './admin.ts';

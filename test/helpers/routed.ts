@@ -1,7 +1,7 @@
 // A runtime wired to a real sandbox on loopback, with a funded team: the setup of every routed test.
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../runtime/sandbox/index.ts';
-import { sandboxEnv } from '../../runtime/sandbox-env.ts';
+import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../sandbox/index.ts';
+import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import { appContext, serve } from './server.ts';
 import type { AppContext } from '../../runtime/context.ts';
 import { createApp } from '../../runtime/app.ts';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CostOut, OperationRuntime } from '../../language/types.ts';
 import { chargeMicro } from '../../language/prices.ts';
-import { chargeFor } from '../../runtime/sandbox/billing.ts';
+import { chargeFor } from '../../sandbox/billing.ts';
 
 const cost = (extra: Partial<CostOut>): CostOut => ({
   type: 'per_result', value: 1, currency: 'credits', per: 1, unit: 'row', source: 'docs', source_url: null, checked: null, confidence: null, note: null, usd: 0.01, ...extra,

@@ -1,6 +1,6 @@
 // Plausible values derived from a subject: the email sent, names read from the email or a LinkedIn
 // handle, the domain from the email or website, a phone number from a hash. Same subject, same facts.
-import { bareDomain, linkedinHandle } from '../../language/transforms.ts';
+import { bareDomain, linkedinHandle } from '../language/transforms.ts';
 import { hash32, pick } from './hash.ts';
 import type { Subject } from './types.ts';
 

@@ -1,7 +1,7 @@
 // A miss in the provider's own form: the status it answers (with its miss body), or a 200 body that
 // meets its `when` condition, or the example with the contract's miss field emptied.
-import type { CapabilitySrc, MissSrc, ResponseFieldSrc, ResponseSrc } from '../../language/types.ts';
-import { contractMiss, missWhen } from '../../language/map-response.ts';
+import type { CapabilitySrc, MissSrc, ResponseFieldSrc, ResponseSrc } from '../language/types.ts';
+import { contractMiss, missWhen } from '../language/map-response.ts';
 import { setAt } from './paths.ts';
 
 /** The contract output field whose emptiness is a miss (`output.x == null` -> x). */

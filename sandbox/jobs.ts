@@ -1,5 +1,5 @@
 // Async children: a submitted job answers `progress` on its first poll and its final answer after.
-import type { AsyncSrc } from '../../language/types.ts';
+import type { AsyncSrc } from '../language/types.ts';
 import type { Charge } from './types.ts';
 
 export interface Job {

@@ -1,7 +1,7 @@
 // Submit-then-poll children: the submission answers a job id and a `progress` status; the first poll
 // answers `progress` again, later polls the final record at `result.path`, billed once.
-import type { AsyncSrc, MissSrc } from '../../language/types.ts';
-import { getPath, setPath } from '../../language/json-path.ts';
+import type { AsyncSrc, MissSrc } from '../language/types.ts';
+import { getPath, setPath } from '../language/json-path.ts';
 import { setAt } from './paths.ts';
 import type { Answered } from './answer.ts';
 import type { Job, JobStore } from './jobs.ts';

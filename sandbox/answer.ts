@@ -1,8 +1,8 @@
 // The data answer of one operation: a hit or a miss for a routed child, the example for anything else,
 // and what the provider would bill for it. Async children are answered in jobs.ts / async.ts.
-import type { CapabilitySrc } from '../../language/types.ts';
-import { countRows, mapOutput } from '../../language/map-response.ts';
-import { getPath } from '../../language/json-path.ts';
+import type { CapabilitySrc } from '../language/types.ts';
+import { countRows, mapOutput } from '../language/map-response.ts';
+import { getPath } from '../language/json-path.ts';
 import { chargeFor } from './billing.ts';
 import { deriveFacts } from './facts.ts';
 import { hash32 } from './hash.ts';

@@ -1,5 +1,5 @@
 // Key checks: the provider's key must sit exactly where its `auth` block says, every placement of it.
-import type { AuthPlacementSrc, ProviderRuntime } from '../../language/types.ts';
+import type { AuthPlacementSrc, ProviderRuntime } from '../language/types.ts';
 
 function expected(key: string, p: AuthPlacementSrc): string {
   return p.part === undefined ? key : (key.split(':')[p.part] ?? '');

@@ -1,6 +1,6 @@
 // What the caller asked about: contract fields read back from the provider request. With the child's
 // request mapping this is exact; without it, values are recognised by their shape.
-import type { CapabilitySrc } from '../../language/types.ts';
+import type { CapabilitySrc } from '../language/types.ts';
 import { leaves, readTarget, type ParsedRequest } from './request-read.ts';
 import type { SandboxOperation, Subject } from './types.ts';
 

@@ -1,6 +1,6 @@
 // Shapes shared by the sandbox's modules: one parsed request in, one answer out.
-import type { RequestSrc } from '../../language/types.ts';
-import type { OperationRuntime } from '../../language/types.ts';
+import type { RequestSrc } from '../language/types.ts';
+import type { OperationRuntime } from '../language/types.ts';
 
 export interface SandboxOptions {
   /** service -> the only key the sandbox accepts for that provider */

@@ -1,8 +1,8 @@
 // List fields of a hit: the example's items, rotated by the subject's hash, cycled or synthesised up to
 // the row count the caller asked for; copies get numbered so rows stay distinct.
-import type { ResponseFieldSrc } from '../../language/types.ts';
-import { getPath, setPath } from '../../language/json-path.ts';
-import { itemPaths } from '../../language/map-response.ts';
+import type { ResponseFieldSrc } from '../language/types.ts';
+import { getPath, setPath } from '../language/json-path.ts';
+import { itemPaths } from '../language/map-response.ts';
 import { setAt } from './paths.ts';
 
 /** rows a hit returns when the caller sends no limit and the example has none */

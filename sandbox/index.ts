@@ -1,5 +1,5 @@
 // The provider sandbox's public face: createSandbox(runtime, opts) and startSandbox(sandbox, port).
-import type { RuntimeCatalog } from '../../language/types.ts';
+import type { RuntimeCatalog } from '../language/types.ts';
 import { fetchHandler } from './fetch.ts';
 import { createSandboxCore, type Sandbox } from './sandbox.ts';
 import type { SandboxOptions } from './types.ts';

@@ -1,8 +1,8 @@
 // Which catalog operation a request is: method + path template, then, where several operations share
 // one path (one upstream endpoint serving several capabilities), the one whose fixed parameters and
 // declared inputs fit the request best.
-import type { RuntimeCatalog } from '../../language/types.ts';
-import { getPath } from '../../language/json-path.ts';
+import type { RuntimeCatalog } from '../language/types.ts';
+import { getPath } from '../language/json-path.ts';
 import { readTarget, type ParsedRequest } from './request-read.ts';
 import type { SandboxOperation } from './types.ts';
 

@@ -1,5 +1,5 @@
 // Reading a provider request: its body as data, and a value at a mapping's `to` path.
-import { segments, type Segment } from '../../language/json-path.ts';
+import { segments, type Segment } from '../language/json-path.ts';
 
 export interface ParsedRequest {
   query: URLSearchParams;

@@ -1,10 +1,10 @@
 // A hit in the provider's own shape: the captured example, with the fields the child's response
 // mapping reads overwritten by values derived from the subject, lists sized to the limit, and the
 // contract's miss field guaranteed non-empty.
-import type { CapabilitySrc, ResponseFieldSrc, ResponseSrc } from '../../language/types.ts';
-import { getPath, setPath } from '../../language/json-path.ts';
-import { bareDomain, linkedinHandle } from '../../language/transforms.ts';
-import { isContractMiss, mapOutput } from '../../language/map-response.ts';
+import type { CapabilitySrc, ResponseFieldSrc, ResponseSrc } from '../language/types.ts';
+import { getPath, setPath } from '../language/json-path.ts';
+import { bareDomain, linkedinHandle } from '../language/transforms.ts';
+import { isContractMiss, mapOutput } from '../language/map-response.ts';
 import type { Facts } from './facts.ts';
 import { fillList } from './lists.ts';
 import { isRoot, setAt } from './paths.ts';

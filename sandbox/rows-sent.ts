@@ -1,7 +1,7 @@
 // How many rows a call submits when the provider bills per item sent (a batch of addresses to verify,
 // of domains to enrich) and its answer lists none: read from the operation's page-size parameter as
 // the request carries it. Written apart from the router's reading on purpose, like billing.ts.
-import { segments } from '../../language/json-path.ts';
+import { segments } from '../language/json-path.ts';
 import { readPath, type ParsedRequest } from './request-read.ts';
 import type { SandboxOperation } from './types.ts';
 

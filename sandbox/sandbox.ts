@@ -1,6 +1,6 @@
 // The provider sandbox: one handler that answers as every provider of a built catalog does, from
 // runtime.json alone. Route -> key check -> steering and faults -> async poll, hit or miss -> billing.
-import type { AsyncSrc, CapabilitySrc, RuntimeCatalog } from '../../language/types.ts';
+import type { AsyncSrc, CapabilitySrc, RuntimeCatalog } from '../language/types.ts';
 import { answerData, subjectHash, type Answered } from './answer.ts';
 import { rowsSent } from './rows-sent.ts';
 import { pollJob, pollParam, recordMiss, resultBase, submitJob } from './async.ts';

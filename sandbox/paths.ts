@@ -1,5 +1,5 @@
 // Path writes that may replace the whole body: `""` and `"[]"` name the root (a list answered bare).
-import { segments, setPath } from '../../language/json-path.ts';
+import { segments, setPath } from '../language/json-path.ts';
 
 export function isRoot(path: string): boolean {
   return segments(path).every((s) => s === '[]');

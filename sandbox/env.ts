@@ -1,8 +1,8 @@
 // Sandbox settings from the environment: each provider's platform key under the name its YAML gives
 // (auth.env, e.g. SVC_KEY_HUNTER; made up when unset), SVC_SANDBOX_FAULT_RATE.
-import type { RuntimeCatalog } from '../../language/types.ts';
+import type { RuntimeCatalog } from '../language/types.ts';
 import { hash32 } from './hash.ts';
-import { platformKey } from '../../language/provider-auth.ts';
+import { platformKey } from '../language/provider-auth.ts';
 import type { SandboxOptions } from './types.ts';
 
 export interface KeyChoice {

@@ -1,22 +1,22 @@
 // `npm run demo`: the service with the provider sandbox standing in for every provider, and a demo
 // team with credit and no own keys. Prints the team's token and three commands that work as pasted.
 // Its state is a fresh directory, removed when it stops, unless SVC_DATA_DIR or SVC_STORAGE names one.
-import './util/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
+import '../build/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readConfigOrExit } from './config.ts';
-import { ensureBuilt } from './ensure-built.ts';
-import { loadDist, loadRuntime } from './catalog/dist.ts';
-import { createApp } from './app.ts';
-import { listenError, startServer } from './server.ts';
-import { fastPath } from './fast-path.ts';
-import { createState } from './state/index.ts';
-import { createContext } from './context.ts';
-import { createSandbox, sandboxOptionsFromEnv, startSandbox } from './sandbox/index.ts';
-import { sandboxEnv } from './sandbox-env.ts';
-import { parseRouteOptions } from './router/options.ts';
-import { orRefuse, stopOnSignals } from './lifecycle.ts';
+import { readConfigOrExit } from '../runtime/config.ts';
+import { ensureBuilt } from '../runtime/ensure-built.ts';
+import { loadDist, loadRuntime } from '../runtime/catalog/dist.ts';
+import { createApp } from '../runtime/app.ts';
+import { listenError, startServer } from '../runtime/server.ts';
+import { fastPath } from '../runtime/fast-path.ts';
+import { createState } from '../runtime/state/index.ts';
+import { createContext } from '../runtime/context.ts';
+import { createSandbox, sandboxOptionsFromEnv, startSandbox } from '../sandbox/index.ts';
+import { sandboxEnv } from '../sandbox/svc-env.ts';
+import { parseRouteOptions } from '../runtime/router/options.ts';
+import { orRefuse, stopOnSignals } from '../runtime/lifecycle.ts';
 
 const DEMO_TEAM = 'demo';
 const DEMO_CREDIT_MICRO = 25_000_000;
