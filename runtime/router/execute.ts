@@ -5,7 +5,7 @@ import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '
 import type { State, Team } from '../state/index.ts';
 import { plan, type Plan, type PlannedAttempt } from './plan.ts';
 import { prepareCall, type PreparedCall } from '../../language/prepare-call.ts';
-import { buildChildRequest } from './build-request.ts';
+import { buildChildRequest, type OutgoingRequest } from './build-request.ts';
 import { send } from './http.ts';
 import { classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './classify.ts';
 import { pollJob } from './poll.ts';
@@ -216,7 +216,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
 /** One child, start to finish: the request, async polling, and the verdict on what came back. */
 async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number) {
   const provider = deps.runtime.providers[op.provider];
-  let req;
+  let req: OutgoingRequest;
   try {
     req = buildChildRequest(op, provider, op.request!, fields, key, deps.env);
   } catch (e) {
