@@ -21,10 +21,15 @@ export async function teamFor(state: State, { token, session, org }: Credentials
   return team;
 }
 
-/** What a request presents: `x-svc-token`, else the `svc_session` cookie, and `x-svc-org`. */
+/** What a request presents: `x-svc-token`, else the `svc_session` cookie (read only when there is no token), and `x-svc-org`. */
+export function credentialsFrom(headers: { get(name: string): string | null }, sessionCookie: () => string | null): Credentials {
+  const token = headers.get('x-svc-token');
+  return { token, session: token ? null : sessionCookie(), org: headers.get('x-svc-org') };
+}
+
+/** credentialsFrom an h3 event */
 export function credentialsOf(event: H3Event): Credentials {
-  const token = event.req.headers.get('x-svc-token');
-  return { token, session: token ? null : (getCookie(event, SESSION_COOKIE) ?? null), org: event.req.headers.get('x-svc-org') };
+  return credentialsFrom(event.req.headers, () => getCookie(event, SESSION_COOKIE) ?? null);
 }
 
 /** The caller's team, from its credentials; 401 or 403 otherwise. */

@@ -15,14 +15,14 @@ import { redact } from './redact.ts';
 import { attemptChargeMicro } from '../../language/prices.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
-import type { Reservations } from './reservations.ts';
+import type { Spending } from '../spending.ts';
 
 export interface RouterDeps {
   runtime: RuntimeCatalog;
   env: Env;
   state: State;
   health: Health;
-  reservations: Reservations;
+  spending: Spending;
   observed: (endpointId: string) => Observed | null;
   /** whether svc holds a platform key for a provider (made once per router) */
   hasPlatformKey: (provider: string) => boolean;
@@ -115,7 +115,7 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
   if (call.options.dryRun) return dryRun(deps, call, cap, ownKeys, base);
   if (!thePlan.attempts.some((a) => a.key === 'own')) {
     const cheapest = Math.min(...thePlan.attempts.map((a) => a.worst_cost_micro));
-    if ((await deps.state.balance(call.team.id)) < cheapest) {
+    if (!(await deps.spending.covers(call.team.id, cheapest))) {
       // every attempt listed as skipped for the balance: what a verification refused this way shows
       return { ...base, kind: 'broke', needed_micro: cheapest, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
     }
@@ -152,21 +152,17 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     if (Date.now() >= deadline) { tried.push(skipped(a.endpoint_id, 'deadline')); continue; }
     if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
     if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
-    const pays = a.key === 'platform';
-    if (pays && !(await deps.reservations.reserve(deps.state, call.team.id, a.worst_cost_micro))) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
-    let held = pays;
+    // an own-key attempt holds and charges nothing: the provider bills the team
+    const hold = a.key === 'platform' ? await deps.spending.hold(call.team.id, a.worst_cost_micro) : null;
+    if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
     try {
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
       const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
-      let cost = attemptChargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
-      // The reservation covers the worst case and the charge never exceeds it, so a refusal here is
-      // a broken invariant: said loudly, and the answer reports no charge rather than one not made.
-      if (cost > 0 && pays && !(await deps.state.charge(call.team.id, cost, { endpoint_id: a.endpoint_id, call_id: call.callId }))) {
-        process.stderr.write(`svc: charge of ${cost} micro-USD for ${a.endpoint_id} refused for team ${call.team.id} inside its reservation; answered uncharged\n`);
-        cost = 0;
-      }
+      const price = attemptChargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
+      // the price never passes the worst case held, so the hold covers the charge
+      const cost = hold ? await hold.charge(price, { endpoint_id: a.endpoint_id, call_id: call.callId }) : price;
       // Charged: what was held for this attempt goes back now, so it cannot starve the verification.
-      if (held) { deps.reservations.release(call.team.id, a.worst_cost_micro); held = false; }
+      hold?.release();
       spent += cost;
       deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
       deps.health.record(a.endpoint_id, verdict.outcome);
@@ -203,7 +199,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
         if (!call.options.waterfall) return finished(base, tried, spent, 'miss');
       }
     } finally {
-      if (held) deps.reservations.release(call.team.id, a.worst_cost_micro);
+      hold?.release();
     }
   }
   // No hit: a child left untried because the balance ran out is why the call stopped.

@@ -51,7 +51,7 @@ function keyRefused(provider: string, display: string, own: boolean, answer: { s
 }
 
 export async function passThrough(ctx: AppContext, team: Team, provider: string, event: H3Event): Promise<Response> {
-  const { catalog, config, state, router } = ctx;
+  const { catalog, config, state, router, spending } = ctx;
   const url = new URL(event.req.url);
   const path = url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/';
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
@@ -70,10 +70,11 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   if (!key) fail(403, `svc holds no key for '${provider}' that may serve this operation; store your own with POST /teams/me/keys/${provider}.`);
   const pays = own === null;
   const worst = holdMicro(op, asked);
-  if (pays && (await state.balance(team.id)) < worst) {
+  if (pays && !(await spending.covers(team.id, worst))) {
     fail(402, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''}; nothing was called or charged.`);
   }
-  if (pays && !(await router.deps.reservations.reserve(state, team.id, worst))) fail(402, 'Balance is held by calls in flight; retry when they finish.');
+  const hold = pays ? await spending.hold(team.id, worst) : null;
+  if (pays && !hold) fail(402, 'Balance is held by calls in flight; retry when they finish.');
   try {
     const target = providerUrl(prov, config.env, path);
     if (!target) fail(400, 'That path leaves the provider\'s host.');
@@ -93,14 +94,11 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     const byStatus = classifyStatus(op, answer);
     const outcome = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
     const hit = outcome === 'hit';
-    let cost = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body, asked) : 0);
+    const price = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body, asked) : 0);
     const callId = newCallId();
-    // More rows than were asked and held for, past what the balance covers: the call is charged what
-    // was held for it, and says so, rather than a charge the ledger never took.
-    if (cost > 0 && pays && !(await state.charge(team.id, cost, { endpoint_id: op.endpoint_id, call_id: callId }))) {
-      cost = Math.min(cost, worst);
-      await state.charge(team.id, cost, { endpoint_id: op.endpoint_id, call_id: callId });
-    }
+    // More rows than were asked and held for, past what the balance covers: the hold charges what was
+    // held, and the answer says so (spending.ts).
+    const cost = hold ? await hold.charge(price, { endpoint_id: op.endpoint_id, call_id: callId }) : price;
     state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
     if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
     if (outcome === 'error' && KEY_REFUSED.has(answer.status)) return keyRefused(provider, prov.display_name, own !== null, answer, key, callId);
@@ -109,6 +107,6 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
       headers: { 'content-type': answer.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost) },
     });
   } finally {
-    if (pays) router.deps.reservations.release(team.id, worst);
+    hold?.release();
   }
 }

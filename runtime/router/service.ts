@@ -1,5 +1,6 @@
 // The router as the routes see it: body validation per capability (compiled once), merging of
-// identical concurrent calls, and the executor with its shared health and reservations.
+// identical concurrent calls, and the executor with its shared health; money is spent through the
+// context's Spending (runtime/spending.ts), shared with every other kind of call.
 import type { RuntimeCatalog } from '../../language/types.ts';
 import type { Config } from '../config.ts';
 import type { LiveData } from '../live.ts';
@@ -8,7 +9,7 @@ import { bodyValidator } from '../validate.ts';
 import { routeCall, type RouterDeps } from './execute.ts';
 import { Health } from './health.ts';
 import { platformKey } from '../../language/provider-auth.ts';
-import { Reservations } from './reservations.ts';
+import type { Spending } from '../spending.ts';
 import { CallMerger, mergeKey } from './merge.ts';
 import { respond, type RoutedResponse } from './respond.ts';
 import { capabilityBodySchema } from '../../language/body-schema.ts';
@@ -21,9 +22,18 @@ export interface Router {
   call(team: Team, capability: string, body: unknown, options: RouteOptions): Promise<RoutedResponse>;
 }
 
-export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveData, config: Config): Router {
+/** What the router is made from, all given: nothing is reached for from outside. */
+export interface RouterParts {
+  runtime: RuntimeCatalog;
+  state: State;
+  live: LiveData;
+  config: Config;
+  spending: Spending;
+}
+
+export function createRouter({ runtime, state, live, config, spending }: RouterParts): Router {
   const deps: RouterDeps = {
-    runtime, env: config.env, state, health: new Health(), reservations: new Reservations(), observed: (id) => live.observed(id),
+    runtime, env: config.env, state, health: new Health(), spending, observed: (id) => live.observed(id),
     hasPlatformKey: (p) => platformKey(runtime.providers[p], config.env) !== null,
     attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
   };

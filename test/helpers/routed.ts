@@ -13,6 +13,9 @@ import { createApp } from '../../runtime/app.ts';
 export type Door = 'node' | 'h3';
 export const DOORS: Door[] = ['node', 'h3'];
 
+/** The door `call` uses: the vitest project running the suite sets it (vite.config.ts), so every routed suite runs through both. */
+export const SUITE_DOOR: Door = process.env.SVC_TEST_DOOR === 'h3' ? 'h3' : 'node';
+
 type Call = (path: string, body?: unknown, headers?: Record<string, string>, token?: string) => Promise<{ status: number; headers: Headers; body: any }>;
 
 export interface RoutedWorld {
@@ -23,7 +26,7 @@ export interface RoutedWorld {
   keys: Record<string, string>;
   token: string;
   teamId: number;
-  /** through the listening server */
+  /** through this run's door (SUITE_DOOR) */
   call: Call;
   /** through the given door */
   through(door: Door): Call;
@@ -51,7 +54,7 @@ export async function routedWorld(distDir: string, opts: { creditMicro?: number;
     return { status: r.status, headers: r.headers, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
   };
   return {
-    url: server.url, ctx, sandbox, running, keys, token, teamId: team.id, call: through('node'), through,
+    url: server.url, ctx, sandbox, running, keys, token, teamId: team.id, call: through(SUITE_DOOR), through,
     billing: async () => (await fetch(`${running.url}/_sandbox/billing`)).json() as Promise<Record<string, { calls: number; billed_micro: number }>>,
     close: async () => { await server.close(); await running.close(); },
   };

@@ -1,0 +1,71 @@
+// The one way svc spends a team's money on a call: check the balance covers a worst case, hold that
+// worst case while the provider answers, charge what the answer costs, release the hold. Routed,
+// pass-through (and batch and hub) calls all spend through this, so the rules below hold for each:
+// concurrent calls of one team never together spend more than its balance, and a call never reports
+// a charge the ledger did not take.
+import type { State } from './state/index.ts';
+
+export interface ChargeRef {
+  endpoint_id?: string;
+  call_id?: string;
+  tool_id?: string;
+}
+
+/** Money held for one attempt in flight; charge what it cost, then release (both at most once). */
+export interface Hold {
+  /**
+   * Charge `micro` to the ledger; answers what was charged. Past the hold (a provider answering
+   * more rows than were asked and held for) the charge falls back to the amount held when the
+   * balance cannot cover more; a refusal within the hold is a broken invariant, said loudly, and
+   * answered as 0 rather than reporting a charge that was not made.
+   */
+  charge(micro: number, ref: ChargeRef): Promise<number>;
+  /** give the held amount back to what the team may spend */
+  release(): void;
+}
+
+export class Spending {
+  private held = new Map<number, number>();
+
+  constructor(private state: State) {}
+
+  /** whether the balance covers `micro` (before any hold: the 402 checks made before calling out) */
+  async covers(teamId: number, micro: number): Promise<boolean> {
+    return (await this.state.balance(teamId)) >= micro;
+  }
+
+  /** Hold `micro` for one attempt; null when the balance minus what is held already does not cover it. */
+  async hold(teamId: number, micro: number): Promise<Hold | null> {
+    if (micro === 0) return this.holdOf(teamId, 0);
+    const balance = await this.state.balance(teamId);
+    const held = this.held.get(teamId) ?? 0;
+    if (balance - held < micro) return null;
+    this.held.set(teamId, held + micro);
+    return this.holdOf(teamId, micro);
+  }
+
+  private holdOf(teamId: number, micro: number): Hold {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.release(teamId, micro);
+    };
+    return {
+      release,
+      charge: async (cost, ref) => {
+        if (cost === 0 || (await this.state.charge(teamId, cost, ref))) return cost;
+        if (cost > micro && micro > 0 && (await this.state.charge(teamId, micro, ref))) return micro;
+        process.stderr.write(`svc: charge of ${cost} micro-USD for ${ref.endpoint_id ?? ref.tool_id ?? 'a call'} refused for team ${teamId} inside its hold; answered uncharged\n`);
+        return 0;
+      },
+    };
+  }
+
+  private release(teamId: number, micro: number): void {
+    if (micro === 0) return;
+    const left = (this.held.get(teamId) ?? 0) - micro;
+    if (left > 0) this.held.set(teamId, left);
+    else this.held.delete(teamId);
+  }
+}
