@@ -7,12 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfigOrExit } from '../runtime/config.ts';
 import { ensureBuilt } from '../runtime/ensure-built.ts';
-import { loadDist, loadRuntime } from '../runtime/catalog/dist.ts';
-import { createApp } from '../runtime/app.ts';
-import { listenError, startServer } from '../runtime/server.ts';
-import { fastPath } from '../runtime/fast-path.ts';
-import { createState } from '../runtime/state/index.ts';
-import { createContext } from '../runtime/context.ts';
+import { loadRuntime } from '../runtime/catalog/dist.ts';
+import { listenError } from '../runtime/server.ts';
+import { createRuntime } from '../runtime/create-runtime.ts';
 import { createSandbox, sandboxOptionsFromEnv, startSandbox } from '../sandbox/index.ts';
 import { sandboxEnv } from '../sandbox/svc-env.ts';
 import { parseRouteOptions } from '../runtime/router/options.ts';
@@ -35,12 +32,12 @@ const sandbox = await orRefuse(startSandbox(createSandbox(runtime, sandboxOpts),
 const config = readConfigOrExit({
   SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(runtime, sandbox.url, sandboxOpts.keys), ...(fresh ? { SVC_DATA_DIR: fresh } : {}),
 });
-const catalog = loadDist(config.distDir, `${config.publicUrl}${config.proxyPrefix}`);
-const state = await orRefuse(createState(config));
+const svc = await orRefuse(createRuntime(config));
+const { ctx } = svc;
+const { catalog, state } = ctx;
 const existing = await state.teamBySlug(DEMO_TEAM);
 const token = existing ? await state.issueToken(existing.id) : (await state.createTeam(DEMO_TEAM, DEMO_CREDIT_MICRO))!.token;
-const ctx = createContext(config, catalog, state);
-const server = await orRefuse(startServer(createApp(ctx), { port: config.port, hostname: config.host, fast: fastPath(ctx) }));
+const server = await orRefuse(svc.listen());
 stopOnSignals(server, config.drainMs, [() => state.close(), () => sandbox.close()]);
 
 const proxy = `http://localhost:${server.port}${config.proxyPrefix}`;

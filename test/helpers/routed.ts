@@ -2,9 +2,8 @@
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
-import { appContext, serve } from './server.ts';
+import { testRuntime } from './server.ts';
 import type { AppContext } from '../../runtime/context.ts';
-import { createApp } from '../../runtime/app.ts';
 
 /**
  * The two doors a routed call can come in by: the listening server (whose Node fast path takes
@@ -39,10 +38,9 @@ export async function routedWorld(distDir: string, opts: { creditMicro?: number;
   const { keys } = sandboxKeys(runtime, {});
   const sandbox = createSandbox(runtime, { keys, stallMs: 5_000 });
   const running = await startSandbox(sandbox, 0);
-  const ctx = await appContext(distDir, { ...sandboxEnv(runtime, running.url, keys), SVC_POLL_INTERVAL_MAX_MS: '20', SVC_ATTEMPT_TIMEOUT_MS: '2000', ...opts.env });
-  const server = await serve(ctx);
+  const { ctx, app, listen } = await testRuntime(distDir, { ...sandboxEnv(runtime, running.url, keys), SVC_POLL_INTERVAL_MAX_MS: '20', SVC_ATTEMPT_TIMEOUT_MS: '2000', ...opts.env });
+  const server = await listen(0);
   const { team, token } = (await ctx.state.createTeam('routed test team', opts.creditMicro ?? 10_000_000))!;
-  const app = createApp(ctx);
   const through = (door: Door): Call => async (path, body, headers = {}, tok = token) => {
     const init = {
       method: body === undefined ? 'GET' : 'POST',
