@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import type { DistCatalog } from './catalog/dist.ts';
 import type { LiveData } from './live.ts';
 import { liveData, type State } from './state/index.ts';
-import { createRouter, type Router } from './router/service.ts';
+import { createRouter, type Router } from './router/router.ts';
 import { entryBytes, type EntryBytes } from './catalog/entry-bytes.ts';
 import { Spending } from './spending.ts';
 

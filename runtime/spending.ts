@@ -45,21 +45,7 @@ export class Spending {
   }
 
   private holdOf(teamId: number, micro: number): Hold {
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.release(teamId, micro);
-    };
-    return {
-      release,
-      charge: async (cost, ref) => {
-        if (cost === 0 || (await this.state.charge(teamId, cost, ref))) return cost;
-        if (cost > micro && micro > 0 && (await this.state.charge(teamId, micro, ref))) return micro;
-        process.stderr.write(`svc: charge of ${cost} micro-USD for ${ref.endpoint_id ?? ref.tool_id ?? 'a call'} refused for team ${teamId} inside its hold; answered uncharged\n`);
-        return 0;
-      },
-    };
+    return new HeldMoney(this.state, teamId, micro, (m) => this.release(teamId, m));
   }
 
   private release(teamId: number, micro: number): void {
@@ -67,5 +53,25 @@ export class Spending {
     const left = (this.held.get(teamId) ?? 0) - micro;
     if (left > 0) this.held.set(teamId, left);
     else this.held.delete(teamId);
+  }
+}
+
+/** A class, not closures made per call: tsx names every named closure as it is made, a cost on the hot path. */
+class HeldMoney implements Hold {
+  private released = false;
+
+  constructor(private state: State, private teamId: number, private micro: number, private giveBack: (micro: number) => void) {}
+
+  async charge(cost: number, ref: ChargeRef): Promise<number> {
+    if (cost === 0 || (await this.state.charge(this.teamId, cost, ref))) return cost;
+    if (cost > this.micro && this.micro > 0 && (await this.state.charge(this.teamId, this.micro, ref))) return this.micro;
+    process.stderr.write(`svc: charge of ${cost} micro-USD for ${ref.endpoint_id ?? ref.tool_id ?? 'a call'} refused for team ${this.teamId} inside its hold; answered uncharged\n`);
+    return 0;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.giveBack(this.micro);
   }
 }

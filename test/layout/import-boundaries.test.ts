@@ -1,7 +1,7 @@
 // The top level is one stack: language/ (the catalog language) at the bottom, build/ on it, runtime/
 // on both; sandbox/ stands beside them on language/ alone. An import running back up, or a cycle
 // between files, fails here, so the layering cannot drift one import at a time.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths.ts';
@@ -66,5 +66,18 @@ describe('import boundaries', () => {
     };
     for (const f of g.keys()) visit(f, []);
     expect(cycles).toEqual([]);
+  });
+});
+
+describe("the README's layout table", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('| path | what lives there |'), readme.indexOf('## Decisions where the spec is silent'));
+  const listed = [...table.matchAll(/^\| `([^`]+)\/` \|/gm)].map((m) => m[1]).sort();
+
+  it('lists every top-level folder of the repository, and only folders that exist', () => {
+    const ignored = readFileSync(join(ROOT, '.gitignore'), 'utf8');
+    const folders = readdirSync(ROOT).filter((f) => !f.startsWith('.') && statSync(join(ROOT, f)).isDirectory() && !ignored.includes(`${f}/`)).sort();
+    expect(listed).toEqual(folders);
+    for (const f of listed) expect(existsSync(join(ROOT, f)), f).toBe(true);
   });
 });

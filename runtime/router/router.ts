@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import type { LiveData } from '../live.ts';
 import type { State, Team } from '../state/index.ts';
 import { bodyValidator } from '../validate.ts';
-import { routeCall, type RouterDeps } from './execute.ts';
+import { routeCall, type RouterDeps } from './waterfall.ts';
 import { Health } from './health.ts';
 import { platformKey } from '../../language/provider-auth.ts';
 import type { Spending } from '../spending.ts';
