@@ -15,6 +15,7 @@ import { feedbackRoutes } from './routes/feedback.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { healthRoutes } from './routes/health.ts';
 import { methodRules, openOrigin } from './http-rules.ts';
+import { hubRoutes } from './routes/hub.ts';
 
 export function createApp(ctx: AppContext): H3 {
   const app = new H3({ onError: (error: HTTPError) => errorResponse(error), onResponse: openOrigin });
@@ -28,6 +29,7 @@ export function createApp(ctx: AppContext): H3 {
   teamRoutes(app, ctx); //        GET /teams/me, /teams/me/ledger; POST, DELETE /teams/me/keys/{provider}
   feedbackRoutes(app, ctx); //    POST /feedback, GET /feedback/{id}
   reviewRoutes(app, ctx); //      POST /reviews
+  hubRoutes(app, ctx); //         POST /hub/tools; PUT, GET, DELETE /hub/tools/{id}; POST …/{id}[@N]/check, …/run; GET …/{id}/runs
   proxyRoutes(app, ctx); //       POST {proxy}/{capability} routed; {proxy}/{provider}/{path} pass-through
   openapiRoutes(app, ctx); //     GET /openapi.json
   staticRoutes(app, ctx); //      GET /* files of dist/ (dashboard, static catalog)

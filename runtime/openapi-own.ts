@@ -101,6 +101,51 @@ export const ownPaths: Record<string, Record<string, Op>> = {
       responses: { 200: json('New balance'), 401: err('Bad x-svc-admin'), 404: err('Unknown team or administration disabled'), 422: invalid },
     },
   },
+  '/hub/tools': {
+    post: {
+      summary: 'Publish a tool, or a new version of your own: the four files are validated, the version stored unchecked, then its check runs once on your balance', tags: ['hub'], security: auth,
+      parameters: [org], requestBody: body(schemas.publishBody),
+      responses: { 201: json('Version stored, with its status (live, failed or unchecked) and the check'), 401: err('No or bad credential'), 409: err('The id belongs to another team'), 410: err('Retired tool'), 413: err('Body too large'), 422: invalid },
+    },
+  },
+  '/hub/tools/{tool_id}': {
+    get: {
+      summary: 'A tool, its newest version (or @N); the maker sees every version with reason, runs and earnings, others live versions only', tags: ['hub'], security: auth,
+      parameters: [org, p('tool_id', 'tool id, optionally @N')], responses: { 200: json('Tool'), 401: err('No or bad credential'), 404: err('Unknown, or not visible to you'), 410: err('Retired tool'), 422: invalid },
+    },
+    put: {
+      summary: 'Publish a new version of your tool', tags: ['hub'], security: auth,
+      parameters: [org, p('tool_id', 'tool id')], requestBody: body(schemas.publishVersionBody),
+      responses: { 200: json('Version stored, with its status and the check'), 401: err('No or bad credential'), 403: err('Another team\'s tool'), 404: err('Unknown, or not visible to you'), 410: err('Retired tool'), 422: invalid },
+    },
+    delete: {
+      summary: 'Retire every version of your tool at once; its records, runs and earnings stay readable to you', tags: ['hub'], security: auth,
+      parameters: [org, p('tool_id', 'tool id')], responses: { 200: json('Tool, retired'), 401: err('No or bad credential'), 403: err('Another team\'s tool'), 404: err('Unknown, or not visible to you') },
+    },
+  },
+  '/hub/tools/{tool_id}/check': {
+    post: {
+      summary: 'Run the check of an unchecked or failed version again (tool_id@N)', tags: ['hub'], security: auth,
+      parameters: [org, p('tool_id', 'tool id with @N')], responses: { 200: json('Status and check'), 401: err('No or bad credential'), 403: err('Another team\'s tool'), 404: err('Unknown version'), 409: err('Already live'), 410: err('Retired tool') },
+    },
+  },
+  '/hub/tools/{tool_id}/run': {
+    post: {
+      summary: 'Run a tool (newest live version, or @N while pinnable): you pay every step plus its price, which its maker earns', tags: ['hub'], security: auth,
+      parameters: [org, p('tool_id', 'tool id, optionally @N')], requestBody: body(schemas.runBody),
+      responses: {
+        200: json('{output, _svc: {call_id, tool_id, version, steps, price_micro, cost_micro, stopped?}}'), 401: err('No or bad credential'), 402: err('Balance too low'),
+        404: err('Unknown, or not visible to you'), 409: err('No live version'), 410: err('Retired tool, or a pin past its 30 days'), 422: invalid, 502: err('A step failed'),
+      },
+    },
+  },
+  '/hub/tools/{tool_id}/runs': {
+    get: {
+      summary: 'Runs of your tool, newest first, 50 a page', tags: ['hub'], security: auth,
+      parameters: [org, p('tool_id', 'tool id'), ...query(schemas.runsQuery, { cursor: 'next_cursor of the previous page' })],
+      responses: { 200: json('Runs page'), 401: err('No or bad credential'), 403: err('Another team\'s tool'), 404: err('Unknown, or not visible to you'), 422: invalid },
+    },
+  },
   '/openapi.json': { get: { summary: 'This document', tags: ['meta'], responses: { 200: json('OpenAPI 3.1.0') } } },
   '/feedback': {
     post: {

@@ -59,3 +59,16 @@ export const reviewBody = {
     client: { type: 'string', maxLength: 64, description: 'what the team called it from, e.g. a script or agent name' },
   },
 } satisfies ObjectSchema;
+
+// Hub: the four files travel as JSON texts, checked one by one after this shape (runtime/hub/validate-files.ts).
+const hubFiles = {
+  type: 'object', additionalProperties: false, required: ['tool.json', 'input.schema.json', 'output.schema.json', 'check.json'],
+  properties: Object.fromEntries(['tool.json', 'input.schema.json', 'output.schema.json', 'check.json'].map((f) => [f, { type: 'string', minLength: 1, maxLength: 16_384 }])),
+};
+export const publishBody = {
+  type: 'object', additionalProperties: false, required: ['tool_id', 'files'],
+  properties: { tool_id: { type: 'string', pattern: '^[a-z0-9-]{3,64}$', 'x-expected': '3 to 64 of a-z, 0-9 and -' }, files: hubFiles },
+} satisfies ObjectSchema;
+export const publishVersionBody = { type: 'object', additionalProperties: false, required: ['files'], properties: { files: hubFiles } } satisfies ObjectSchema;
+export const runBody = { type: 'object', additionalProperties: false, required: ['input'], properties: { input: { type: 'object' } } } satisfies ObjectSchema;
+export const runsQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{1,15}$' } } } satisfies ObjectSchema;

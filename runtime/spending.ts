@@ -1,8 +1,8 @@
 // The one way svc spends a team's money on a call: check the balance covers a worst case, hold that
-// worst case while the provider answers, charge what the answer costs, release the hold. Routed,
-// pass-through (and batch and hub) calls all spend through this, so the rules below hold for each:
-// concurrent calls of one team never together spend more than its balance, and a call never reports
-// a charge the ledger did not take.
+// worst case while the provider answers, charge what the answer costs, release the hold, pay a
+// maker what a hub run earned. Routed, pass-through and hub calls (and batch) all spend through
+// this, so the rules below hold for each: concurrent calls of one team never together spend more
+// than its balance, and a call never reports a charge the ledger did not take.
 import type { State } from './state/index.ts';
 
 export interface ChargeRef {
@@ -42,6 +42,11 @@ export class Spending {
     if (balance - held < micro) return null;
     this.held.set(teamId, held + micro);
     return this.holdOf(teamId, micro);
+  }
+
+  /** Credit what a charge paid to the team that earned it (a hub tool's maker); 0 moves nothing. */
+  async pay(teamId: number, micro: number, ref: { tool_id?: string; call_id?: string }): Promise<void> {
+    if (micro > 0 && !(await this.state.earn(teamId, micro, ref))) process.stderr.write(`svc: earning of ${micro} micro-USD for team ${teamId} refused (past the largest amount svc keeps)\n`);
   }
 
   private holdOf(teamId: number, micro: number): Hold {

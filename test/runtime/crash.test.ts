@@ -9,13 +9,14 @@ import { createStorage } from 'unstorage';
 import { durableFs } from '../../runtime/state/drivers/durable-fs.ts';
 import { createState } from '../../runtime/state/index.ts';
 import { LEDGER_DIR } from '../../runtime/state/backend.ts';
+import { HubStore } from '../../runtime/hub/store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('survives kill -9 with no lost acknowledged write and no torn record', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'crash-child.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const acked = { credits: [] as number[], ids: [] as number[], recs: [] as number[], team: 0, token: '' };
+  const acked = { credits: [] as number[], ids: [] as number[], recs: [] as number[], pubs: [] as number[], team: 0, token: '' };
   const feedback: Array<[id: number, i: number]> = [];
   const reviews: Array<[id: number, i: number]> = [];
   await new Promise<void>((resolve, reject) => {
@@ -29,11 +30,13 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
       if (what === 'rec') acked.recs.push(Number(a));
       if (what === 'feedback') feedback.push([Number(a), Number(b)]);
       if (what === 'review') reviews.push([Number(a), Number(b)]);
+      if (what === 'pub') acked.pubs.push(Number(a));
       if (acked.recs.length === 400) child.kill('SIGKILL');
     });
   });
   expect(child.signalCode).toBe('SIGKILL');
   expect(acked.recs.length).toBeGreaterThanOrEqual(400);
+  expect(acked.pubs.length).toBeGreaterThanOrEqual(300);
 
   const state = await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'crash-secret' });
   expect((await state.teamForCredential({ token: acked.token }))?.id).toBe(acked.team);
@@ -51,6 +54,11 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
   for (const c of acked.credits) expect(ledger).toContain(c);
   // ids keep increasing past every acknowledged one
   expect(await state.atomics.nextId('crash')).toBeGreaterThan(Math.max(...acked.ids));
+  // every acknowledged publish is there, whole, and version numbers go on past them
+  const hub = new HubStore(state.atomics);
+  expect((await hub.tool('crash-tool'))?.team_id).toBe(acked.team);
+  for (const n of acked.pubs) expect(await hub.version('crash-tool', n)).toMatchObject({ version: n, status: 'unchecked', files: { 'check.json': 'x'.repeat(4096) } });
+  expect((await hub.addVersion('crash-tool', { 'tool.json': '{}', 'input.schema.json': '{}', 'output.schema.json': '{}', 'check.json': '{}' }, 0)).version).toBeGreaterThan(Math.max(...acked.pubs));
   // every record is whole JSON
   const storage = createStorage({ driver: durableFs({ base: dir }) });
   for (const i of acked.recs) expect(await storage.getItem(`rec:${i}`)).toEqual({ i, pad: 'x'.repeat(4096) });

@@ -1,0 +1,58 @@
+// Who may see which tool: the maker sees every version; another team sees a tool only once a
+// version of it has gone live (404 before), and gets 403 for the maker's own actions on it.
+import type { Team } from '../state/index.ts';
+import { fail, invalid } from '../errors.ts';
+import type { HubStore } from './store.ts';
+import type { ToolRecord, VersionRecord } from './types.ts';
+
+export const TOOL_ID = /^[a-z0-9-]{3,64}$/;
+const REF = /^([a-z0-9-]{3,64})(?:@([1-9][0-9]{0,8}))?$/;
+
+export interface ToolRef {
+  id: string;
+  /** the pinned version, null when none was named */
+  n: number | null;
+}
+
+/** `id` or `id@N` from the path; 422 when it is neither */
+export function parseRef(text: string): ToolRef {
+  const m = REF.exec(text);
+  if (!m) invalid([{ loc: ['path', 'tool_id'], msg: 'A tool is named by its id (3 to 64 of a-z, 0-9, -), optionally followed by @N for version N.', type: 'value_error.tool_id' }]);
+  return { id: m[1], n: m[2] ? Number(m[2]) : null };
+}
+
+/** a bare tool id from the path, for actions on the whole tool; 422 with `@N` (it would not pin anything) */
+export function parseToolId(text: string, action: string): string {
+  const { id, n } = parseRef(text);
+  if (n !== null) invalid([{ loc: ['path', 'tool_id'], msg: `${action} applies to the whole tool: name it without @${n}.`, type: 'value_error.tool_id' }]);
+  return id;
+}
+
+export interface Opened {
+  tool: ToolRecord;
+  versions: VersionRecord[];
+  maker: boolean;
+}
+
+const everLive = (versions: VersionRecord[]) => versions.some((v) => v.status === 'live');
+
+/** the tool as `team` may see it; 404 when it may not see it at all */
+export async function openTool(store: HubStore, team: Team, id: string): Promise<Opened> {
+  const tool = await store.tool(id);
+  if (!tool) fail(404, `No tool '${id}' on the hub.`);
+  const versions = await store.versions(id);
+  const maker = tool.team_id === team.id;
+  if (!maker && !everLive(versions)) fail(404, `No tool '${id}' on the hub.`);
+  return { tool, versions, maker };
+}
+
+/** the tool, for an action only its maker may take (403 for a team that can see it, 404 otherwise) */
+export async function openOwnTool(store: HubStore, team: Team, id: string, action: string): Promise<Opened> {
+  const opened = await openTool(store, team, id);
+  if (!opened.maker) fail(403, `Only the team that publishes '${id}' may ${action} it.`);
+  return opened;
+}
+
+export function retiredSentence(tool: ToolRecord): string {
+  return `Tool '${tool.tool_id}' was retired on ${tool.retired_at}; it takes no calls and no new versions.`;
+}

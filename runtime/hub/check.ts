@@ -1,0 +1,47 @@
+// A version's check: check.json's input run once for real through the router on the maker's
+// balance. Live when every step served, the output fits output.schema.json and every `expect`
+// holds; failed with a reason a maker can act on otherwise; unchecked when the balance ran short.
+import { isDeepStrictEqual } from 'node:util';
+import type { AppContext } from '../context.ts';
+import type { Team } from '../state/index.ts';
+import { nowIso } from '../util/clock.ts';
+import { dataProblems, validatorsFor } from './maker-schemas.ts';
+import { runPipeline } from './steps.ts';
+import { specOf, versionKey } from './spec.ts';
+import type { HubStore } from './store.ts';
+import type { CheckResult, VersionRecord, VersionStatus } from './types.ts';
+
+const shown = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v).slice(0, 200));
+
+export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, version: VersionRecord): Promise<VersionRecord> {
+  const spec = specOf(version);
+  const result = await runPipeline(ctx, maker, spec, spec.check.input);
+  let status: VersionStatus = 'failed';
+  let reason: string | undefined = result.reason;
+  if (result.kind === 'balance') {
+    status = 'unchecked';
+    reason = `${result.reason} Add credit, then POST /hub/tools/${versionKey(version)}/check.`;
+  } else if (result.kind === 'done') {
+    const output = result.output!;
+    const { output: fits } = validatorsFor(version);
+    const expected = Object.entries(spec.check.expect ?? {}).find(([field, want]) => !isDeepStrictEqual(output[field], want));
+    if (!fits(output)) {
+      reason = `The output does not fit output.schema.json: ${dataProblems(fits.errors).map((p) => p.msg).join(' ')} The output was ${shown(output)}.`;
+    } else if (expected) {
+      const [field, want] = expected;
+      reason = `check.json expects output '${field}' to be ${shown(want)}; the tool answered ${shown(output[field])} (steps served by ${result.steps.map((s) => `${s.id}: ${String(s.served_by)}`).join(', ')}).`;
+    } else {
+      status = 'live';
+      reason = undefined;
+    }
+  }
+  const check: CheckResult = { ok: status === 'live', cost_micro: result.cost_micro, ms: result.ms, ...(result.output ? { output: result.output } : {}) };
+  const updated = await store.updateVersion(version.tool_id, version.version, (v) => {
+    // a check that finished late never takes a version back from live
+    if (v.status === 'live') return undefined;
+    const { reason: _old, ...rest } = v;
+    void _old;
+    return { ...rest, status, check, ...(reason ? { reason } : {}), ...(status === 'live' ? { live_at: nowIso() } : {}) };
+  });
+  return updated!;
+}

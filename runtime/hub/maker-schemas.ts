@@ -1,0 +1,48 @@
+// The makers' own JSON Schemas (draft 2020-12): checked against the meta-schema at publish and
+// compiled into validators, each in an Ajv of its own so one maker's `$id` can never clash with
+// another's. Compiled validators are kept by the schemas' text, a bounded number at a time.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createHash } from 'node:crypto';
+import { Lru } from '../util/lru.ts';
+import type { VersionRecord } from './types.ts';
+
+// `format` is an annotation, as draft 2020-12 has it by default (no format is enforced, none is
+// unknown); nothing a maker writes is logged.
+const OPTIONS = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
+const metaChecker = new Ajv2020(OPTIONS);
+
+/** meta-schema problems of a document, as JSON pointers with a sentence each */
+export function schemaProblems(doc: unknown): Array<{ pointer: string; msg: string }> {
+  if (metaChecker.validateSchema(doc as object)) return [];
+  return (metaChecker.errors ?? []).map((e) => ({ pointer: e.instancePath, msg: `Not a valid JSON Schema (draft 2020-12): ${e.instancePath || 'the document'} ${e.message}.` }));
+}
+
+export function compileSchema(doc: object): ValidateFunction {
+  return new Ajv2020(OPTIONS).compile(doc);
+}
+
+/** a validator's errors as pointers into the data with a sentence each */
+export function dataProblems(errors: ErrorObject[] | null | undefined): Array<{ pointer: string; msg: string }> {
+  return (errors ?? []).map((e) => {
+    const extra = e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}`
+      : e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
+    const pointer = e.instancePath + extra;
+    const msg = e.keyword === 'required' ? `'${pointer}' is required.` : e.keyword === 'additionalProperties' ? `'${pointer}' is not allowed by the schema.` : `'${pointer || '/'}' ${e.message}.`;
+    return { pointer, msg };
+  });
+}
+
+export interface Validators {
+  input: ValidateFunction;
+  output: ValidateFunction;
+}
+
+const compiled = new Lru<Validators>(500);
+
+/** the input and output validators of a stored version (its schemas passed the publish checks) */
+export function validatorsFor({ files }: Pick<VersionRecord, 'files'>): Validators {
+  const input = files['input.schema.json'];
+  const output = files['output.schema.json'];
+  const key = createHash('sha256').update(input).update('\0').update(output).digest('base64');
+  return compiled.get(key) ?? compiled.set(key, { input: compileSchema(JSON.parse(input)), output: compileSchema(JSON.parse(output)) });
+}

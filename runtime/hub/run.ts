@@ -1,0 +1,68 @@
+// A run for a caller: the input checked against the input schema, the tool's price held on the
+// caller's balance, the steps run through the router on the caller's balance, then the price
+// charged and credited to the maker, in the same ledger, only when the run produced an output that
+// fits the output schema. A step that ran is charged by the router whatever happens after it.
+import type { AppContext } from '../context.ts';
+import { fail, invalid } from '../errors.ts';
+import type { Team } from '../state/index.ts';
+import { nowIso } from '../util/clock.ts';
+import { newCallId } from '../util/call-id.ts';
+import { dataProblems, validatorsFor } from './maker-schemas.ts';
+import { runPipeline, type PipelineResult } from './steps.ts';
+import { specOf, versionKey } from './spec.ts';
+import type { HubStore } from './store.ts';
+import type { RunRecord, ToolRecord, VersionRecord } from './types.ts';
+
+export interface RunAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export async function runTool(ctx: AppContext, store: HubStore, caller: Team, tool: ToolRecord, version: VersionRecord, input: unknown): Promise<RunAnswer> {
+  const spec = specOf(version);
+  const key = versionKey(version);
+  const validators = validatorsFor(version);
+  if (!validators.input(input)) {
+    invalid(dataProblems(validators.input.errors).map((p) => ({ loc: ['body', 'input', ...p.pointer.split('/').slice(1)], msg: p.msg, type: 'value_error.input' })));
+  }
+  const { spending } = ctx;
+  const price = version.price_micro;
+  const hold = await spending.hold(caller.id, price);
+  if (!hold) fail(402, `Balance too low: ${key} costs ${price} micro-USD a run plus its steps' charges. Nothing was charged.`);
+  const callId = newCallId();
+  let result: PipelineResult;
+  let charged = 0;
+  try {
+    result = await runPipeline(ctx, caller, spec, input as Record<string, unknown>);
+    if (result.kind === 'done' && !validators.output(result.output)) {
+      result = { ...result, kind: 'error', reason: `The tool's output does not fit its output schema: ${dataProblems(validators.output.errors).map((p) => p.msg).join(' ')}` };
+    }
+    // charged while the hold still stands, so the price is there whatever ran meanwhile
+    if (result.kind === 'done') {
+      charged = await hold.charge(price, { tool_id: key, call_id: callId });
+      await spending.pay(tool.team_id, charged, { tool_id: key, call_id: callId });
+    }
+  } finally {
+    hold.release();
+  }
+  const run: Omit<RunRecord, 'run'> = {
+    call_id: callId, version: version.version, team: caller.slug, at: nowIso(), outcome: result.kind === 'done' ? 'ok' : result.kind === 'miss' ? 'miss' : 'failed',
+    ...(result.reason ? { reason: result.reason } : {}), price_micro: charged, steps_cost_micro: result.cost_micro, ms: result.ms,
+  };
+  await store.addRun(tool.tool_id, run);
+  return answer(result, { call_id: callId, tool_id: tool.tool_id, version: version.version, price_micro: charged });
+}
+
+function answer(result: PipelineResult, head: { call_id: string; tool_id: string; version: number; price_micro: number }): RunAnswer {
+  const cost = result.cost_micro + head.price_micro;
+  const svc = { ...head, cost_micro: cost, steps: result.steps, ...(result.kind === 'done' ? {} : { stopped: result.kind, step: result.step, reason: result.reason }) };
+  const headers = { 'x-svc-call-id': head.call_id, 'x-svc-cost-micro': String(cost) };
+  const unpaid = `The steps that ran were charged (${result.cost_micro} micro-USD); the tool's price was not.`;
+  if (result.kind === 'done' || result.kind === 'miss') return { status: 200, headers, body: { output: result.output, _svc: svc } };
+  if (result.kind === 'balance') fail(402, `${result.reason} ${unpaid}`, headers);
+  if (result.kind === 'refused' && result.issues) {
+    invalid(result.issues.map((i) => ({ ...i, loc: ['steps', result.step!, ...i.loc.slice(1)], msg: `${i.msg} ${unpaid}` })));
+  }
+  return { status: 502, headers, body: { detail: `${result.reason} ${unpaid}`, _svc: svc } };
+}

@@ -1,0 +1,92 @@
+// The hub as the routes see it: publish (validate, store unchecked, check), check later, read,
+// run, retire and list runs, with who-may-do-what decided in one place (access.ts).
+import type { AppContext } from '../context.ts';
+import { fail, invalid } from '../errors.ts';
+import type { Team } from '../state/index.ts';
+import { now } from '../util/clock.ts';
+import { openOwnTool, openTool, retiredSentence, type ToolRef } from './access.ts';
+import { runCheck } from './check.ts';
+import { newestLive, pinExpired, pinnableUntil } from './pin.ts';
+import { runTool, type RunAnswer } from './run.ts';
+import { HubStore } from './store.ts';
+import { validateFiles } from './validate-files.ts';
+import { toolView } from './view.ts';
+import type { FileName, VersionRecord } from './types.ts';
+
+export interface PublishAnswer {
+  tool_id: string;
+  version: number;
+  status: string;
+  reason?: string;
+  check: { ok: boolean; cost_micro: number; ms: number; output?: unknown };
+}
+
+const published = (v: VersionRecord): PublishAnswer => ({
+  tool_id: v.tool_id, version: v.version, status: v.status, ...(v.reason ? { reason: v.reason } : {}), check: v.check ?? { ok: false, cost_micro: 0, ms: 0 },
+});
+
+export class Hub {
+  private store: HubStore;
+
+  constructor(private ctx: AppContext) {
+    this.store = new HubStore(ctx.state.atomics);
+  }
+
+  /** POST (create or add a version; the id is claimed for the team) or PUT (the tool must exist and be the team's) */
+  async publish(team: Team, id: string, files: Record<FileName, string>, mode: 'create' | 'update'): Promise<PublishAnswer> {
+    // who may publish is answered before what was sent: another team learns nothing from a 422
+    const existing = mode === 'update' ? (await openOwnTool(this.store, team, id, 'publish versions of')).tool : null;
+    if (existing?.retired_at) fail(410, retiredSentence(existing));
+    const checked = validateFiles(files, this.ctx.catalog.runtime);
+    if ('issues' in checked) invalid(checked.issues);
+    const tool = existing ?? (await this.store.claimTool(id, team.id));
+    if (tool.team_id !== team.id) fail(409, `The tool id '${id}' belongs to another team; choose another id.`);
+    if (tool.retired_at) fail(410, retiredSentence(tool));
+    const version = await this.store.addVersion(id, files, checked.price_micro);
+    return published(await runCheck(this.ctx, this.store, team, version));
+  }
+
+  async check(team: Team, ref: ToolRef): Promise<PublishAnswer> {
+    const { tool, versions } = await openOwnTool(this.store, team, ref.id, 'check');
+    if (tool.retired_at) fail(410, retiredSentence(tool));
+    const version = ref.n === null ? versions.at(-1) : versions.find((v) => v.version === ref.n);
+    if (!version) fail(404, ref.n === null ? `Tool '${ref.id}' has no version yet.` : `Tool '${ref.id}' has no version ${ref.n}.`);
+    if (version.status === 'live') fail(409, `${ref.id}@${version.version} is live already; its check passed.`);
+    return published(await runCheck(this.ctx, this.store, team, version));
+  }
+
+  async view(team: Team, ref: ToolRef): Promise<Record<string, unknown>> {
+    const opened = await openTool(this.store, team, ref.id);
+    if (opened.tool.retired_at && !opened.maker) fail(410, retiredSentence(opened.tool));
+    const maker = await this.ctx.state.teamById(opened.tool.team_id);
+    return toolView(this.store, opened, maker?.slug ?? '', ref.n);
+  }
+
+  async run(team: Team, ref: ToolRef, input: unknown): Promise<RunAnswer> {
+    const { tool, versions, maker } = await openTool(this.store, team, ref.id);
+    if (tool.retired_at) fail(410, retiredSentence(tool));
+    const live = newestLive(versions);
+    let version: VersionRecord | undefined | null = live;
+    if (ref.n !== null) {
+      version = versions.find((v) => v.version === ref.n && (maker || v.status === 'live'));
+      if (!version) fail(404, `Tool '${ref.id}' has no version ${ref.n} you can call.`);
+      if (pinExpired(version, versions, now())) {
+        fail(410, `${ref.id}@${ref.n} stopped serving on ${pinnableUntil(version, versions)}, 30 days after a newer version went live; call ${ref.id} or ${ref.id}@${live!.version}.`);
+      }
+    }
+    if (!version) fail(409, `Tool '${ref.id}' has no live version yet: a version goes live when its check passes.`);
+    if (version.status !== 'live') fail(409, `${ref.id}@${version.version} is ${version.status}, not live: ${version.reason ?? 'its check has not passed'}`);
+    return runTool(this.ctx, this.store, team, tool, version, input);
+  }
+
+  async retire(team: Team, id: string): Promise<Record<string, unknown>> {
+    await openOwnTool(this.store, team, id, 'retire');
+    await this.store.retire(id);
+    return this.view(team, { id, n: null });
+  }
+
+  async runs(team: Team, id: string, cursor: number | null): Promise<{ tool_id: string; runs: unknown[]; next_cursor: string | null }> {
+    await openOwnTool(this.store, team, id, 'list the runs of');
+    return { tool_id: id, ...(await this.store.runs(id, cursor)) };
+  }
+}

@@ -1,0 +1,132 @@
+// A tool's steps run in order for one team, each through the router in-process: `svc.<capability>`
+// as a routed call, a catalog operation as a pass-through. Each step is charged to that team by
+// the router's own rules; the first step that misses, fails or is refused ends the pipeline.
+import { H3Event, HTTPError } from 'h3';
+import type { AppContext } from '../context.ts';
+import type { ValidationIssue } from '../errors.ts';
+import type { Team } from '../state/index.ts';
+import { parseRouteOptions } from '../router/options.ts';
+import type { RoutedResponse } from '../router/respond.ts';
+import { passThrough } from '../router/pass-through.ts';
+import { missWhen } from '../../language/map-response.ts';
+import { stepTarget, type StepTarget } from './step-target.ts';
+import { fillAll, type Scope } from './templates.ts';
+import type { Step, ToolSpec } from './types.ts';
+
+export type StepOutcome = 'hit' | 'miss' | 'error' | 'refused' | 'balance';
+
+/** one step's account: the router's `_svc` block for a routed step, the provider's status for an operation */
+interface StepFacts {
+  outcome: StepOutcome;
+  cost_micro: number;
+  [more: string]: unknown;
+}
+export type StepAccount = { id: string; call: string } & StepFacts;
+
+export interface PipelineResult {
+  /** `done` when every step hit; otherwise the first step's outcome that ended it */
+  kind: 'done' | Exclude<StepOutcome, 'hit'>;
+  output: Record<string, unknown> | null;
+  steps: StepAccount[];
+  cost_micro: number;
+  ms: number;
+  /** which step ended it, and why, in a sentence */
+  step?: string;
+  reason?: string;
+  /** the router's 422 issues when a step was refused */
+  issues?: ValidationIssue[];
+}
+
+// no route headers: each step runs with the defaults
+const DEFAULT_OPTIONS = parseRouteOptions(new Headers());
+
+interface StepAnswer { account: StepFacts; output?: Record<string, unknown>; reason?: string; issues?: ValidationIssue[] }
+
+export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, input: Record<string, unknown>): Promise<PipelineResult> {
+  const t0 = Date.now();
+  const scope: Scope = { input, steps: {} };
+  const steps: StepAccount[] = [];
+  let cost = 0;
+  for (const step of spec.tool.steps) {
+    const target = stepTarget(ctx.catalog.runtime, step.call);
+    const body = fillAll(step.with, scope);
+    // a catalog built after the publish may have dropped what a step calls
+    const answer: StepAnswer = target ? await callStep(ctx, team, target, body) : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
+    steps.push({ id: step.id, call: step.call, ...answer.account });
+    cost += answer.account.cost_micro;
+    if (answer.account.outcome !== 'hit') {
+      const kind = answer.account.outcome as PipelineResult['kind'];
+      return { kind, output: null, steps, cost_micro: cost, ms: Date.now() - t0, step: step.id, reason: sentence(step, kind, answer, body), issues: answer.issues };
+    }
+    scope.steps[step.id] = answer.output ?? {};
+  }
+  return { kind: 'done', output: fillAll(spec.tool.output, scope), steps, cost_micro: cost, ms: Date.now() - t0 };
+}
+
+function sentence(step: Step, kind: PipelineResult['kind'], answer: StepAnswer, body: Record<string, unknown>): string {
+  const sent = JSON.stringify(body).slice(0, 300);
+  const why = answer.reason ? `: ${answer.reason}` : '';
+  if (kind === 'miss') return `Step '${step.id}' (${step.call}) found nothing for ${sent}${why}.`;
+  if (kind === 'balance') return `Step '${step.id}' (${step.call}) could not run: the balance is too low${why}.`;
+  if (kind === 'refused') return `Step '${step.id}' (${step.call}) was refused for ${sent}${why}`;
+  return `Step '${step.id}' (${step.call}) failed for ${sent}${why}.`;
+}
+
+function callStep(ctx: AppContext, team: Team, target: StepTarget, body: Record<string, unknown>): Promise<StepAnswer> {
+  return target.kind === 'routed' ? routedStep(ctx, team, target.capability, body) : operationStep(ctx, team, target, body);
+}
+
+/** a refusal the router or pass-through threw (402, 403, 422), as a step outcome; anything else is rethrown */
+function refusal(e: unknown): StepAnswer {
+  if (!(e instanceof HTTPError) || ![402, 403, 404, 405, 422].includes(e.status)) throw e;
+  const detail = (e.data as { detail?: unknown } | undefined)?.detail;
+  const issues = Array.isArray(detail) ? (detail as ValidationIssue[]) : undefined;
+  const reason = issues ? issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join(' ') : e.message;
+  return { account: { outcome: e.status === 402 ? 'balance' : 'refused', cost_micro: 0 }, reason, issues };
+}
+
+async function routedStep(ctx: AppContext, team: Team, capability: string, body: Record<string, unknown>): Promise<StepAnswer> {
+  let res: RoutedResponse;
+  try {
+    res = await ctx.router.call(team, capability, body, DEFAULT_OPTIONS);
+  } catch (e) {
+    return refusal(e);
+  }
+  const parsed = JSON.parse(res.text) as { output?: Record<string, unknown>; _svc: { served_by: string | null; cost_micro: number; stopped?: string } };
+  const svc = parsed._svc;
+  const outcome: StepOutcome = res.status === 502 ? 'error' : svc.stopped === 'balance' ? 'balance' : svc.served_by ? 'hit' : 'miss';
+  const reason = res.status === 502 ? 'every child that was tried failed with an error' : svc.stopped ? `stopped by ${svc.stopped}` : undefined;
+  return { account: { outcome, ...svc }, output: parsed.output, reason };
+}
+
+/** a catalog operation through the pass-through, in-process: the provider's own JSON is the step's output */
+async function operationStep(ctx: AppContext, team: Team, target: Extract<StepTarget, { kind: 'operation' }>, fields: Record<string, unknown>): Promise<StepAnswer> {
+  const { op } = target;
+  const { queryParams = {}, body: bodyParams = {} } = op.input;
+  const path = op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, k: string) => encodeURIComponent(String(fields[k] ?? '')));
+  const query = new URLSearchParams();
+  const json: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (Object.hasOwn(queryParams, k)) query.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    else if (Object.hasOwn(bodyParams, k)) json[k] = v;
+  }
+  const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
+  const url = `http://svc.internal${ctx.config.proxyPrefix}/${op.provider}${path}${query.size ? `?${query}` : ''}`;
+  const request = new Request(url, { method: op.method, headers: hasBody ? { 'content-type': 'application/json' } : {}, body: hasBody ? JSON.stringify(json) : undefined });
+  let res: Response;
+  try {
+    res = await passThrough(ctx, team, op.provider, new H3Event(request));
+  } catch (e) {
+    if (e instanceof HTTPError && e.status === 502) return { account: { outcome: 'error', cost_micro: 0 }, reason: e.message };
+    return refusal(e);
+  }
+  const cost_micro = Number(res.headers.get('x-svc-cost-micro') ?? 0);
+  const text = await res.text();
+  let answer: unknown;
+  try { answer = JSON.parse(text); } catch { answer = undefined; }
+  const status = res.status;
+  const account = { cost_micro, status, served_by: op.endpoint_id };
+  if (op.miss?.status?.includes(status) || (status < 300 && missWhen(op.miss, answer))) return { account: { ...account, outcome: 'miss' } };
+  if (status >= 300 || !answer || typeof answer !== 'object' || Array.isArray(answer)) return { account: { ...account, outcome: 'error' }, reason: `${op.provider} answered status ${status}` };
+  return { account: { ...account, outcome: 'hit' }, output: answer as Record<string, unknown> };
+}

@@ -1,0 +1,76 @@
+// The hub's records: a tool (owned by one team), its numbered versions, and its runs.
+export const FILE_NAMES = ['tool.json', 'input.schema.json', 'output.schema.json', 'check.json'] as const;
+export type FileName = (typeof FILE_NAMES)[number];
+
+export type VersionStatus = 'unchecked' | 'live' | 'failed';
+
+export interface Step {
+  id: string;
+  /** `svc.<capability>` (routed) or a catalog operation id (called as a pass-through) */
+  call: string;
+  /** body field → template text or a literal JSON value */
+  with: Record<string, unknown>;
+}
+
+export interface ToolFile {
+  name: string;
+  summary: string;
+  price_usd: number | string;
+  steps: Step[];
+  output: Record<string, unknown>;
+}
+
+export interface CheckFile {
+  input: Record<string, unknown>;
+  expect?: Record<string, unknown>;
+}
+
+/** the four files, parsed */
+export interface ToolSpec {
+  tool: ToolFile;
+  input_schema: Record<string, unknown>;
+  output_schema: Record<string, unknown>;
+  check: CheckFile;
+}
+
+export interface ToolRecord {
+  tool_id: string;
+  team_id: number;
+  created_at: string;
+  retired_at?: string;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  cost_micro: number;
+  ms: number;
+  output?: unknown;
+}
+
+export interface VersionRecord {
+  tool_id: string;
+  version: number;
+  status: VersionStatus;
+  reason?: string;
+  created_at: string;
+  /** when the check passed */
+  live_at?: string;
+  price_micro: number;
+  /** the files as the maker sent them */
+  files: Record<FileName, string>;
+  check?: CheckResult;
+}
+
+export interface RunRecord {
+  run: number;
+  call_id: string;
+  version: number;
+  /** the calling team's slug */
+  team: string;
+  at: string;
+  outcome: 'ok' | 'miss' | 'failed';
+  reason?: string;
+  price_micro: number;
+  steps_cost_micro: number;
+  ms: number;
+}

@@ -1,0 +1,136 @@
+// A publish's four files checked together, every problem reported at once: each as a 422 issue
+// whose loc names the file and the JSON pointer inside it. Templates are checked against the input
+// schema, the step order and each step's output contract, so a tool that can never work is refused
+// here rather than failing its check.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { RuntimeCatalog } from '../../language/types.ts';
+import type { ValidationIssue } from '../errors.ts';
+import { parseUsdToMicro } from '../state/index.ts';
+import { checkFileSchema, toolFileSchema } from './file-schemas.ts';
+import { compileSchema, dataProblems, schemaProblems } from './maker-schemas.ts';
+import { literalProblem, stepTarget, unfillable, type StepTarget } from './step-target.ts';
+import { parseRef, templatesIn } from './templates.ts';
+import { FILE_NAMES, type CheckFile, type FileName, type ToolFile, type ToolSpec } from './types.ts';
+
+const shapes = new Ajv2020({ allErrors: true, strict: false });
+const toolShape = shapes.compile(toolFileSchema);
+const checkShape = shapes.compile(checkFileSchema);
+
+type Report = (file: FileName, pointer: string, msg: string, type: string) => void;
+
+const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const quoted = (names: Iterable<string>) => [...names].map((n) => `'${n}'`).join(', ') || 'none';
+
+export function validateFiles(files: Record<FileName, string>, runtime: RuntimeCatalog): { spec: ToolSpec; price_micro: number } | { issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  const report: Report = (file, pointer, msg, type) => issues.push({ loc: ['body', 'files', file, pointer], msg, type });
+  const docs = {} as Record<FileName, unknown>;
+  for (const name of FILE_NAMES) {
+    try {
+      docs[name] = JSON.parse(files[name]);
+    } catch (e) {
+      report(name, '', `${name} is not valid JSON (${(e as Error).message.slice(0, 120)}).`, 'value_error.json');
+    }
+  }
+  const tool = shaped<ToolFile>(docs['tool.json'], 'tool.json', toolShape, report);
+  const check = shaped<CheckFile>(docs['check.json'], 'check.json', checkShape, report);
+  const inputSchema = jsonSchema(docs['input.schema.json'], 'input.schema.json', report);
+  const outputSchema = jsonSchema(docs['output.schema.json'], 'output.schema.json', report);
+
+  let price_micro = 0;
+  if (tool) {
+    const micro = parseUsdToMicro(tool.price_usd);
+    if (micro === null) report('tool.json', '/price_usd', 'price_usd must be a USD amount ≥ 0 with at most 6 decimals, up to 9007199254.740991.', 'value_error.price');
+    else price_micro = micro;
+    checkSteps(tool, runtime, inputSchema, report);
+  }
+  if (tool && outputSchema) {
+    const required = Array.isArray(outputSchema.required) ? (outputSchema.required as unknown[]).filter((r): r is string => typeof r === 'string') : [];
+    for (const field of required.filter((r) => !Object.hasOwn(tool.output, r))) {
+      report('tool.json', '/output', `output.schema.json requires '${field}', which tool.json's output never sets.`, 'value_error.output');
+    }
+  }
+  if (check && inputSchema) {
+    const validate = compileSchema(inputSchema);
+    if (!validate(check.input)) for (const p of dataProblems(validate.errors)) report('check.json', `/input${p.pointer}`, `check.json's input does not fit input.schema.json: ${p.msg}`, 'value_error.check_input');
+  }
+  if (check?.expect && tool) {
+    for (const field of Object.keys(check.expect).filter((f) => !Object.hasOwn(tool.output, f))) {
+      report('check.json', `/expect/${esc(field)}`, `expect names '${field}', which tool.json's output does not set (it sets ${quoted(Object.keys(tool.output))}).`, 'value_error.expect');
+    }
+  }
+  if (issues.length) return { issues };
+  return { spec: { tool: tool!, input_schema: inputSchema!, output_schema: outputSchema!, check: check! }, price_micro };
+}
+
+function shaped<T>(doc: unknown, file: FileName, validate: ReturnType<typeof shapes.compile>, report: Report): T | null {
+  if (doc === undefined) return null;
+  if (validate(doc)) return doc as T;
+  for (const p of dataProblems(validate.errors)) report(file, p.pointer, `${file}: ${p.msg}`, 'value_error.shape');
+  return null;
+}
+
+/** a maker's schema: valid draft 2020-12, describing an object by its properties (templates name them) */
+function jsonSchema(doc: unknown, file: FileName, report: Report): Record<string, unknown> | null {
+  if (doc === undefined) return null;
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+    report(file, '', `${file} must be a JSON Schema object.`, 'value_error.schema');
+    return null;
+  }
+  const problems = schemaProblems(doc);
+  for (const p of problems) report(file, p.pointer, p.msg, 'value_error.schema');
+  const schema = doc as Record<string, unknown>;
+  let ok = !problems.length;
+  if (schema.type !== 'object') { report(file, '/type', `${file} must describe an object: "type": "object".`, 'value_error.schema'); ok = false; }
+  if (!schema.properties || typeof schema.properties !== 'object') { report(file, '/properties', `${file} must declare its fields under "properties".`, 'value_error.schema'); ok = false; }
+  if (ok) {
+    try {
+      compileSchema(schema);
+    } catch (e) {
+      report(file, '', `${file} does not compile: ${(e as Error).message.slice(0, 200)}.`, 'value_error.schema');
+      ok = false;
+    }
+  }
+  return ok ? schema : null;
+}
+
+function checkSteps(tool: ToolFile, runtime: RuntimeCatalog, inputSchema: Record<string, unknown> | null, report: Report): void {
+  const inputFields = inputSchema ? new Set(Object.keys(inputSchema.properties as object)) : null;
+  const earlier = new Map<string, StepTarget | null>();
+  const checkValue = (value: unknown, pointer: string, steps: Map<string, StepTarget | null>) => {
+    if (value !== null && typeof value === 'object' && JSON.stringify(value).includes('{{')) {
+      report('tool.json', pointer, 'Templates fill a whole value or text, not the inside of a list or object: a template there would be sent as it is.', 'value_error.template');
+    }
+    for (const inner of templatesIn(value)) {
+      const ref = parseRef(inner.trim());
+      if (!ref) {
+        report('tool.json', pointer, `'{{${inner}}}' is not a template svc understands: use {{input.<field>}} or {{steps.<id>.output.<field>}}.`, 'value_error.template');
+      } else if (ref.kind === 'input') {
+        if (inputFields && !inputFields.has(ref.field)) report('tool.json', pointer, `'{{${inner}}}' reads input field '${ref.field}', which input.schema.json does not declare (it declares ${quoted(inputFields)}).`, 'value_error.template');
+      } else if (!steps.has(ref.step)) {
+        report('tool.json', pointer, `'{{${inner}}}' reads step '${ref.step}', which does not run before this point (steps before it: ${quoted(steps.keys())}).`, 'value_error.template');
+      } else {
+        const target = steps.get(ref.step);
+        if (target?.returns === null) report('tool.json', pointer, `'{{${inner}}}' reads the answer of ${target.call}, which has no captured example, so svc cannot check what it returns; call its routed capability instead.`, 'value_error.template');
+        else if (target && !target.returns.has(ref.field)) report('tool.json', pointer, `'{{${inner}}}' reads '${ref.field}', which ${target.call} never returns (it returns ${quoted(target.returns)}).`, 'value_error.template');
+      }
+    }
+  };
+  tool.steps.forEach((step, i) => {
+    const at = `/steps/${i}`;
+    if (earlier.has(step.id)) report('tool.json', `${at}/id`, `Step id '${step.id}' is used twice.`, 'value_error.step');
+    const target = stepTarget(runtime, step.call);
+    if (!target) report('tool.json', `${at}/call`, `'${step.call}' is neither a routed capability (svc.<capability>) nor a catalog operation.`, 'value_error.call');
+    for (const [field, value] of Object.entries(step.with)) {
+      const pointer = `${at}/with/${esc(field)}`;
+      if (target && !target.accepts.has(field)) report('tool.json', pointer, `${target.call} takes no field '${field}' (it takes ${quoted(target.accepts)}).`, 'value_error.with');
+      const literal = target && !templatesIn(value).length ? literalProblem(target, field, value) : null;
+      if (literal) report('tool.json', pointer, literal, 'value_error.with');
+      checkValue(value, pointer, earlier);
+    }
+    const why = target && unfillable(target, Object.keys(step.with));
+    if (why) report('tool.json', `${at}/with`, why, 'value_error.with');
+    earlier.set(step.id, target);
+  });
+  for (const [field, value] of Object.entries(tool.output)) checkValue(value, `/output/${esc(field)}`, earlier);
+}
