@@ -19,8 +19,10 @@ if (role === 'sandbox') {
   const running = await startSandbox(createSandbox(runtime, { keys }), 0);
   say({ url: running.url, keys });
 } else if (role === 'trivial') {
-  // The lightest upstream there is: one fixed answer at once (CheckCo's hit), so svc's own cost shows.
-  const body = Buffer.from(JSON.stringify({ address: 'jane@acme.com', verdict: 'ok' }));
+  // The lightest upstream there is: one fixed answer at once, so svc's own cost shows. It is a hit in
+  // the shape of every verifier of the fixture catalog, so the first child planned serves and each
+  // routed call makes exactly one upstream request, as the forwarder does.
+  const body = Buffer.from(JSON.stringify({ address: 'jane@acme.com', verdict: 'ok', status: 'valid', sub_status: '', free_email: false }));
   const server = createServer((req, res) => {
     req.resume().once('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body); });
   });
