@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-/** Suites that call routed and pass-through endpoints through RoutedWorld.call: they run once per door. */
-const ROUTED_SUITES = ['test/router/routed.test.ts', 'test/router/capabilities.test.ts', 'test/router/miss-billing.test.ts', 'test/router/money-rules.test.ts', 'test/router/pass-through.test.ts'];
+/** Routed, pass-through and catalog suites whose requests go through SUITE_DOOR: they run once per door. */
+const DOOR_SUITES = ['test/runtime/catalog-http.test.ts', 'test/router/routed.test.ts', 'test/router/capabilities.test.ts', 'test/router/miss-billing.test.ts', 'test/router/money-rules.test.ts', 'test/router/pass-through.test.ts'];
 
 export default defineConfig({
   root: 'web',
@@ -13,10 +13,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // the test matrix: every suite through the listening server (whose Node fast path takes
-    // token-bearing routed calls), and the routed suites again through the h3 app (app.fetch)
+    // token-bearing routed calls and entry reads), and the door suites again through the h3 app (app.fetch)
     projects: [
       { extends: true, test: { name: 'node door', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'h3 door', include: ROUTED_SUITES, env: { SVC_TEST_DOOR: 'h3' } } },
+      { extends: true, test: { name: 'h3 door', include: DOOR_SUITES, env: { SVC_TEST_DOOR: 'h3' } } },
     ],
   },
 });

@@ -2,18 +2,10 @@
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
-import { testRuntime } from './server.ts';
+import { SUITE_DOOR, testRuntime, type Door } from './server.ts';
 import type { AppContext } from '../../runtime/context.ts';
 
-/**
- * The two doors a routed call can come in by: the listening server (whose Node fast path takes
- * token-bearing routed calls) and the h3 app itself (app.fetch, the route every other caller uses).
- */
-export type Door = 'node' | 'h3';
 export const DOORS: Door[] = ['node', 'h3'];
-
-/** The door `call` uses: the vitest project running the suite sets it (vite.config.ts), so every routed suite runs through both. */
-export const SUITE_DOOR: Door = process.env.SVC_TEST_DOOR === 'h3' ? 'h3' : 'node';
 
 type Call = (path: string, body?: unknown, headers?: Record<string, string>, token?: string) => Promise<{ status: number; headers: Headers; body: any }>;
 
