@@ -17,11 +17,11 @@ export interface AppContext {
   /** holds and charges: how every call spends a team's money */
   spending: Spending;
   /** bytes of GET /catalog/endpoints/{id}, live parts included */
-  entry: EntryBytes;
+  entryBytes: EntryBytes;
 }
 
 export function createContext(config: Config, catalog: DistCatalog, state: State): AppContext {
   const live = liveData(state, catalog);
   const spending = new Spending(state);
-  return { config, catalog, live, state, spending, router: createRouter({ runtime: catalog.runtime, state, live, config, spending }), entry: entryBytes(catalog, live) };
+  return { config, catalog, live, state, spending, router: createRouter({ runtime: catalog.runtime, state, live, config, spending }), entryBytes: entryBytes(catalog, live) };
 }
