@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import type { SearchEngine } from '../language/search.ts';
 
 /** the middle item by `by` (the upper middle of an even count) */
 export const middle = <T>(xs: T[], by: (x: T) => number): T => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
@@ -85,4 +86,26 @@ export function startRole(role: string, arg: string, dist: string, opts: { stora
 /** stop every started role; SIGINT lets a profiled svc write its profile */
 export function stopRoles(profile = false): void {
   for (const child of roles) child.kill(profile ? 'SIGINT' : 'SIGTERM');
+}
+
+/**
+ * Queries per CPU-second of svc's search (FlexSearch + ranking) and of a raw FlexSearch loop over the
+ * same operations index, alternated over 7 rounds so GC and drift fall on both alike; medians. CPU
+ * time, not wall time: other processes on the machine stretch the wall clock of one loop, not its CPU.
+ */
+export function searchThroughput(search: SearchEngine, queries: string[], rounds = 4_000): { rawQps: number; oursQps: number } {
+  const raw = (search as unknown as { index: { search(q: string, o: object): unknown } }).index;
+  const loop = (fn: (q: string) => unknown) => {
+    const t = process.cpuUsage();
+    for (let i = 0; i < rounds; i++) fn(queries[i % queries.length]);
+    const used = process.cpuUsage(t);
+    return rounds / ((used.user + used.system) / 1e6);
+  };
+  const rawQuery = (q: string) => raw.search(q, { limit: 50, suggest: true });
+  const ourQuery = (q: string) => search.search(q, 25, () => false);
+  loop(rawQuery); loop(ourQuery); // warm both
+  const rawRuns: number[] = [];
+  const ourRuns: number[] = [];
+  for (let r = 0; r < 7; r++) { rawRuns.push(loop(rawQuery)); ourRuns.push(loop(ourQuery)); }
+  return { rawQps: median(rawRuns), oursQps: median(ourRuns) };
 }
