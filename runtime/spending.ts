@@ -3,7 +3,8 @@
 // maker what a hub run earned. Routed, pass-through and hub calls (and batch) all spend through
 // this, so the rules below hold for each: concurrent calls of one team never together spend more
 // than its balance, and a call never reports a charge the ledger did not take.
-import type { State } from './state/index.ts';
+import { randomUUID } from 'node:crypto';
+import { teamAccount, type State } from './state/index.ts';
 
 export interface ChargeRef {
   endpoint_id?: string;
@@ -24,9 +25,10 @@ export interface Hold {
   release(): void;
 }
 
-export class Spending {
-  private held = new Map<number, number>();
+/** the longest a hold outlives an instance that died holding it */
+export const HOLD_TTL_MS = 10 * 60_000;
 
+export class Spending {
   constructor(private state: State) {}
 
   /** whether the balance covers `micro` (before any hold: the 402 checks made before calling out) */
@@ -34,30 +36,20 @@ export class Spending {
     return (await this.state.balance(teamId)) >= micro;
   }
 
-  /** Hold `micro` for one attempt; null when the balance minus what is held already does not cover it. */
+  /**
+   * Hold `micro` for one attempt; null when the balance minus every live hold does not cover it. The
+   * holds live in the state's atomics, so on a shared backend they count across every instance.
+   */
   async hold(teamId: number, micro: number): Promise<Hold | null> {
-    if (micro === 0) return this.holdOf(teamId, 0);
-    const balance = await this.state.balance(teamId);
-    const held = this.held.get(teamId) ?? 0;
-    if (balance - held < micro) return null;
-    this.held.set(teamId, held + micro);
-    return this.holdOf(teamId, micro);
+    if (micro === 0) return new HeldMoney(this.state, teamId, 0, null);
+    const id = randomUUID();
+    if (!(await this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS))) return null;
+    return new HeldMoney(this.state, teamId, micro, id);
   }
 
   /** Credit what a charge paid to the team that earned it (a hub tool's maker); 0 moves nothing. */
   async pay(teamId: number, micro: number, ref: { tool_id?: string; call_id?: string }): Promise<void> {
     if (micro > 0 && !(await this.state.earn(teamId, micro, ref))) process.stderr.write(`svc: earning of ${micro} micro-USD for team ${teamId} refused (past the largest amount svc keeps)\n`);
-  }
-
-  private holdOf(teamId: number, micro: number): Hold {
-    return new HeldMoney(this.state, teamId, micro, (m) => this.release(teamId, m));
-  }
-
-  private release(teamId: number, micro: number): void {
-    if (micro === 0) return;
-    const left = (this.held.get(teamId) ?? 0) - micro;
-    if (left > 0) this.held.set(teamId, left);
-    else this.held.delete(teamId);
   }
 }
 
@@ -65,7 +57,7 @@ export class Spending {
 class HeldMoney implements Hold {
   private released = false;
 
-  constructor(private state: State, private teamId: number, private micro: number, private giveBack: (micro: number) => void) {}
+  constructor(private state: State, private teamId: number, private micro: number, private id: string | null) {}
 
   async charge(cost: number, ref: ChargeRef): Promise<number> {
     if (cost === 0 || (await this.state.charge(this.teamId, cost, ref))) return cost;
@@ -75,8 +67,9 @@ class HeldMoney implements Hold {
   }
 
   release(): void {
-    if (this.released) return;
+    if (this.released || this.id === null) return;
     this.released = true;
-    this.giveBack(this.micro);
+    // a release that cannot reach storage leaves the hold to expire by itself (HOLD_TTL_MS)
+    this.state.atomics.unhold(teamAccount(this.teamId), this.id).catch(() => {});
   }
 }

@@ -33,7 +33,7 @@ export interface RouterParts {
 
 export function createRouter({ runtime, state, live, config, spending }: RouterParts): Router {
   const deps: RouterDeps = {
-    runtime, env: config.env, state, health: new Health(), spending, observed: (id) => live.observed(id),
+    runtime, env: config.env, state, health: new Health(Date.now, state.atomics), spending, observed: (id) => live.observed(id),
     hasPlatformKey: (p) => platformKey(runtime.providers[p], config.env) !== null,
     attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
   };

@@ -17,15 +17,15 @@ const CANDIDATES = 20;
 const PER_CAPABILITY = 4;
 const findQuery = queryValidator<{ q: string }>(schemas.findQuery);
 
-export function findRoutes(app: H3, { catalog, live, config }: AppContext): void {
+export function findRoutes(app: H3, { catalog, live, config, state }: AppContext): void {
   const docs = catalog.search.capabilities;
   const vocab = vocabularies(docs);
   const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs) : localJudge;
-  const limit = new RateLimit(config.findRatePerMinute);
+  const limit = new RateLimit(config.findRatePerMinute, state.atomics);
 
-  app.get('/catalog/find', (event) => {
+  app.get('/catalog/find', async (event) => {
     const { q } = findQuery(getQuery(event));
-    const wait = limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
+    const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
     if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
     const perCapability = new Map<string, number>();
     const candidates: Candidate[] = catalog.search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
