@@ -5,6 +5,7 @@ const DOOR_SUITES = ['test/runtime/catalog-http.test.ts', 'test/router/routed.te
 
 export default defineConfig({
   root: 'web',
+  base: './', // relative asset paths: the dashboard works from any folder of any static host
   build: { outDir: '../dist', emptyOutDir: false },
   test: {
     root: '.',
