@@ -2,13 +2,13 @@
 import type { LoadedCatalog } from './load.ts';
 import type {
   CapabilityDoc, CapabilitySrc, CatalogEntry, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
-} from './types.ts';
+} from '../language/types.ts';
 import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
-import { shelves, type Shelf, type PlatformRow } from './resolve-shelves.ts';
+import { shelves, type Shelf, type PlatformRow } from '../language/shelves.ts';
 import { coverageMarkdown } from './coverage.ts';
 import { resolvePageSize } from './page-size.ts';
-import { routedCliTemplate } from './call-template.ts';
+import { routedCliTemplate } from '../language/call-template.ts';
 
 export interface Resolved {
   /** the content hash is added by emit, from the bytes it writes */

@@ -12,7 +12,7 @@ const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { he
 const shelfQuery = queryValidator<{ include_hidden: '0' | '1' }>(schemas.shelfQuery);
 const searchQuery = queryValidator<{ q: string; limit: number }>(schemas.searchQuery);
 
-export function catalogRoutes(app: H3, { catalog, live, entry, config }: AppContext): void {
+export function catalogRoutes(app: H3, { catalog, live, entryBytes, config }: AppContext): void {
   // `<id>.json` under these routes is the build's static shard (the CDN's path), served as a file
   const files = distFiles(config);
   const shard = async (event: H3Event, name: string, missing: string) => (name.endsWith('.json') ? await files(event) : undefined) ?? fail(404, missing);
@@ -47,7 +47,7 @@ export function catalogRoutes(app: H3, { catalog, live, entry, config }: AppCont
 
   app.get('/catalog/endpoints/:id', (event) => {
     const id = getRouterParam(event, 'id')!;
-    const bytes = entry(id);
+    const bytes = entryBytes(id);
     if (!bytes) return shard(event, id, `No endpoint '${id}'. GET /catalog/search?q=… finds one.`);
     return jsonBytes(bytes);
   });
