@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import(new URL('../runtime/cli/main.ts', import.meta.url).href);
+await import(new URL('../cli/main.ts', import.meta.url).href);

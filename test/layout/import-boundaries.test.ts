@@ -1,5 +1,6 @@
 // The top level is one stack: language/ (the catalog language) at the bottom, build/ on it, runtime/
-// on both; sandbox/ stands beside them on language/ alone. An import running back up, or a cycle
+// on both; sandbox/ stands beside them on language/ alone; demo/ joins runtime and sandbox, and cli/
+// (the command line) sits on top of everything but the sandbox. An import running back up, or a cycle
 // between files, fails here, so the layering cannot drift one import at a time.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,6 +13,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   build: ['language', 'build'],
   runtime: ['language', 'build', 'runtime'],
   sandbox: ['language', 'sandbox'],
+  demo: ['language', 'build', 'runtime', 'sandbox', 'demo'],
+  // the command line: a client of a running svc, and the launcher of serve, demo and build
+  cli: ['language', 'build', 'runtime', 'demo', 'cli'],
 };
 
 const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;

@@ -1,5 +1,5 @@
 // Output for people (aligned columns, key/value lines) and for scripts (--json: one JSON document).
-import { formatUsd } from '../state/money.ts';
+import { formatUsd } from '../runtime/state/money.ts';
 
 export const json = { type: 'boolean', default: false, description: 'print JSON instead of a table' } as const;
 

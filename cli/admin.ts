@@ -3,7 +3,7 @@ import { defineCommand } from 'citty';
 import { adminCall, adminTarget } from './admin-api.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { json } from './print.ts';
-import { formatUsd, parseUsdToMicro } from '../state/money.ts';
+import { formatUsd, parseUsdToMicro } from '../runtime/state/money.ts';
 
 /** The USD text as given, once it reads as an amount the server keeps exactly; else a sentence, before any call. */
 function usdArg(text: string): string {

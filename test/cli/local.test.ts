@@ -4,8 +4,8 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_SRC, REAL_DIST } from '../../helpers/paths.ts';
-import { svcChild, svcCli, until } from '../../helpers/cli.ts';
+import { FIXTURE_SRC, REAL_DIST } from '../helpers/paths.ts';
+import { svcChild, svcCli, until } from '../helpers/cli.ts';
 
 // A dist dir of our own: the real catalog (current with catalog-src, so nothing is rebuilt) and a
 // stand-in dashboard page, so neither command builds anything.

@@ -5,9 +5,9 @@ import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_DIST } from '../../helpers/paths.ts';
-import { appContext, serve } from '../../helpers/server.ts';
-import { SVC_BIN, svcChild, svcCli, until } from '../../helpers/cli.ts';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { appContext, serve } from '../helpers/server.ts';
+import { SVC_BIN, svcChild, svcCli, until } from '../helpers/cli.ts';
 
 const run = promisify(execFile);
 

@@ -1,8 +1,8 @@
 // `svc`: the command line. Each command group is its own file; this one only lists them and turns
 // failures into one sentence and an exit code a script can read (fail.ts, docs/cli.md).
-import '../../build/plain-output.ts'; // first: before citty reads the environment
+import '../build/plain-output.ts'; // first: before citty reads the environment
 import { defineCommand, renderUsage, runCommand, runMain, type ArgsDef, type CommandDef } from 'citty';
-import pkg from '../../package.json' with { type: 'json' };
+import pkg from '../package.json' with { type: 'json' };
 import { admin } from './admin.ts';
 import { call } from './call.ts';
 import { find, search, show } from './catalog.ts';

@@ -14,8 +14,8 @@ function server(name: string, description: string, entry: () => Promise<unknown>
   });
 }
 
-export const serve = server('serve', 'Run the service (as npm start): PORT, SVC_DATA_DIR, SVC_STORAGE, … from the environment', () => import('../start.ts'));
-export const demo = server('demo', 'Run the service with the provider sandbox and a funded demo team (as npm run demo)', () => import('../../demo/demo.ts'));
+export const serve = server('serve', 'Run the service (as npm start): PORT, SVC_DATA_DIR, SVC_STORAGE, … from the environment', () => import('../runtime/start.ts'));
+export const demo = server('demo', 'Run the service with the provider sandbox and a funded demo team (as npm run demo)', () => import('../demo/demo.ts'));
 
 export const build = defineCommand({
   meta: { name: 'build', description: 'Validate catalog-src/ and write dist/catalog/ and the dashboard (as npm run build)' },
@@ -29,6 +29,6 @@ export const build = defineCommand({
   async run({ rawArgs }) {
     // the build's own entry reads its flags from argv: hand it what followed `svc build`
     process.argv = [process.argv[0], 'build', ...rawArgs];
-    await import('../../build/cli.ts');
+    await import('../build/cli.ts');
   },
 });

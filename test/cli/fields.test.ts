@@ -1,7 +1,7 @@
 // field=value words into a JSON body, each read as the type its field declares.
 import { describe, expect, it } from 'vitest';
-import { kindOf, parseFields } from '../../../runtime/cli/fields.ts';
-import { CliFailure } from '../../../runtime/cli/fail.ts';
+import { kindOf, parseFields } from '../../cli/fields.ts';
+import type { CliFailure } from '../../cli/fail.ts';
 
 describe('parseFields', () => {
   it('reads each value as its declared type, text when undeclared', () => {

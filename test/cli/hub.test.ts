@@ -4,10 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routedWorld, type RoutedWorld } from '../../helpers/routed.ts';
-import { FIXTURE_DIST } from '../../helpers/paths.ts';
-import { svcCli } from '../../helpers/cli.ts';
-import { emailTool } from '../../hub/tool-files.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { svcCli } from '../helpers/cli.ts';
+import { emailTool } from '../hub/tool-files.ts';
 
 let w: RoutedWorld;
 let maker: Record<string, string>;

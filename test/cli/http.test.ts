@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { svcCli } from '../../helpers/cli.ts';
+import { svcCli } from '../helpers/cli.ts';
 
 let server: Server;
 let url = '';

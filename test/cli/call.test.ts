@@ -4,9 +4,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routedWorld, type RoutedWorld } from '../../helpers/routed.ts';
-import { FIXTURE_DIST } from '../../helpers/paths.ts';
-import { SVC_BIN, svcCli } from '../../helpers/cli.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { SVC_BIN, svcCli } from '../helpers/cli.ts';
 
 const run = promisify(execFile);
 

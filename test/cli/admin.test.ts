@@ -1,8 +1,8 @@
 // The `svc admin …` commands as a user runs them: a child process against a real listening server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../../runtime/server.ts';
-import { svcCli } from '../../helpers/cli.ts';
-import { ADMIN, testApp } from '../app-helper.ts';
+import { startServer, type RunningServer } from '../../runtime/server.ts';
+import { svcCli } from '../helpers/cli.ts';
+import { ADMIN, testApp } from '../runtime/app-helper.ts';
 
 let server: RunningServer;
 let url = '';
@@ -30,7 +30,7 @@ describe('svc in a pipe', () => {
     const r = await svc(['--help']);
     expect(r.code).toBe(0);
     for (const c of ['search', 'show', 'find', 'call', 'hub', 'me', 'feedback', 'review', 'serve', 'demo', 'build', 'admin']) expect(r.stdout).toMatch(new RegExp(`^\\s+${c}\\s`, 'm'));
-    expect(r.stdout).toMatch(/^Exit codes:\n  0  done.*\n  2  usage error.*\n  3  a miss.*\n  4  refused.*\n  5  server error.*\n  6  server not reachable/m);
+    expect(r.stdout).toMatch(/^Exit codes:\n {2}0 {2}done.*\n {2}2 {2}usage error.*\n {2}3 {2}a miss.*\n {2}4 {2}refused.*\n {2}5 {2}server error.*\n {2}6 {2}server not reachable/m);
     expect(await svc(['bogus'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc: Unknown command bogus/) });
   });
 });

@@ -1,10 +1,10 @@
 // `svc me`, `svc feedback`, `svc review` against a real server: what the team sees of itself, and
 // what it tells svc, read back through the API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_DIST } from '../../helpers/paths.ts';
-import { appContext, serve } from '../../helpers/server.ts';
-import { svcCli } from '../../helpers/cli.ts';
-import type { AppContext } from '../../../runtime/context.ts';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { appContext, serve } from '../helpers/server.ts';
+import { svcCli } from '../helpers/cli.ts';
+import type { AppContext } from '../../runtime/context.ts';
 
 let ctx: AppContext;
 let server: { url: string; close: () => Promise<void> };
