@@ -1,8 +1,8 @@
-// `npm start` on a fresh clone or after a catalog edit: rebuild what is missing or stale first.
+// `npm start` on a fresh clone or after a catalog or dashboard edit: rebuild what is missing or stale first.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCatalog, catalogSourceHash } from '../build/pipeline.ts';
-import { buildDashboard } from '../build/dashboard.ts';
+import { buildDashboard, dashboardFresh } from '../build/dashboard.ts';
 
 export async function ensureBuilt(distDir: string, src = 'catalog-src', log = (m: string) => process.stderr.write(`${m}\n`)): Promise<void> {
   const marker = join(distDir, 'catalog', '.source-hash');
@@ -12,8 +12,8 @@ export async function ensureBuilt(distDir: string, src = 'catalog-src', log = (m
     const r = await buildCatalog({ src, out: join(distDir, 'catalog'), log });
     if (r.errors.length) throw new Error(`catalog build failed:\n${r.errors.join('\n')}`);
   }
-  if (!existsSync(join(distDir, 'index.html'))) {
-    log('no dashboard build: building web/');
+  if (!dashboardFresh(distDir)) {
+    log(existsSync(join(distDir, 'index.html')) ? 'dashboard sources changed: rebuilding web/' : 'no dashboard build: building web/');
     await buildDashboard(distDir);
   }
 }
