@@ -12,7 +12,7 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 async function run(): Promise<string[]> {
   const said: string[] = [];
-  await ensureBuilt(dist, 'catalog-src', (m) => said.push(m));
+  await ensureBuilt(dist, 'catalog-src', (m) => { said.push(m); });
   return said.filter((m) => !m.startsWith('build:'));
 }
 
