@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildCatalog, catalogSourceHash } from '../build/pipeline.ts';
 import { buildDashboard, dashboardFresh } from '../build/dashboard.ts';
 
-export async function ensureBuilt(distDir: string, src = 'catalog-src', log = (m: string) => process.stderr.write(`${m}\n`)): Promise<void> {
+export async function ensureBuilt(distDir: string, src = 'catalog-src', log: (message: string) => void = (m) => { process.stderr.write(`${m}\n`); }): Promise<void> {
   const marker = join(distDir, 'catalog', '.source-hash');
   const want = catalogSourceHash(src);
   if (!existsSync(marker) || readFileSync(marker, 'utf8') !== want) {
