@@ -4,11 +4,12 @@ import '../util/plain-output.ts'; // first: before citty reads the environment
 import { defineCommand, runCommand, runMain } from 'citty';
 import pkg from '../../package.json' with { type: 'json' };
 import { admin } from './admin.ts';
+import { mcp } from './mcp.ts';
 import { CliFailure } from './fail.ts';
 
 const main = defineCommand({
   meta: { name: 'svc', version: pkg.version, description: 'Capability catalog and routed call service' },
-  subCommands: { admin },
+  subCommands: { admin, mcp },
 });
 
 const rawArgs = process.argv.slice(2);

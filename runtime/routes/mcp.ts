@@ -1,0 +1,25 @@
+// /mcp: the MCP server over Streamable HTTP, stateless (a server per request). The credential is
+// x-svc-token or Authorization: Bearer; every tool call goes through the app with it.
+import type { H3 } from 'h3';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { AppContext } from '../context.ts';
+import { teamFor } from '../auth.ts';
+import { loadTools, mcpServer } from '../mcp/server.ts';
+import { svcFetch } from '../mcp/svc-http.ts';
+import type { McpTool } from '../mcp/tool.ts';
+
+const bearer = (h: string | null) => (h && /^bearer\s+/i.test(h) ? h.replace(/^bearer\s+/i, '').trim() : null);
+
+export function mcpRoutes(app: H3, ctx: AppContext): void {
+  let tools: Promise<McpTool[]> | null = null; // the catalog is loaded once: so are its tools
+  app.all('/mcp', async (event) => {
+    const token = event.req.headers.get('x-svc-token') ?? bearer(event.req.headers.get('authorization'));
+    await teamFor(ctx.state, { token, session: null, org: event.req.headers.get('x-svc-org') });
+    const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(r));
+    tools ??= loadTools(http);
+    const server = mcpServer(await tools, http);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    return transport.handleRequest(event.req as unknown as Request);
+  });
+}
