@@ -5,11 +5,12 @@ import { defineCommand, runCommand, runMain } from 'citty';
 import pkg from '../../package.json' with { type: 'json' };
 import { admin } from './admin.ts';
 import { mcp } from './mcp.ts';
+import { batch } from './batch.ts';
 import { CliFailure } from './fail.ts';
 
 const main = defineCommand({
   meta: { name: 'svc', version: pkg.version, description: 'Capability catalog and routed call service' },
-  subCommands: { admin, mcp },
+  subCommands: { admin, mcp, batch },
 });
 
 const rawArgs = process.argv.slice(2);
