@@ -102,6 +102,10 @@ export const ownPaths: Record<string, Record<string, Op>> = {
     },
   },
   '/hub/tools': {
+    get: {
+      summary: 'The tools you may run now: live, not retired, yours and other teams\', each at its newest live version with its input schema', tags: ['hub'], security: auth,
+      parameters: [org], responses: { 200: json('Tools'), 401: err('No or bad credential') },
+    },
     post: {
       summary: 'Publish a tool, or a new version of your own: the four files are validated, the version stored unchecked, then its check runs once on your balance', tags: ['hub'], security: auth,
       parameters: [org], requestBody: body(schemas.publishBody),

@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FIXTURE_DIST, ROOT } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { emailTool } from '../hub/tool-files.ts';
 
 let w: RoutedWorld;
 let brokeToken: string;
@@ -14,6 +15,10 @@ let brokeToken: string;
 beforeAll(async () => {
   w = await routedWorld(FIXTURE_DIST);
   brokeToken = (await w.ctx.state.createTeam('broke mcp team', 0))!.token;
+  // a live hub tool of this team, and one that failed its check (never listed)
+  expect((await w.call('/hub/tools', { tool_id: 'verified-email', files: emailTool() })).body.status).toBe('live');
+  const failing = emailTool((f) => { f.check.expect = { status: 'risky' }; });
+  expect((await w.call('/hub/tools', { tool_id: 'never-live', files: failing })).body.status).toBe('failed');
 });
 afterAll(() => w.close());
 
@@ -44,7 +49,7 @@ describe.each(Object.keys(transports))('over %s', (name) => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['search_catalog', 'find_operations', 'show_operation', 'people_email_verify', 'google_serp_organic']));
-    expect(names.filter((n) => !['search_catalog', 'find_operations', 'show_operation'].includes(n)).sort())
+    expect(names.filter((n) => !['search_catalog', 'find_operations', 'show_operation'].includes(n) && !n.startsWith('hub_')).sort())
       .toEqual(Object.keys(w.ctx.catalog.runtime.capabilities).map((c) => c.replace(/\./g, '_')).sort());
     const verify = tools.find((t) => t.name === 'people_email_verify')!;
     expect(Object.keys(verify.inputSchema.properties!)).toEqual(expect.arrayContaining(['email', 'max_cost', 'prefer', 'exclude', 'waterfall', 'verify', 'dry_run']));
@@ -80,6 +85,21 @@ describe.each(Object.keys(transports))('over %s', (name) => {
     const poor = await call(broke, 'people_email_verify', { email: 'poor@acme.com' });
     expect(poor.isError).toBe(true);
     expect(poor.content[0].text).toMatch(/^402: Balance too low/);
+  });
+
+  it('lists the live hub tools the caller may see, and runs one on the caller\'s balance', async () => {
+    const { tools } = await client.listTools();
+    const hub = tools.filter((t) => t.name.startsWith('hub_'));
+    expect(hub.map((t) => t.name)).toEqual(['hub_verified-email']);
+    expect(hub[0].inputSchema.required).toEqual(['domain', 'full_name']);
+    // the broke team sees the same live tool (live tools are visible to every team)
+    expect((await broke.listTools()).tools.map((t) => t.name)).toContain('hub_verified-email');
+    const before = await w.ctx.state.balance(w.teamId);
+    const r = await call(client, 'hub_verified-email', { domain: 'nohit-checkco.com', full_name: 'Jane Doe' });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent!.output).toMatchObject({ status: 'deliverable' });
+    expect(await w.ctx.state.balance(w.teamId)).toBeLessThan(before);
+    expect((await call(client, 'hub_never-live', { domain: 'acme.com', full_name: 'Jane Doe' })).isError).toBe(true);
   });
 
   it('the catalog tools answer from the catalog', async () => {
