@@ -150,6 +150,10 @@ export const ownPaths: Record<string, Record<string, Op>> = {
       responses: { 200: json('Runs page'), 401: err('No or bad credential'), 403: err('Another team\'s tool'), 404: err('Unknown, or not visible to you'), 422: invalid },
     },
   },
+  '/mcp': Object.fromEntries(['post', 'get', 'delete'].map((m) => [m, {
+    summary: 'MCP over Streamable HTTP, stateless: catalog tools, one tool per routed capability, your live hub tools (docs/agents.md)', tags: ['mcp'],
+    security: [{ token: [] }, { bearer: [] }], responses: { 200: json('A JSON-RPC answer'), 401: err('No or bad credential'), 405: err('No stream in stateless mode') },
+  }])),
   '/openapi.json': { get: { summary: 'This document', tags: ['meta'], responses: { 200: json('OpenAPI 3.1.0') } } },
   '/feedback': {
     post: {

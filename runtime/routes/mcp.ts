@@ -1,6 +1,6 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server per request). The credential is
 // x-svc-token or Authorization: Bearer; every tool call goes through the app with it.
-import type { H3 } from 'h3';
+import { defineHandler, type H3 } from 'h3';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AppContext } from '../context.ts';
 import { teamFor } from '../auth.ts';
@@ -12,7 +12,7 @@ const bearer = (h: string | null) => (h && /^bearer\s+/i.test(h) ? h.replace(/^b
 
 export function mcpRoutes(app: H3, ctx: AppContext): void {
   let tools: Promise<McpTool[]> | null = null; // the catalog is loaded once: so are its tools
-  app.all('/mcp', async (event) => {
+  const handler = defineHandler(async (event) => {
     const token = event.req.headers.get('x-svc-token') ?? bearer(event.req.headers.get('authorization'));
     await teamFor(ctx.state, { token, session: null, org: event.req.headers.get('x-svc-org') });
     const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(r));
@@ -22,4 +22,8 @@ export function mcpRoutes(app: H3, ctx: AppContext): void {
     await server.connect(transport);
     return transport.handleRequest(event.req as unknown as Request);
   });
+  // the methods of Streamable HTTP (GET and DELETE answer 405 in stateless mode, from the SDK)
+  app.post('/mcp', handler);
+  app.get('/mcp', handler);
+  app.delete('/mcp', handler);
 }
