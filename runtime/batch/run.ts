@@ -18,13 +18,15 @@ interface RowSvc {
   [k: string]: unknown;
 }
 
-export interface RowLine {
-  id: string | number;
+/** what one row came to (its line, less the id) */
+interface Outcome {
   status?: number;
   output?: unknown;
   _svc?: RowSvc;
   detail?: unknown;
   skipped?: 'budget';
+  /** a dry run's plan, excluded, verification and worst_cost_micro */
+  [planKey: string]: unknown;
 }
 
 export interface BatchSummary {
@@ -39,7 +41,7 @@ export interface BatchSummary {
   stopped?: 'disconnected';
 }
 
-type Outcome = Omit<RowLine, 'id'>;
+export type RowLine = { id: string | number } & Outcome;
 
 export interface BatchRun {
   router: Pick<Router, 'call'>;
@@ -55,8 +57,9 @@ export interface BatchRun {
 async function callRow(run: BatchRun, subject: Record<string, unknown>, options: RouteOptions): Promise<Outcome> {
   try {
     const answer = await run.router.call(run.team, run.capability, subject, options);
-    const body = JSON.parse(answer.text) as { output?: unknown; detail?: unknown; _svc?: RowSvc };
-    return { status: answer.status, output: body.output, _svc: body._svc, ...(body.detail === undefined ? {} : { detail: body.detail }) };
+    // the answer without `raw` (the provider's own bytes stay out of a list); a dry run's plan as it is
+    const { raw: _raw, ...body } = JSON.parse(answer.text) as { raw?: unknown; output?: unknown; _svc?: RowSvc };
+    return { status: answer.status, ...body };
   } catch (e) {
     return refusal(e);
   }

@@ -35,7 +35,7 @@ export class HubStore {
     const fresh: ToolRecord = { tool_id: id, team_id: teamId, created_at: nowIso() };
     if (await this.atomics.claim(toolKey(id), fresh)) {
       // the index of every tool id (for the list a team may see): a numbered slot per claimed id
-      await this.atomics.claim(indexKey(await this.atomics.incr(TOOL_COUNT)), id);
+      await this.atomics.claim(indexKey(await this.atomics.incr(TOOL_COUNT)), { tool_id: id });
       return fresh;
     }
     return (await this.tool(id))!;
@@ -44,8 +44,9 @@ export class HubStore {
   /** every tool id ever claimed, oldest first */
   async toolIds(): Promise<string[]> {
     const count = await this.atomics.counter(TOOL_COUNT);
-    const ids = await Promise.all(Array.from({ length: count }, (_, i) => this.read<string>(indexKey(i + 1))));
-    return ids.filter((id): id is string => id !== null);
+    // (an object, not a bare string: storage keeps a string as it is, not as JSON)
+    const slots = await Promise.all(Array.from({ length: count }, (_, i) => this.read<{ tool_id: string }>(indexKey(i + 1))));
+    return slots.flatMap((s) => (s ? [s.tool_id] : []));
   }
 
   /** a new version numbered last + 1, stored `unchecked` before this answers */

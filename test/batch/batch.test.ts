@@ -44,6 +44,8 @@ describe('a batch of 1,000 rows with 20% provider faults', () => {
     // the default id is the line number
     expect(rows.map((l) => l.id)).toContain(951);
     // faults happened, and the waterfall went on past them
+    // rows carry the output and _svc, not the provider's raw answer
+    expect(rows.every((l) => !('raw' in l))).toBe(true);
     expect(rows.some((l) => l._svc?.tried.some((t: { outcome: string }) => t.outcome === 'error'))).toBe(true);
     expect(summary.hits).toBeGreaterThan(800);
   });
@@ -95,7 +97,9 @@ describe('route headers and input', () => {
     const before = await spent();
     const lines = await readLines(await batch('people.email.verify', ndjson([{ email: 'a@acme.com' }, { email: 'b@acme.com' }]), { 'x-svc-route-dry-run': '1' }));
     expect(lines.slice(0, 2).map((l) => l.status)).toEqual([200, 200]);
-    expect(lines[2]).toMatchObject({ event: 'summary', rows: 2, cost_micro: 0 });
+    expect(lines[0].plan.map((p: { endpoint_id: string }) => p.endpoint_id)).toEqual(['zerobounce.people.email.verify', 'checkco.people.email.verify']);
+    expect(lines[0].worst_cost_micro).toBe(9000);
+    expect(lines[2]).toMatchObject({ event: 'summary', rows: 2, hits: 0, misses: 0, errors: 0, cost_micro: 0 });
     expect(await spent()).toBe(before);
   });
 
