@@ -78,12 +78,15 @@ describe('the batch budget', () => {
   it('stops at X-Svc-Batch-Max-Cost: later rows are skipped at no charge and the budget is never passed', async () => {
     w.sandbox.reset();
     const before = await spent();
-    const subjects = Array.from({ length: 100 }, (_, i) => ({ email: `budget${i}@acme.com` }));
-    const lines = await readLines(await batch('people.email.verify', ndjson(subjects), { 'x-svc-batch-max-cost': '0.05', 'x-svc-batch-concurrency': '16' }));
+    // 1,000 rows, each worth at most 9,000 micro-USD (two verifiers), against a 2 USD budget
+    const subjects = Array.from({ length: 1000 }, (_, i) => ({ email: `budget${i}@acme.com` }));
+    const lines = await readLines(await batch('people.email.verify', ndjson(subjects), { 'x-svc-batch-max-cost': '2.00', 'x-svc-batch-concurrency': '32' }));
     const summary = lines.pop()!;
-    expect(summary.cost_micro).toBeLessThanOrEqual(50_000);
+    expect(summary.cost_micro).toBeLessThanOrEqual(2_000_000);
+    // what was left at the end could not hold one more row's worst case
+    expect(summary.cost_micro).toBeGreaterThan(2_000_000 - 9_000 - 9_000);
     expect(summary.skipped).toBeGreaterThan(0);
-    expect(summary.rows).toBe(100);
+    expect(summary.rows).toBe(1000);
     const skipped = lines.filter((l) => l.skipped);
     expect(skipped).toHaveLength(summary.skipped);
     for (const l of skipped) expect(l).toEqual({ id: expect.any(Number), skipped: 'budget' });

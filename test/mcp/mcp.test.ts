@@ -121,3 +121,14 @@ describe('/mcp credentials', () => {
     expect((await fetch(`${w.url}/mcp`, init({ 'x-svc-token': w.token }))).status).not.toBe(401);
   });
 });
+
+describe('GET /hub/tools', () => {
+  it('lists live tools to every team, and a retired tool no more', async () => {
+    const list = async (token: string) => ((await (await fetch(`${w.url}/hub/tools`, { headers: { 'x-svc-token': token } })).json()) as { tools: Array<{ tool_id: string; mine: boolean }> }).tools;
+    expect(await list(w.token)).toEqual([expect.objectContaining({ tool_id: 'verified-email', mine: true })]);
+    expect(await list(brokeToken)).toEqual([expect.objectContaining({ tool_id: 'verified-email', mine: false })]);
+    expect((await fetch(`${w.url}/hub/tools/verified-email`, { method: 'DELETE', headers: { 'x-svc-token': w.token } })).status).toBe(200);
+    expect(await list(brokeToken)).toEqual([]);
+    expect((await fetch(`${w.url}/hub/tools`)).status).toBe(401);
+  });
+});
