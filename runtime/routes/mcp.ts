@@ -1,6 +1,6 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server per request). The credential is
 // x-svc-token or Authorization: Bearer; every tool call goes through the app with it.
-import { defineHandler, type H3 } from 'h3';
+import { defineHandler, getRequestIP, type H3 } from 'h3';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AppContext } from '../context.ts';
 import { teamFor } from '../auth.ts';
@@ -15,7 +15,9 @@ export function mcpRoutes(app: H3, ctx: AppContext): void {
   const handler = defineHandler(async (event) => {
     const token = event.req.headers.get('x-svc-token') ?? bearer(event.req.headers.get('authorization'));
     await teamFor(ctx.state, { token, session: null, org: event.req.headers.get('x-svc-org') });
-    const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(r));
+    // the caller's address goes along, so per-client limits (the job finder's) count the agent, not svc
+    const ip = getRequestIP(event, { xForwardedFor: ctx.config.trustProxy });
+    const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(Object.assign(r, { ip })));
     tools ??= loadTools(http);
     const server = mcpServer(await tools, http);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
