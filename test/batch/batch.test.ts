@@ -57,6 +57,19 @@ describe('a batch of 1,000 rows with 20% provider faults', () => {
     expect(await billed()).toBe(rowCost);
   });
 
+  it('each row\'s cost is what the ledger charged under its call_id', async () => {
+    const byCall = new Map<string, number>();
+    for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
+      const page = await w.ctx.state.ledger(w.teamId, cursor);
+      for (const e of page.entries) if (e.kind === 'charge') byCall.set(e.call_id!, (byCall.get(e.call_id!) ?? 0) - e.amount_micro);
+      cursor = page.next_cursor;
+    }
+    const paying = rows.filter((l) => l._svc?.cost_micro > 0);
+    expect(paying.length).toBeGreaterThan(0);
+    for (const l of paying) expect(byCall.get(l._svc.call_id), String(l.id)).toBe(l._svc.cost_micro);
+    expect(byCall.size).toBe(paying.length);
+  });
+
   it('identical subjects are called and charged once', () => {
     const byEmail = new Map<string, Line[]>();
     for (const l of rows.filter((x) => x._svc)) {
