@@ -4,6 +4,7 @@ import { defineHandler, getRequestIP, type H3 } from 'h3';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AppContext } from '../context.ts';
 import { teamFor } from '../auth.ts';
+import { fail } from '../errors.ts';
 import { loadTools, mcpServer } from '../mcp/server.ts';
 import { svcFetch } from '../mcp/svc-http.ts';
 import type { McpTool } from '../mcp/tool.ts';
@@ -18,7 +19,9 @@ export function mcpRoutes(app: H3, ctx: AppContext): void {
     // the caller's address goes along, so per-client limits (the job finder's) count the agent, not svc
     const ip = getRequestIP(event, { xForwardedFor: ctx.config.trustProxy });
     const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(Object.assign(r, { ip })));
-    tools ??= loadTools(http);
+    // a failed load is tried again by the next request rather than kept
+    tools ??= loadTools(http).catch((e: unknown) => { tools = null; throw e; });
+    if (Number(event.req.headers.get('content-length')) > ctx.config.maxBodyBytes) fail(413, `Request body too large: the limit is ${ctx.config.maxBodyBytes} bytes.`);
     const server = mcpServer(await tools, http);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -120,6 +120,12 @@ describe('/mcp credentials', () => {
     expect((await fetch(`${w.url}/mcp`, init({ authorization: 'Bearer svc_nope' }))).status).toBe(401);
     expect((await fetch(`${w.url}/mcp`, init({ 'x-svc-token': w.token }))).status).not.toBe(401);
   });
+
+  it('413 for a body over the request limit, as on every other endpoint', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } });
+    const r = await fetch(`${w.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-svc-token': w.token }, body: big });
+    expect(r.status).toBe(413);
+  });
 });
 
 describe('GET /hub/tools', () => {
