@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   root: 'web',
+  base: './', // relative asset paths: the dashboard works from any folder of any static host
   build: { outDir: '../dist', emptyOutDir: false },
   test: {
     root: '.',

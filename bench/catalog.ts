@@ -8,7 +8,7 @@ import { generateCatalog } from './generate-catalog.ts';
 import { buildCatalog } from '../build/pipeline.ts';
 import { appContext, serve } from '../test/helpers/server.ts';
 import { createApp } from '../runtime/app.ts';
-import { bareServer, fmt, line, load, median } from './lib.ts';
+import { bareServer, fmt, line, load, median, searchThroughput } from './lib.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -46,20 +46,9 @@ for (let i = 0; i < 4000; i++) {
   if (i >= 500) handlerMs.push(performance.now() - t);
 }
 line('(b) /catalog/search server-side median at 10k operations', `${fmt(median(handlerMs), 3)} ms`, '< 2 ms', median(handlerMs) < 2);
-const raw = (catalog.search as unknown as { index: { search(q: string, o: object): unknown } }).index;
-const rounds = 4_000;
-const loop = (fn: (q: string) => unknown) => { const t = performance.now(); for (let i = 0; i < rounds; i++) fn(queries[i % queries.length]); return rounds / ((performance.now() - t) / 1000); };
-const rawQuery = (q: string) => raw.search(q, { limit: 50, suggest: true });
-const ourQuery = (q: string) => catalog.search.search(q, 25, () => false);
-loop(rawQuery); loop(ourQuery); // warm both
-// Alternate the two loops over several rounds, so GC and clock drift fall on both alike.
-const rawRuns: number[] = [];
-const ourRuns: number[] = [];
-for (let r = 0; r < 7; r++) { rawRuns.push(loop(rawQuery)); ourRuns.push(loop(ourQuery)); }
-const rawQps = median(rawRuns);
-const oursQps = median(ourRuns);
-line('(b) raw FlexSearch query loop', `${Math.round(rawQps)} q/s`);
-line('(b) svc search (FlexSearch + ranking) loop', `${Math.round(oursQps)} q/s`);
+const { rawQps, oursQps } = searchThroughput(catalog.search, queries);
+line('(b) raw FlexSearch query loop', `${Math.round(rawQps)} q/CPU-s`);
+line('(b) svc search (FlexSearch + ranking) loop', `${Math.round(oursQps)} q/CPU-s`);
 line('(b) svc search throughput / raw FlexSearch', `${fmt(oursQps / rawQps)}x`, '>= 0.8x', oursQps / rawQps >= 0.8);
 
 // (c) GET /catalog/endpoints/{id} under autocannon against a bare node:http server of the same bytes

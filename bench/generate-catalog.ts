@@ -19,7 +19,7 @@ export function generateCatalog(dir: string, providers: number): number {
   const example = readFileSync(join(FIXTURE, 'examples', 'zerobounce.people.email.verify.json'), 'utf8');
   const groups = Math.ceil(providers / 10);
   for (let g = 0; g < groups; g++) {
-    writeFileSync(join(dir, 'capabilities', `gen.verify${g}.yaml`), verifyCap.replace('capability: people.email.verify', `capability: gen.verify${g}`).replace(/related:[\s\S]*$/, 'related: []\n'));
+    writeFileSync(join(dir, 'capabilities', `gen.verify${g}.yaml`), verifyCap.replace('capability: people.email.verify', `capability: gen.verify${g}`).replace(/^related:.*(\n- .*)*/m, 'related: []'));
   }
   let ops = 0;
   for (let p = 0; p < providers; p++) {

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import type { SearchEngine } from '../runtime/catalog/search.ts';
 
 /** the middle item by `by` (the upper middle of an even count) */
 export const middle = <T>(xs: T[], by: (x: T) => number): T => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
@@ -62,4 +63,26 @@ export async function bareServer(body: Buffer): Promise<{ url: string; server: S
   const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body); });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/**
+ * Queries per CPU-second of svc's search (FlexSearch + ranking) and of a raw FlexSearch loop over the
+ * same operations index, alternated over 7 rounds so GC and drift fall on both alike; medians. CPU
+ * time, not wall time: other processes on the machine stretch the wall clock of one loop, not its CPU.
+ */
+export function searchThroughput(search: SearchEngine, queries: string[], rounds = 4_000): { rawQps: number; oursQps: number } {
+  const raw = (search as unknown as { index: { search(q: string, o: object): unknown } }).index;
+  const loop = (fn: (q: string) => unknown) => {
+    const t = process.cpuUsage();
+    for (let i = 0; i < rounds; i++) fn(queries[i % queries.length]);
+    const used = process.cpuUsage(t);
+    return rounds / ((used.user + used.system) / 1e6);
+  };
+  const rawQuery = (q: string) => raw.search(q, { limit: 50, suggest: true });
+  const ourQuery = (q: string) => search.search(q, 25, () => false);
+  loop(rawQuery); loop(ourQuery); // warm both
+  const rawRuns: number[] = [];
+  const ourRuns: number[] = [];
+  for (let r = 0; r < 7; r++) { rawRuns.push(loop(rawQuery)); ourRuns.push(loop(ourQuery)); }
+  return { rawQps: median(rawRuns), oursQps: median(ourRuns) };
 }

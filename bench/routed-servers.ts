@@ -22,7 +22,7 @@ if (role === 'sandbox') {
   // the storage the bench chose (appContext alone would keep state in memory)
   const ctx = await appContext(dist, { SVC_STORAGE: process.env.SVC_STORAGE ?? 'memory:', ...sandboxEnv(runtime, arg, keys) });
   const server = await serve(ctx);
-  const { token } = (await ctx.state.createTeam('bench', 1_000_000_000_000))!;
+  const { token } = (await ctx.state.createTeam(`bench ${process.pid}`, 1_000_000_000_000))!; // instances sharing Redis each make their own
   say({ url: server.url, token, storage: ctx.state.kind });
 } else {
   // Bare forwarders, the floor for a Node proxy: forward the request with undici, send the answer

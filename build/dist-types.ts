@@ -1,5 +1,5 @@
 // Shapes of dist/catalog/ (what the build emits and the runtime, the sandbox and a CDN read).
-import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, PageSizeSrc, ProviderSrc, RequestSrc, ResponseSrc, VerifySrc } from './source-types.ts';
+import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, PageSizeSrc, ProviderSrc, RequestSrc, ResponseSrc, VerifySrc, VocabularySrc } from './source-types.ts';
 
 export interface CostOut {
   type: CostType;
@@ -160,6 +160,19 @@ export interface SearchRow {
   capability: string;
   kind: EndpointOut['kind'];
   usd: number | null;
+  /** the provider's own words for this operation (OperationSrc.terms) */
+  terms?: string[];
+}
+
+/** A capability as search and the finder's judge read it: its contract's shape and its vocabulary. */
+export interface CapabilityDoc {
+  capability: string;
+  description: string;
+  /** the sets of fields that identify the subject: what a caller must have */
+  identity: string[][];
+  /** the output contract's fields: what a caller gets */
+  output: string[];
+  vocabulary: VocabularySrc;
 }
 
 export interface Manifest {

@@ -32,7 +32,8 @@ export async function emitCatalog(r: Resolved, out: string, sourceHash: string, 
     if (++n % 2000 === 0) log(`build: wrote ${n}/${r.entries.length} endpoints`);
   }
   write('search/rows.json', r.searchRows);
-  write('search/index.json', await exportSearchIndex(r.searchRows));
+  write('search/capabilities.json', r.searchCapabilities);
+  write('search/index.json', await exportSearchIndex(r.searchRows, r.searchCapabilities));
   write('runtime.json', r.runtime);
   write('COVERAGE.md', r.coverage);
   write('.source-hash', sourceHash);

@@ -8,7 +8,7 @@ import { resolveCatalog } from './resolve.ts';
 import { emitCatalog } from './emit.ts';
 
 /** Code whose change changes the output: the build itself and the runtime code it runs (mappings, paths, the search index). */
-const CODE = [import.meta.dirname, ...['router', 'util', 'catalog/search.ts'].map((p) => join(import.meta.dirname, '..', 'runtime', p))];
+const CODE = [import.meta.dirname, ...['router', 'util', 'catalog/search.ts', 'catalog/encoder.ts'].map((p) => join(import.meta.dirname, '..', 'runtime', p))];
 
 /** What a build of `src` would be made from, hashed: a build is stale when this differs. */
 export const catalogSourceHash = (src: string): string => sourceHash([src, ...CODE]);

@@ -1,7 +1,7 @@
 // Validated sources -> everything dist/catalog holds. Pure; deterministic (same input, same output).
 import type { LoadedCatalog } from './load.ts';
 import type {
-  CapabilitySrc, CatalogEntry, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
+  CapabilityDoc, CapabilitySrc, CatalogEntry, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
 } from './types.ts';
 import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
@@ -16,6 +16,7 @@ export interface Resolved {
   shelves: Shelf[];
   entries: CatalogEntry[];
   searchRows: SearchRow[];
+  searchCapabilities: CapabilityDoc[];
   runtime: RuntimeCatalog;
   coverage: string;
 }
@@ -101,10 +102,14 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
   }
   entries.sort((a, b) => a.endpoint.id.localeCompare(b.endpoint.id));
 
+  const termsOf = new Map(ops.filter((o) => o.op.terms).map((o) => [o.op.id, o.op.terms!]));
   const searchRows: SearchRow[] = entries.map(({ endpoint: e }) => ({
     endpoint_id: e.id, name: e.name, summary: e.summary, provider: e.provider, provider_display: e.provider_display,
-    capability: e.capability, kind: e.kind, usd: e.cost?.usd ?? null,
+    capability: e.capability, kind: e.kind, usd: e.cost?.usd ?? null, ...(termsOf.has(e.id) ? { terms: termsOf.get(e.id) } : {}),
   }));
+  const searchCapabilities: CapabilityDoc[] = [...capabilities.values()].flatMap((c) => (c.vocabulary ? [{
+    capability: c.capability, description: c.description, identity: c.identity, output: Object.keys(c.output), vocabulary: c.vocabulary,
+  }] : [])).sort((a, b) => a.capability.localeCompare(b.capability));
   const { platformRows, shelfList } = shelves(entries, [...platforms.values()]);
 
   const manifest: Omit<Manifest, 'hash'> = {
@@ -114,7 +119,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
     capabilities: capabilities.size,
     platforms: platforms.size,
   };
-  return { manifest, platforms: platformRows, shelves: shelfList, entries, searchRows, runtime, coverage: coverageMarkdown(entries, runtime) };
+  return { manifest, platforms: platformRows, shelves: shelfList, entries, searchRows, searchCapabilities, runtime, coverage: coverageMarkdown(entries, runtime) };
 }
 
 /** Deterministic: SOURCE_DATE_EPOCH when set, else the newest date the catalog itself carries. */

@@ -52,6 +52,20 @@ export interface CapabilitySrc {
   related?: Array<{ capability: string; does: string }>;
   verify?: VerifySrc;
   misses?: MissesSrc;
+  /** required by the schema; optional in the type so contracts written by hand in code need none */
+  vocabulary?: VocabularySrc;
+}
+
+/** The words people use for a capability (docs/search.md): search indexes them, the finder's judge reads them. */
+export interface VocabularySrc {
+  /** synonyms and jargon for the job: bounce, lookalike, firmographics */
+  terms: string[];
+  /** whole phrasings of the job as people ask it */
+  phrasings: string[];
+  /** identity field -> the words a caller uses for what they have */
+  has: Record<string, string[]>;
+  /** output field -> the words a caller uses for what they want */
+  gets: Record<string, string[]>;
 }
 
 /** Who pays when children miss (docs/routing.md "Misses"), and the seed's figure beside ours. */
@@ -204,6 +218,8 @@ export interface OperationSrc {
   id: string;
   name: string;
   summary: string;
+  /** words people use for this operation, beside its capability's vocabulary */
+  terms?: string[];
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   tier?: 'core' | 'extended';

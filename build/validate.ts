@@ -182,6 +182,12 @@ function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: 
     if (!names.partial && !names.capabilities.has(r.capability) && !names.opCapabilities.has(r.capability)) err(`related[${i}] '${r.capability}': no routed capability or operation has it`, 'related', i, 'capability');
   });
   if (c.verify && !names.capabilities.has(c.verify.capability)) err(`verify.capability '${c.verify.capability}': no such capability`, 'verify', 'capability');
+  for (const field of Object.keys(c.vocabulary?.has ?? {})) {
+    if (!c.identity.some((set) => set.includes(field))) err(`vocabulary.has.${field}: not in any identity set`, 'vocabulary', 'has', field);
+  }
+  for (const field of Object.keys(c.vocabulary?.gets ?? {})) {
+    if (!c.output[field]) err(`vocabulary.gets.${field}: not an output field`, 'vocabulary', 'gets', field);
+  }
   const m = c.misses;
   if (m?.seed === SEED_ONE_PAID && !m.final && !(m.billed_at_most !== undefined && m.billed_at_most <= 1)) {
     err(`misses.seed says '${SEED_ONE_PAID}': set misses.final or misses.billed_at_most: 1, so a call that no child serves pays at most one child`, 'misses', 'seed');

@@ -38,17 +38,21 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export type StorageSpec = { kind: 'memory' } | { kind: 'fs'; dir: string | null };
+export type StorageSpec = { kind: 'memory' } | { kind: 'fs'; dir: string | null } | { kind: 'redis'; url: string };
 
-/** What SVC_STORAGE names: in-process memory, or files under a directory (null: SVC_DATA_DIR). */
+/** What SVC_STORAGE names: in-process memory, files under a directory (null: SVC_DATA_DIR), or Redis. */
 export function parseStorage(spec: string | null): StorageSpec {
   const s = spec?.trim() || '';
   if (s === 'memory:' || s === 'memory') return { kind: 'memory' };
   if (s === '' || s.startsWith('fs:') || s.startsWith('file:')) return { kind: 'fs', dir: s.replace(/^(fs|file):(\/\/)?/, '') || null };
   if (/^rediss?:\/\//.test(s)) {
-    throw new ConfigError(`SVC_STORAGE=${s.replace(/\/\/[^@/]*@/, '//…@')}: the redis backend (several instances) is not available in this release; leave SVC_STORAGE unset for the embedded storage, or use memory:`);
+    let url: URL | null = null;
+    try { url = new URL(s); } catch { /* the sentence below */ }
+    const db = url?.pathname.replace(/^\//, '') ?? '';
+    if (!url || !url.hostname || !/^\d{0,2}$/.test(db)) throw new ConfigError(`SVC_STORAGE=${s.replace(/\/\/[^@/]*@/, '//…@')}: expected redis://[user:password@]host[:port][/db], such as redis://127.0.0.1:6379/0`);
+    return { kind: 'redis', url: s };
   }
-  throw new ConfigError(`SVC_STORAGE=${s}: unknown backend; use memory:, fs:<dir>, or leave it unset for the embedded storage`);
+  throw new ConfigError(`SVC_STORAGE=${s}: unknown backend; use memory:, fs:<dir>, redis://host:port/db, or leave it unset for the embedded storage`);
 }
 
 type Env = Record<string, string | undefined>;
@@ -90,6 +94,9 @@ function flag(env: Env, name: string): boolean {
 
 export function readConfig(env: Env = process.env): Config {
   const port = whole(env, 'PORT', 8787, 0, 65535);
+  const storage = parseStorage(env.SVC_STORAGE ?? null); // a backend no one can open stops the start here
+  // each instance would otherwise seal own keys with a secret of its own, which the others cannot open
+  if (storage.kind === 'redis' && !env.SVC_SECRET) throw new ConfigError('SVC_STORAGE=redis://… needs SVC_SECRET, the same on every instance, to seal and open the teams\' own provider keys');
   const prefix = env.SVC_PROXY_PREFIX ?? '/proxy';
   return {
     port,
@@ -98,7 +105,7 @@ export function readConfig(env: Env = process.env): Config {
     proxyPrefix: `/${prefix.replace(/^\/+|\/+$/g, '')}`,
     distDir: given(env, 'SVC_DIST_DIR') ?? 'dist',
     dataDir: given(env, 'SVC_DATA_DIR') ?? '.data',
-    storage: parseStorage(env.SVC_STORAGE ?? null), // a backend no one can open stops the start here
+    storage,
     sandboxPort: whole(env, 'SVC_SANDBOX_PORT', 8788, 0, 65535),
     adminToken: env.SVC_ADMIN_TOKEN || null,
     secret: env.SVC_SECRET || null,

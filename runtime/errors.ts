@@ -2,6 +2,7 @@
 // {loc, msg, type} (the HTTPValidationError shape). Handlers throw; the app's onError shapes.
 import { HTTPError } from 'h3';
 import { LedgerDamaged } from './state/ledger-store.ts';
+import { STORAGE_RETRY_AFTER_S, StorageUnavailable } from './state/unavailable.ts';
 
 export interface ValidationIssue {
   loc: Array<string | number>;
@@ -28,12 +29,19 @@ function rootCause(error: unknown): unknown {
   return e;
 }
 
+let storageLogged = 0;
+
 export function errorResponse(error: HTTPError): Response {
   const root = rootCause(error);
   if (root instanceof LedgerDamaged) {
     // Stored money that cannot be read without guessing: the operator is told where, the caller why.
     console.error('[svc] ledger damaged:', root.message);
     error = new HTTPError({ status: 503, message: "This team's ledger cannot be read safely, so svc takes no calls that read or move its balance until an operator restores it; nothing was charged." });
+  }
+  if (root instanceof StorageUnavailable) {
+    // once a second at most: an outage under load would otherwise write a line per request
+    if (Date.now() - storageLogged >= 1000) { storageLogged = Date.now(); console.error('[svc]', root.message); }
+    error = new HTTPError({ status: 503, message: 'Storage is not answering for a moment, so svc could not finish this request; nothing was charged. Retry after the time given.', headers: { 'retry-after': String(STORAGE_RETRY_AFTER_S) } });
   }
   const status = error.status >= 400 && error.status <= 599 ? error.status : 500;
   const data = error.data as { detail?: unknown } | undefined;

@@ -3,13 +3,14 @@
 import { ConfigError } from './config.ts';
 import { PortTaken, type RunningServer } from './server.ts';
 import { DataDirLocked } from './state/dir-lock.ts';
+import { StorageUnavailable } from './state/unavailable.ts';
 
 /** Await a start step; a refusal the operator can act on ends the process with its sentence. */
 export async function orRefuse<T>(step: Promise<T>): Promise<T> {
   try {
     return await step;
   } catch (e) {
-    if (!(e instanceof ConfigError || e instanceof PortTaken || e instanceof DataDirLocked)) throw e;
+    if (!(e instanceof ConfigError || e instanceof PortTaken || e instanceof DataDirLocked || e instanceof StorageUnavailable)) throw e;
     process.stderr.write(`svc: ${e.message}\n`);
     process.exit(e instanceof ConfigError ? 2 : 1);
   }

@@ -19,5 +19,5 @@ const ctx = createContext(config, catalog, state);
 const server = await orRefuse(startServer(createApp(ctx), { port: config.port, hostname: config.host, fast: fastPath(ctx) }));
 stopOnSignals(server, config.drainMs, [() => state.close()]);
 process.stderr.write(`svc listening on ${server.url}\n`);
-process.stderr.write(`svc state: ${state.kind === 'fs' ? `embedded storage in ${config.dataDir}` : 'in memory (nothing survives a restart)'}${config.adminToken ? '; admin API enabled' : ''}\n`);
+process.stderr.write(`svc state: ${state.kind === 'fs' ? `embedded storage in ${config.dataDir}` : state.kind === 'redis' ? 'shared on Redis' : 'in memory (nothing survives a restart)'}${config.adminToken ? '; admin API enabled' : ''}\n`);
 process.stderr.write(`svc ${catalog.manifest.operations} operations from ${catalog.manifest.providers} providers; catalog ${catalog.manifest.hash}\n`);

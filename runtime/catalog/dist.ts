@@ -57,7 +57,7 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
     platforms: json('platforms.json'),
     shelves,
     endpointBytes,
-    search: new SearchEngine(rows, json('search/index.json')),
+    search: new SearchEngine(rows, json('search/index.json'), json('search/capabilities.json')),
     runtime: loadRuntime(distDir),
     entry: (id) => {
       const bytes = endpointBytes(id);

@@ -24,6 +24,9 @@ interface Slot {
 type Index = Record<string, string[]>;
 
 const INDEX = 'review-index';
+/** bumped after every stored review: another instance's reviews are loaded when it moves */
+const WRITES = 'review-writes';
+const FOLLOW_MS = 2000;
 const slotKey = (endpointId: string, month: string) => `review:${endpointId}:${month}`;
 
 /** YYYY-MM of an instant, in UTC */
@@ -33,8 +36,22 @@ export class Reviews {
   private slots = new Map<string, Map<string, Slot>>();
   private summaries = new Map<string, ReviewSummary | undefined>();
   private bumps = 0;
+  private seenWrites = -1;
 
   constructor(private atomics: Atomics) {}
+
+  /** load again whenever reviews were stored anywhere (several instances on one shared backend) */
+  follow(): void {
+    setInterval(() => void this.catchUp().catch(() => {}), FOLLOW_MS).unref(); // storage away: next round
+  }
+
+  async catchUp(): Promise<void> {
+    const writes = await this.atomics.counter(WRITES);
+    if (writes !== this.seenWrites) {
+      await this.load();
+      this.seenWrites = writes;
+    }
+  }
 
   async load(): Promise<void> {
     const index = (await this.atomics.get<Index>(INDEX)) ?? {};
@@ -66,6 +83,8 @@ export class Reviews {
       return { rev: (current?.rev ?? 0) + 1, reviews: [...others, review] };
     });
     this.keep(endpointId, month, slot!);
+    // stored already: a bump that fails only delays other instances until the next review
+    await this.atomics.incr(WRITES).catch(() => {});
     return { review, replaced };
   }
 

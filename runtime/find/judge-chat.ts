@@ -1,12 +1,15 @@
 // A judge behind an OpenAI-compatible chat completions endpoint (SVC_JUDGE_URL, SVC_JUDGE_KEY,
-// SVC_JUDGE_MODEL). It gets the job and the candidates, and must answer {kept, verdict} as JSON.
+// SVC_JUDGE_MODEL). It gets the job, what the caller has and wants as the catalog reads it, and the
+// candidates with what each takes and returns; it must answer {kept, verdict} as JSON.
 import { request } from 'undici';
+import type { CapabilityDoc } from '../../build/types.ts';
 import type { Candidate, Judge, Judgement } from './types.ts';
 
-const SYSTEM = 'You pick API operations for a job. Answer only JSON: {"kept":[{"endpoint_id":"…","why":"…"}],"verdict":"…"}. Keep only candidates that can do the job; endpoint_id must be one of the candidates.';
+const SYSTEM = 'You pick API operations for a job. `has` and `wants` are what the caller has and wants, as read from the job; each candidate says what it takes (identity sets: any one set is enough) and returns, where known. Answer only JSON: {"kept":[{"endpoint_id":"…","why":"takes …, returns …"}],"verdict":"…"}. Keep only candidates that can take what the caller has and return what they want; endpoint_id must be one of the candidates. Say so when the job needs two operations chained, or when none can do it.';
 
-export function chatJudge(url: string, opts: { key?: string; model?: string }): Judge {
-  return async (q, candidates, signal) => {
+export function chatJudge(url: string, opts: { key?: string; model?: string }, docs: CapabilityDoc[]): Judge {
+  const contract = new Map(docs.map((d) => [d.capability, { takes: d.identity, returns: d.output }]));
+  return async ({ q, reading }, candidates, signal) => {
     const res = await request(url, {
       method: 'POST',
       signal,
@@ -15,7 +18,7 @@ export function chatJudge(url: string, opts: { key?: string; model?: string }): 
         model: opts.model ?? 'gpt-4o-mini',
         temperature: 0,
         response_format: { type: 'json_object' },
-        messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify({ job: q, candidates }) }],
+        messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify({ job: q, has: reading.has, wants: reading.wants, candidates: candidates.map((c) => ({ ...c, ...contract.get(c.capability) })) }) }],
       }),
     });
     if (res.statusCode >= 300) throw new Error(`judge answered ${res.statusCode}`);

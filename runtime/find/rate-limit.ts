@@ -1,25 +1,16 @@
 // A fixed-window limit per client: `perMinute` requests in each minute, then 429 with Retry-After.
-// In-process: each instance counts its own clients.
-export class RateLimit {
-  private windows = new Map<string, { start: number; count: number }>();
+// The windows are counted by the state's atomics, so on a shared backend (Redis) every instance
+// counts against the same window and the limit holds however the load balancer spreads requests.
+import type { Atomics } from '../state/atomics.ts';
 
-  constructor(private perMinute: number, private now: () => number = Date.now) {}
+const WINDOW_MS = 60_000;
+
+export class RateLimit {
+  constructor(private perMinute: number, private windows: Pick<Atomics, 'hit'>) {}
 
   /** seconds to wait, or 0 when the request may go ahead */
-  take(client: string): number {
-    const t = this.now();
-    let w = this.windows.get(client);
-    if (!w || t - w.start >= 60_000) {
-      if (this.windows.size > 10_000) this.prune(t);
-      w = { start: t, count: 0 };
-      this.windows.set(client, w);
-    }
-    if (w.count >= this.perMinute) return Math.max(1, Math.ceil((w.start + 60_000 - t) / 1000));
-    w.count++;
-    return 0;
-  }
-
-  private prune(t: number): void {
-    for (const [k, w] of this.windows) if (t - w.start >= 60_000) this.windows.delete(k);
+  async take(client: string): Promise<number> {
+    const { count, resetMs } = await this.windows.hit(`find:${client}`, WINDOW_MS);
+    return count > this.perMinute ? Math.max(1, Math.ceil(resetMs / 1000)) : 0;
   }
 }

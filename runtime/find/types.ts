@@ -1,11 +1,20 @@
 // What a judge of GET /catalog/find sees and says.
+import type { JobReading } from './read-job.ts';
+
 export interface Candidate {
   endpoint_id: string;
   capability: string;
   name: string;
   provider: string;
+  kind: string;
   usd: number | null;
   score: number;
+}
+
+/** the job as written, and as read against the catalog's vocabularies and contracts */
+export interface Job {
+  q: string;
+  reading: JobReading;
 }
 
 export interface Judgement {
@@ -14,4 +23,4 @@ export interface Judgement {
 }
 
 /** Decides which candidates really do the described job. May take time; may never answer. */
-export type Judge = (q: string, candidates: Candidate[], signal: AbortSignal) => Promise<Judgement>;
+export type Judge = (job: Job, candidates: Candidate[], signal: AbortSignal) => Promise<Judgement>;

@@ -1,15 +1,23 @@
-// In-process memory of trouble: children that keep erroring are skipped for a cool-down (circuit
-// open), then probed again; a team's own key that a provider refuses is set aside for a while.
+// Memory of trouble: children that keep erroring are skipped for a cool-down (circuit open), then
+// probed again; a team's own key that a provider refuses is set aside for a while. Planning asks
+// synchronously, so the answers come from this process's maps; an opened circuit or a cooled key is
+// also marked in the state's atomics, and the marks other instances set are read back every second,
+// so on a shared backend one instance's discovery spares the others.
+import type { Atomics } from '../state/atomics.ts';
+
 export const CIRCUIT_ERRORS = 5;
 export const CIRCUIT_COOL_MS = 30_000;
 export const OWN_KEY_COOL_MS = 10 * 60_000;
+const SYNC_MS = 1000;
 
 export class Health {
   private errors = new Map<string, number>();
   private openUntil = new Map<string, number>();
   private keyUntil = new Map<string, number>();
 
-  constructor(private now: () => number = Date.now) {}
+  constructor(private now: () => number = Date.now, private shared?: Pick<Atomics, 'mark' | 'marks'>) {
+    if (shared) setInterval(() => void this.sync(), SYNC_MS).unref();
+  }
 
   circuitOpen(endpointId: string): boolean {
     const until = this.openUntil.get(endpointId);
@@ -25,7 +33,10 @@ export class Health {
     if (outcome !== 'error') { this.errors.delete(endpointId); return; }
     const n = (this.errors.get(endpointId) ?? 0) + 1;
     this.errors.set(endpointId, n);
-    if (n >= CIRCUIT_ERRORS) this.openUntil.set(endpointId, this.now() + CIRCUIT_COOL_MS);
+    if (n >= CIRCUIT_ERRORS) {
+      this.openUntil.set(endpointId, this.now() + CIRCUIT_COOL_MS);
+      this.share(`circuit ${endpointId}`, CIRCUIT_COOL_MS);
+    }
   }
 
   ownKeyCooling(teamId: number, provider: string): boolean {
@@ -34,5 +45,28 @@ export class Health {
 
   coolOwnKey(teamId: number, provider: string): void {
     this.keyUntil.set(`${teamId}:${provider}`, this.now() + OWN_KEY_COOL_MS);
+    this.share(`key ${teamId}:${provider}`, OWN_KEY_COOL_MS);
+  }
+
+  /** read the marks every instance set into this process's maps (a later end wins) */
+  async sync(): Promise<void> {
+    if (!this.shared) return;
+    let marks: Map<string, number>;
+    try {
+      marks = await this.shared.marks();
+    } catch {
+      return; // storage away: keep what this process knows and try again next second
+    }
+    const t = this.now();
+    for (const [name, left] of marks) {
+      const space = name.indexOf(' ');
+      const map = name.startsWith('circuit ') ? this.openUntil : name.startsWith('key ') ? this.keyUntil : null;
+      const id = name.slice(space + 1);
+      if (map && (map.get(id) ?? 0) < t + left) map.set(id, t + left);
+    }
+  }
+
+  private share(name: string, ttlMs: number): void {
+    this.shared?.mark(name, ttlMs).catch(() => {}); // a mark that cannot be shared still holds here
   }
 }

@@ -2,7 +2,8 @@
 // First the path: of the templates that match it with the call's method, the most specific (a
 // literal segment beats a parameter). Then, where several operations share that path (one upstream
 // endpoint described once per thing it does, told apart by a value such as `engine`, `Fields` or
-// `enrichment_level`), the one whose fixed values the call sends.
+// `enrichment_level`), the one whose fixed values the call sends; where differently priced ones fit
+// it equally well, a 422 naming what tells them apart, never a charge at a guess.
 import type { OperationRuntime, ParamSrc, RuntimeCatalog } from '../../build/types.ts';
 import { fail, invalid } from '../errors.ts';
 import { getPath } from '../util/json-path.ts';
@@ -26,24 +27,32 @@ const templatesByProvider = perObject((runtime: RuntimeCatalog) => {
   return byProvider;
 });
 
+/** A fixed value: one text, or a set of them (a list in the body). */
+type Fixed = string | string[];
+
 /** The values an operation stands for: a routed child's constants, a one-value enum, a required parameter's default. */
-function declaredFixed(params: Record<string, ParamSrc> | undefined, into: Map<string, string>): void {
+function declaredFixed(params: Record<string, ParamSrc> | undefined, into: Map<string, Fixed>): void {
   for (const [name, p] of Object.entries(params ?? {})) {
     const v = p.enum?.length === 1 ? p.enum[0] : p.required ? p.default : undefined;
     if (v !== undefined && v !== null && typeof v !== 'object') into.set(name, String(v));
   }
 }
 
-/** Every primitive inside a constant body, by its path (`data[0].enrich_fields[0]`). */
-function leaves(value: unknown, path: string, into: Map<string, string>): void {
-  if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${path}[${i}]`, into));
+/**
+ * Every value inside a constant body, by its path (`data[0].enrich_fields`): a list of plain values is
+ * one value, a set whose order means nothing (`fields: [basic_profile, contact.phone_numbers]`).
+ */
+function leaves(value: unknown, path: string, into: Map<string, Fixed>): void {
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) {
+    if (path) into.set(path, value.filter((v) => v !== null).map(String));
+  } else if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${path}[${i}]`, into));
   else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) leaves(v, path ? `${path}.${k}` : k, into);
   else if (value !== undefined && value !== null && path) into.set(path, String(value));
 }
 
 const fixedOf = perObject((op: OperationRuntime) => {
   const query = new Map<string, string>();
-  const body = new Map<string, string>();
+  const body = new Map<string, Fixed>();
   declaredFixed(op.input.queryParams, query);
   declaredFixed(op.input.body, body);
   for (const [name, v] of Object.entries(op.request?.const?.query ?? {})) query.set(name, String(v));
@@ -51,14 +60,26 @@ const fixedOf = perObject((op: OperationRuntime) => {
   return { query, body };
 });
 
+/** Whether a sent body value is a fixed one: a set when it holds the same members in any order (asking more is another call, priced otherwise). */
+function sameValue(sent: unknown, value: Fixed): boolean {
+  if (typeof value === 'string') return String(sent) === value;
+  if (!Array.isArray(sent)) return false;
+  const members = new Set(sent.map(String));
+  return members.size === new Set(value).size && value.every((v) => members.has(v));
+}
+
 /**
  * How well a call fits an operation: each fixed value sent counts for it. In the query, one left out
- * counts against it and one contradicted rules it out (`engine=google_news` is not the web search);
- * in the body, one contradicted only counts against it, since a body also carries the caller's own
- * choices (a job name) beside the ones that tell operations apart.
+ * counts against it and one contradicted rules it out (`engine=google_news` is not the web search); in
+ * the body, one contradicted only counts against it, since a body also carries the caller's own
+ * choices (a job name) beside the ones that tell operations apart, and one left out counts for
+ * nothing, except a flag, which left out is off (Ocean reveals no email unless `includeEmails: true`
+ * is sent). A strict operation is ruled out by a query parameter it does not take (`sets=company` is
+ * not the bare technology lookup).
  */
 function fit(op: OperationRuntime, query: URLSearchParams, body: unknown): number {
   const fixed = fixedOf(op);
+  if (op.strict_query && [...query.keys()].some((k) => !Object.hasOwn(op.input.queryParams ?? {}, k))) return -Infinity;
   let score = 0;
   for (const [name, value] of fixed.query) {
     const sent = query.get(name);
@@ -67,10 +88,43 @@ function fit(op: OperationRuntime, query: URLSearchParams, body: unknown): numbe
     else return -Infinity;
   }
   for (const [path, value] of fixed.body) {
-    const sent = getPath(body, path);
-    if (sent !== undefined && sent !== null) score += String(sent) === value ? 1 : -1;
+    const sent = getPath(body, path) ?? (value === 'true' || value === 'false' ? 'false' : null);
+    if (sent !== null) score += sameValue(sent, value) ? 1 : -1;
   }
   return score;
+}
+
+/** What an operation's charge depends on; operations alike in all of it cost a call the same. */
+export function billingRule(op: OperationRuntime): string {
+  const c = op.cost;
+  return JSON.stringify([c?.type ?? 'free', c?.type === 'free' ? 0 : op.price_micro, op.bills_miss, c?.rows_per_unit ?? 1, c?.min_units ?? 0]);
+}
+
+const show = (v: Fixed | undefined) => (v === undefined ? '(left out)' : Array.isArray(v) ? `[${v.join(', ')}]` : v);
+
+/** The parameters whose fixed values differ between operations, by where they are sent. */
+function telling(ops: OperationRuntime[]): Array<{ where: 'query' | 'body'; name: string }> {
+  return (['query', 'body'] as const).flatMap((where) => [...new Set(ops.flatMap((op) => [...fixedOf(op)[where].keys()]))]
+    .filter((name) => new Set(ops.map((op) => show(fixedOf(op)[where].get(name)))).size > 1)
+    .map((name) => ({ where, name })));
+}
+
+/**
+ * Several operations fit the call equally well and would charge it differently. Where a parameter
+ * tells them apart, svc cannot know which one the provider will bill, so it calls no one and names,
+ * per such parameter, what each operation stands for and costs: neither the caller nor svc pays the
+ * difference. Where none does (the same request, described twice), it is the pricier reading, held
+ * before and charged after, so svc never pays for what the provider may bill.
+ */
+function settleTie(tied: OperationRuntime[], path: string, provider: string): OperationRuntime {
+  const apart = telling(tied);
+  if (!apart.length) return tied.reduce((a, b) => (b.price_micro > a.price_micro || (b.price_micro === a.price_micro && b.bills_miss && !a.bills_miss) ? b : a));
+  const each = (where: 'query' | 'body', name: string) => tied.map((op) => `${op.endpoint_id} (${op.price_micro} micro-USD): ${show(fixedOf(op)[where].get(name))}`).join('; ');
+  return invalid(apart.map(({ where, name }) => ({
+    loc: [where, name],
+    msg: `${path} of '${provider}' is ${tied.length} operations priced differently; '${name}' tells them apart: ${each(where, name)}. Send the value of the one you mean; nothing was called or charged.`,
+    type: 'value_error.ambiguous',
+  })));
 }
 
 export function matchOperation(runtime: RuntimeCatalog, provider: string, method: string, path: string, query: URLSearchParams, body: unknown): OperationRuntime {
@@ -85,13 +139,11 @@ export function matchOperation(runtime: RuntimeCatalog, provider: string, method
   if (!best) fail(405, `${path} of '${provider}' takes ${[...new Set(candidates.map((t) => t.op.method))].join(' or ')}, not ${method}.`);
   const same = withMethod.filter((t) => t.template.shape === best.template.shape);
   if (same.length === 1) return best.op;
-  let chosen: OperationRuntime | null = null;
-  let top = -Infinity;
-  for (const { op } of same) {
-    const s = fit(op, query, body);
-    if (s > top) { top = s; chosen = op; }
-  }
-  if (chosen) return chosen;
+  const scored = same.map(({ op }) => ({ op, score: fit(op, query, body) }));
+  const top = Math.max(...scored.map((s) => s.score));
+  const tied = scored.filter((s) => s.score === top && top > -Infinity).map((s) => s.op);
+  if (tied.length && new Set(tied.map(billingRule)).size === 1) return tied[0];
+  if (tied.length) return settleTie(tied, path, provider);
   // every operation at this path stands for other values than the call sends: name them
   const names = [...new Set(same.flatMap(({ op }) => [...fixedOf(op).query.keys()]))];
   return invalid(names.map((name) => ({

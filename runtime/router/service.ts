@@ -23,7 +23,7 @@ export interface Router {
 
 export function createRouter(runtime: RuntimeCatalog, state: State, live: LiveData, config: Config): Router {
   const deps: RouterDeps = {
-    runtime, env: config.env, state, health: new Health(), reservations: new Reservations(), observed: (id) => live.observed(id),
+    runtime, env: config.env, state, health: new Health(Date.now, state.atomics), reservations: new Reservations(), observed: (id) => live.observed(id),
     hasPlatformKey: (p) => platformKey(runtime.providers[p], config.env) !== null,
     attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
   };

@@ -4,6 +4,7 @@
 import type { Storage } from 'unstorage';
 import { KeyedLock } from './lock.ts';
 import { LocalLedger } from './ledger-local.ts';
+import { LocalEphemera } from './ephemeral-local.ts';
 import type { LedgerStore } from './ledger-store.ts';
 import type { Account, Atomics, LedgerDraft, LedgerEntry } from './atomics.ts';
 
@@ -11,6 +12,7 @@ export class LocalAtomics implements Atomics {
   private lock = new KeyedLock();
   private counters = new Map<string, number>();
   private ledger: LocalLedger;
+  private ephemera = new LocalEphemera();
 
   constructor(private storage: Storage, ledgerStore: LedgerStore) {
     this.ledger = new LocalLedger(ledgerStore);
@@ -72,6 +74,30 @@ export class LocalAtomics implements Atomics {
       await this.storage.setItem(key, value as never);
       return true;
     });
+  }
+
+  async hit(name: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
+    return this.ephemera.hit(name, windowMs);
+  }
+
+  async hold(account: string, id: string, amount: number, ttlMs: number): Promise<boolean> {
+    const { balance_micro } = await this.ledger.account(account);
+    // checked and held in one turn of the event loop: no other hold of this process comes between
+    if (balance_micro - this.ephemera.held(account) < amount) return false;
+    this.ephemera.hold(account, id, amount, ttlMs);
+    return true;
+  }
+
+  async unhold(account: string, id: string): Promise<void> {
+    this.ephemera.unhold(account, id);
+  }
+
+  async mark(name: string, ttlMs: number): Promise<void> {
+    this.ephemera.mark(name, ttlMs);
+  }
+
+  async marks(): Promise<Map<string, number>> {
+    return this.ephemera.marks();
   }
 
   flush(): Promise<void> {

@@ -45,6 +45,22 @@ export interface Atomics {
   update<T>(key: string, fn: (current: T | null) => T | undefined | Promise<T | undefined>): Promise<T | null>;
   /** write `value` only when `key` is free; false when it was taken */
   claim<T>(key: string, value: T): Promise<boolean>;
+  /**
+   * Count one hit in the current fixed window of `name` (windows are `windowMs` long, starting at a
+   * window's first hit): the hits so far in it, this one included, and the ms until it ends.
+   */
+  hit(name: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * Hold `amount` of the account's balance for an attempt in flight, under `id`, for at most `ttlMs`
+   * (a holder that dies cannot hold money for ever). False, and nothing held, when the balance minus
+   * every live hold does not cover it.
+   */
+  hold(account: string, id: string, amount: number, ttlMs: number): Promise<boolean>;
+  unhold(account: string, id: string): Promise<void>;
+  /** set an expiring flag every instance sees (open circuits, cooling keys); a later expiry wins */
+  mark(name: string, ttlMs: number): Promise<void>;
+  /** the live flags, each with the ms it has left */
+  marks(): Promise<Map<string, number>>;
   /** finish pending writes (the ledger's, account checkpoints) before the process exits */
   flush(): Promise<void>;
 }

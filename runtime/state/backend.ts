@@ -1,6 +1,6 @@
 // Which storage backs state, from SVC_STORAGE: unset → durable files under SVC_DATA_DIR; `memory:` →
-// in-process maps (tests); `redis://…` → reserved for the multi-instance backend (a driver plus an
-// Atomics implementation over INCR/Lua), refused until it exists.
+// in-process maps (tests); `redis://…` → Redis shared by several instances (records through the redis
+// driver, everything that must be exact through RedisAtomics).
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { durableFs } from './drivers/durable-fs.ts';
@@ -11,23 +11,32 @@ import { SegmentLedgerStore } from './ledger-store-segments.ts';
 import type { Atomics } from './atomics.ts';
 import type { StorageSpec } from '../config.ts';
 import { lockDataDir } from './dir-lock.ts';
+import { connectRedis, redisClient } from './redis-client.ts';
+import { redisDriver } from './drivers/redis.ts';
+import { RedisAtomics } from './atomics-redis.ts';
 
 /** the embedded ledger's files, under the data directory */
 export const LEDGER_DIR = 'ledger-files';
 
 export interface Backend {
-  kind: 'fs' | 'memory';
+  kind: 'fs' | 'memory' | 'redis';
   storage: Storage;
   atomics: Atomics;
   /** whether records survive a restart */
   durable: boolean;
   /** whether this process is the only writer, so records may be cached in memory */
   exclusive: boolean;
-  /** give up the data directory's lock (once; the embedded store is single-writer) */
+  /** give up the data directory's lock (once; the embedded store is single-writer), or the Redis connection */
   release(): void;
 }
 
-export function openBackend(spec: StorageSpec, dataDir: string): Backend {
+export async function openBackend(spec: StorageSpec, dataDir: string): Promise<Backend> {
+  if (spec.kind === 'redis') {
+    const client = redisClient(spec.url);
+    await connectRedis(client, spec.url);
+    const s = createStorage({ driver: redisDriver(client) });
+    return { kind: 'redis', storage: s, atomics: new RedisAtomics(client, s), durable: true, exclusive: false, release: () => client.disconnect() };
+  }
   if (spec.kind === 'memory') {
     const s = createStorage({ driver: memoryDriver() });
     return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new RecordLedgerStore(s)), durable: false, exclusive: true, release: () => {} };

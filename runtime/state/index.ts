@@ -27,8 +27,8 @@ export interface Credential {
 }
 
 export interface State {
-  /** `fs` (durable files) or `memory` */
-  readonly kind: 'fs' | 'memory';
+  /** `fs` (durable files), `memory`, or `redis` (shared by several instances) */
+  readonly kind: 'fs' | 'memory' | 'redis';
   /** the atomic primitives (ids, counters, per-record updates) for other state modules */
   readonly atomics: Atomics;
   /** a new team with `creditMicro` on its balance and its first token (shown once); null when the slug is taken or empty */
@@ -84,11 +84,13 @@ function assertMicro(amount: number, min: number): void {
   if (!Number.isSafeInteger(amount) || amount < min) throw new RangeError(`amount must be an integer micro-USD ≥ ${min}, got ${amount}`);
 }
 
-const account = (teamId: number) => `team-${teamId}`;
+/** the atomics account that holds a team's balance, earnings and ledger */
+export const teamAccount = (teamId: number) => `team-${teamId}`;
+const account = teamAccount;
 
 /** Open state on the backend SVC_STORAGE names (durable files under SVC_DATA_DIR by default). */
 export async function createState(config: Pick<Config, 'storage' | 'dataDir' | 'secret'>): Promise<State> {
-  const backend = openBackend(config.storage, config.dataDir);
+  const backend = await openBackend(config.storage, config.dataDir);
   const { atomics, storage } = backend;
   let sealer: Sealer | null = null;
   // the secret is read (or generated) on first use, not at start
@@ -96,7 +98,8 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
   const observations = new Observations(storage);
   await observations.load();
   const reviews = new Reviews(atomics);
-  await reviews.load();
+  await reviews.catchUp();
+  if (!backend.exclusive) reviews.follow();
 
   return {
     kind: backend.kind,

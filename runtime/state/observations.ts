@@ -115,7 +115,13 @@ export class Observations {
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
     const ids = [...this.dirty];
     this.dirty.clear();
-    await Promise.all(ids.map((id) => this.storage.setItem(`obs:${id}`, stored(this.series.get(id)!) as never)));
+    const written = await Promise.allSettled(ids.map((id) => this.storage.setItem(`obs:${id}`, stored(this.series.get(id)!) as never)));
+    // storage away (a shared backend restarting): keep those series dirty and try again a second later
+    const failed = written.flatMap((w, i) => (w.status === 'rejected' ? [ids[i]] : []));
+    if (failed.length) {
+      for (const id of failed) this.dirty.add(id);
+      this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
+    }
   }
 }
 

@@ -31,12 +31,16 @@ export function slugify(name: string): string {
   return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
 }
 
+/** how long another instance's change of a team record (an own key) may go unseen on a shared backend */
+export const SHARED_TEAM_TTL_MS = 1000;
+
 export class Teams {
-  private cache = new Map<number, TeamRecord>();
+  /** team records; `until` is Infinity when this process is the only writer */
+  private cache = new Map<number, { record: TeamRecord; until: number }>();
   /** token digest → team id; tokens are never reissued to another team, so this cannot go stale */
   private tokens = new Map<string, number>();
 
-  constructor(private storage: Storage, private atomics: Atomics, private sealer: () => Sealer, private cacheable: boolean) {}
+  constructor(private storage: Storage, private atomics: Atomics, private sealer: () => Sealer, private exclusive: boolean) {}
 
   /** null when the name makes no slug or the slug is taken */
   async create(name: string): Promise<Team | null> {
@@ -77,7 +81,7 @@ export class Teams {
     const known = this.tokens.get(digest);
     if (known !== undefined) return this.byId(known);
     const team = await this.resolve('token', digest);
-    if (team && this.cacheable) this.tokens.set(digest, team.id);
+    if (team) this.tokens.set(digest, team.id);
     return team;
   }
 
@@ -146,10 +150,14 @@ export class Teams {
 
   private async record(id: number): Promise<TeamRecord | null> {
     const hit = this.cache.get(id);
-    if (hit) return hit;
+    if (hit && hit.until > Date.now()) return hit.record;
     const r = await this.storage.getItem<TeamRecord>(`team:${id}`);
-    if (r && this.cacheable) this.cache.set(id, r);
+    if (r) this.keep(r);
     return r;
+  }
+
+  private keep(record: TeamRecord): void {
+    this.cache.set(record.id, { record, until: this.exclusive ? Infinity : Date.now() + SHARED_TEAM_TTL_MS });
   }
 
   private async change(id: number, edit: (r: TeamRecord) => void): Promise<void> {
@@ -159,7 +167,7 @@ export class Teams {
       edit(copy);
       return copy;
     });
-    if (next && this.cacheable) this.cache.set(id, next);
+    if (next) this.keep(next);
   }
 }
 

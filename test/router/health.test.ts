@@ -1,6 +1,7 @@
 // Circuit breaking and own-key cool-downs, on a clock the test controls.
 import { describe, expect, it } from 'vitest';
 import { CIRCUIT_COOL_MS, CIRCUIT_ERRORS, Health, OWN_KEY_COOL_MS } from '../../runtime/router/health.ts';
+import { LocalEphemera } from '../../runtime/state/ephemeral-local.ts';
 
 function clocked() {
   let now = 1_000_000;
@@ -45,5 +46,23 @@ describe('own keys', () => {
     expect(health.ownKeyCooling(1, 'apollo')).toBe(false);
     advance(OWN_KEY_COOL_MS);
     expect(health.ownKeyCooling(1, 'hunter')).toBe(false);
+  });
+});
+
+describe('health shared through the state atomics (two instances)', () => {
+  it('an instance sees a circuit and a cooled key another opened, once it syncs, until they end', async () => {
+    let now = 1_000_000;
+    const marks = new LocalEphemera(() => now);
+    const shared = { mark: async (n: string, ms: number) => marks.mark(n, ms), marks: async () => marks.marks() };
+    const a = new Health(() => now, shared);
+    const b = new Health(() => now, shared);
+    for (let i = 0; i < CIRCUIT_ERRORS; i++) a.record('e.x', 'error');
+    a.coolOwnKey(7, 'searchco');
+    expect([b.circuitOpen('e.x'), b.ownKeyCooling(7, 'searchco')]).toEqual([false, false]);
+    await b.sync();
+    expect([b.circuitOpen('e.x'), b.ownKeyCooling(7, 'searchco'), b.ownKeyCooling(8, 'searchco')]).toEqual([true, true, false]);
+    now += CIRCUIT_COOL_MS;
+    await b.sync();
+    expect([b.circuitOpen('e.x'), b.ownKeyCooling(7, 'searchco')]).toEqual([false, true]);
   });
 });

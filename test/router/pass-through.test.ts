@@ -194,6 +194,35 @@ describe('which operation a path is', () => {
     expect(elsewhere.body.detail[0]).toMatchObject({ loc: ['query', 'engine'], msg: expect.stringContaining('google_news') });
   });
 
+  it('one path of differently priced operations: the call that says which is charged as that one; one that does not is refused unpaid', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const ops = w.ctx.catalog.runtime.operations;
+    const lushaBilled = async () => Object.entries(await w.billing()).filter(([id]) => id.startsWith('lusha.people.')).reduce((n, [, b]) => n + b.calls, 0);
+    const [calls, before] = [await lushaBilled(), await balance()];
+    const unsaid = await w.call('/proxy/lusha/v2/person?email=jane@acme.com');
+    expect(unsaid.status).toBe(422);
+    expect(unsaid.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['query.revealEmails', 'query.revealPhones']);
+    expect(await lushaBilled()).toBe(calls);
+    expect(await balance()).toBe(before);
+    for (const [body, id] of [
+      [{ fields: ['basic_profile', 'social_handles', 'contact.business_emails'] }, 'crustdata.people.email.find'],
+      [{ fields: ['basic_profile', 'contact.phone_numbers'] }, 'crustdata.people.phone.find'],
+    ] as const) {
+      const [charged, billed] = [(await chargedByEndpoint())[id] ?? 0, await billedOf(id)];
+      const r = await w.call('/proxy/crustdata/person/enrich', { professional_network_profile_urls: ['https://www.linkedin.com/in/dvdhsu/'], ...body });
+      expect(r.status, id).toBe(200);
+      expect(r.headers.get('x-svc-cost-micro'), id).toBe(String(ops[id].price_micro));
+      expect((await billedOf(id)).calls, id).toBe(billed.calls + 1);
+      expect((await chargedByEndpoint())[id] ?? 0, id).toBe(charged + ops[id].price_micro);
+    }
+    const id = 'lusha.people.enrich';
+    const r = await w.call('/proxy/lusha/v2/person?email=jane@acme.com&revealEmails=false&revealPhones=false');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(ops[id].price_micro));
+    expect(await lushaBilled()).toBe(calls + 1);
+    expect((await billedOf(id)).billed_micro).toBe((await chargedByEndpoint())[id]);
+  });
+
   it('the ledger reconciles with the sandbox for every call so far', async () => {
     const billed = Object.fromEntries(Object.entries(await w.billing()).filter(([, b]) => b.billed_micro > 0).map(([id, b]) => [id, b.billed_micro]));
     const charged = await chargedByEndpoint();

@@ -36,9 +36,11 @@ describe('SVC_STORAGE', () => {
     for (const ok of [undefined, '', 'memory:', 'fs:/tmp/x', 'file:///tmp/x']) expect(() => readConfig({ SVC_STORAGE: ok })).not.toThrow();
   });
 
-  it('refuses redis (not built yet) without echoing its password, and anything else', () => {
-    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379' })).toThrow(/^SVC_STORAGE=redis:\/\/…@127\.0\.0\.1:6379: the redis backend .* not available/);
-    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379' })).not.toThrow(/hunter2/);
+  it('takes redis://host:port/db with SVC_SECRET, and refuses it without one or malformed, never echoing its password', () => {
+    expect(readConfig({ SVC_STORAGE: 'redis://127.0.0.1:6379/3', SVC_SECRET: 's' }).storage).toEqual({ kind: 'redis', url: 'redis://127.0.0.1:6379/3' });
+    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379' })).toThrow(/^SVC_STORAGE=redis:\/\/… needs SVC_SECRET/);
+    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379/db', SVC_SECRET: 's' })).toThrow(/^SVC_STORAGE=redis:\/\/…@127\.0\.0\.1:6379\/db: expected redis:\/\//);
+    expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379/db', SVC_SECRET: 's' })).not.toThrow(/hunter2/);
     expect(() => readConfig({ SVC_STORAGE: 'postgres://db' })).toThrow(ConfigError);
   });
 });
@@ -48,4 +50,11 @@ it('npm start stops on a bad setting with that sentence and exit code 2, before 
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'runtime/start.ts')], { cwd: root, env: { ...process.env, PORT: 'eighty', SVC_DIST_DIR: '/nonexistent' }, encoding: 'utf8', timeout: 20_000 });
   expect(r.status).toBe(2);
   expect(r.stderr.trim()).toBe('svc: PORT=eighty: expected a whole number from 0 to 65535');
+});
+
+it('npm start on a Redis nobody answers at stops with a sentence naming it and exit code 1, password hidden', () => {
+  const root = join(import.meta.dirname, '../..');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'runtime/start.ts')], { cwd: root, env: { ...process.env, SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:1/0', SVC_SECRET: 's', SVC_DIST_DIR: '/nonexistent' }, encoding: 'utf8', timeout: 20_000 });
+  expect(r.status).toBe(1);
+  expect(r.stderr.trim()).toMatch(/^svc: SVC_STORAGE=redis:\/\/…@127\.0\.0\.1:1\/0: Redis does not answer \(connect ECONNREFUSED 127\.0\.0\.1:1\)$/);
 });

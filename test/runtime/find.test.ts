@@ -63,6 +63,26 @@ describe('GET /catalog/find', () => {
     expect(typeof j.verdict).toBe('string');
   });
 
+  it('the local judge keeps what takes what the caller has and gives what they want, routed first, saying why', async () => {
+    const base = await svc();
+    const [c, j] = (await lines(`${base}/catalog/find?q=${encodeURIComponent('will jane@acme.com bounce')}`)).lines.map((l) => l.json);
+    expect(j.kept[0]).toEqual({ endpoint_id: 'svc.people.email.verify', why: expect.stringMatching(/^takes email, returns status/) });
+    const capabilityOf = new Map(c.candidates.map((x: { endpoint_id: string; capability: string }) => [x.endpoint_id, x.capability]));
+    expect(j.kept.every((k: { endpoint_id: string }) => capabilityOf.get(k.endpoint_id) === 'people.email.verify')).toBe(true);
+    expect(j.verdict).toMatch(/^people\.email\.verify takes email, returns status; you have email\./);
+  });
+
+  it('the local judge says when the job takes two steps, and when nothing does it', async () => {
+    const base = await svc();
+    const judged = async (q: string) => (await lines(`${base}/catalog/find?q=${encodeURIComponent(q)}`)).lines[1].json;
+    const two = await judged('check deliverability for https://www.linkedin.com/in/jane-doe');
+    expect(two.verdict).toMatch(/people\.email\.find takes linkedin_url and returns email, which people\.email\.verify takes; a hub tool could chain them/);
+    expect(two.kept.some((k: { why: string }) => k.why.startsWith('step 1: takes linkedin_url, returns email'))).toBe(true);
+    const none = await judged('google results for jane@acme.com');
+    expect(none.verdict).toMatch(/^No operation takes email and returns results in one step/);
+    expect(none.kept[0].why).toMatch(/^returns results, but takes other inputs than email/);
+  });
+
   it('sends the candidates at once and the verdict when a slow judge answers', async () => {
     const judge = await fakeJudge(JSON.stringify({ kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }, { endpoint_id: 'evil.injected', why: 'x' }], verdict: 'use the routed one' }), 800);
     const base = await svc({ SVC_JUDGE_URL: judge.url, SVC_JUDGE_KEY: 'judge-key', SVC_JUDGE_TIMEOUT_MS: '5000' });
@@ -71,7 +91,11 @@ describe('GET /catalog/find', () => {
     expect(r.lines[1].at).toBeGreaterThanOrEqual(750);
     expect(r.lines[1].json).toEqual({ event: 'judged', kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }], verdict: 'use the routed one' });
     expect(judge.got[0].auth).toBe('Bearer judge-key');
-    expect(JSON.parse(judge.got[0].body.messages[1].content).job).toBe('email verify');
+    const prompt = JSON.parse(judge.got[0].body.messages[1].content);
+    expect(prompt.job).toBe('email verify');
+    // the same have/want facts the local judge reads, and each candidate's contract
+    expect(prompt).toEqual(expect.objectContaining({ has: expect.any(Array), wants: expect.any(Array) }));
+    expect(prompt.candidates.find((c: { endpoint_id: string }) => c.endpoint_id === 'svc.people.email.verify')).toEqual(expect.objectContaining({ takes: [['email']], returns: expect.arrayContaining(['status']) }));
   });
 
   it('leaves the stream with one line when the judge does not answer in time', async () => {

@@ -1,7 +1,8 @@
 // The group-committed ledger (runtime/state/ledger-local.ts) over both of its stores: records in
 // unstorage and append-only files. Chunks shared by concurrent posts, paging across chunk edges,
 // reopening, the earlier one-entry record layout, a torn or damaged file, and a storage that fails or
-// stalls a write (the one edge stood in for: a disk refusing a write).
+// stalls a write (the one edge stood in for: a disk refusing a write). Last, the ledger's promises
+// through every backend's atomics: memory, embedded, Redis.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,9 @@ import { LocalLedger } from '../../runtime/state/ledger-local.ts';
 import { RecordLedgerStore } from '../../runtime/state/ledger-store-records.ts';
 import { SegmentLedgerStore } from '../../runtime/state/ledger-store-segments.ts';
 import type { LedgerStore } from '../../runtime/state/ledger-store.ts';
-import type { LedgerEntry } from '../../runtime/state/atomics.ts';
+import type { Atomics, LedgerEntry } from '../../runtime/state/atomics.ts';
+import { createState } from '../../runtime/state/index.ts';
+import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -205,5 +208,59 @@ describe('a write that fails or stalls', () => {
     release();
     expect((await pending)!.id).toBe(2);
     expect(await ledger.account('acct')).toEqual({ balance_micro: 105, earnings_micro: 0 });
+  });
+});
+
+/** the same promises through each backend's atomics: memory, the embedded files, Redis */
+const backends: Array<{ name: string; open: () => Promise<{ atomics: Atomics; reopen: (() => Promise<Atomics>) | null; close: () => Promise<void> }> }> = [
+  { name: 'memory', open: async () => { const s = await createState({ storage: { kind: 'memory' }, dataDir: tempDir(), secret: 's' }); return { atomics: s.atomics, reopen: null, close: () => s.close() }; } },
+  {
+    name: 'embedded', open: async () => {
+      const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: tempDir(), secret: 's' };
+      const states = [await createState(config)];
+      return { atomics: states[0].atomics, reopen: async () => { await states[0].close(); states.push(await createState(config)); return states[1].atomics; }, close: async () => { for (const s of states) await s.close(); } };
+    },
+  },
+  {
+    name: 'redis', open: async () => {
+      await flushRedis(REDIS_DB.ledger);
+      const config = { storage: { kind: 'redis' as const, url: redisUrl(REDIS_DB.ledger) }, dataDir: tempDir(), secret: 's' };
+      const states = [await createState(config)];
+      return { atomics: states[0].atomics, reopen: async () => { states.push(await createState(config)); return states[1].atomics; }, close: async () => { for (const s of states) await s.close(); } };
+    },
+  },
+];
+
+describe.each(backends)('the ledger through the $name atomics', ({ open }) => {
+  it('numbers bursts in call order, pages exactly at any size, never overdraws, and reads the same after a reopen', async () => {
+    const { atomics, reopen, close } = await open();
+    const amounts: number[] = [];
+    const post = (n: number) => { amounts.push(n); return atomics.post('acct', { kind: 'credit', amount_micro: n }); };
+    for (let i = 1; i <= 7; i++) await post(i);
+    const burst = await Promise.all(Array.from({ length: 100 }, (_, i) => post(100 + i)));
+    expect(burst.map((e) => e!.id)).toEqual(Array.from({ length: 100 }, (_, i) => 8 + i));
+    const charges = await Promise.all(Array.from({ length: 3 }, () => atomics.post('tight', { kind: 'charge', amount_micro: -4 })));
+    expect(charges.every((c) => c === null)).toBe(true); // an empty account takes no charge
+    await atomics.post('tight', { kind: 'credit', amount_micro: 10 });
+    expect((await Promise.all([4, 4, 4].map((n) => atomics.post('tight', { kind: 'charge', amount_micro: -n })))).filter((c) => c === null)).toHaveLength(1);
+    const pages = async (a: Atomics, limit: number) => {
+      const out: LedgerEntry[] = [];
+      for (let before: number | null = null, first = true; first || before !== null; first = false) {
+        const page: { entries: LedgerEntry[]; next: number | null } = await a.entries('acct', before, limit);
+        out.push(...page.entries);
+        before = page.next;
+      }
+      return out;
+    };
+    for (const limit of [50, 7, 1, 200]) expect((await pages(atomics, limit)).map((e) => e.amount_micro)).toEqual([...amounts].reverse());
+    const sum = amounts.reduce((s, n) => s + n, 0);
+    expect(await atomics.account('acct')).toEqual({ balance_micro: sum, earnings_micro: 0 });
+    if (reopen) {
+      const again = await reopen();
+      expect(await again.account('acct')).toEqual({ balance_micro: sum, earnings_micro: 0 });
+      expect(await again.account('tight')).toEqual({ balance_micro: 2, earnings_micro: 0 });
+      expect((await pages(again, 50)).map((e) => e.id)).toEqual(Array.from({ length: 107 }, (_, i) => 107 - i));
+    }
+    await close();
   });
 });

@@ -1,13 +1,18 @@
-// The state layer's contract, run over every local backend: memory and the durable embedded files.
+// The state layer's contract, run over every backend: memory, the durable embedded files, and Redis.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createState, formatUsd, parseUsdToMicro, type State } from '../../runtime/state/index.ts';
 import { WINDOW } from '../../runtime/state/observations.ts';
+import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const opened: State[] = [];
+afterAll(async () => {
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  await Promise.all(opened.map((s) => s.close()));
+});
 
 function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'svc-state-'));
@@ -22,6 +27,15 @@ function allFiles(dir: string): string[] {
 const backends = [
   { name: 'memory', open: async () => ({ state: await createState({ storage: { kind: 'memory' as const }, dataDir: tempDir(), secret: 'test-secret' }), dir: null as string | null }) },
   { name: 'embedded fs', open: async () => { const dir = tempDir(); return { state: await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'test-secret' }), dir }; } },
+  {
+    name: 'redis',
+    open: async () => {
+      await flushRedis(REDIS_DB.state);
+      const state = await createState({ storage: { kind: 'redis' as const, url: redisUrl(REDIS_DB.state) }, dataDir: tempDir(), secret: 'test-secret' });
+      opened.push(state);
+      return { state, dir: null as string | null };
+    },
+  },
 ];
 
 describe('money', () => {
@@ -78,6 +92,44 @@ describe.each(backends)('state over $name', ({ open }) => {
     expect(entries.filter((e) => e.kind === 'charge')).toHaveLength(ok);
     expect(entries.reduce((s, e) => s + e.amount_micro, 0)).toBe(balance);
     expect(entries.every((e) => Number.isInteger(e.amount_micro))).toBe(true);
+  });
+
+  it('serialises concurrent record updates and claims a key once', async () => {
+    const { state } = await open();
+    await Promise.all(Array.from({ length: 50 }, () => state.atomics.update<{ n: number }>('rec', (r) => ({ n: (r?.n ?? 0) + 1 }))));
+    expect(await state.atomics.get('rec')).toEqual({ n: 50 });
+    const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => state.atomics.claim('once', { i })));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('counts hits per fixed window, each name apart', async () => {
+    const { state } = await open();
+    const counts = await Promise.all(Array.from({ length: 40 }, () => state.atomics.hit('find:1.2.3.4', 60_000)));
+    expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(counts.every((c) => c.resetMs > 0 && c.resetMs <= 60_000)).toBe(true);
+    expect((await state.atomics.hit('find:5.6.7.8', 60_000)).count).toBe(1);
+  });
+
+  it('holds balance for calls in flight: concurrent holds never pass it, and a release frees it', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Holds', 1_000))!;
+    const acct = `team-${team.id}`;
+    const held = await Promise.all(Array.from({ length: 30 }, (_, i) => state.atomics.hold(acct, `h${i}`, 100, 60_000)));
+    expect(held.filter(Boolean)).toHaveLength(10);
+    expect(await state.atomics.hold(acct, 'late', 100, 60_000)).toBe(false);
+    await state.atomics.unhold(acct, `h${held.indexOf(true)}`);
+    expect(await state.atomics.hold(acct, 'late', 100, 60_000)).toBe(true);
+  });
+
+  it('keeps expiring marks, a later expiry winning', async () => {
+    const { state } = await open();
+    await state.atomics.mark('circuit:e.x', 60_000);
+    await state.atomics.mark('circuit:e.x', 1_000);
+    await state.atomics.mark('gone', 1);
+    await new Promise((r) => setTimeout(r, 20));
+    const marks = await state.atomics.marks();
+    expect([...marks.keys()]).toEqual(['circuit:e.x']);
+    expect(marks.get('circuit:e.x')).toBeGreaterThan(1_000);
   });
 
   it('refuses a charge above the balance and writes nothing for it; zero charges are not written', async () => {

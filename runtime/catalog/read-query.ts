@@ -1,0 +1,78 @@
+// Reads a need as a sentence: its content terms, and which of them name what the caller already has.
+// 'email for a linkedin profile': 'email' is wanted, 'linkedin' and 'profile' are had. A term is had
+// when it follows a word like from, by, for, of, with (until a word like to, into, get turns the
+// sentence back to what is wanted), or is the word after this, my, their. Search weighs had terms against a capability's
+// `has` words, the finder's judge matches them against identity sets. No node imports (browser-safe).
+import { sentenceEncoder, STOPWORDS, wordEncoder } from './encoder.ts';
+
+/** stems of words seen, bounded: stemming a word runs the whole encoder */
+const stemmed = new Map<string, string>();
+const stem = (w: string): string => {
+  let s = stemmed.get(w);
+  if (s === undefined) {
+    if (stemmed.size >= 20_000) stemmed.clear();
+    s = sentenceEncoder.encode(w)[0] ?? w;
+    stemmed.set(w, s);
+  }
+  return s;
+};
+
+/** after these, the words name what the caller has, until a want-marker */
+const HAVE_MARKERS = new Set(['from', 'by', 'for', 'of', 'with', 'using', 'given', 'via', 'behind', 'at', 'on', 'about', 'based']);
+/** these mark only the next word: 'this email', 'my list' */
+const DETERMINERS = new Set(['this', 'these', 'that', 'those', 'my', 'our', 'their', 'his', 'her', 'its']);
+/** 'list of', 'search for', 'number of': the words after 'of' or 'for' still name the want */
+const NOT_MARKING = new Set(['list', 'lists', 'search', 'number', 'lot', 'lots', 'kind', 'type', 'set', 'group', 'count', 'look']);
+const OF_FOR = new Set(['of', 'for']);
+/** these turn the sentence back to what the caller wants */
+const WANT_MARKERS = new Set(['to', 'into', 'get', 'then', 'want', 'need', 'return', 'returns', 'give', 'find']);
+
+export interface QueryTerm {
+  term: string;
+  /** the caller has it (it follows a have-marker) */
+  had: boolean;
+}
+
+export interface ReadQuery {
+  /** every word, little ones kept, misspellings corrected */
+  words: string[];
+  /** content terms, each once, in order */
+  terms: QueryTerm[];
+  /** content words in sentence order, repeats kept, each with whether the caller has it */
+  sequence: QueryTerm[];
+  /** adjacent word pairs of the whole sentence, little words kept */
+  pairs: string[];
+}
+
+/** `correct` may replace a content word the catalog does not know by one it does */
+export function readQuery(q: string, correct: (word: string) => string = (w) => w): ReadQuery {
+  const raw = wordEncoder.encode(q);
+  const words = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w))));
+  const terms: QueryTerm[] = [];
+  const sequence: QueryTerm[] = [];
+  const seen = new Set<string>();
+  let had = false;
+  let determined = false;
+  raw.forEach((w, i) => {
+    if (HAVE_MARKERS.has(w) && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(raw[i - 1]))) had = true;
+    else if (DETERMINERS.has(w)) determined = true;
+    else if (WANT_MARKERS.has(w)) { had = false; determined = false; }
+    if (STOPWORDS.has(w)) return;
+    const term = { term: words[i], had: had || determined };
+    determined = false;
+    sequence.push(term);
+    if (seen.has(term.term)) return;
+    seen.add(term.term);
+    terms.push(term);
+  });
+  return { words, terms, sequence, pairs: words.slice(1).map((b, k) => `${words[k]} ${b}`) };
+}
+
+/** the pairs of any text, as readQuery gives them for a query */
+export const pairsOf = (text: string): string[] => {
+  const w = sentenceEncoder.encode(text);
+  return w.slice(1).map((b, k) => `${w[k]} ${b}`);
+};
+
+/** the content words of a phrase, as readQuery's sequence holds them */
+export const contentWords = (text: string): string[] => wordEncoder.encode(text).filter((w) => !STOPWORDS.has(w)).map(stem);

@@ -1,0 +1,109 @@
+// The Lua scripts RedisAtomics runs: each one step Redis executes alone, so a check and the write it
+// allows cannot be split by another instance. Amounts arrive as decimal strings and move through
+// HINCRBY (64-bit integers); Lua's doubles only compare, which is exact below 2^53.
+// Windows, holds and marks describe work in flight, which a Redis restart ends anyway: their scripts
+// keep their writes out of the AOF and replication (REPL_NONE), so with `appendfsync always` only
+// the ledger, ids and records wait for a disk sync.
+import type { RedisClient } from './redis-client.ts';
+
+const MAX_SAFE = '9007199254740991';
+/** the script's writes stay in memory: not in the AOF, not sent to replicas */
+const EPHEMERAL = 'redis.set_repl(redis.REPL_NONE)';
+/** \`now\`: Redis's clock in ms, one clock for every instance */
+const NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
+
+export const SCRIPTS = {
+  /**
+   * KEYS: account hash, ledger list, the post's receipt. ARGV: field (balance|earnings), signed
+   * amount, entry JSON after its id, receipt lifetime s. Answers the entry id, or 0 (refused, nothing
+   * written). The receipt tells a poster whose answer was lost whether the post landed.
+   */
+  ledgerPost: {
+    numberOfKeys: 3,
+    lua: `
+local next = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') + tonumber(ARGV[2])
+if next < 0 or next > ${MAX_SAFE} then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('RPUSH', KEYS[2], '{"id":' .. id .. ARGV[3])
+redis.call('SET', KEYS[3], id, 'EX', ARGV[4])
+return id`,
+  },
+  /** KEYS: record. ARGV: the value read ('' for none), the new value. 1 when written; 0 when the record changed since the read. */
+  compareAndSet: {
+    numberOfKeys: 1,
+    lua: `
+if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1`,
+  },
+  /** KEYS: window counter. ARGV: window ms. Answers {count in this window, ms until it ends}. */
+  windowHit: {
+    numberOfKeys: 1,
+    lua: `
+${EPHEMERAL}
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {n, redis.call('PTTL', KEYS[1])}`,
+  },
+  /**
+   * KEYS: account hash, its holds hash. ARGV: hold id, amount, ttl ms. Holds are "amount:expiry" by
+   * Redis's clock; expired ones (an instance that died holding) are dropped here. 1 when held.
+   */
+  hold: {
+    numberOfKeys: 2,
+    lua: `
+${EPHEMERAL}
+${NOW}
+local held = 0
+local all = redis.call('HGETALL', KEYS[2])
+for i = 1, #all, 2 do
+  local amount, expiry = string.match(all[i + 1], '^(%d+):(%d+)$')
+  if tonumber(expiry) <= now then redis.call('HDEL', KEYS[2], all[i]) else held = held + tonumber(amount) end
+end
+if tonumber(redis.call('HGET', KEYS[1], 'balance') or '0') - held < tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. ':' .. string.format('%d', now + tonumber(ARGV[3])))
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1`,
+  },
+  /** KEYS: holds hash. ARGV: hold id. */
+  unhold: {
+    numberOfKeys: 1,
+    lua: `
+${EPHEMERAL}
+return redis.call('HDEL', KEYS[1], ARGV[1])`,
+  },
+  /** KEYS: marks hash. ARGV: name, ttl ms. Sets a mark until now + ttl (Redis's clock), keeping a later one. */
+  mark: {
+    numberOfKeys: 1,
+    lua: `
+${EPHEMERAL}
+${NOW}
+local until_ms = now + tonumber(ARGV[2])
+if tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') < until_ms then redis.call('HSET', KEYS[1], ARGV[1], string.format('%d', until_ms)) end
+return 1`,
+  },
+  /** KEYS: marks hash. Answers {name, ms left, …} for live marks, dropping expired ones. */
+  marks: {
+    numberOfKeys: 1,
+    lua: `
+${EPHEMERAL}
+${NOW}
+local out = {}
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local left = tonumber(all[i + 1]) - now
+  if left <= 0 then redis.call('HDEL', KEYS[1], all[i]) else out[#out + 1] = all[i]; out[#out + 1] = left end
+end
+return out`,
+  },
+} as const;
+
+type ScriptName = keyof typeof SCRIPTS;
+export type Scripted = { [K in ScriptName]: (...args: Array<string | number>) => Promise<unknown> };
+
+/** the client with each script as a command (EVALSHA, loaded again by ioredis after a Redis restart) */
+export function withScripts(client: RedisClient): Scripted {
+  for (const [name, s] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: s.numberOfKeys, lua: s.lua });
+  return client as unknown as Scripted;
+}

@@ -1,0 +1,38 @@
+// The dashboard built by vite beside the real catalog of this test run, served by the real runtime
+// behind a front door whose /meta app_version a test can change (a deploy while a tab is open).
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { H3 } from 'h3';
+import { buildDashboard } from '../../build/dashboard.ts';
+import { createApp } from '../../runtime/app.ts';
+import { startServer } from '../../runtime/server.ts';
+import type { AppContext } from '../../runtime/context.ts';
+import { appContext } from './server.ts';
+import { REAL_DIST, ROOT } from './paths.ts';
+
+export const DASHBOARD_DIST = join(ROOT, '.test-dist', 'dashboard');
+
+export interface DashboardServer {
+  url: string;
+  ctx: AppContext;
+  /** from now on /meta answers this app_version */
+  deploy(appVersion: string): void;
+  close(): Promise<void>;
+}
+
+export async function serveDashboard(): Promise<DashboardServer> {
+  mkdirSync(DASHBOARD_DIST, { recursive: true });
+  symlinkSync(join(REAL_DIST, 'catalog'), join(DASHBOARD_DIST, 'catalog'));
+  await buildDashboard(DASHBOARD_DIST);
+  const ctx = await appContext(DASHBOARD_DIST);
+  const app = createApp(ctx);
+  let deployed: string | null = null;
+  const front = new H3();
+  front.get('/meta', async (event) => {
+    const meta = (await (await app.fetch(event.req)).json()) as Record<string, unknown>;
+    return deployed ? { ...meta, app_version: deployed } : meta;
+  });
+  front.all('/**', (event) => app.fetch(event.req));
+  const server = await startServer(front, { port: 0 });
+  return { url: server.url, ctx, deploy: (v) => { deployed = v; }, close: () => server.close() };
+}

@@ -1,0 +1,183 @@
+// The dashboard in real headless Chromium against the real runtime and the real catalog.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launch, type Browser } from '../helpers/browser.ts';
+import { serveDashboard, type DashboardServer } from '../helpers/dashboard.ts';
+import { REAL_DIST, ROOT } from '../helpers/paths.ts';
+import type { CatalogEntry } from '../../build/dist-types.ts';
+import { emailTool } from '../hub/tool-files.ts';
+
+const SHOTS = join(ROOT, '.test-screenshots');
+
+let server: DashboardServer;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await serveDashboard();
+  measureSome('svc.people.email.verify');
+  browser = await launch();
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(hash: string): Promise<void> {
+  ({ page, errors } = await browser.open());
+  await page.goto(`${server.url}/${hash}`);
+}
+/** Calls recorded for the first children of a routed plan, so its chart and siblings show measured rows. */
+function measureSome(routedId: string): void {
+  const { routing } = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'endpoints', `${routedId}.json`), 'utf8')) as CatalogEntry;
+  routing!.plan.slice(0, 6).forEach(({ endpoint_id }, k) => {
+    for (let i = 0; i < 40; i++) server.ctx.state.recordAttempt(endpoint_id, { outcome: i < 40 * (0.95 - k * 0.13) ? 'hit' : 'miss', ms: 180 + k * 90 + i * 9, at: Date.now() });
+  });
+}
+const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+
+afterEach(async () => {
+  expect(errors, 'console errors on the page').toEqual([]);
+  await page.close();
+});
+
+describe('the dashboard', () => {
+  it('shows the platform shelves, and a shelf grouped by capability', async () => {
+    await open('');
+    await expect(page.locator('.card h2').first().textContent()).resolves.toBeTruthy();
+    await shot('home');
+    await page.locator('.card').first().click();
+    await page.locator('section.capability h2').first().waitFor();
+    expect(await page.locator('section.capability').count()).toBeGreaterThan(1);
+    await shot('platform');
+  });
+
+  it('searches as you type in the browser; the arrow keys and Enter open a result, Escape leaves', async () => {
+    await open('');
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.locator('#q').pressSequentially('verify email', { delay: 20 });
+    await page.locator('#results a').first().waitFor();
+    const first = await page.locator('#results a').first().getAttribute('href');
+    expect(first).toMatch(/^#\/op\/.*email\.verify/);
+    expect(asked.filter((p) => p.startsWith('/catalog/search?') || p === '/catalog/search')).toEqual([]);
+    await shot('search');
+    await page.locator('#q').press('ArrowDown');
+    const second = await page.locator('#results a.active').getAttribute('href');
+    expect(second).not.toBe(first);
+    await page.locator('#q').press('Enter');
+    await page.waitForURL((u) => u.hash === second);
+    await page.locator('#call-template').waitFor();
+    await page.locator('#q').pressSequentially('serp');
+    await page.locator('#q').press('Escape');
+    await page.locator('.card').first().waitFor();
+    expect(await page.locator('#q').inputValue()).toBe('');
+  });
+
+  it('ranks as GET /catalog/search ranks (the same search module over the same index)', async () => {
+    await open('#/search?q=youtube%20comments');
+    await page.locator('#results a').first().waitFor();
+    const shown = (await page.locator('#results a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).map((h) => decodeURIComponent(h!.replace('#/op/', '')));
+    const api = (await (await fetch(`${server.url}/catalog/search?q=youtube%20comments&limit=30`)).json()) as { results: Array<{ endpoint_id: string }> };
+    expect(shown.length).toBeGreaterThan(3);
+    expect(shown).toEqual(api.results.map((r) => r.endpoint_id));
+  });
+
+  it('an operation page shows parameters, cost, the call template with the proxy URL, and its siblings side by side; Copy copies it', async () => {
+    await open('#/op/hunter.people.email.verify');
+    const meta = (await (await fetch(`${server.url}/meta`)).json()) as { proxy_url: string };
+    const template = await page.locator('#call-template').textContent();
+    expect(template).toContain(`${meta.proxy_url}/hunter/`);
+    expect(template).not.toContain('{{proxy_url}}');
+    await expect(page.locator('table.params').textContent()).resolves.toMatch(/email.*string.*required/);
+    expect(await page.locator('#siblings tbody tr').count()).toBeGreaterThan(2);
+    await expect(page.locator('#siblings thead').textContent()).resolves.toMatch(/price per hit.*hit rate.*p50 \/ p95.*reviews/);
+    await page.locator('#copy').click();
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(template);
+    await shot('operation');
+  });
+
+  it('a routed capability page draws the plan as a table and a chart of price per hit against hit rate', async () => {
+    await open('#/capability/people.email.verify');
+    await page.locator('#plan-chart svg').waitFor();
+    const rows = await page.locator('#plan tbody tr').count();
+    expect(rows).toBeGreaterThan(2);
+    expect(await page.locator('#plan-chart svg .dot').count()).toBe(rows);
+    // measured children sit on the hit-rate axis, the rest in the band of the unmeasured
+    await expect(page.locator('#plan tbody').textContent()).resolves.toMatch(/\d+%/);
+    await shot('capability');
+    await page.setViewportSize({ width: 960, height: 820 });
+    await shot('readme'); // docs/dashboard.png is a copy of this one
+  });
+
+  it('shows the deploy banner when /meta answers a new app_version while the tab is open', async () => {
+    ({ page, errors } = await browser.open());
+    await page.clock.install();
+    await page.goto(`${server.url}/#/`);
+    await page.locator('.card').first().waitFor();
+    await page.clock.runFor(60_000);
+    expect(await page.locator('#deploy-banner').count()).toBe(0);
+    server.deploy('a-new-build');
+    try {
+      await page.clock.runFor(60_000);
+      await page.locator('#deploy-banner').waitFor();
+      await expect(page.locator('#deploy-banner').textContent()).resolves.toMatch(/a new version is deployed — reload/i);
+    } finally {
+      server.deploy('');
+    }
+  });
+
+  it('signs in with a token, shows the balance and ledger, adds an own provider key, looks up its hub tool, and signs out', async () => {
+    const created = (await server.ctx.state.createTeam('Browser test team', 12_500_000))!;
+    await open('#/account');
+    await page.locator('#token').fill(created.token);
+    await page.locator('#sign-in button').click();
+    await expect(page.locator('#balance').textContent()).resolves.toBe('$12.50');
+    const cookies = await browser.context.cookies(server.url);
+    expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true);
+    // the hub lists no team's tools: the page looks one up by its id (published before the team has
+    // an own key, so that its check never reaches a real provider)
+    const published = await fetch(`${server.url}/hub/tools`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
+      body: JSON.stringify({ tool_id: 'browser-email-check', files: emailTool() }),
+    });
+    expect(published.status).toBe(201);
+    await page.locator('input[aria-label="tool id"]').fill('browser-email-check');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.getByText('Verified work email (browser-email-check)').waitFor();
+    await page.locator('#own-keys input[name=provider]').fill('hunter');
+    await page.locator('#own-keys input[name=key]').fill('hunter-key-of-the-team');
+    await page.locator('#own-keys button[type=submit]').click();
+    await page.locator('#own-keys li code', { hasText: 'hunter' }).waitFor();
+    expect(await server.ctx.state.ownKeyProviders(created.team.id)).toEqual(['hunter']);
+    expect(await page.content()).not.toContain('hunter-key-of-the-team');
+    await shot('account');
+    await page.locator('#sign-out').click();
+    await page.locator('#token').waitFor();
+    expect((await browser.context.cookies(server.url)).some((c) => c.name === 'svc_session')).toBe(false);
+  });
+
+  it('is readable on a phone', async () => {
+    const phone = await launch({ width: 390, height: 844 });
+    try {
+      ({ page, errors } = await phone.open());
+      await page.goto(`${server.url}/#/op/svc.people.email.verify`);
+      await page.locator('#call-template').waitFor();
+      await shot('phone');
+      // nothing wider than the screen but the tables' own scroll boxes
+      const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > 391).map((e) => `${e.tagName}.${e.className}#${e.id}`).slice(0, 5));
+      expect(wide).toEqual([]);
+      expect(errors, 'console errors on the phone').toEqual([]);
+      await page.close();
+    } finally {
+      ({ page, errors } = await browser.open()); // afterEach closes a page of the shared browser
+      await phone.close();
+    }
+  });
+});

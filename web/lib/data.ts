@@ -1,0 +1,68 @@
+// Everything the dashboard reads: the static catalog files the build writes (any static host serves
+// them) and /meta. Paths are relative, so the dashboard works under any base path.
+import type { CapabilityDoc, CatalogEntry, SearchRow } from '../../build/dist-types.ts';
+import type { SearchIndexDump } from '../../runtime/catalog/search.ts';
+import type { PlatformRow, Shelf as BuiltShelf } from '../../build/resolve-shelves.ts';
+
+export interface Meta {
+  proxy_url: string;
+  svc_version: string;
+  app_version: string;
+  catalog: { hash: string; built_at: string; operations: number; providers: number };
+}
+
+/** platforms/<slug>.json: the shelf without its hidden operations (those are in <slug>.all.json) */
+export type Shelf = Omit<BuiltShelf, 'all'>;
+
+export class HttpError extends Error {
+  constructor(readonly status: number, message: string) { super(message); }
+}
+
+async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, { credentials: 'same-origin', ...init });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { detail?: unknown } | null;
+    throw new HttpError(res.status, typeof body?.detail === 'string' ? body.detail : `${url} answered ${res.status}`);
+  }
+  return (await res.json()) as T;
+}
+
+// Catalog files never change under a running page (a new build is a new app_version), so each is read once.
+const once = new Map<string, Promise<unknown>>();
+function cached<T>(url: string, load: () => Promise<T> = () => getJson<T>(url)): Promise<T> {
+  if (!once.has(url)) once.set(url, load().catch((e: unknown) => { once.delete(url); throw e; }));
+  return once.get(url) as Promise<T>;
+}
+
+export const meta = (): Promise<Meta> => getJson<Meta>('meta', { cache: 'no-store' });
+export const platforms = () => cached<{ platforms: PlatformRow[] }>('catalog/platforms.json').then((r) => r.platforms);
+export const shelf = (slug: string) => cached<Shelf>(`catalog/platforms/${encodeURIComponent(slug)}.json`);
+export const searchFiles = () => Promise.all([
+  cached<SearchRow[]>('catalog/search/rows.json'),
+  cached<SearchIndexDump>('catalog/search/index.json'),
+  cached<CapabilityDoc[]>('catalog/search/capabilities.json'),
+]);
+
+/**
+ * One operation's entry. The runtime answers the live entry (observed figures and reviews filled in
+ * from its state) at the path without `.json`; a plain static host has only the built shard.
+ */
+export const entry = (id: string) => {
+  const path = `catalog/endpoints/${encodeURIComponent(id)}`;
+  return cached<CatalogEntry>(path, () => getJson<CatalogEntry>(path).catch(() => getJson<CatalogEntry>(`${path}.json`)));
+};
+
+// The signed-in team (the svc_session cookie, set and cleared by the runtime).
+export interface Team { team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }
+export interface LedgerEntry { id: string | number; at: string; kind: string; amount_micro: number; endpoint_id?: string; call_id?: string; tool_id?: string }
+export interface ToolView { tool_id: string; name: string; summary: string; price_usd: number; status: string; version: number; live_version: number | null; earnings_micro?: number; runs?: number; versions: Array<{ version: number; status: string; created_at: string }> }
+
+const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+export const signIn = (token: string) => getJson<{ team: string }>('auth/session', json('POST', { token }));
+export const signOut = () => fetch('auth/session', { method: 'DELETE', credentials: 'same-origin' });
+export const team = () => getJson<Team>('teams/me', { cache: 'no-store' });
+export const ledger = (cursor: string | null) => getJson<{ entries: LedgerEntry[]; next_cursor: string | null }>(`teams/me/ledger${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
+export const setOwnKey = (provider: string, key: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, json('POST', { key }));
+export const removeOwnKey = (provider: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, { method: 'DELETE' });
+export const tool = (id: string) => getJson<ToolView>(`hub/tools/${encodeURIComponent(id)}`, { cache: 'no-store' });

@@ -1,0 +1,111 @@
+// Signing in with a team token (the runtime sets the svc_session cookie), then the team's balance,
+// ledger, own provider keys and a look-up of its hub tools (the hub lists no team's tools).
+import { HttpError, ledger, removeOwnKey, setOwnKey, signIn, signOut, team, tool, type LedgerEntry } from '../lib/data.ts';
+import { h, link, table } from '../lib/dom.ts';
+import { micro, usd } from '../lib/format.ts';
+import { href } from '../lib/router.ts';
+
+// The cookie is HttpOnly, so the page remembers only that it signed in: asking /teams/me without a
+// session would be a needless 401.
+const MARK = 'svc.signed_in';
+
+export async function accountPage(rerender: () => void): Promise<Node> {
+  if (!localStorage.getItem(MARK)) return signInForm(rerender);
+  const me = await team().catch((e: unknown) => {
+    if (e instanceof HttpError && e.status === 401) return null;
+    throw e;
+  });
+  if (!me) {
+    localStorage.removeItem(MARK);
+    return signInForm(rerender, 'Your session has ended; sign in again.');
+  }
+  const out = async () => { await signOut(); localStorage.removeItem(MARK); rerender(); };
+  return h('section', { class: 'account' },
+    h('h1', {}, me.name, ' ', h('span', { class: 'muted' }, `(${me.team})`)),
+    h('div', { class: 'cards' },
+      h('div', { class: 'card' }, h('p', { class: 'muted' }, 'Balance'), h('p', { class: 'big', id: 'balance' }, micro(me.balance_micro))),
+      h('div', { class: 'card' }, h('p', { class: 'muted' }, 'Earnings from hub tools'), h('p', { class: 'big' }, micro(me.earnings_micro)))),
+    h('h2', {}, 'Own provider keys'), ownKeys(me.own_keys, rerender),
+    h('h2', {}, 'Ledger'), await ledgerView(),
+    h('h2', {}, 'Hub tools'), toolLookup(),
+    h('p', {}, h('button', { type: 'button', id: 'sign-out', onclick: () => void out() }, 'Sign out')));
+}
+
+/** The providers the team brings its own key for (never shown back), with add and remove. */
+function ownKeys(providers: string[], rerender: () => void): Node {
+  const error = h('p', { class: 'error', role: 'alert' });
+  const act = (run: () => Promise<unknown>) => run().then(rerender, (err: unknown) => { error.textContent = err instanceof Error ? err.message : String(err); });
+  const provider = h('input', { type: 'text', name: 'provider', placeholder: 'provider, e.g. hunter', 'aria-label': 'provider', required: true });
+  const key = h('input', { type: 'password', name: 'key', placeholder: 'its API key', 'aria-label': 'API key', autocomplete: 'off', required: true });
+  return h('div', { id: 'own-keys' },
+    providers.length
+      ? h('ul', {}, providers.map((p) => h('li', {}, h('code', {}, p), ' ', h('button', { type: 'button', onclick: () => void act(() => removeOwnKey(p)) }, 'Remove'))))
+      : h('p', { class: 'muted' }, 'None: calls use the platform keys and are charged to the balance.'),
+    h('form', { class: 'inline', onsubmit: (e: Event) => { e.preventDefault(); void act(() => setOwnKey(provider.value.trim(), key.value)); } },
+      provider, key, h('button', { type: 'submit' }, 'Add key')),
+    h('p', { class: 'muted' }, 'A call tries the providers you hold a key for first, and their charges do not touch the balance.'),
+    error);
+}
+
+function signInForm(rerender: () => void, note?: string): Node {
+  const input = h('input', { type: 'password', id: 'token', name: 'token', placeholder: 'svc_…', autocomplete: 'off', required: true });
+  const error = h('p', { class: 'error', role: 'alert' });
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    try {
+      const { team: slug } = await signIn(input.value.trim());
+      localStorage.setItem(MARK, slug);
+      rerender();
+    } catch (err) {
+      error.textContent = err instanceof Error ? err.message : String(err);
+    }
+  };
+  return h('section', {},
+    h('h1', {}, 'Sign in'),
+    note ? h('p', {}, note) : null,
+    h('form', { class: 'inline', id: 'sign-in', onsubmit: (e: Event) => void submit(e) },
+      h('label', { for: 'token' }, 'Team token'), input, h('button', { type: 'submit' }, 'Sign in')),
+    error,
+    h('p', { class: 'muted' }, 'A token comes from your administrator (svc admin team create) or from npm run demo. It is sent once; the browser keeps only a session cookie.'),
+    h('p', {}, link(href.home(), 'Back to the catalog')));
+}
+
+async function ledgerView(): Promise<Node> {
+  const body = h('tbody');
+  const more = h('button', { type: 'button' }, 'Older entries');
+  const add = (entries: LedgerEntry[]) => body.append(...entries.map((e) => h('tr', {},
+    h('td', {}, e.at.replace('T', ' ').slice(0, 19)), h('td', {}, e.kind),
+    h('td', { class: e.amount_micro < 0 ? 'num neg' : 'num' }, `${e.amount_micro < 0 ? '−' : '+'}${micro(Math.abs(e.amount_micro))}`),
+    h('td', {}, e.endpoint_id ? link(href.operation(e.endpoint_id), e.endpoint_id) : e.tool_id ?? ''),
+    h('td', { class: 'muted' }, e.call_id ?? ''))));
+  let cursor: string | null = null;
+  const page = async () => {
+    const r = await ledger(cursor);
+    add(r.entries);
+    cursor = r.next_cursor;
+    more.hidden = !cursor;
+    return r.entries.length;
+  };
+  more.addEventListener('click', () => void page());
+  const first = await page();
+  if (!first) return h('p', { class: 'muted' }, 'No entries yet.');
+  return h('div', { class: 'scroll' },
+    h('table', { id: 'ledger' }, h('thead', {}, h('tr', {}, ['when', 'kind', 'amount', 'what', 'call'].map((c) => h('th', { class: c === 'amount' ? 'num' : null }, c)))), body), more);
+}
+
+function toolLookup(): Node {
+  const input = h('input', { type: 'text', placeholder: 'tool id, e.g. email-check', 'aria-label': 'tool id' });
+  const out = h('div');
+  const look = async (e: Event) => {
+    e.preventDefault();
+    const id = input.value.trim();
+    if (!id) return;
+    out.replaceChildren(await tool(id).then((t) => table(['tool', 'status', 'version', 'price per run', 'runs', 'earned'], [[
+      `${t.name} (${t.tool_id})`, t.status, `${t.version}${t.live_version ? `, live ${t.live_version}` : ''}`, usd(t.price_usd),
+      t.runs === undefined ? '—' : String(t.runs), t.earnings_micro === undefined ? '—' : micro(t.earnings_micro),
+    ]]), (err: unknown) => h('p', { class: 'error' }, err instanceof Error ? err.message : String(err))));
+  };
+  return h('div', {},
+    h('p', { class: 'muted' }, 'The hub has no list of a team’s tools yet: look one up by its id (you see every version of your own). Publish with svc hub publish DIR.'),
+    h('form', { class: 'inline', onsubmit: (e: Event) => void look(e) }, input, h('button', { type: 'submit' }, 'Look up')), out);
+}
