@@ -1,15 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+/** Routed, pass-through and catalog suites whose requests go through SUITE_DOOR: they run once per door. */
+const DOOR_SUITES = ['test/runtime/catalog-http.test.ts', 'test/router/routed.test.ts', 'test/router/capabilities.test.ts', 'test/router/miss-billing.test.ts', 'test/router/money-rules.test.ts', 'test/router/pass-through.test.ts'];
+
 export default defineConfig({
   root: 'web',
   base: './', // relative asset paths: the dashboard works from any folder of any static host
   build: { outDir: '../dist', emptyOutDir: false },
   test: {
     root: '.',
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // the test matrix: every suite through the listening server (whose Node fast path takes
+    // token-bearing routed calls and entry reads), and the door suites again through the h3 app (app.fetch)
+    projects: [
+      { extends: true, test: { name: 'node door', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'h3 door', include: DOOR_SUITES, env: { SVC_TEST_DOOR: 'h3' } } },
+    ],
   },
 });

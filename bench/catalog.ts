@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCatalog } from './generate-catalog.ts';
 import { buildCatalog } from '../build/pipeline.ts';
-import { appContext, serve } from '../test/helpers/server.ts';
-import { createApp } from '../runtime/app.ts';
+import { testRuntime } from '../test/helpers/server.ts';
 import { bareServer, fmt, line, load, median, searchThroughput } from './lib.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -35,9 +34,8 @@ rmSync(join(work, 'src-1000'), { recursive: true, force: true });
 rmSync(big.dist, { recursive: true, force: true });
 
 // (b) search: server-side median through the app, and throughput against a raw FlexSearch loop
-const ctx = await appContext(small.dist);
+const { ctx, app, listen } = await testRuntime(small.dist);
 const { catalog } = ctx;
-const app = createApp(ctx);
 const queries = ['email verify', 'company lookup', 'phone', 'people search enrich', 'tech news funding', 'provider 42', 'kalo mine', 'verify address'];
 const handlerMs: number[] = [];
 for (let i = 0; i < 4000; i++) {
@@ -53,7 +51,7 @@ line('(b) svc search throughput / raw FlexSearch', `${fmt(oursQps / rawQps)}x`, 
 
 // (c) GET /catalog/endpoints/{id} under autocannon against a bare node:http server of the same bytes
 const id = 'gen42.op3';
-const listener = await serve(ctx);
+const listener = await listen(0);
 const bare = await bareServer(catalog.endpointBytes(id)!);
 const svcUrl = `${listener.url}/catalog/endpoints/${id}`;
 await load(svcUrl, { seconds: 1 }); // warm up

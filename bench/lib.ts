@@ -1,9 +1,12 @@
 // Small helpers shared by the benchmarks: medians, autocannon runs, a bare baseline server.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import type { SearchEngine } from '../runtime/catalog/search.ts';
+import type { SearchEngine } from '../language/search.ts';
 
 /** the middle item by `by` (the upper middle of an even count) */
 export const middle = <T>(xs: T[], by: (x: T) => number): T => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
@@ -63,6 +66,26 @@ export async function bareServer(body: Buffer): Promise<{ url: string; server: S
   const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body); });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+const roles: ChildProcess[] = [];
+
+/**
+ * One server of bench/routed-servers.ts in its own process (so servers and the load generator do not
+ * share an event loop); answers the JSON line it prints, with its pid. `profile` writes a CPU profile
+ * of svc to bench/profiles/.
+ */
+export function startRole(role: string, arg: string, dist: string, opts: { storage: 'memory' | 'embedded'; profile?: boolean }): Promise<Record<string, string> & { pid: number }> {
+  const profile = opts.profile && role === 'svc' ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles')}`] : [];
+  const storage = opts.storage === 'memory' ? 'memory:' : `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}`;
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: storage } });
+  roles.push(child);
+  return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
+}
+
+/** stop every started role; SIGINT lets a profiled svc write its profile */
+export function stopRoles(profile = false): void {
+  for (const child of roles) child.kill(profile ? 'SIGINT' : 'SIGTERM');
 }
 
 /**

@@ -1,12 +1,12 @@
 // Child processes of bench/routed.ts, one role each, so servers and the load generator do not share
-// an event loop: `sandbox`, `svc <sandboxUrl>`, `forwarder <targetOrigin>`, `forwarder-request <targetOrigin>`. Each prints one JSON line.
+// an event loop: `sandbox`, `trivial`, `svc <upstreamUrl>`, `forwarder <targetOrigin>`, `forwarder-request <targetOrigin>`. Each prints one JSON line.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox } from '../runtime/sandbox/index.ts';
-import { sandboxEnv } from '../runtime/sandbox-env.ts';
-import { appContext, serve } from '../test/helpers/server.ts';
+import { createSandbox, sandboxKeys, startSandbox } from '../sandbox/index.ts';
+import { sandboxEnv } from '../sandbox/svc-env.ts';
+import { testRuntime } from '../test/helpers/server.ts';
 
 const [role, arg, dist] = process.argv.slice(2);
 // SIGINT exits cleanly, so a --cpu-prof run (BENCH_PROFILE=1) writes its profile
@@ -18,10 +18,20 @@ const say = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
 if (role === 'sandbox') {
   const running = await startSandbox(createSandbox(runtime, { keys }), 0);
   say({ url: running.url, keys });
+} else if (role === 'trivial') {
+  // The lightest upstream there is: one fixed answer at once, so svc's own cost shows. It is a hit in
+  // the shape of every verifier of the fixture catalog, so the first child planned serves and each
+  // routed call makes exactly one upstream request, as the forwarder does.
+  const body = Buffer.from(JSON.stringify({ address: 'jane@acme.com', verdict: 'ok', status: 'valid', sub_status: '', free_email: false }));
+  const server = createServer((req, res) => {
+    req.resume().once('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body); });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys });
 } else if (role === 'svc') {
-  // the storage the bench chose (appContext alone would keep state in memory)
-  const ctx = await appContext(dist, { SVC_STORAGE: process.env.SVC_STORAGE ?? 'memory:', ...sandboxEnv(runtime, arg, keys) });
-  const server = await serve(ctx);
+  // the storage the bench chose (testRuntime alone would keep state in memory)
+  const { ctx, listen } = await testRuntime(dist, { SVC_STORAGE: process.env.SVC_STORAGE ?? 'memory:', ...sandboxEnv(runtime, arg, keys) });
+  const server = await listen(0);
   const { token } = (await ctx.state.createTeam(`bench ${process.pid}`, 1_000_000_000_000))!; // instances sharing Redis each make their own
   say({ url: server.url, token, storage: ctx.state.kind });
 } else {

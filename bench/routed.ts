@@ -3,10 +3,9 @@
 // svc; (b2) the same with undici's request() API), (c) svc served by the first child, (d) svc served
 // by the second child after a miss. Servers run in their own processes.
 // BENCH_PROFILE=1 writes a CPU profile of the svc process to bench/profiles/.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { buildCatalog } from '../build/pipeline.ts';
-import { fmt, line, load, middle, type LoadOptions, type LoadResult } from './lib.ts';
+import { fmt, line, load, middle, startRole, stopRoles, type LoadOptions, type LoadResult } from './lib.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -15,14 +14,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const STORAGE = process.env.BENCH_STORAGE === 'embedded' ? 'embedded' : 'memory';
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const connections = 50;
-const children: ChildProcess[] = [];
-
-async function start(role: string, arg: string, dist: string): Promise<Record<string, string> & { pid: number }> {
-  const profile = PROFILE && role === 'svc' ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles')}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: STORAGE === 'memory' ? 'memory:' : `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}` } });
-  children.push(child);
-  return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
-}
+const start = (role: string, arg: string, dist: string) => startRole(role, arg, dist, { storage: STORAGE, profile: PROFILE });
 
 /** autocannon for this bench's duration and connections (bodies and paths differ per request, so merging cannot help svc) */
 const run = (url: string, opts: LoadOptions) => load(url, { seconds, connections, ...opts });
@@ -80,4 +72,4 @@ line('(c) svc, 1 connection', `p50 ${c1.p50} ms  p99 ${c1.p99} ms`);
 line('(c) p50 added over (a), 1 connection', `${fmt(c1.p50 - a1.p50)} ms`, '<= 1 ms', c1.p50 - a1.p50 <= 1);
 line('(c) p99 added over (a), 1 connection', `${fmt(c1.p99 - a1.p99)} ms`, '<= 3 ms', c1.p99 - a1.p99 <= 3);
 line('(d) throughput / (b)', `${fmt(d.rps / b.rps)}x`);
-for (const child of children) child.kill(PROFILE ? 'SIGINT' : 'SIGTERM');
+stopRoles(PROFILE);

@@ -1,8 +1,7 @@
 // Loaded in a fresh process by bench/catalog.ts: the runtime with a catalog, then its resident memory.
-import { createApp } from '../runtime/app.ts';
-import { appContext } from '../test/helpers/server.ts';
+import { testRuntime } from '../test/helpers/server.ts';
 
-const app = createApp(await appContext(process.argv[2]));
+const { app } = await testRuntime(process.argv[2]);
 await app.fetch(new Request('http://l/catalog/search?q=email'));
 (globalThis as { gc?: () => void }).gc?.();
 process.stdout.write(JSON.stringify({ rss: process.memoryUsage().rss }));

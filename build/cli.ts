@@ -1,7 +1,7 @@
 // `npm run build [-- --check] [-- --only hunter,serper] [-- --src DIR --out DIR]`
 // One command on purpose: npm appends the arguments to the script's last command, so the dashboard's
 // vite build runs from here, and only when the catalog is written.
-import '../runtime/util/plain-output.ts'; // first: before citty and vite read the environment
+import './plain-output.ts'; // first: before citty and vite read the environment
 import { dirname } from 'node:path';
 import { defineCommand, runMain } from 'citty';
 import { buildCatalog } from './pipeline.ts';

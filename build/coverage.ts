@@ -1,7 +1,7 @@
 // catalog/COVERAGE.md: the market per routed capability at a glance, generated on every build.
-import { GENERATED } from './emit.ts';
-import type { CapabilitySrc, CatalogEntry, RuntimeCatalog } from './types.ts';
-import { billsMiss } from '../runtime/router/plan.ts';
+import { GENERATED } from './generated.ts';
+import type { CapabilitySrc, CatalogEntry, RuntimeCatalog } from '../language/types.ts';
+import { billsMiss } from '../language/prices.ts';
 
 /** Who pays when no child serves, as the router applies the capability's `misses` block. */
 function unservedPays(cap: CapabilitySrc | undefined): string {

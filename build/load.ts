@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
-import type { CapabilitySrc, PlatformSrc, ProviderSrc, SourcePos } from './types.ts';
+import type { CapabilitySrc, PlatformSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 
 export interface SourceFile<T> {
   file: string;

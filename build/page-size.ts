@@ -2,7 +2,7 @@
 // read off what the YAML already says (the parameter a routed child sends its limit in, that
 // parameter's default and max, the response's max_rows). The validator refuses a per_result
 // operation whose bound this cannot find; the pass-through holds price × that bound before calling.
-import type { OperationSrc, PageSizeSrc, ParamSrc } from './types.ts';
+import type { OperationSrc, PageSizeSrc, ParamSrc } from '../language/types.ts';
 
 /** The declaration of `query.<name>` or `body.<path>` (body parameters are declared by their path). */
 export function declaredParam(op: OperationSrc, param: string): ParamSrc | undefined {

@@ -1,14 +1,15 @@
 // The build as a pipeline of pure steps; the file system is read by load (first) and the source hash,
 // and written only by emit (last).
 import { loadCatalog } from './load.ts';
-import { formatError, validateCatalog } from './validate.ts';
+import { validateCatalog } from './validate.ts';
+import { formatError } from './build-error.ts';
 import { join } from 'node:path';
 import { sourceHash } from './source-hash.ts';
 import { resolveCatalog } from './resolve.ts';
 import { emitCatalog } from './emit.ts';
 
-/** Code whose change changes the output: the build itself and the runtime code it runs (mappings, paths, the search index). */
-const CODE = [import.meta.dirname, ...['router', 'util', 'catalog/search.ts', 'catalog/encoder.ts'].map((p) => join(import.meta.dirname, '..', 'runtime', p))];
+/** Code whose change changes the output: the build itself and the catalog language it runs (mappings, prices, paths, the search index). */
+const CODE = [import.meta.dirname, join(import.meta.dirname, '..', 'language')];
 
 /** What a build of `src` would be made from, hashed: a build is stale when this differs. */
 export const catalogSourceHash = (src: string): string => sourceHash([src, ...CODE]);

@@ -1,6 +1,6 @@
 // One provider operation -> the seed's endpoint object (static part; observed/reviews are live).
-import type { CapabilitySrc, CostOut, CostSrc, EndpointOut, InputSrc, OperationSrc, PlatformSrc, ProviderSrc } from './types.ts';
-import { passThroughTemplate } from './call-template.ts';
+import type { CapabilitySrc, CostOut, CostSrc, EndpointOut, InputSrc, OperationSrc, PlatformSrc, ProviderSrc } from '../language/types.ts';
+import { passThroughTemplate } from '../language/call-template.ts';
 
 export function costOut(c: CostSrc | null): CostOut | null {
   if (!c) return null;

@@ -1,14 +1,14 @@
 // A capability and its children -> the routed endpoint (svc.<capability>), its routing block and the
 // captured example of the routed wrapper (the cheapest child's example mapped through its mapping).
-import type { CapabilitySrc, EndpointOut, OperationRuntime, OperationSrc, ParamSrc, PlanRow, PlatformSrc, RoutingBlock } from './types.ts';
-import { routedSampleBody, routedTemplate, sampleFor } from './call-template.ts';
-import { countRows, mapOutput } from '../runtime/router/map-response.ts';
-import { attemptChargeMicro } from '../runtime/router/billing.ts';
-import { worstCostMicro } from '../runtime/router/plan.ts';
-import { prepareCall } from '../runtime/router/prepare.ts';
-import { contractInputs } from '../runtime/router/body-schema.ts';
-import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, type RouteHeader } from '../runtime/router/defaults.ts';
-import { getPath } from '../runtime/util/json-path.ts';
+import type { CapabilitySrc, EndpointOut, OperationRuntime, OperationSrc, ParamSrc, PlanRow, PlatformSrc, RoutingBlock } from '../language/types.ts';
+import { routedSampleBody, routedTemplate, sampleFor } from '../language/call-template.ts';
+import { countRows, mapOutput } from '../language/map-response.ts';
+import { attemptChargeMicro } from '../language/prices.ts';
+import { worstCostMicro } from '../language/prices.ts';
+import { prepareCall } from '../language/prepare-call.ts';
+import { contractInputs } from '../language/body-schema.ts';
+import { getPath } from '../language/json-path.ts';
+import { routeHeaders } from '../language/route-options.ts';
 
 export interface Child {
   op: OperationSrc;
@@ -16,23 +16,6 @@ export interface Child {
   rt: OperationRuntime;
   endpoint: EndpointOut;
   example: unknown;
-}
-
-// every route header but Verify (below), by the router's own list: a header added there must be documented here
-const ROUTE_HEADERS: Record<Exclude<RouteHeader, 'X-Svc-Route-Verify'>, string> = {
-  'X-Svc-Route-Waterfall': '0 stops at the first miss; default on: a miss tries the next child.',
-  'X-Svc-Route-Max-Cost': `Ceiling in USD for the whole call, verification included, rounded down to whole micro-USD; default ${(DEFAULT_MAX_COST_MICRO / 1_000_000).toFixed(2)}.`,
-  'X-Svc-Route-Prefer': 'provider[,...]: try these providers first (after own-key children).',
-  'X-Svc-Route-Exclude': 'provider[,...]: never call these providers.',
-  'X-Svc-Route-Strict-Filters': '1: never call a child that cannot apply a sent filter; 422 and no charge when none can.',
-  'X-Svc-Route-Timeout-Ms': `Deadline for the whole call in milliseconds (default ${DEFAULT_TIMEOUT_MS}; may only lower it).`,
-  'X-Svc-Route-Dry-Run': '1: answer the plan without calling any child or charging.',
-};
-const VERIFY_HEADER = 'true: verify a hit in the same call, within the ceiling, and report _svc.verification.';
-
-/** The route headers a capability takes: all of them, and Verify where it has a verifier. */
-export function routeHeaders(cap: CapabilitySrc): Record<string, string> {
-  return cap.verify ? { ...ROUTE_HEADERS, 'X-Svc-Route-Verify': VERIFY_HEADER } : { ...ROUTE_HEADERS };
 }
 
 /** Expected USD for one hit from the list price: per_result bills every row of a call sending no limit. */

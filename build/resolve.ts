@@ -2,12 +2,13 @@
 import type { LoadedCatalog } from './load.ts';
 import type {
   CapabilityDoc, CapabilitySrc, CatalogEntry, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
-} from './types.ts';
+} from '../language/types.ts';
 import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
-import { shelves, type Shelf, type PlatformRow } from './resolve-shelves.ts';
+import { shelves, type Shelf, type PlatformRow } from '../language/shelves.ts';
 import { coverageMarkdown } from './coverage.ts';
 import { resolvePageSize } from './page-size.ts';
+import { routedCliTemplate } from '../language/call-template.ts';
 
 export interface Resolved {
   /** the content hash is added by emit, from the bytes it writes */
@@ -84,7 +85,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
       routing: r.routing,
       call_template: r.endpoint.call_template,
       example_response: r.example,
-      hints: hintsFor(r.endpoint, siblings),
+      hints: hintsFor(r.endpoint, siblings, undefined, routedCliTemplate(capabilities.get(r.endpoint.capability)!)),
     });
   }
   for (const o of ops) {
@@ -97,7 +98,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
       related_capabilities: relatedOf(o.endpoint.capability),
       call_template: o.endpoint.call_template,
       example_response: o.example ?? null,
-      hints: hintsFor(o.endpoint, siblings, viaRoute),
+      hints: hintsFor(o.endpoint, siblings, viaRoute, viaRoute && routedCliTemplate(capabilities.get(viaRoute.capability)!)),
     });
   }
   entries.sort((a, b) => a.endpoint.id.localeCompare(b.endpoint.id));
@@ -130,10 +131,12 @@ function builtAt(entries: CatalogEntry[]): string {
   return `${dates.pop() ?? '1970-01-01'}T00:00:00.000Z`;
 }
 
-function hintsFor(e: EndpointOut, siblings: EndpointOut[], viaRoute?: EndpointOut): string[] {
+/** `cli`: the routed call as `svc call …`, for the routed entry itself or an operation's route */
+function hintsFor(e: EndpointOut, siblings: EndpointOut[], viaRoute?: EndpointOut, cli?: string): string[] {
   const hints = [`Run it: ${e.call_template}`];
-  if (viaRoute) hints.push(`Routed, with fall-through across ${viaRoute.routed_children?.length ?? 0} providers: GET /catalog/endpoints/${viaRoute.id}`);
+  if (cli && !viaRoute) hints.push(`From a terminal: ${cli}`);
+  if (viaRoute) hints.push(`Routed, with fall-through across ${viaRoute.routed_children?.length ?? 0} providers: GET /catalog/endpoints/${viaRoute.id}${cli ? `, or from a terminal: ${cli}` : ''}`);
   const cheaper = siblings.filter((s) => s.kind !== 'routed' && s.cost?.usd !== null && s.cost?.usd !== undefined).sort((a, b) => a.cost!.usd! - b.cost!.usd!)[0];
-  if (cheaper) hints.push(`Sibling: GET /catalog/endpoints/${cheaper.id} (${cheaper.provider_display}, $${cheaper.cost!.usd} per ${cheaper.cost!.unit})`);
+  if (cheaper) hints.push(`Sibling: GET /catalog/endpoints/${cheaper.id} (${cheaper.provider_display}, $${cheaper.cost!.usd} per ${cheaper.cost!.unit}; svc show ${cheaper.id})`);
   return hints;
 }

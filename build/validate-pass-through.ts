@@ -3,11 +3,11 @@
 // it runs), and no two operations of one provider and method with paths that tie (so a pass-through
 // path is one operation, charged as that one).
 import type { SourceFile } from './load.ts';
-import type { OperationSrc, ProviderSrc, SourcePos } from './types.ts';
-import type { BuildError } from './validate.ts';
+import type { OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
+import type { BuildError } from './build-error.ts';
 import { declaredParam, resolvePageSize } from './page-size.ts';
 import { priceMicro } from './resolve-endpoint.ts';
-import { compileTemplate, tie, type PathTemplate } from '../runtime/router/path-templates.ts';
+import { compileTemplate, tie, type PathTemplate } from '../language/paths.ts';
 
 /** A price whose micro-USD is a safe integer; a per_result operation's bound on its rows (see page-size.ts). */
 export function chargeErrors(op: OperationSrc, at: (...path: Array<string | number>) => SourcePos, provider: ProviderSrc): BuildError[] {

@@ -2,9 +2,9 @@
 // one provider that can send the same request (method, path, and fixed parameters that fit each other)
 // must price it, bill its miss and recognise that miss alike, or the router and the provider (and the
 // sandbox, which answers as one of them) disagree on what the same answer cost.
-import type { OperationSrc, ProviderSrc, SourcePos } from './types.ts';
+import type { OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 import type { SourceFile } from './load.ts';
-import type { BuildError } from './validate.ts';
+import type { BuildError } from './build-error.ts';
 
 /** Fixed parameters as `query.limit` / `body.a.b` -> value (arrays and scalars are leaves). */
 function fixedParams(op: OperationSrc): Map<string, string> {

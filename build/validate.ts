@@ -5,15 +5,16 @@ import platformsSchema from './schema/platforms.schema.json' with { type: 'json'
 import capabilitySchema from './schema/capability.schema.json' with { type: 'json' };
 import providerSchema from './schema/provider.schema.json' with { type: 'json' };
 import type { LoadedCatalog, SourceFile } from './load.ts';
-import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from './types.ts';
-import { transforms } from '../runtime/router/transforms.ts';
-import { FIELD_FORMATS } from '../runtime/router/field-formats.ts';
-import { sampleFor } from './call-template.ts';
-import { deriveRules } from '../runtime/router/derive.ts';
-import { parsePath } from '../runtime/util/json-path.ts';
-import { isUnsafePath } from '../runtime/router/build-request.ts';
+import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
+import { transforms } from '../language/transforms.ts';
+import { FIELD_FORMATS } from '../language/field-formats.ts';
+import { sampleFor } from '../language/call-template.ts';
+import { deriveRules } from '../language/derived-fields.ts';
+import { parsePath } from '../language/json-path.ts';
+import { isUnsafePath } from '../language/paths.ts';
 import { operationCapability } from './resolve-endpoint.ts';
 import { sameRequestErrors } from './validate-same-request.ts';
+import { formatError, type BuildError } from './build-error.ts';
 import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { chargeErrors, pathTies } from './validate-pass-through.ts';
@@ -23,16 +24,6 @@ function jsonErrorPos(file: string, text: string): SourcePos {
   const lines = new LineCounter();
   const first = parseDocument(text, { schema: 'json', lineCounter: lines, prettyErrors: false }).errors[0];
   return first ? { file, ...lines.linePos(first.pos[0]) } : { file, line: 1, col: 1 };
-}
-
-export interface BuildError {
-  pos: SourcePos;
-  provider?: string;
-  message: string;
-}
-
-export function formatError(e: BuildError): string {
-  return `${e.pos.file}:${e.pos.line}:${e.pos.col} ${e.provider ? `[${e.provider}] ` : ''}${e.message}`;
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -118,7 +109,7 @@ function checkOperation(
   });
   op.request!.map.forEach((m, i) => {
     if (!contractIn.has(m.from)) err(`request.map[${i}].from '${m.from}': no such contract field or filter in ${cap.capability}`, 'request', 'map', i, 'from');
-    if (m.transform && !transforms[m.transform]) err(`request.map[${i}].transform '${m.transform}': unknown (see runtime/router/transforms.ts)`, 'request', 'map', i, 'transform');
+    if (m.transform && !transforms[m.transform]) err(`request.map[${i}].transform '${m.transform}': unknown (see language/transforms.ts)`, 'request', 'map', i, 'transform');
     if (m.to.startsWith('path.') && !declared.has(m.to.slice(5))) err(`request.map[${i}].to '${m.to}': not a path parameter of ${op.path}`, 'request', 'map', i, 'to');
     if (parsePath(m.to).length < 2 && !m.to.startsWith('body[')) err(`request.map[${i}].to '${m.to}': names no parameter`, 'request', 'map', i, 'to');
   });
@@ -167,7 +158,7 @@ function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: 
     const type = c.fields[field];
     if (!type) err(`formats.${field}: not a field of this capability`, 'formats', field);
     else if (type !== 'str' && type !== 'url') err(`formats.${field}: only str and url fields take a format, not ${type}`, 'formats', field);
-    if (!Object.hasOwn(FIELD_FORMATS, format)) err(`formats.${field} '${format}': unknown (see runtime/router/field-formats.ts)`, 'formats', field);
+    if (!Object.hasOwn(FIELD_FORMATS, format)) err(`formats.${field} '${format}': unknown (see language/field-formats.ts)`, 'formats', field);
     // the field's sample value goes into every call template: it must be a valid call
     else if (type && !new RegExp(FIELD_FORMATS[format].pattern, 'u').test(String(sampleFor(field)))) err(`formats.${field}: the sample value of ${field} is not ${FIELD_FORMATS[format].expected}`, 'formats', field);
   }
@@ -175,7 +166,7 @@ function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: 
   if (missField && !c.output[missField]) err(`miss names output.${missField}, which is not an output field`, 'miss');
   for (const [field, d] of Object.entries(c.derive ?? {})) {
     if (!c.fields[field]) err(`derive.${field}: not a field of this capability`, 'derive', field);
-    if (!deriveRules[d.rule]) err(`derive.${field}.rule '${d.rule}': unknown (see runtime/router/derive.ts)`, 'derive', field, 'rule');
+    if (!deriveRules[d.rule]) err(`derive.${field}.rule '${d.rule}': unknown (see language/derived-fields.ts)`, 'derive', field, 'rule');
     d.from.forEach((f, i) => { if (!c.fields[f]) err(`derive.${field}.from[${i}] '${f}': not a field of this capability`, 'derive', field, 'from', i); });
   }
   (c.related ?? []).forEach((r, i) => {

@@ -6,14 +6,15 @@ import type { State, Team } from './state/index.ts';
 
 export const SESSION_COOKIE = 'svc_session';
 
-export interface Credentials {
+/** what a request presents to say who it acts for */
+export interface PresentedCredentials {
   token: string | null;
   session: string | null;
   org: string | null;
 }
 
 /** The team behind a token or session; 401 without a valid one, 403 when `org` names another team. */
-export async function teamFor(state: State, { token, session, org }: Credentials): Promise<Team> {
+export async function teamFor(state: State, { token, session, org }: PresentedCredentials): Promise<Team> {
   if (!token && !session) fail(401, 'Authentication required: send an API token in the x-svc-token header.');
   const team = await state.teamForCredential({ token, session });
   if (!team) fail(401, token ? 'The x-svc-token is not valid.' : 'The session has expired or is not valid; sign in again.');
@@ -21,10 +22,15 @@ export async function teamFor(state: State, { token, session, org }: Credentials
   return team;
 }
 
-/** What a request presents: `x-svc-token`, else the `svc_session` cookie, and `x-svc-org`. */
-export function credentialsOf(event: H3Event): Credentials {
-  const token = event.req.headers.get('x-svc-token');
-  return { token, session: token ? null : (getCookie(event, SESSION_COOKIE) ?? null), org: event.req.headers.get('x-svc-org') };
+/** What a request presents: `x-svc-token`, else the `svc_session` cookie (read only when there is no token), and `x-svc-org`. */
+export function credentialsFrom(headers: { get(name: string): string | null }, sessionCookie: () => string | null): PresentedCredentials {
+  const token = headers.get('x-svc-token');
+  return { token, session: token ? null : sessionCookie(), org: headers.get('x-svc-org') };
+}
+
+/** credentialsFrom an h3 event */
+export function credentialsOf(event: H3Event): PresentedCredentials {
+  return credentialsFrom(event.req.headers, () => getCookie(event, SESSION_COOKIE) ?? null);
 }
 
 /** The caller's team, from its credentials; 401 or 403 otherwise. */

@@ -24,15 +24,21 @@ export function readNode(req: IncomingMessage, maxBytes: number): Promise<string
   });
 }
 
-/** The parsed body (undefined when empty), read within `maxBytes` (SVC_MAX_BODY_BYTES, default 64 KiB). */
+/** The parsed body of a Node request (undefined when empty), read within `maxBytes` (SVC_MAX_BODY_BYTES, default 64 KiB). */
+export async function readJsonNode(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  if (Number(req.headers['content-length']) > maxBytes) tooLarge(maxBytes);
+  return parseJsonText(await readNode(req, maxBytes));
+}
+
+/** readJsonNode for an h3 event; a web request (app.fetch) is measured once it is whole. */
 export async function readJson(event: H3Event, maxBytes: number): Promise<unknown> {
   // Not h3's assertBodySize: it opens the request's web stream, which then holds the Node stream
   // paused after its first 16 KiB, and the read below never ends.
-  if (Number(event.req.headers.get('content-length')) > maxBytes) tooLarge(maxBytes);
   const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
-  // readNode counts as it reads; a web body is measured once it is whole
-  const text = node ? await readNode(node, maxBytes) : await event.req.text();
-  if (!node && Buffer.byteLength(text) > maxBytes) tooLarge(maxBytes);
+  if (node) return readJsonNode(node, maxBytes);
+  if (Number(event.req.headers.get('content-length')) > maxBytes) tooLarge(maxBytes);
+  const text = await event.req.text();
+  if (Buffer.byteLength(text) > maxBytes) tooLarge(maxBytes);
   return parseJsonText(text);
 }
 

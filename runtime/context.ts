@@ -4,8 +4,9 @@ import type { Config } from './config.ts';
 import type { DistCatalog } from './catalog/dist.ts';
 import type { LiveData } from './live.ts';
 import { liveData, type State } from './state/index.ts';
-import { createRouter, type Router } from './router/service.ts';
+import { createRouter, type Router } from './router/router.ts';
 import { entryBytes, type EntryBytes } from './catalog/entry-bytes.ts';
+import { Spending } from './spending.ts';
 
 export interface AppContext {
   config: Config;
@@ -13,11 +14,14 @@ export interface AppContext {
   live: LiveData;
   state: State;
   router: Router;
+  /** holds and charges: how every call spends a team's money */
+  spending: Spending;
   /** bytes of GET /catalog/endpoints/{id}, live parts included */
-  entry: EntryBytes;
+  entryBytes: EntryBytes;
 }
 
 export function createContext(config: Config, catalog: DistCatalog, state: State): AppContext {
   const live = liveData(state, catalog);
-  return { config, catalog, live, state, router: createRouter(catalog.runtime, state, live, config), entry: entryBytes(catalog, live) };
+  const spending = new Spending(state);
+  return { config, catalog, live, state, spending, router: createRouter({ runtime: catalog.runtime, state, live, config, spending }), entryBytes: entryBytes(catalog, live) };
 }

@@ -31,7 +31,16 @@ function rootCause(error: unknown): unknown {
 
 let storageLogged = 0;
 
-export function errorResponse(error: HTTPError): Response {
+/** An answer as plain parts, for the app (as a Response) and for Node's response alike. */
+export interface PlainAnswer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** The one error shaper: anything thrown, as the answer the caller gets. */
+export function errorAnswer(thrown: unknown): PlainAnswer {
+  let error = thrown instanceof HTTPError ? thrown : new HTTPError({ status: 500, message: 'unhandled', cause: thrown });
   const root = rootCause(error);
   if (root instanceof LedgerDamaged) {
     // Stored money that cannot be read without guessing: the operator is told where, the caller why.
@@ -52,7 +61,13 @@ export function errorResponse(error: HTTPError): Response {
     detail = 'Internal error; it has been logged.';
   }
   if (typeof detail === 'string' && (detail === '' || /^HTTPError|^Cannot find any route/i.test(detail))) detail = DEFAULT_DETAIL[status] ?? 'Request failed.';
-  const headers = new Headers(error.headers);
-  headers.set('content-type', 'application/json');
-  return new Response(JSON.stringify({ detail }), { status, headers });
+  const headers = Object.fromEntries(new Headers(error.headers));
+  headers['content-type'] = 'application/json';
+  return { status, headers, text: JSON.stringify({ detail }) };
+}
+
+/** errorAnswer as the app's onError returns it */
+export function errorResponse(error: HTTPError): Response {
+  const a = errorAnswer(error);
+  return new Response(a.text, { status: a.status, headers: a.headers });
 }

@@ -1,9 +1,9 @@
 // /openapi.json: own endpoints plus one operation per routed capability, with its request schema
 // and route headers, built once at start from the loaded catalog.
-import type { RuntimeCatalog } from '../build/types.ts';
-import { routeHeaders } from '../build/resolve-routing.ts';
+import type { RuntimeCatalog } from '../language/types.ts';
+import { routeHeaders } from '../language/route-options.ts';
 import { ownPaths } from './openapi-own.ts';
-import { capabilityBodySchema } from './router/body-schema.ts';
+import { capabilityBodySchema } from '../language/body-schema.ts';
 
 export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): object {
   const paths: Record<string, unknown> = { ...ownPaths };

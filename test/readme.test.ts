@@ -23,7 +23,7 @@ describe('the docs stand alone', () => {
     const first = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').slice(0, 24).join('\n');
     expect(first).toMatch(/npm start/);
     expect(first).toMatch(/npm test/);
-    expect(first).toMatch(/npm run demo[^]*prints[^]*token/);
+    expect(first).toMatch(/npm run demo[\s\S]*prints[\s\S]*token/);
     expect(first).toMatch(/svc admin team create/);
     expect(first).toMatch(/SVC_KEY_/);
     expect(first).toMatch(/sandbox/);

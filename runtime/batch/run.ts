@@ -2,7 +2,7 @@
 // checked, its charges in the ledger under its own call_id), a few at a time, emitting each row's
 // line as it finishes and a summary at the end.
 import { HTTPError } from 'h3';
-import type { Router } from '../router/service.ts';
+import type { Router } from '../router/router.ts';
 import type { RouteOptions } from '../router/options.ts';
 import type { Team } from '../state/index.ts';
 import { canonical } from '../router/merge.ts';

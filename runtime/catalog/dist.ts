@@ -3,11 +3,11 @@
 // memory stays flat however large the catalog grows. No YAML is read at run time.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../build/types.ts';
-import { withoutHidden, type PlatformRow, type ShelfCapability } from '../../build/resolve-shelves.ts';
-import { SearchEngine } from './search.ts';
+import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../language/types.ts';
+import { withoutHidden, type PlatformRow, type ShelfCapability } from '../../language/shelves.ts';
+import { SearchEngine } from '../../language/search.ts';
 import { Lru } from '../util/lru.ts';
-import { PROXY_URL } from '../../build/call-template.ts';
+import { PROXY_URL } from '../../language/call-template.ts';
 
 export interface ShelfDoc {
   slug: string;

@@ -1,14 +1,13 @@
 // `svc admin …`: teams (create, list), tokens and credit through the admin HTTP API.
 import { defineCommand } from 'citty';
 import { adminCall, adminTarget } from './admin-api.ts';
-import { CliFailure } from './fail.ts';
+import { CliFailure, EXIT } from './fail.ts';
+import { json } from './print.ts';
 import { formatUsd, parseUsdToMicro } from '../state/money.ts';
-
-const json = { type: 'boolean', default: false, description: 'print JSON instead of lines' } as const;
 
 /** The USD text as given, once it reads as an amount the server keeps exactly; else a sentence, before any call. */
 function usdArg(text: string): string {
-  if (parseUsdToMicro(text) === null) throw new CliFailure(`'${text}' is not a USD amount svc accepts: use digits with at most 6 decimals, e.g. 10 or 0.25, up to ${formatUsd(Number.MAX_SAFE_INTEGER)}.`);
+  if (parseUsdToMicro(text) === null) throw new CliFailure(`'${text}' is not a USD amount svc accepts: use digits with at most 6 decimals, e.g. 10 or 0.25, up to ${formatUsd(Number.MAX_SAFE_INTEGER)}.`, EXIT.usage);
   return text;
 }
 

@@ -9,13 +9,13 @@ const PREFIX = '/catalog/endpoints/';
 
 export type NodeFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export function fastEntries({ entry }: Pick<AppContext, 'entry'>): NodeFastPath {
+export function fastEntries({ entryBytes }: Pick<AppContext, 'entryBytes'>): NodeFastPath {
   return (req, res) => {
     if (req.method !== 'GET' || !req.url?.startsWith(PREFIX)) return false;
     const q = req.url.indexOf('?');
     const raw = req.url.slice(PREFIX.length, q < 0 ? undefined : q);
     if (raw.includes('/') || raw.includes('%')) return false;
-    const bytes = entry(raw);
+    const bytes = entryBytes(raw);
     if (!bytes) return false;
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length, ...OPEN_ORIGIN });
     res.end(bytes);

@@ -1,13 +1,11 @@
 // Routed calls with an API token, answered straight from Node's request and response through the
-// same handler as the h3 route (runtime/router/handle.ts), skipping the Web Request/Response
-// conversion. Dashboard sessions (cookies) and everything else go to the app.
+// same handler as the h3 route (runtime/router/routed-door.ts: credentials, body reading, error
+// shaping), skipping the Web Request/Response conversion. Sessions (cookies) and the rest go to the app.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HTTPError } from 'h3';
 import type { AppContext } from '../context.ts';
-import { errorResponse } from '../errors.ts';
-import { handleRouted } from '../router/handle.ts';
+import { answerRoutedCall } from '../router/routed-door.ts';
 import type { HeaderReader } from '../router/options.ts';
-import { parseJsonText, readNode } from '../body.ts';
+import { readJsonNode } from '../body.ts';
 import type { NodeFastPath } from './entries.ts';
 
 /** Node lower-cases header names already, and callers ask in lower case; joining repeated ones as Headers would. */
@@ -25,20 +23,11 @@ class NodeHeaders implements HeaderReader {
 }
 
 async function answer(ctx: AppContext, capability: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const headers = new NodeHeaders(req);
-  try {
-    const credentials = { token: headers.get('x-svc-token'), session: null, org: headers.get('x-svc-org') };
-    const a = await handleRouted(ctx, capability, headers, credentials, async () => parseJsonText(await readNode(req, ctx.config.maxBodyBytes)));
-    a.headers['content-length'] = String(Buffer.byteLength(a.text)); // the same for every merged caller
-    res.writeHead(a.status, a.headers);
-    res.end(a.text);
-  } catch (e) {
-    const error = e instanceof HTTPError ? e : new HTTPError({ status: 500, message: 'unhandled', cause: e });
-    const r = errorResponse(error);
-    const text = await r.text();
-    res.writeHead(r.status, { ...Object.fromEntries(r.headers), 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  }
+  // only token-bearing calls come this way (below), so there is no session cookie to read
+  const a = await answerRoutedCall(ctx, capability, { headers: new NodeHeaders(req), sessionCookie: () => null, readBody: () => readJsonNode(req, ctx.config.maxBodyBytes) });
+  a.headers['content-length'] = String(Buffer.byteLength(a.text)); // the same for every merged caller
+  res.writeHead(a.status, a.headers);
+  res.end(a.text);
 }
 
 export function fastRouted(ctx: AppContext): NodeFastPath {

@@ -2,7 +2,7 @@
 // is one record, so the replacement is a single atomic update; an index record names the
 // endpoint-months that hold reviews, so a restart loads them all. Summaries are kept in memory for
 // the catalog reads, which are synchronous.
-import type { ReviewSummary } from '../../build/types.ts';
+import type { ReviewSummary } from '../../language/types.ts';
 import type { Atomics } from '../state/atomics.ts';
 import { now } from '../util/clock.ts';
 import { summarise, type StoredReview, type Usefulness } from './summary.ts';

@@ -1,6 +1,6 @@
 // The review summary of one endpoint, as the catalog shows it: how many teams reviewed it, the
 // latest 5 reviews, and each verdict's share among the teams' latest reviews.
-import type { ReviewSummary } from '../../build/types.ts';
+import type { ReviewSummary } from '../../language/types.ts';
 import type { USEFULNESS } from '../request-schemas.ts';
 
 export type Usefulness = (typeof USEFULNESS)[number];

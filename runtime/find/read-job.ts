@@ -2,8 +2,8 @@
 // has (words of a capability's `has` list where the sentence names what they have), which outputs
 // they want (its `gets` list and job words where the sentence names the want), and for each
 // capability whether it can take the one and give the other. Deterministic; no network.
-import type { CapabilityDoc } from '../../build/types.ts';
-import { contentWords, type QueryTerm, type ReadQuery } from '../catalog/read-query.ts';
+import type { CapabilityDoc } from '../../language/types.ts';
+import { contentWords, type QueryTerm, type ReadQuery } from '../../language/read-query.ts';
 
 export interface Fit {
   capability: string;
@@ -119,6 +119,7 @@ function chainFor(wanting: Array<{ v: Vocabulary; m: Matched }>, matched: Array<
       if (!next) continue;
       return {
         first: { capability: first.doc.capability, takes: start.set, missing: [], returns: next },
+        // biome-ignore lint/suspicious/noThenProperty: a field of the JSON answer ('first … then …'); an object, so never a thenable
         then: { capability: then.doc.capability, takes: next, missing: [], returns: tm.getsFields.size ? [...tm.getsFields] : [then.doc.output[0]] },
         via: next,
       };

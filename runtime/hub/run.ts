@@ -26,10 +26,10 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
   if (!validators.input(input)) {
     invalid(dataProblems(validators.input.errors).map((p) => ({ loc: ['body', 'input', ...p.pointer.split('/').slice(1)], msg: p.msg, type: 'value_error.input' })));
   }
-  const { state } = ctx;
-  const { reservations } = ctx.router.deps;
+  const { spending } = ctx;
   const price = version.price_micro;
-  if (!(await reservations.reserve(state, caller.id, price))) fail(402, `Balance too low: ${key} costs ${price} micro-USD a run plus its steps' charges. Nothing was charged.`);
+  const hold = await spending.hold(caller.id, price);
+  if (!hold) fail(402, `Balance too low: ${key} costs ${price} micro-USD a run plus its steps' charges. Nothing was charged.`);
   const callId = newCallId();
   let result: PipelineResult;
   let charged = 0;
@@ -39,12 +39,12 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
       result = { ...result, kind: 'error', reason: `The tool's output does not fit its output schema: ${dataProblems(validators.output.errors).map((p) => p.msg).join(' ')}` };
     }
     // charged while the hold still stands, so the price is there whatever ran meanwhile
-    if (result.kind === 'done' && price > 0 && (await state.charge(caller.id, price, { tool_id: key, call_id: callId }))) {
-      charged = price;
-      await state.earn(tool.team_id, price, { tool_id: key, call_id: callId });
+    if (result.kind === 'done') {
+      charged = await hold.charge(price, { tool_id: key, call_id: callId });
+      await spending.pay(tool.team_id, charged, { tool_id: key, call_id: callId });
     }
   } finally {
-    reservations.release(caller.id, price);
+    hold.release();
   }
   const run: Omit<RunRecord, 'run'> = {
     call_id: callId, version: version.version, team: caller.slug, at: nowIso(), outcome: result.kind === 'done' ? 'ok' : result.kind === 'miss' ? 'miss' : 'failed',

@@ -1,9 +1,9 @@
 // What a step's `call` names, and the contract a publish is checked against: which fields `with`
 // may set, which it must set, and which output fields later templates may read.
-import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
+import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import { bodyValidator } from '../validate.ts';
-import { capabilityBodySchema, contractInputs } from '../router/body-schema.ts';
-import { perObject } from '../util/remember.ts';
+import { capabilityBodySchema, contractInputs } from '../../language/body-schema.ts';
+import { perObject } from '../../language/remember.ts';
 
 export type StepTarget =
   | { kind: 'routed'; call: string; capability: string; accepts: Set<string>; returns: Set<string>; cap: CapabilitySrc }

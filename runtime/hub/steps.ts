@@ -6,8 +6,9 @@ import type { AppContext } from '../context.ts';
 import type { ValidationIssue } from '../errors.ts';
 import type { Team } from '../state/index.ts';
 import { parseRouteOptions } from '../router/options.ts';
+import type { RoutedResponse } from '../router/respond.ts';
 import { passThrough } from '../router/pass-through.ts';
-import { missWhen } from '../router/classify.ts';
+import { missWhen } from '../../language/map-response.ts';
 import { stepTarget, type StepTarget } from './step-target.ts';
 import { fillAll, type Scope } from './templates.ts';
 import type { Step, ToolSpec } from './types.ts';
@@ -85,7 +86,7 @@ function refusal(e: unknown): StepAnswer {
 }
 
 async function routedStep(ctx: AppContext, team: Team, capability: string, body: Record<string, unknown>): Promise<StepAnswer> {
-  let res;
+  let res: RoutedResponse;
   try {
     res = await ctx.router.call(team, capability, body, DEFAULT_OPTIONS);
   } catch (e) {

@@ -3,7 +3,7 @@
 // schema, the step order and each step's output contract, so a tool that can never work is refused
 // here rather than failing its check.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { RuntimeCatalog } from '../../build/types.ts';
+import type { RuntimeCatalog } from '../../language/types.ts';
 import type { ValidationIssue } from '../errors.ts';
 import { parseUsdToMicro } from '../state/index.ts';
 import { checkFileSchema, toolFileSchema } from './file-schemas.ts';

@@ -1,10 +1,11 @@
 // A child's HTTP request from the call's fields, per its `request` mapping: each field only where
 // the child wants it, constants added, the key placed. Nothing here can leave the provider's host.
-import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../build/types.ts';
-import { setPath } from '../util/json-path.ts';
-import { transforms } from './transforms.ts';
-import { baseUrl, placeKey, type Env } from './keys.ts';
-import { perObject, Remembered } from '../util/remember.ts';
+import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../language/types.ts';
+import { setPath } from '../../language/json-path.ts';
+import { transforms } from '../../language/transforms.ts';
+import { isUnsafePath } from '../../language/paths.ts';
+import { baseUrl, placeKey, type Env } from '../../language/provider-auth.ts';
+import { perObject, Remembered } from '../../language/remember.ts';
 
 export interface OutgoingRequest {
   method: string;
@@ -13,14 +14,9 @@ export interface OutgoingRequest {
   body: string | null;
 }
 
-const UNSAFE_PATH = /(^|\/)\.\.?(\/|$)|%2e|%2f|\\/i;
-
-/** Dot segments, encoded dots or slashes, backslashes: ways out of a provider's path. */
-export const isUnsafePath = (path: string): boolean => UNSAFE_PATH.test(path);
-
 /** The URL of a path on the provider's host, or null if it would leave it (dot segments, encoded slashes). */
 export function providerUrl(provider: ProviderRuntime, env: Env, path: string): URL | null {
-  const href = UNSAFE_PATH.test(path) ? null : joinedHref(provider, env, path);
+  const href = isUnsafePath(path) ? null : joinedHref(provider, env, path);
   return href === null ? null : new URL(href);
 }
 

@@ -1,8 +1,7 @@
 // Hit, miss or error for one child answer: the child's own miss form (status, body condition), then
 // the contract's miss condition on the mapped output. Errors are never misses.
-import type { CapabilitySrc, MissSrc, OperationRuntime } from '../../build/types.ts';
-import { getPath } from '../util/json-path.ts';
-import { countRows, isContractMiss, mapOutput } from './map-response.ts';
+import type { CapabilitySrc, OperationRuntime } from '../../language/types.ts';
+import { countRows, isContractMiss, mapOutput, missWhen } from '../../language/map-response.ts';
 import type { ChildAnswer } from './http.ts';
 
 export type Verdict =
@@ -12,15 +11,6 @@ export type Verdict =
 
 /** Statuses that speak about the key, not the subject: an own key answering these is set aside. */
 export const KEY_TROUBLE = new Set([401, 402, 403, 429]);
-
-const same = (a: unknown, b: unknown) => a === b || (a !== null && a !== undefined && b !== null && String(a) === String(b));
-
-export function missWhen(miss: MissSrc | null, body: unknown): boolean {
-  return (miss?.when ?? []).some((w) => {
-    const v = getPath(body, w.path);
-    return w.in.some((x) => (x === null ? v === null || v === undefined : same(v, x)));
-  });
-}
 
 /** Status-level decision, before any body is read: a miss, an error, or null to read on. */
 export function classifyStatus(op: OperationRuntime, answer: ChildAnswer): Exclude<Verdict, { outcome: 'hit' }> | null {

@@ -1,6 +1,6 @@
 // Expected cost per hit: the list price until a child has enough decided samples, then price / hit
 // rate. One rule for the catalog's routing.plan and the live planner.
-import type { Observed } from '../../build/types.ts';
+import type { Observed } from '../../language/types.ts';
 
 export const MIN_DECIDED_SAMPLES = 20;
 

@@ -2,7 +2,7 @@
 // naming the header.
 import { invalid, type ValidationIssue } from '../errors.ts';
 import { parseUsdCeiling } from '../state/money.ts';
-import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, ROUTE_HEADERS } from './defaults.ts';
+import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, ROUTE_HEADERS } from '../../language/route-options.ts';
 
 /** What option parsing needs from a request's headers (a Headers object, or a view of Node's); names are asked in lower case. */
 export interface HeaderReader {

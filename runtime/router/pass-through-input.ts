@@ -1,9 +1,9 @@
 // What a pass-through call sends, checked against what its operation declares before any provider is
 // called or paid: the body's shape, required parameters, types, enums and bounds, and (where the
 // entry is strict) nothing undeclared. Every problem found is named in one 422.
-import type { OperationRuntime, ParamSrc } from '../../build/types.ts';
+import type { OperationRuntime, ParamSrc } from '../../language/types.ts';
 import { invalid, type ValidationIssue } from '../errors.ts';
-import { getPath } from '../util/json-path.ts';
+import { getPath } from '../../language/json-path.ts';
 
 type Where = 'query' | 'body' | 'path';
 

@@ -4,11 +4,11 @@
 // endpoint described once per thing it does, told apart by a value such as `engine`, `Fields` or
 // `enrichment_level`), the one whose fixed values the call sends; where differently priced ones fit
 // it equally well, a 422 naming what tells them apart, never a charge at a guess.
-import type { OperationRuntime, ParamSrc, RuntimeCatalog } from '../../build/types.ts';
+import type { OperationRuntime, ParamSrc, RuntimeCatalog } from '../../language/types.ts';
 import { fail, invalid } from '../errors.ts';
-import { getPath } from '../util/json-path.ts';
-import { perObject } from '../util/remember.ts';
-import { compileTemplate, matchesTemplate, mostSpecific, type PathTemplate } from './path-templates.ts';
+import { getPath } from '../../language/json-path.ts';
+import { perObject } from '../../language/remember.ts';
+import { compileTemplate, matchesTemplate, mostSpecific, type PathTemplate } from '../../language/paths.ts';
 
 type Template = { op: OperationRuntime; template: PathTemplate };
 

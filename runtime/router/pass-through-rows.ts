@@ -1,10 +1,10 @@
 // How much a pass-through call holds before it runs: a per_result operation may bill every row it
 // returns, so the hold is its price for the rows the call may return (the page size it sends, else
 // the declared default, else the declared max), worked out by the one billing rule (billing.ts).
-import type { OperationRuntime } from '../../build/types.ts';
+import type { OperationRuntime } from '../../language/types.ts';
 import { invalid } from '../errors.ts';
-import { getPath } from '../util/json-path.ts';
-import { chargeMicro } from './billing.ts';
+import { getPath } from '../../language/json-path.ts';
+import { chargeMicro } from '../../language/prices.ts';
 
 /** A page size as sent: a count, or a list (or comma/line separated text) whose items are the rows. */
 function countOf(value: unknown): number | null {

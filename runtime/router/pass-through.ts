@@ -3,23 +3,24 @@
 // one-child routed call, answered with the provider's own status and body (a key the provider
 // refuses is a 502 that says whose key it was).
 import type { H3Event } from 'h3';
-import type { OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
+import type { OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import type { AppContext } from '../context.ts';
 import type { Team } from '../state/index.ts';
 import { fail } from '../errors.ts';
 import { readJson } from '../body.ts';
-import { getPath } from '../util/json-path.ts';
-import { isUnsafePath, providerUrl } from './build-request.ts';
-import { placeKey, platformKey } from './keys.ts';
+import { getPath } from '../../language/json-path.ts';
+import { providerUrl } from './build-request.ts';
+import { isUnsafePath } from '../../language/paths.ts';
+import { placeKey, platformKey } from '../../language/provider-auth.ts';
 import { send } from './http.ts';
-import { classifyStatus, KEY_TROUBLE, missWhen } from './classify.ts';
+import { classifyStatus, KEY_TROUBLE } from './classify.ts';
 import { redact } from './redact.ts';
-import { chargeMicro } from './billing.ts';
+import { chargeMicro } from '../../language/prices.ts';
 import { checkBody, checkPath, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
 import { matchOperation, templateOf } from './pass-through-match.ts';
-import { pathParams } from './path-templates.ts';
-import { countRows, mapOutput } from './map-response.ts';
+import { pathParams } from '../../language/paths.ts';
+import { countRows, mapOutput, missWhen } from '../../language/map-response.ts';
 import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
 
 /** Statuses by which a provider refuses the key itself (429 and 402 speak of its quota, and pass on as they are). */
@@ -50,7 +51,7 @@ function keyRefused(provider: string, display: string, own: boolean, answer: { s
 }
 
 export async function passThrough(ctx: AppContext, team: Team, provider: string, event: H3Event): Promise<Response> {
-  const { catalog, config, state, router } = ctx;
+  const { catalog, config, state, router, spending } = ctx;
   const url = new URL(event.req.url);
   const path = url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/';
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
@@ -69,10 +70,11 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   if (!key) fail(403, `svc holds no key for '${provider}' that may serve this operation; store your own with POST /teams/me/keys/${provider}.`);
   const pays = own === null;
   const worst = holdMicro(op, asked);
-  if (pays && (await state.balance(team.id)) < worst) {
+  if (pays && !(await spending.covers(team.id, worst))) {
     fail(402, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''}; nothing was called or charged.`);
   }
-  if (pays && !(await router.deps.reservations.reserve(state, team.id, worst))) fail(402, 'Balance is held by calls in flight; retry when they finish.');
+  const hold = pays ? await spending.hold(team.id, worst) : null;
+  if (pays && !hold) fail(402, 'Balance is held by calls in flight; retry when they finish.');
   try {
     const target = providerUrl(prov, config.env, path);
     if (!target) fail(400, 'That path leaves the provider\'s host.');
@@ -92,14 +94,11 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     const byStatus = classifyStatus(op, answer);
     const outcome = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
     const hit = outcome === 'hit';
-    let cost = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body, asked) : 0);
+    const price = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body, asked) : 0);
     const callId = newCallId();
-    // More rows than were asked and held for, past what the balance covers: the call is charged what
-    // was held for it, and says so, rather than a charge the ledger never took.
-    if (cost > 0 && pays && !(await state.charge(team.id, cost, { endpoint_id: op.endpoint_id, call_id: callId }))) {
-      cost = Math.min(cost, worst);
-      await state.charge(team.id, cost, { endpoint_id: op.endpoint_id, call_id: callId });
-    }
+    // More rows than were asked and held for, past what the balance covers: the hold charges what was
+    // held, and the answer says so (spending.ts).
+    const cost = hold ? await hold.charge(price, { endpoint_id: op.endpoint_id, call_id: callId }) : price;
     state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
     if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
     if (outcome === 'error' && KEY_REFUSED.has(answer.status)) return keyRefused(provider, prov.display_name, own !== null, answer, key, callId);
@@ -108,6 +107,6 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
       headers: { 'content-type': answer.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost) },
     });
   } finally {
-    if (pays) router.deps.reservations.release(team.id, worst);
+    hold?.release();
   }
 }

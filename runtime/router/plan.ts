@@ -1,9 +1,10 @@
 // The pure planner: which children a call may try, in which order, with which key, at what worst
 // cost, and why the others are left out. The same function answers dry runs and drives live calls.
-import type { CapabilitySrc, CostOut, CostType, Observed, OperationRuntime } from '../../build/types.ts';
+import type { CapabilitySrc, Observed, OperationRuntime } from '../../language/types.ts';
 import type { RouteOptions } from './options.ts';
 import { usdPerHit } from './expected-cost.ts';
-import { present } from './prepare.ts';
+import { present } from '../../language/prepare-call.ts';
+import { billsMiss, worstCostMicro } from '../../language/prices.ts';
 
 export type ExcludeReason = 'no_identity' | 'excluded' | 'no_key' | 'over_ceiling' | 'strict_filter' | 'circuit_open';
 
@@ -38,38 +39,6 @@ export interface PlanInput {
   observed: (endpointId: string) => Observed | null;
   /** circuits, and own keys set aside after a 401/402/429 */
   health: { circuitOpen(endpointId: string): boolean; ownKeyCooling(teamId: number, provider: string): boolean };
-}
-
-type Billed = { cost: { type: CostType } | null; price_micro: number; request?: { map: Array<{ from: string; max?: number }> }; response?: { max_rows?: number } };
-
-/** Whether a miss of this child costs anything: a per-call child that bills a miss, or a per-result one with a billed minimum (cost.min_units). */
-export function billsMiss(op: { cost: Pick<CostOut, 'type' | 'min_units'> | null; price_micro: number; bills_miss: boolean }): boolean {
-  if (!op.bills_miss || op.price_micro <= 0 || !op.cost) return false;
-  return op.cost.type === 'per_call' || (op.cost.type === 'per_result' && (op.cost.min_units ?? 0) > 0);
-}
-
-/**
- * The most rows one answer of `op` is billed for in a call asking `limit` rows: the limit as the
- * child's request sends it (clamped by its mapping's max), else the page size it declares
- * (response.max_rows). The router never bills more rows than this, so a charge stays within the
- * worst case it planned and reserved, even when a provider answers more rows than asked.
- */
-export function billableRows(op: Billed, limit: number): number {
-  const sent = op.request?.map.find((m) => m.from === 'limit');
-  const declared = op.response?.max_rows ?? Infinity;
-  if (!sent) return Number.isFinite(declared) ? declared : limit;
-  return Math.min(limit, sent.max ?? limit, declared);
-}
-
-/** Units a per_result answer of `rows` rows is billed: whole blocks of rows_per_unit (a started block counts), never fewer than min_units. */
-export function resultUnits(cost: Pick<CostOut, 'rows_per_unit' | 'min_units'>, rows: number): number {
-  return Math.max(Math.ceil(rows / (cost.rows_per_unit ?? 1)), cost.min_units ?? 0);
-}
-
-/** Worst-case charge of one attempt: per_result bills the units of every billable row. Also the list price per hit. */
-export function worstCostMicro(op: Billed & { cost: Pick<CostOut, 'type' | 'rows_per_unit' | 'min_units'> | null }, limit: number): number {
-  if (!op.cost || op.cost.type === 'free') return 0;
-  return op.price_micro * (op.cost.type === 'per_result' ? resultUnits(op.cost, billableRows(op, limit)) : 1);
 }
 
 export function plan(input: PlanInput): Plan {

@@ -1,11 +1,11 @@
 // Submit-then-poll children: read the job id from the submit answer, poll the declared operation at
 // the declared interval until a success or failure status, within the call's deadline.
-import type { AsyncSrc, OperationRuntime, ProviderRuntime, RequestSrc } from '../../build/types.ts';
-import { getPath } from '../util/json-path.ts';
+import type { AsyncSrc, OperationRuntime, ProviderRuntime, RequestSrc } from '../../language/types.ts';
+import { getPath } from '../../language/json-path.ts';
 import { buildChildRequest } from './build-request.ts';
 import { send, type ChildAnswer } from './http.ts';
 import { classifyStatus } from './classify.ts';
-import type { Env } from './keys.ts';
+import type { Env } from '../../language/provider-auth.ts';
 
 export type PollOutcome =
   | { kind: 'done'; record: unknown; body: unknown }

@@ -1,6 +1,6 @@
 // A provider may echo the key it was given (in an error, a "request" block, a next-page URL); such
 // text never reaches the caller.
-import { Remembered } from '../util/remember.ts';
+import { Remembered } from '../../language/remember.ts';
 
 const MIN_SECRET = 6;
 

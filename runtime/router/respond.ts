@@ -1,5 +1,5 @@
 // The routed answer: one wrapper and three headers, whatever served; refusals thrown as errors.
-import type { RouteOutcome } from './execute.ts';
+import type { RouteOutcome } from './waterfall.ts';
 import { fail, invalid } from '../errors.ts';
 import { CALL_ID_HEADER } from '../util/call-id.ts';
 

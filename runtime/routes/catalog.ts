@@ -12,7 +12,7 @@ const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { he
 const shelfQuery = queryValidator<{ include_hidden: '0' | '1' }>(schemas.shelfQuery);
 const searchQuery = queryValidator<{ q: string; limit: number }>(schemas.searchQuery);
 
-export function catalogRoutes(app: H3, { catalog, live, entry, config }: AppContext): void {
+export function catalogRoutes(app: H3, { catalog, live, entryBytes, config }: AppContext): void {
   // `<id>.json` under these routes is the build's static shard (the CDN's path), served as a file
   const files = distFiles(config);
   const shard = async (event: H3Event, name: string, missing: string) => (name.endsWith('.json') ? await files(event) : undefined) ?? fail(404, missing);
@@ -40,14 +40,14 @@ export function catalogRoutes(app: H3, { catalog, live, entry, config }: AppCont
       capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),
     }));
     const hints = results.length
-      ? [`GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template`]
-      : ['No match: try fewer or broader words, or GET /catalog/platforms to browse'];
+      ? [`GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template (svc show ${results[0].endpoint_id} in a terminal)`]
+      : ['No match: try fewer or broader words (svc search WORDS in a terminal), or GET /catalog/platforms to browse'];
     return { q, results, total, hints };
   });
 
   app.get('/catalog/endpoints/:id', (event) => {
     const id = getRouterParam(event, 'id')!;
-    const bytes = entry(id);
+    const bytes = entryBytes(id);
     if (!bytes) return shard(event, id, `No endpoint '${id}'. GET /catalog/search?q=… finds one.`);
     return jsonBytes(bytes);
   });

@@ -1,11 +1,11 @@
 // Calls that spend money: routed capabilities at {prefix}/<capability> and pass-through calls of one
 // provider operation at {prefix}/<provider>/<path>.
-import { getRouterParam, HTTPResponse, type H3 } from 'h3';
+import { getCookie, getRouterParam, HTTPResponse, type H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
-import { credentialsOf, requireTeam } from '../auth.ts';
+import { requireTeam, SESSION_COOKIE } from '../auth.ts';
 import { readJson } from '../body.ts';
-import { handleRouted } from '../router/handle.ts';
+import { answerRoutedCall } from '../router/routed-door.ts';
 import { passThrough } from '../router/pass-through.ts';
 
 export function proxyRoutes(app: H3, ctx: AppContext): void {
@@ -13,7 +13,9 @@ export function proxyRoutes(app: H3, ctx: AppContext): void {
   const prefix = config.proxyPrefix;
 
   app.post(`${prefix}/:capability`, async (event) => {
-    const answer = await handleRouted(ctx, getRouterParam(event, 'capability')!, event.req.headers, credentialsOf(event), () => readJson(event, config.maxBodyBytes));
+    const answer = await answerRoutedCall(ctx, getRouterParam(event, 'capability')!, {
+      headers: event.req.headers, sessionCookie: () => getCookie(event, SESSION_COOKIE) ?? null, readBody: () => readJson(event, config.maxBodyBytes),
+    });
     // HTTPResponse lets h3's Node adapter write the string straight out, with no web stream.
     return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
   });

@@ -2,7 +2,7 @@
 // reads are synchronous) and written behind to storage at most once a second per endpoint. Losing the
 // last second of observations in a crash is acceptable; they are statistics, not acknowledged writes.
 import type { Storage } from 'unstorage';
-import type { Observed } from '../../build/types.ts';
+import type { Observed } from '../../language/types.ts';
 
 export const WINDOW = 1000;
 const FLUSH_MS = 1000;

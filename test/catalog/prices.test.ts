@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CatalogEntry, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
+import type { CatalogEntry, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
-import { chargeMicro } from '../../runtime/router/billing.ts';
+import { chargeMicro } from '../../language/prices.ts';
 
 const dist = join(REAL_DIST, 'catalog');
 const runtime = JSON.parse(readFileSync(join(dist, 'runtime.json'), 'utf8')) as RuntimeCatalog;

@@ -2,11 +2,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CatalogEntry, Manifest, RuntimeCatalog } from '../../build/types.ts';
+import type { CatalogEntry, Manifest, RuntimeCatalog } from '../../language/types.ts';
 import { REAL_BUILD_RESULT, REAL_DIST } from '../helpers/paths.ts';
-import { chargeMicro } from '../../runtime/router/billing.ts';
-import { countRows } from '../../runtime/router/map-response.ts';
-import { getPath } from '../../runtime/util/json-path.ts';
+import { chargeMicro } from '../../language/prices.ts';
+import { countRows } from '../../language/map-response.ts';
+import { getPath } from '../../language/json-path.ts';
 
 /** children at least, per the seed's capability table */
 const MIN_CHILDREN: Record<string, number> = {

@@ -1,16 +1,10 @@
 // A runtime wired to a real sandbox on loopback, with a funded team: the setup of every routed test.
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../runtime/sandbox/index.ts';
-import { sandboxEnv } from '../../runtime/sandbox-env.ts';
-import { appContext, serve } from './server.ts';
+import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../sandbox/index.ts';
+import { sandboxEnv } from '../../sandbox/svc-env.ts';
+import { SUITE_DOOR, testRuntime, type Door } from './server.ts';
 import type { AppContext } from '../../runtime/context.ts';
-import { createApp } from '../../runtime/app.ts';
 
-/**
- * The two doors a routed call can come in by: the listening server (whose Node fast path takes
- * token-bearing routed calls) and the h3 app itself (app.fetch, the route every other caller uses).
- */
-export type Door = 'node' | 'h3';
 export const DOORS: Door[] = ['node', 'h3'];
 
 type Call = (path: string, body?: unknown, headers?: Record<string, string>, token?: string) => Promise<{ status: number; headers: Headers; body: any }>;
@@ -23,7 +17,7 @@ export interface RoutedWorld {
   keys: Record<string, string>;
   token: string;
   teamId: number;
-  /** through the listening server */
+  /** through this run's door (SUITE_DOOR) */
   call: Call;
   /** through the given door */
   through(door: Door): Call;
@@ -36,10 +30,9 @@ export async function routedWorld(distDir: string, opts: { creditMicro?: number;
   const { keys } = sandboxKeys(runtime, {});
   const sandbox = createSandbox(runtime, { keys, stallMs: 5_000, faultRate: opts.faultRate });
   const running = await startSandbox(sandbox, 0);
-  const ctx = await appContext(distDir, { ...sandboxEnv(runtime, running.url, keys), SVC_POLL_INTERVAL_MAX_MS: '20', SVC_ATTEMPT_TIMEOUT_MS: '2000', ...opts.env });
-  const server = await serve(ctx);
+  const { ctx, app, listen } = await testRuntime(distDir, { ...sandboxEnv(runtime, running.url, keys), SVC_POLL_INTERVAL_MAX_MS: '20', SVC_ATTEMPT_TIMEOUT_MS: '2000', ...opts.env });
+  const server = await listen(0);
   const { team, token } = (await ctx.state.createTeam('routed test team', opts.creditMicro ?? 10_000_000))!;
-  const app = createApp(ctx);
   const through = (door: Door): Call => async (path, body, headers = {}, tok = token) => {
     const init = {
       method: body === undefined ? 'GET' : 'POST',
@@ -51,7 +44,7 @@ export async function routedWorld(distDir: string, opts: { creditMicro?: number;
     return { status: r.status, headers: r.headers, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
   };
   return {
-    url: server.url, ctx, sandbox, running, keys, token, teamId: team.id, call: through('node'), through,
+    url: server.url, ctx, sandbox, running, keys, token, teamId: team.id, call: through(SUITE_DOOR), through,
     billing: async () => (await fetch(`${running.url}/_sandbox/billing`)).json() as Promise<Record<string, { calls: number; billed_micro: number }>>,
     close: async () => { await server.close(); await running.close(); },
   };

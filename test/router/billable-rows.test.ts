@@ -1,7 +1,7 @@
 // How many rows a per-result child can bill, and so its worst case: the limit as its request sends
 // it (clamped by the mapping's max), else the page size it declares; checked on the real catalog too.
 import { describe, expect, it } from 'vitest';
-import { billableRows, worstCostMicro } from '../../runtime/router/plan.ts';
+import { billableRows, worstCostMicro } from '../../language/prices.ts';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
 

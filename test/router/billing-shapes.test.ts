@@ -1,9 +1,9 @@
 // The router's charge and the sandbox's bill are written apart on purpose; for every billing shape of
 // the catalog format (blocks of rows, a minimum of units, with and without a billed miss) they agree.
 import { describe, expect, it } from 'vitest';
-import type { CostOut, OperationRuntime } from '../../build/types.ts';
-import { chargeMicro } from '../../runtime/router/billing.ts';
-import { chargeFor } from '../../runtime/sandbox/billing.ts';
+import type { CostOut, OperationRuntime } from '../../language/types.ts';
+import { chargeMicro } from '../../language/prices.ts';
+import { chargeFor } from '../../sandbox/billing.ts';
 
 const cost = (extra: Partial<CostOut>): CostOut => ({
   type: 'per_result', value: 1, currency: 'credits', per: 1, unit: 'row', source: 'docs', source_url: null, checked: null, confidence: null, note: null, usd: 0.01, ...extra,

@@ -1,7 +1,7 @@
 // How a child's request is built from the call's fields: each field where the provider wants it,
 // constants added, the key placed as the provider's auth block says, never off the provider's host.
 import { describe, expect, it } from 'vitest';
-import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../build/types.ts';
+import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../language/types.ts';
 import { buildChildRequest, providerUrl } from '../../runtime/router/build-request.ts';
 
 const provider = (auth: ProviderRuntime['auth']): ProviderRuntime => ({ service: 'acme', display_name: 'Acme', base_url: 'https://api.acme.test/v2', auth });

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RuntimeCatalog } from '../../build/types.ts';
-import { routedSampleBody } from '../../build/call-template.ts';
+import type { RuntimeCatalog } from '../../language/types.ts';
+import { routedSampleBody } from '../../language/call-template.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
 import { DOORS, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 

@@ -1,8 +1,8 @@
 // Reading a provider's answer into the contract: paths, value tables, list items, filters, and the
 // contract's miss condition.
 import { describe, expect, it } from 'vitest';
-import type { CapabilitySrc } from '../../build/types.ts';
-import { countRows, isContractMiss, mapOutput } from '../../runtime/router/map-response.ts';
+import type { CapabilitySrc } from '../../language/types.ts';
+import { countRows, isContractMiss, mapOutput } from '../../language/map-response.ts';
 
 const serp: CapabilitySrc = {
   capability: 'google.serp.organic', description: '', platform: 'search', fields: { q: 'str' }, identity: [['q']],

@@ -4,9 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RuntimeCatalog } from '../../build/types.ts';
-import { createApp } from '../../runtime/app.ts';
-import { billsMiss } from '../../runtime/router/plan.ts';
+import type { RuntimeCatalog } from '../../language/types.ts';
+import { billsMiss } from '../../language/prices.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
@@ -27,16 +26,14 @@ const UNFINDABLE: Record<string, Record<string, unknown>> = {
 
 /** Through the Node fast path (an API token on the listening server). */
 async function viaFastPath(cap: string, body: unknown): Promise<Answer> {
-  const r = await w.call(`/proxy/${cap}`, body);
+  const r = await w.through('node')(`/proxy/${cap}`, body);
   return { status: r.status, cost: Number(r.headers.get('x-svc-cost-micro')), body: r.body };
 }
 
 /** Through the h3 route: the same app, asked with a Web Request. */
 async function viaApp(cap: string, body: unknown): Promise<Answer> {
-  const r = await createApp(w.ctx).fetch(new Request(`http://svc.test/proxy/${cap}`, {
-    method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body: JSON.stringify(body),
-  }));
-  return { status: r.status, cost: Number(r.headers.get('x-svc-cost-micro')), body: await r.json() as Answer['body'] };
+  const r = await w.through('h3')(`/proxy/${cap}`, body);
+  return { status: r.status, cost: Number(r.headers.get('x-svc-cost-micro')), body: r.body };
 }
 
 async function charges(): Promise<Array<{ endpoint_id: string; amount_micro: number }>> {

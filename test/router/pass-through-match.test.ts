@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { HTTPError } from 'h3';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { OperationRuntime } from '../../build/types.ts';
+import type { OperationRuntime } from '../../language/types.ts';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { billingRule, matchOperation } from '../../runtime/router/pass-through-match.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';

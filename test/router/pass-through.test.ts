@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REAL_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
-import { chargeMicro } from '../../runtime/router/billing.ts';
+import { chargeMicro } from '../../language/prices.ts';
 
 let w: RoutedWorld;
 beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 5_000 }); });

@@ -1,8 +1,9 @@
 // The planner's order: own-key children, then Prefer, then children whose misses are free before
 // those that bill a miss, then expected cost per hit (measured once a child has 20 decided samples).
 import { describe, expect, it } from 'vitest';
-import type { Observed, OperationRuntime } from '../../build/types.ts';
-import { billsMiss, plan, type PlanInput } from '../../runtime/router/plan.ts';
+import type { Observed, OperationRuntime } from '../../language/types.ts';
+import { plan, type PlanInput } from '../../runtime/router/plan.ts';
+import { billsMiss } from '../../language/prices.ts';
 import { parseRouteOptions } from '../../runtime/router/options.ts';
 
 function child(id: string, type: 'per_call' | 'per_success' | 'per_result', price_micro: number, bills_miss: boolean): OperationRuntime {

@@ -1,7 +1,7 @@
 // From a body to what the planner needs: derived identity forms, filter defaults, filters really sent.
 import { describe, expect, it } from 'vitest';
-import type { CapabilitySrc } from '../../build/types.ts';
-import { prepareCall } from '../../runtime/router/prepare.ts';
+import type { CapabilitySrc } from '../../language/types.ts';
+import { prepareCall } from '../../language/prepare-call.ts';
 
 const people: CapabilitySrc = {
   capability: 'people.search', description: '', platform: 'people', fields: { q: 'str', full_name: 'str', first_name: 'str', last_name: 'str', email: 'str', domain: 'str' },

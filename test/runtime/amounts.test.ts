@@ -1,12 +1,9 @@
 // Amounts whose micro-USD value is not a safe integer are refused on every path money enters by:
 // a credit (one too large, or one that would take the balance past it), a ceiling header, and the
 // CLI before it calls the server. (Prices in YAML: test/build/validation-rules.test.ts.)
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../runtime/server.ts';
-import { ROOT } from '../helpers/paths.ts';
+import { svcCli } from '../helpers/cli.ts';
 import { ADMIN, jsonInit, testApp } from './app-helper.ts';
 
 const MAX = 'up to 9007199254.740991';
@@ -60,20 +57,12 @@ describe('ceilings', () => {
 });
 
 describe('the CLI', () => {
-  const run = promisify(execFile);
-  async function svc(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'bin', 'svc.js'), ...args], { env: { PATH: process.env.PATH, SVC_URL: url, SVC_ADMIN_TOKEN: ADMIN }, cwd: ROOT });
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      return e as { code: number; stdout: string; stderr: string };
-    }
-  }
+  const svc = (args: string[]) => svcCli(args, { SVC_URL: url, SVC_ADMIN_TOKEN: ADMIN });
 
   it('refuses an amount past the safe integer before calling, and says the limit', async () => {
     for (const args of [['admin', 'credit', 'ceiling', '9007199254.740992'], ['admin', 'team', 'create', 'Cli Rich', '--credit', '99999999999']]) {
       const r = await svc(args);
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(2); // a usage error: nothing was sent
       expect(r.stderr).toContain(`is not a USD amount svc accepts: use digits with at most 6 decimals, e.g. 10 or 0.25, ${MAX}.`);
     }
     expect(await t.state.teamBySlug('cli-rich')).toBeNull();

@@ -10,7 +10,7 @@ let out = '';
 const port = 18000 + Math.floor(Math.random() * 2000);
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'runtime/demo.ts'], {
+  child = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), SVC_SANDBOX_PORT: String(port + 1), SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,7 +57,7 @@ describe('npm run demo', () => {
     const busy = (taken.address() as { port: number }).port;
     try {
       for (const [name, env] of [['PORT', { PORT: String(busy), SVC_SANDBOX_PORT: '0' }], ['SVC_SANDBOX_PORT', { PORT: '0', SVC_SANDBOX_PORT: String(busy) }]] as const) {
-        const r = spawnSync(process.execPath, ['--import', 'tsx', 'runtime/demo.ts'], {
+        const r = spawnSync(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
           cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env, SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
         });
         expect(r.status).toBe(1);

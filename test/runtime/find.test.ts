@@ -41,7 +41,7 @@ async function lines(url: string): Promise<{ status: number; type: string | null
     const { done, value } = await reader.read();
     if (done) break;
     buf += new TextDecoder().decode(value);
-    let nl;
+    let nl: number;
     while ((nl = buf.indexOf('\n')) >= 0) { out.push({ at: Date.now() - t0, json: JSON.parse(buf.slice(0, nl)) }); buf = buf.slice(nl + 1); }
   }
   return { status: r.status, type: r.headers.get('content-type'), lines: out };

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../runtime/sandbox/index.ts';
-import { sandboxEnv } from '../../runtime/sandbox-env.ts';
+import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
+import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import { createState } from '../../runtime/state/index.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 

@@ -1,6 +1,6 @@
 // A routed entry's live plan: price per hit divided by a measured hit rate, in whole micro-USD.
 import { describe, expect, it } from 'vitest';
-import type { CatalogEntry, Observed } from '../../build/types.ts';
+import type { CatalogEntry, Observed } from '../../language/types.ts';
 import { withLive } from '../../runtime/catalog/live-entry.ts';
 import type { LiveData } from '../../runtime/live.ts';
 

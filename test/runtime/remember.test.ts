@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { perObject, Remembered } from '../../runtime/util/remember.ts';
+import { perObject, Remembered } from '../../language/remember.ts';
 
 describe('Remembered', () => {
   it('computes a key once, null included, and starts over past its capacity', () => {

@@ -2,8 +2,8 @@
 // vocabulary counts for its rows); the routed entry first when the query names its job; ties:
 // measured before unmeasured, then cheaper, then id. Stemming, literals and misspellings.
 import { describe, expect, it } from 'vitest';
-import type { CapabilityDoc, SearchRow } from '../../build/types.ts';
-import { exportSearchIndex, SearchEngine } from '../../runtime/catalog/search.ts';
+import type { CapabilityDoc, SearchRow } from '../../language/types.ts';
+import { exportSearchIndex, SearchEngine } from '../../language/search.ts';
 
 const row = (endpoint_id: string, name: string, usd: number | null, extra: Partial<SearchRow> = {}): SearchRow => ({
   endpoint_id, name, summary: 'Checks an address.', provider: endpoint_id.split('.')[0], provider_display: endpoint_id.split('.')[0],

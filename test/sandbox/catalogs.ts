@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCatalog } from '../../build/load.ts';
 import { buildCatalog } from '../../build/pipeline.ts';
-import type { RequestSrc, RuntimeCatalog } from '../../build/types.ts';
+import type { RequestSrc, RuntimeCatalog } from '../../language/types.ts';
 import { FIXTURE_SRC, REAL_DIST, ROOT } from '../helpers/paths.ts';
 
 export interface ChildSource {

@@ -1,9 +1,9 @@
 // Calling one routed child through the sandbox as the router would, and reading the answer as the
 // router does (miss status, miss conditions, then the contract).
-import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
-import { countRows, isContractMiss, mapOutput } from '../../runtime/router/map-response.ts';
-import { chargeMicro } from '../../runtime/router/billing.ts';
-import { getPath } from '../../runtime/util/json-path.ts';
+import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
+import { countRows, isContractMiss, mapOutput } from '../../language/map-response.ts';
+import { chargeMicro } from '../../language/prices.ts';
+import { getPath } from '../../language/json-path.ts';
 import type { ChildSource } from './catalogs.ts';
 import { buildCall, send, type ProviderCall } from './provider-request.ts';
 import { pollRequest } from '../../runtime/router/poll.ts';

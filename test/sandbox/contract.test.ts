@@ -2,8 +2,8 @@
 // contract hit, `nohit-<service>` answers the child's own miss form, a bad key the provider's 401,
 // billing counts add up, async children go progress -> success, and the steering faults behave.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../build/types.ts';
-import { createSandbox, startSandbox, type BillingCounts, type RunningSandbox } from '../../runtime/sandbox/index.ts';
+import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
+import { createSandbox, startSandbox, type BillingCounts, type RunningSandbox } from '../../sandbox/index.ts';
 import { suiteCatalogs } from './catalogs.ts';
 import { carries, ChildCaller, expectedCharge, subjectFor } from './child-calls.ts';
 import { send } from './provider-request.ts';

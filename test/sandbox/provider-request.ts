@@ -1,5 +1,5 @@
 // The HTTP request the router sends to one child, and a plain sender to the sandbox.
-import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../build/types.ts';
+import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../language/types.ts';
 import { buildChildRequest } from '../../runtime/router/build-request.ts';
 
 export interface ProviderCall {

@@ -1,5 +1,5 @@
 // Sample subjects for the contract suite: one value per contract field, steering words woven in.
-import type { CapabilitySrc } from '../../build/types.ts';
+import type { CapabilitySrc } from '../../language/types.ts';
 
 const PERSON_LINKEDIN = 'https://www.linkedin.com/in/jane-doe';
 const COMPANY_LINKEDIN = 'https://www.linkedin.com/company/acme';

@@ -1,12 +1,12 @@
 // The sandbox's small rules on their own: key placements, steering words, seeded faults, the fetch
 // handler and its control routes.
 import { describe, expect, it } from 'vitest';
-import type { ProviderRuntime } from '../../build/types.ts';
+import type { ProviderRuntime } from '../../language/types.ts';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { authorized } from '../../runtime/sandbox/auth.ts';
-import { faultDice } from '../../runtime/sandbox/faults.ts';
-import { createSandbox } from '../../runtime/sandbox/index.ts';
-import { readSteer } from '../../runtime/sandbox/steer.ts';
+import { authorized } from '../../sandbox/auth.ts';
+import { faultDice } from '../../sandbox/faults.ts';
+import { createSandbox } from '../../sandbox/index.ts';
+import { readSteer } from '../../sandbox/steer.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 
 const provider = (auth: ProviderRuntime['auth']): ProviderRuntime => ({ service: 'p', display_name: 'P', base_url: 'https://p.test', auth });

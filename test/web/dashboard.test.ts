@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { launch, type Browser } from '../helpers/browser.ts';
 import { serveDashboard, type DashboardServer } from '../helpers/dashboard.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
-import type { CatalogEntry } from '../../build/dist-types.ts';
+import type { CatalogEntry } from '../../language/dist-types.ts';
 import { emailTool } from '../hub/tool-files.ts';
 
 const SHOTS = join(ROOT, '.test-screenshots');

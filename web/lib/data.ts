@@ -1,8 +1,8 @@
 // Everything the dashboard reads: the static catalog files the build writes (any static host serves
 // them) and /meta. Paths are relative, so the dashboard works under any base path.
-import type { CapabilityDoc, CatalogEntry, SearchRow } from '../../build/dist-types.ts';
-import type { SearchIndexDump } from '../../runtime/catalog/search.ts';
-import type { PlatformRow, Shelf as BuiltShelf } from '../../build/resolve-shelves.ts';
+import type { CapabilityDoc, CatalogEntry, SearchRow } from '../../language/dist-types.ts';
+import type { SearchIndexDump } from '../../language/search.ts';
+import type { PlatformRow, Shelf as BuiltShelf } from '../../language/shelves.ts';
 
 export interface Meta {
   proxy_url: string;

@@ -1,7 +1,7 @@
 // The plan as a picture: price per hit (up) against hit rate (across), one numbered dot per child in
 // waterfall order. Children not measured yet sit in a grey band on the right at their list price,
 // spread across it in plan order so that equal prices stay apart.
-import type { PlanRow } from '../../build/dist-types.ts';
+import type { PlanRow } from '../../language/dist-types.ts';
 import { usd } from './format.ts';
 
 const NS = 'http://www.w3.org/2000/svg';

@@ -1,7 +1,7 @@
 // One operation: what to send, what it costs and why we think so, how to call it, what comes back,
 // how it has done, and the operations that do the same job beside it.
-import type { CatalogEntry, CostOut, EndpointOut, Observed, ReviewSummary } from '../../build/dist-types.ts';
-import type { ParamSrc } from '../../build/source-types.ts';
+import type { CatalogEntry, CostOut, EndpointOut, Observed, ReviewSummary } from '../../language/dist-types.ts';
+import type { ParamSrc } from '../../language/source-types.ts';
 import { entry } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { ms, pct, usd } from '../lib/format.ts';

@@ -1,0 +1,324 @@
+// Catalog search over two FlexSearch indexes built at build time: one of operations (name, capability,
+// provider, summary, the provider's own terms) and one of capability vocabularies (the job's words,
+// what the caller has, what they get). docs/search.md explains the ranking:
+// each query term counts once, weighted by how rare it is among capabilities, at the best place it
+// matches for a row (its capability's vocabulary or the row's own words); the routed entry of a
+// capability comes first when the query names that capability's job; ties: measured before
+// unmeasured, then cheaper, then id. No node imports: the same index loads in the browser.
+import FlexSearch from 'flexsearch';
+import type { CapabilityDoc, SearchRow } from './types.ts';
+import { searchEncoder, sentenceEncoder } from './encoder.ts';
+import { pairsOf, readQuery, type ReadQuery } from './read-query.ts';
+
+const ROW_FIELDS = ['name', 'capability', 'provider_display', 'summary', 'terms'] as const;
+type RowField = (typeof ROW_FIELDS)[number];
+/** weight of a capability-vocabulary field when a query term matches it: for a term the caller wants, and one they have */
+const CAP_FIELDS = { job: { wanted: 1, had: 0.3 }, gets: { wanted: 0.8, had: 0.3 }, says: { wanted: 0.6, had: 0.3 }, has: { wanted: 0.3, had: 0.8 } } as const;
+type CapField = keyof typeof CAP_FIELDS;
+/** What else a row scores, per word of the query (times its rarity) or once. */
+const WEIGHT = {
+  /** a query word among the row's own words (name, capability, terms) */
+  ownWord: 0.8,
+  /** a query word that is the provider's name: more than its capability's job */
+  providerWord: 1.5,
+  /** each pair of adjacent query words found together in the capability's vocabulary ('email from linkedin') */
+  pair: 0.75,
+  /** the row's summary matched, whatever the words */
+  summary: 0.25,
+  /** with the words matching alike: an operation of a routed capability first, account and utility operations last (no score below 0) */
+  routedCapability: 0.05,
+  data: 0.05,
+} as const;
+/** the share of the query's job words (those some vocabulary holds) a capability's vocabulary must hold to name its job */
+const NAMES_JOB = 0.5;
+/** per field; FlexSearch ranks within a field, so the best rows come first */
+const CANDIDATES = 20;
+/** capabilities whose rows join the candidates, and rows of each (routed entry, then cheapest) */
+const TOP_CAPABILITIES = 6;
+const ROWS_PER_CAPABILITY = 4;
+/** more than the candidates can number (5 fields x CANDIDATES + TOP_CAPABILITIES x ROWS_PER_CAPABILITY) */
+const SLOTS = 256;
+/** entries kept in each per-word memo before it starts over: bounds memory whatever callers send */
+const MEMO = 20_000;
+
+const rowOptions = () => ({
+  encoder: searchEncoder,
+  document: {
+    id: 'i',
+    index: ROW_FIELDS.map((field) => (field === 'provider_display' ? { field, tokenize: 'strict' } : { field, tokenize: 'forward' })),
+  },
+});
+// Whole words only: a short stem ('sa' of 'saas') must not match the start of another ('same').
+const capOptions = () => ({ encoder: searchEncoder, document: { id: 'i', index: Object.keys(CAP_FIELDS).map((field) => ({ field, tokenize: 'strict' })) } });
+
+interface DocIndex<F extends string> {
+  add(doc: Record<string, unknown>): void;
+  search(q: string, opts: { limit: number; suggest?: boolean }): Array<{ field: F; result: number[] }>;
+  export(handler: (key: string, data: string) => void): Promise<void> | void;
+  import(key: string, data: string): void;
+}
+const newIndex = <F extends string>(options: object): DocIndex<F> =>
+  new (FlexSearch as unknown as { Document: new (o: object) => DocIndex<F> }).Document(options);
+
+const rowDoc = (r: SearchRow, i: number) => ({ i, name: r.name, capability: r.capability.replaceAll('.', ' '), provider_display: `${r.provider_display} ${r.provider}`, summary: r.summary, terms: (r.terms ?? []).join(' ') });
+/** A capability's job and sayings lose the words for what it takes ('reverse email lookup' is not a job of finding emails). */
+const withoutHad = (texts: string[], had: Set<string>) => texts.join(' ').split(/[\s.,;:!?()]+/).filter((w) => !had.has(sentenceEncoder.encode(w)[0] ?? '')).join(' ');
+const capDoc = (c: CapabilityDoc, i: number) => {
+  const v = c.vocabulary;
+  const had = new Set(Object.entries(v.has).flatMap(([field, words]) => sentenceEncoder.encode([field.replaceAll('_', ' '), ...words].join(' '))));
+  for (const w of sentenceEncoder.encode(Object.values(v.gets).flat().join(' '))) had.delete(w);
+  return {
+    i,
+    job: withoutHad([c.capability.replaceAll('.', ' '), ...v.terms], had),
+    says: withoutHad([c.description, ...v.phrasings], had),
+    gets: Object.entries(v.gets).flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words]).join(' '),
+    has: Object.entries(v.has).flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words]).join(' '),
+  };
+};
+
+async function dump(index: DocIndex<string>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  await index.export((key, data) => { if (data !== undefined) out[key] = data; });
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+export interface SearchIndexDump {
+  rows: Record<string, string>;
+  capabilities: Record<string, string>;
+}
+
+/** Build side: index every row and every capability's vocabulary, return both exported as JSON-able objects. */
+export async function exportSearchIndex(rows: SearchRow[], capabilities: CapabilityDoc[]): Promise<SearchIndexDump> {
+  const rowIndex = newIndex<RowField>(rowOptions());
+  rows.forEach((r, i) => rowIndex.add(rowDoc(r, i)));
+  const capIndex = newIndex<CapField>(capOptions());
+  capabilities.forEach((c, i) => capIndex.add(capDoc(c, i)));
+  return { rows: await dump(rowIndex), capabilities: await dump(capIndex) };
+}
+
+export interface SearchHit {
+  row: SearchRow;
+  score: number;
+}
+
+const wordsOf = (text: string) => new Set(searchEncoder.encode(text));
+const vocabularyPairs = (c: CapabilityDoc) => new Set([...c.vocabulary.terms, ...c.vocabulary.phrasings, ...Object.values(c.vocabulary.has).flat(), ...Object.values(c.vocabulary.gets).flat()].flatMap(pairsOf));
+
+export class SearchEngine {
+  /** the operations index (bench/catalog.ts compares against a raw loop over it) */
+  private index = newIndex<RowField>(rowOptions());
+  private capIndex = newIndex<CapField>(capOptions());
+  private own: Array<Set<string>>;
+  private providerWords: Array<Set<string>>;
+  private usd: Float64Array;
+  /** each row's place when ordered cheaper first, then by id */
+  private cheapRank: Int32Array;
+  /** what a row scores for what it is, whatever the words: routed capability, utility */
+  private base: Float64Array;
+  /** per row, the query it was last seen in (1) and, for that query, whether its summary matched (2) */
+  private mark: Uint32Array;
+  private query = 0;
+  private capOf: Int32Array;
+  private routedOf: Int32Array;
+  /** per capability doc: its rows, routed entry first, then cheaper first */
+  private rowsOf: number[][];
+  private pairs: Array<Set<string>>;
+  /** every word the catalog holds, for correcting misspelled query words */
+  private known: Set<string>;
+  /** the known words by first letter: a misspelling seldom changes the first */
+  private knownByLetter = new Map<string, string[]>();
+  private corrections = new Map<string, string>();
+  /** per word: the capabilities whose vocabulary holds it, with the weight of the best field for a wanted and a had word */
+  private holders = new Map<string, { caps: Int32Array; wanted: Float64Array; had: Float64Array }>();
+
+  constructor(readonly rows: SearchRow[], dump: SearchIndexDump, readonly capabilities: CapabilityDoc[]) {
+    for (const [k, v] of Object.entries(dump.rows)) this.index.import(k, v);
+    for (const [k, v] of Object.entries(dump.capabilities)) this.capIndex.import(k, v);
+    this.usd = Float64Array.from(rows, (r) => r.usd ?? Number.POSITIVE_INFINITY);
+    this.cheapRank = new Int32Array(rows.length);
+    Array.from(rows.keys()).sort((a, b) => this.usd[a] - this.usd[b] || a - b).forEach((i, rank) => { this.cheapRank[i] = rank; });
+    this.own = rows.map((r) => wordsOf(`${r.name} ${r.capability.replaceAll('.', ' ')} ${(r.terms ?? []).join(' ')}`));
+    this.providerWords = rows.map((r) => wordsOf(`${r.provider_display} ${r.provider}`));
+    const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
+    this.capOf = Int32Array.from(rows, (r) => capIds.get(r.capability) ?? -1);
+    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 ? WEIGHT.routedCapability : 0) + (r.kind === 'utility' ? 0 : WEIGHT.data));
+    this.mark = new Uint32Array(rows.length * 2);
+    this.routedOf = new Int32Array(capabilities.length).fill(-1);
+    this.rowsOf = capabilities.map(() => []);
+    this.pairs = capabilities.map(vocabularyPairs);
+    this.known = new Set([...this.own.flatMap((w) => [...w]), ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : [])))]);
+    for (const w of [...this.known].sort()) {
+      const list = this.knownByLetter.get(w[0]);
+      if (list) list.push(w);
+      else this.knownByLetter.set(w[0], [w]);
+    }
+    rows.forEach((r, i) => {
+      const c = this.capOf[i];
+      if (c < 0) return;
+      this.rowsOf[c].push(i);
+      if (r.kind === 'routed') this.routedOf[c] = i;
+    });
+    for (const list of this.rowsOf) list.sort((a, b) => Number(rows[b].kind === 'routed') - Number(rows[a].kind === 'routed') || this.usd[a] - this.usd[b] || a - b);
+  }
+
+  /** The query as search reads it: content terms, what the caller has, misspellings corrected. */
+  read(q: string): ReadQuery {
+    return readQuery(q, (w) => this.correct(w));
+  }
+
+  private correct(w: string): string {
+    if (w.length < 4 || this.known.has(w)) return w;
+    let c = this.corrections.get(w);
+    if (c === undefined) {
+      if (this.corrections.size >= MEMO) this.corrections.clear();
+      c = closest(w, this.knownByLetter.get(w[0]) ?? []) ?? w;
+      this.corrections.set(w, c);
+    }
+    return c;
+  }
+
+  private holdersOf(t: string): { caps: Int32Array; wanted: Float64Array; had: Float64Array } {
+    let h = this.holders.get(t);
+    if (h) return h;
+    const wanted = new Map<number, number>();
+    const had = new Map<number, number>();
+    for (const { field, result } of this.capIndex.search(t, { limit: this.capabilities.length || 1 })) {
+      for (const c of result) {
+        wanted.set(c, Math.max(wanted.get(c) ?? 0, CAP_FIELDS[field].wanted));
+        had.set(c, Math.max(had.get(c) ?? 0, CAP_FIELDS[field].had));
+      }
+    }
+    const caps = Int32Array.from(wanted.keys());
+    h = { caps, wanted: Float64Array.from(caps, (c) => wanted.get(c)!), had: Float64Array.from(caps, (c) => had.get(c)!) };
+    if (this.holders.size >= MEMO) this.holders.clear();
+    this.holders.set(t, h);
+    return h;
+  }
+
+  /** `measured(id)` says whether an endpoint has observations (live state). */
+  search(q: string, limit: number, measured: (id: string) => boolean): { hits: SearchHit[]; total: number } {
+    const read = this.read(q);
+    const terms = read.terms.map((t) => t.term);
+    if (!terms.length) return { hits: [], total: 0 };
+    const nCaps = this.capabilities.length;
+    // Each term: which capability vocabularies hold it (and where), and how rare it is among them.
+    const capWeight = new Float64Array(nCaps * terms.length);
+    const idf = new Float64Array(terms.length);
+    const heldByAJob = new Uint8Array(terms.length);
+    const touched = new Set<number>();
+    for (let k = 0; k < terms.length; k++) {
+      const h = this.holdersOf(terms[k]);
+      const weights = read.terms[k].had ? h.had : h.wanted;
+      for (let j = 0; j < h.caps.length; j++) { capWeight[h.caps[j] * terms.length + k] = weights[j]; touched.add(h.caps[j]); }
+      idf[k] = 1 + Math.log(1 + nCaps / (1 + h.caps.length));
+      heldByAJob[k] = h.caps.length > 0 ? 1 : 0;
+    }
+    // The weight a job's words can hold: words no vocabulary knows (a provider's name, a typo) are left out.
+    const queryWeight = idf.reduce((sum, w, k) => sum + (heldByAJob[k] ? w : 0), 0);
+    const capScore = new Float64Array(nCaps);
+    const pairBonus = new Float64Array(nCaps);
+    for (const c of touched) {
+      for (let k = 0; k < terms.length; k++) capScore[c] += idf[k] * capWeight[c * terms.length + k];
+      for (const p of read.pairs) if (this.pairs[c].has(p)) pairBonus[c] += WEIGHT.pair;
+    }
+
+    // Candidates: what the operations index finds for the words, and the rows of the capabilities whose jobs match best.
+    const ids: number[] = [];
+    if (this.query === 0xffffffff) { this.mark.fill(0); this.query = 0; } // the stamps start over before they wrap
+    const stamp = ++this.query;
+    const mark = this.mark;
+    const see = (i: number) => { if (mark[2 * i] !== stamp) { mark[2 * i] = stamp; ids.push(i); } };
+    for (const { field, result } of this.index.search(q, { limit: CANDIDATES, suggest: true })) {
+      for (const i of result) { see(i); if (field === 'summary') mark[2 * i + 1] = stamp; }
+    }
+    const topCaps = [...touched].sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
+    for (const c of topCaps) { const list = this.rowsOf[c]; for (let j = 0; j < Math.min(ROWS_PER_CAPABILITY, list.length); j++) see(list[j]); }
+
+    // The last word may be half typed: a prefix of a row's word counts, unless it is a whole word already.
+    const last = this.known.has(terms[terms.length - 1]) ? -1 : terms.length - 1;
+    const score = new Float64Array(ids.length);
+    const namesProvider = new Uint8Array(ids.length);
+    for (let n = 0; n < ids.length; n++) {
+      const i = ids[n];
+      const own = this.own[i];
+      const providers = this.providerWords[i];
+      const c = this.capOf[i];
+      let s = this.base[i] + (mark[2 * i + 1] === stamp ? WEIGHT.summary : 0) + (c >= 0 ? pairBonus[c] : 0);
+      for (let k = 0; k < terms.length; k++) {
+        const t = terms[k];
+        let w = c >= 0 ? capWeight[c * terms.length + k] : 0;
+        // A provider is named only by a word no job uses: 'Bouncer' does not name a provider in 'will it bounce'.
+        if (!heldByAJob[k] && providers.has(t)) { w = Math.max(w, WEIGHT.providerWord); namesProvider[n] = 1; }
+        else if (own.has(t) || (k === last && startsWithAny(own, t))) w = Math.max(w, WEIGHT.ownWord);
+        s += idf[k] * w;
+      }
+      score[n] = s;
+    }
+    // The routed entry of a capability whose job the query names ranks with the best of its children
+    // that no provider name lifted, and before them.
+    const bestChild = new Map<number, number>();
+    ids.forEach((i, n) => {
+      const c = this.capOf[i];
+      if (c >= 0 && !namesProvider[n]) bestChild.set(c, Math.max(bestChild.get(c) ?? 0, score[n]));
+    });
+    ids.forEach((i, n) => {
+      const c = this.capOf[i];
+      if (c >= 0 && this.routedOf[c] === i && capScore[c] > 0 && capScore[c] >= NAMES_JOB * queryWeight) score[n] = Math.max(score[n], bestChild.get(c) ?? 0) + 0.01;
+    });
+    for (let k = 0; k < score.length; k++) score[k] = Math.round(score[k] * 1000) / 1000;
+
+    // One number orders by score, then measured, then cheaper, then id (the rank built at load); the
+    // candidate's place in `ids` rides in the lowest bits, so a native numeric sort does it all.
+    const n = this.rows.length;
+    const key = new Float64Array(ids.length);
+    for (let k = 0; k < ids.length; k++) {
+      const i = ids[k];
+      key[k] = ((Math.round(score[k] * 1000) * 2 + (measured(this.rows[i].endpoint_id) ? 1 : 0)) * n + (n - 1 - this.cheapRank[i])) * SLOTS + k;
+    }
+    key.sort();
+    const hits: SearchHit[] = [];
+    for (let j = key.length - 1; j >= Math.max(0, key.length - limit); j--) {
+      const k = key[j] % SLOTS;
+      hits.push({ row: this.rows[ids[k]], score: score[k] });
+    }
+    return { hits, total: ids.length };
+  }
+}
+
+function startsWithAny(words: Set<string>, prefix: string): boolean {
+  for (const w of words) if (w.startsWith(prefix)) return true;
+  return false;
+}
+
+/** The known word one edit away (two for long words: a letter added, dropped, changed or two swapped); the first in order on ties. */
+function closest(word: string, known: string[]): string | null {
+  const max = word.length >= 7 ? 2 : 1;
+  let best: string | null = null;
+  let bestDistance = max + 1;
+  for (const k of known) {
+    if (Math.abs(k.length - word.length) > max || k.length < 3) continue;
+    const d = editDistance(word, k, bestDistance);
+    if (d < bestDistance || (d === bestDistance && best !== null && k < best)) { best = k; bestDistance = d; }
+  }
+  return bestDistance <= max ? best : null;
+}
+
+/** Damerau-Levenshtein (optimal string alignment), giving up once every path exceeds `cap` */
+function editDistance(a: string, b: string, cap: number): number {
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let low = i;
+    for (let j = 1; j <= b.length; j++) {
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      row.push(d);
+      low = Math.min(low, d);
+    }
+    if (low > cap) return cap + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length];
+}

@@ -1,0 +1,116 @@
+// `svc search`, `svc show`, `svc find`: the open catalog reads, as tables or --json.
+import { defineCommand } from 'citty';
+import { baseUrl, failureOf, ok, pathId, send } from './http.ts';
+import { EXIT, CliFailure } from './fail.ts';
+import { spin } from './spinner.ts';
+import { json, note, out, pairs, percent, printJson, table } from './print.ts';
+
+interface Observed { hit_rate: number | null; p50_ms: number | null; p95_ms: number | null }
+interface Cost { usd: number | null; unit: string; type: string; source: string; source_url: string | null }
+interface Endpoint { id: string; name: string; summary: string; provider_display: string; kind: string; method: string; path: string; cost: Cost | null; observed: Observed | null; input: Record<string, unknown> }
+interface Entry { endpoint: Endpoint; siblings: Endpoint[]; call_template: string; hints: string[] }
+
+const words = (args: { _: string[] }) => args._.join(' ').trim();
+const price = (usd: number | null | undefined) => (usd === null || usd === undefined ? '-' : `$${usd}`);
+
+export const search = defineCommand({
+  meta: { name: 'search', description: 'Search the catalog: svc search verify email' },
+  args: {
+    query: { type: 'positional', required: true, description: 'words to search for' },
+    limit: { type: 'string', default: '25', description: 'at most this many results (1..100)' },
+    json,
+  },
+  async run({ args }) {
+    const q = words(args);
+    const res = await ok<{ results: Array<{ endpoint_id: string; kind: string; provider_display: string; usd: number | null; name: string; observed: Observed | null }>; total: number }>(
+      `${baseUrl()}/catalog/search?q=${encodeURIComponent(q)}&limit=${encodeURIComponent(args.limit)}`, { label: 'searching' },
+    );
+    if (args.json) printJson(res);
+    else if (res.results.length) {
+      out(table(['ID', 'KIND', 'PROVIDER', 'USD', 'HIT', 'NAME'], res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display, price(r.usd), percent(r.observed?.hit_rate), r.name])));
+      note(`${res.results.length} of ${res.total}; svc show ID for parameters, cost and siblings`);
+    } else note(`nothing matches '${q}': try fewer or broader words`);
+    if (!res.results.length) process.exitCode = EXIT.miss;
+  },
+});
+
+function parameters(input: Record<string, unknown>): string[][] {
+  const rows: string[][] = [];
+  for (const [where, params] of Object.entries(input)) {
+    if (!params || typeof params !== 'object' || Array.isArray(params)) continue;
+    for (const [name, p] of Object.entries(params as Record<string, { type?: string; required?: boolean; note?: string }>)) {
+      rows.push([where.replace(/Params$/, ''), name, p.type ?? '-', p.required ? 'yes' : 'no', p.note ?? '']);
+    }
+  }
+  return rows;
+}
+
+export const show = defineCommand({
+  meta: { name: 'show', description: 'Show one operation: parameters, cost, siblings, the command that runs it' },
+  args: { id: { type: 'positional', required: true, description: 'endpoint id, e.g. svc.people.email.verify' }, json },
+  async run({ args }) {
+    const e = await ok<Entry>(`${baseUrl()}/catalog/endpoints/${pathId(args.id)}`);
+    if (args.json) return printJson(e);
+    const p = e.endpoint;
+    out(pairs({
+      id: p.id, name: p.name, provider: p.provider_display, kind: p.kind, summary: p.summary,
+      cost: p.cost ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${p.cost.source_url ?? p.cost.source})` : 'not priced',
+      observed: p.observed ? `hit rate ${percent(p.observed.hit_rate)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms` : 'no calls yet',
+    }));
+    const params = parameters(p.input);
+    if (params.length) out(`\n${table(['IN', 'PARAMETER', 'TYPE', 'REQUIRED', 'NOTE'], params)}`);
+    if (e.siblings.length) {
+      out(`\n${table(['SIBLING', 'PROVIDER', 'USD', 'HIT', 'P50 MS'], e.siblings.map((s) => [s.id, s.provider_display, price(s.cost?.usd), percent(s.observed?.hit_rate), s.observed?.p50_ms]))}`);
+    }
+    out(`\n${e.hints.join('\n')}`);
+  },
+});
+
+interface Candidate { endpoint_id: string; capability: string; name: string; provider: string; usd: number | null; score: number }
+type FindLine = { event: 'candidates'; candidates: Candidate[] } | { event: 'judged'; kept: Array<{ endpoint_id: string; why: string }>; verdict: string };
+
+/** Each NDJSON line as it arrives. */
+async function* ndjson(body: ReadableStream<Uint8Array>): AsyncGenerator<FindLine> {
+  const decoder = new TextDecoder();
+  let buf = '';
+  const reader = body.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    buf += decoder.decode(chunk.value, { stream: true });
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      const line = buf.slice(0, nl).trim();
+      buf = buf.slice(nl + 1);
+      if (line) yield JSON.parse(line) as FindLine;
+    }
+  }
+}
+
+export const find = defineCommand({
+  meta: { name: 'find', description: 'Describe a job; get candidates at once, then the judged picks: svc find "verify a list of emails"' },
+  args: { job: { type: 'positional', required: true, description: 'the job, in words' }, json },
+  async run({ args }) {
+    const res = await spin('finding', send(`${baseUrl()}/catalog/find?q=${encodeURIComponent(words(args))}`, { timeoutMs: 60_000 }));
+    if (res.status !== 200) {
+      let data: unknown = null;
+      try { data = await res.json(); } catch { /* no JSON body */ }
+      throw failureOf({ status: res.status, headers: res.headers, data });
+    }
+    let candidates = 0;
+    let judged = false;
+    try {
+      for await (const line of ndjson(res.body!)) {
+        if (args.json) printJson(line);
+        else if (line.event === 'candidates') {
+          out(line.candidates.length ? table(['CANDIDATE', 'PROVIDER', 'USD', 'NAME'], line.candidates.map((c) => [c.endpoint_id, c.provider, price(c.usd), c.name])) : 'no candidates');
+        } else {
+          judged = true;
+          out(`\n${table(['PICK', 'WHY'], line.kept.map((k) => [k.endpoint_id, k.why]))}\n\n${line.verdict}`);
+        }
+        if (line.event === 'candidates') candidates = line.candidates.length;
+      }
+    } catch (e) {
+      throw new CliFailure(`The answer stopped part-way (${(e as Error).message}).`, EXIT.server);
+    }
+    if (!judged && !args.json) note('(the judge did not answer in time; the candidates above are unjudged)');
+    if (!candidates) process.exitCode = EXIT.miss;
+  },
+});

@@ -1,0 +1,35 @@
+// The parser lets unknown flags through silently; a misspelt `--max-costs 0.1` would then run the
+// call on the 1 USD default. So the command a line names is found first, and every flag it does not
+// declare is a usage error before anything is sent.
+import type { ArgsDef, CommandDef } from 'citty';
+import { CliFailure, EXIT } from './fail.ts';
+
+type Command = CommandDef<ArgsDef>;
+
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** the command the words name, and the words after its name */
+function leaf(cmd: Command, words: string[]): { cmd: Command; path: string[] } {
+  const subs = cmd.subCommands as Record<string, Command> | undefined;
+  const i = words.findIndex((w) => !w.startsWith('-'));
+  const next = i >= 0 && subs ? subs[words[i]] : undefined;
+  if (!next) return { cmd, path: [] };
+  const inner = leaf(next, words.slice(i + 1));
+  return { cmd: inner.cmd, path: [words[i], ...inner.path] };
+}
+
+export function refuseUnknownFlags(root: Command, rawArgs: string[]): void {
+  const { cmd, path } = leaf(root, rawArgs);
+  const args = (cmd.args ?? {}) as ArgsDef;
+  const known = new Set(Object.entries(args).filter(([, d]) => d.type !== 'positional').map(([name]) => kebab(name)));
+  const booleans = new Set(Object.entries(args).filter(([, d]) => d.type === 'boolean').map(([name]) => kebab(name)));
+  const end = rawArgs.indexOf('--');
+  for (const arg of end >= 0 ? rawArgs.slice(0, end) : rawArgs) {
+    if (!arg.startsWith('-') || arg === '-') continue;
+    const name = arg.replace(/^--?/, '').split('=')[0];
+    if (known.has(name) || (name.startsWith('no-') && booleans.has(name.slice(3)))) continue;
+    const command = ['svc', ...path].join(' ');
+    const flags = [...known].map((f) => `--${f}`).join(', ');
+    throw new CliFailure(`${command} has no option '${arg.split('=')[0]}'${flags ? `; its options are ${flags}` : ''}.`, EXIT.usage);
+  }
+}

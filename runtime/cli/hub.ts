@@ -1,0 +1,96 @@
+// `svc hub publish DIR | show ID | run ID field=value … | retire ID`: the tool hub (docs/hub.md).
+import { readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { defineCommand } from 'citty';
+import { asTeam, baseUrl, pathId, request, teamToken } from './http.ts';
+import { CliFailure, EXIT } from './fail.ts';
+import { kindOf, parseFields } from './fields.ts';
+import { tellAnswer } from './answer.ts';
+import { json, note, out, pairs, printJson, table, usd } from './print.ts';
+
+const FILES = ['tool.json', 'input.schema.json', 'output.schema.json', 'check.json'] as const;
+/** a publish runs the tool's check and a run its steps, each step up to a routed call's deadline */
+const LONG_MS = 5 * 60_000;
+
+async function readFiles(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const name of FILES) {
+    try {
+      files[name] = await readFile(join(dir, name), 'utf8');
+    } catch {
+      throw new CliFailure(`${join(dir, name)} cannot be read; a tool folder holds ${FILES.join(', ')}.`, EXIT.usage);
+    }
+  }
+  return files;
+}
+
+interface Published { tool_id: string; version: number; status: string; reason?: string; check: { ok: boolean; cost_micro: number; ms: number } }
+
+const publish = defineCommand({
+  meta: { name: 'publish', description: 'Publish a new version from a folder of the four files; its check runs at once' },
+  args: {
+    dir: { type: 'positional', required: true, description: 'folder holding tool.json, input.schema.json, output.schema.json, check.json' },
+    id: { type: 'string', description: 'tool id (default: the folder name)' },
+    json,
+  },
+  async run({ args }) {
+    const files = await readFiles(args.dir);
+    const toolId = args.id ?? basename(resolve(args.dir));
+    const res = await asTeam<Published>('/hub/tools', { body: { tool_id: toolId, files }, timeoutMs: LONG_MS, label: 'publishing and checking' });
+    if (args.json) printJson(res);
+    else out(pairs({ tool: `${res.tool_id}@${res.version}`, status: res.status, ...(res.reason ? { reason: res.reason } : {}), check: `${res.check.ok ? 'passed' : 'did not pass'}, cost ${usd(res.check.cost_micro)}` }));
+    if (res.status !== 'live') process.exitCode = EXIT.miss;
+  },
+});
+
+interface ToolView { tool_id: string; team: string; name: string; summary: string; price_micro: number; status: string; version: number; live_version: number | null; reason?: string; runs?: number; earnings_micro?: number; input_schema: { properties?: Record<string, { type?: unknown }> }; versions: Array<{ version: number; status: string; created_at: string; reason?: string; pinnable_until?: string }> }
+
+const view = (ref: string) => asTeam<ToolView>(`/hub/tools/${pathId(ref)}`);
+
+const show = defineCommand({
+  meta: { name: 'show', description: 'Show a tool and its versions (ID or ID@N)' },
+  args: { id: { type: 'positional', required: true, description: 'tool id, or id@N for one version' }, json },
+  async run({ args }) {
+    const t = await view(args.id);
+    if (args.json) return printJson(t);
+    out(pairs({
+      tool: `${t.tool_id}@${t.version}`, name: t.name, maker: t.team, summary: t.summary, price: `${usd(t.price_micro)} a run`,
+      status: t.status, live_version: t.live_version ?? 'none', ...(t.reason ? { reason: t.reason } : {}),
+      ...(t.runs !== undefined ? { runs: t.runs, earnings: usd(t.earnings_micro) } : {}),
+      input: Object.keys(t.input_schema.properties ?? {}).join(', '),
+    }));
+    out(`\n${table(['VERSION', 'STATUS', 'CREATED', 'NOTE'], t.versions.map((v) => [v.version, v.status, v.created_at, v.reason ?? (v.pinnable_until ? `pinnable until ${v.pinnable_until}` : '')]))}`);
+  },
+});
+
+const run = defineCommand({
+  meta: { name: 'run', description: 'Run a tool: svc hub run verified-work-email domain=acme.com full_name="Jane Doe"' },
+  args: {
+    id: { type: 'positional', required: true, description: 'tool id, or id@N for a pinned version' },
+    fields: { type: 'positional', required: false, description: 'field=value … of its input (field:=JSON for any JSON value)' },
+    json,
+  },
+  async run({ args }) {
+    const headers = { 'x-svc-token': teamToken() };
+    // the input schema gives each field's type, so `count=3` is sent as a number
+    const props = (await view(args.id)).input_schema.properties ?? {};
+    const input = parseFields(args._.slice(1), Object.fromEntries(Object.entries(props).map(([k, p]) => [k, kindOf(p.type)])));
+    const a = await request(`${baseUrl()}/hub/tools/${pathId(args.id)}/run`, { body: { input }, headers, timeoutMs: LONG_MS, label: `running ${args.id}` });
+    tellAnswer(a, args.json, (svc) => svc.stopped === 'miss');
+  },
+});
+
+const retire = defineCommand({
+  meta: { name: 'retire', description: 'Retire every version of your tool; runs then answer 410' },
+  args: { id: { type: 'positional', required: true, description: 'tool id' }, json },
+  async run({ args }) {
+    const res = await asTeam<Record<string, unknown>>(`/hub/tools/${pathId(args.id)}`, { method: 'DELETE' });
+    if (args.json) printJson(res);
+    else note(`retired ${args.id}`);
+  },
+});
+
+export const hub = defineCommand({
+  meta: { name: 'hub', description: 'Tools: small pipelines over svc calls that teams publish and run' },
+  subCommands: { publish, show, run, retire },
+});

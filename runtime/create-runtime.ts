@@ -1,0 +1,36 @@
+// svc assembled in one place: state, the catalog, the context, the app and the server that serves
+// it (with the Node fast path). `npm start`, the demo, the tests and the benchmarks all make svc here.
+import type { H3 } from 'h3';
+import type { Config } from './config.ts';
+import { ensureBuilt } from './ensure-built.ts';
+import { loadDist } from './catalog/dist.ts';
+import { createApp } from './app.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { fastPath } from './fast-path.ts';
+import { createState } from './state/index.ts';
+import { createContext, type AppContext } from './context.ts';
+
+export interface Svc {
+  ctx: AppContext;
+  /** the app alone: app.fetch(request) answers without a socket */
+  app: H3;
+  /** serve on `port` (default PORT) and HOST */
+  listen(port?: number): Promise<RunningServer>;
+}
+
+/** The app and its server over a context made already. */
+export function assemble(ctx: AppContext): Svc {
+  const app = createApp(ctx);
+  return { ctx, app, listen: (port = ctx.config.port) => startServer(app, { port, hostname: ctx.config.host, fast: fastPath(ctx) }) };
+}
+
+/**
+ * svc from its configuration. State opens first, so a data directory another process holds stops
+ * the start before any build work; `build` rebuilds a stale catalog (npm start) before loading it.
+ */
+export async function createRuntime(config: Config, opts: { build?: boolean } = {}): Promise<Svc> {
+  const state = await createState(config);
+  if (opts.build) await ensureBuilt(config.distDir);
+  const catalog = loadDist(config.distDir, `${config.publicUrl}${config.proxyPrefix}`);
+  return assemble(createContext(config, catalog, state));
+}

@@ -1,0 +1,27 @@
+// One routed call from the outside in, whichever door it came by: the h3 route and the Node fast
+// path both hand over the headers, a way to read the session cookie and a way to read the body, and
+// write out the one answer this gives, errors included (shaped by errors.ts).
+import type { AppContext } from '../context.ts';
+import { errorAnswer, fail, type PlainAnswer } from '../errors.ts';
+import { credentialsFrom, teamFor } from '../auth.ts';
+import { parseRouteOptions, type HeaderReader } from './options.ts';
+
+export interface RoutedRequest {
+  headers: HeaderReader;
+  sessionCookie: () => string | null;
+  readBody: () => Promise<unknown>;
+}
+
+/** The answer to a routed call; never throws. */
+export async function answerRoutedCall(ctx: AppContext, capability: string, req: RoutedRequest): Promise<PlainAnswer> {
+  try {
+    // the credential first: every call under the proxy prefix needs one, known capability or not
+    const team = await teamFor(ctx.state, credentialsFrom(req.headers, req.sessionCookie));
+    if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
+    const options = parseRouteOptions(req.headers);
+    const body = await req.readBody();
+    return await ctx.router.call(team, capability, body ?? {}, options);
+  } catch (e) {
+    return errorAnswer(e);
+  }
+}

@@ -1,0 +1,76 @@
+// The router as the routes see it: body validation per capability (compiled once), merging of
+// identical concurrent calls, and the executor with its shared health; money is spent through the
+// context's Spending (runtime/spending.ts), shared with every other kind of call.
+import type { RuntimeCatalog } from '../../language/types.ts';
+import type { Config } from '../config.ts';
+import type { LiveData } from '../live.ts';
+import type { State, Team } from '../state/index.ts';
+import { bodyValidator } from '../validate.ts';
+import { routeCall, type RouterDeps } from './waterfall.ts';
+import { Health } from './health.ts';
+import { platformKey } from '../../language/provider-auth.ts';
+import type { Spending } from '../spending.ts';
+import { CallMerger, mergeKey } from './merge.ts';
+import { respond, type RoutedResponse } from './respond.ts';
+import { capabilityBodySchema } from '../../language/body-schema.ts';
+import { refuseOutOfScope, type RouteOptions, type RouteScope } from './options.ts';
+import { newCallId } from '../util/call-id.ts';
+
+export interface Router {
+  deps: RouterDeps;
+  isCapability(name: string): boolean;
+  call(team: Team, capability: string, body: unknown, options: RouteOptions): Promise<RoutedResponse>;
+}
+
+/** What the router is made from, all given: nothing is reached for from outside. */
+export interface RouterParts {
+  runtime: RuntimeCatalog;
+  state: State;
+  live: LiveData;
+  config: Config;
+  spending: Spending;
+}
+
+export function createRouter({ runtime, state, live, config, spending }: RouterParts): Router {
+  const deps: RouterDeps = {
+    runtime, env: config.env, state, health: new Health(Date.now, state.atomics), spending, observed: (id) => live.observed(id),
+    hasPlatformKey: (p) => platformKey(runtime.providers[p], config.env) !== null,
+    attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
+  };
+  const validators = new Map(Object.entries(runtime.capabilities).map(([name, cap]) => [name, bodyValidator<Record<string, unknown>>(capabilityBodySchema(cap))]));
+  const providersOf = (name: string | undefined) => new Set((name ? runtime.capabilities[name].children : []).map((id) => runtime.operations[id].provider));
+  const scopes = new Map(Object.entries(runtime.capabilities).map(([name, cap]): [string, RouteScope] => [name, {
+    capability: name, providers: providersOf(name), verifiers: providersOf(cap.verify?.capability), verifiable: Boolean(cap.verify),
+  }]));
+  const merger = new CallMerger<RoutedResponse>();
+  return {
+    deps,
+    isCapability: (name) => validators.has(name),
+    async call(team, capability, rawBody, options) {
+      const body = validators.get(capability)!(rawBody);
+      refuseOutOfScope(options, scopes.get(capability)!);
+      if (options.dryRun) return routeAndRespond(deps, team, capability, body, options);
+      return merger.run(mergeKey(team.id, capability, body, options), () => routeAndRespond(deps, team, capability, body, options), sharedAnswer);
+    },
+  };
+}
+
+/**
+ * What a caller who joined an identical call in flight is answered: the same answer, charged once,
+ * to the first caller. So `X-Svc-Cost-Micro` and `_svc.cost_micro` say 0 here and `_svc.shared` says
+ * why; `tried` still shows what the shared attempts cost. Headers summed over calls equal the ledger.
+ * The call id stays the first caller's: it names the one waterfall that ran and its ledger rows.
+ */
+function sharedAnswer(first: RoutedResponse): RoutedResponse {
+  const body = JSON.parse(first.text) as { _svc?: { cost_micro: number; shared?: boolean } };
+  if (!body._svc) return first;
+  body._svc.cost_micro = 0;
+  body._svc.shared = true;
+  return { status: first.status, headers: { ...first.headers, 'x-svc-cost-micro': '0' }, text: JSON.stringify(body) };
+}
+
+async function routeAndRespond(deps: RouterDeps, team: Team, capability: string, body: Record<string, unknown>, options: RouteOptions): Promise<RoutedResponse> {
+  const callId = newCallId();
+  const outcome = await routeCall(deps, { team, capability, body, options, callId });
+  return respond(outcome, deps.runtime.capabilities[capability].identity, capability, callId);
+}

@@ -1,0 +1,271 @@
+// The executor: runs a plan's attempts in order (the waterfall), decides hit/miss/error, charges by
+// each child's billing rule within the cost ceiling, verifies hits where asked, and records every
+// attempt. Pure decisions live in plan.ts and classify.ts; this file is the loop around them.
+import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
+import type { State, Team } from '../state/index.ts';
+import { plan, type Plan, type PlannedAttempt } from './plan.ts';
+import { prepareCall, type PreparedCall } from '../../language/prepare-call.ts';
+import { buildChildRequest, type OutgoingRequest } from './build-request.ts';
+import { send } from './http.ts';
+import { classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './classify.ts';
+import { pollJob } from './poll.ts';
+import { missOutput } from '../../language/map-response.ts';
+import { platformKey, type Env } from '../../language/provider-auth.ts';
+import { redact } from './redact.ts';
+import { attemptChargeMicro } from '../../language/prices.ts';
+import type { Health } from './health.ts';
+import type { RouteOptions } from './options.ts';
+import type { Spending } from '../spending.ts';
+
+export interface RouterDeps {
+  runtime: RuntimeCatalog;
+  env: Env;
+  state: State;
+  health: Health;
+  spending: Spending;
+  observed: (endpointId: string) => Observed | null;
+  /** whether svc holds a platform key for a provider (made once per router) */
+  hasPlatformKey: (provider: string) => boolean;
+  attemptTimeoutMs: number;
+  /** the largest provider answer read (SVC_MAX_ANSWER_BYTES); a larger one is an error */
+  maxAnswerBytes: number;
+  pollIntervalMaxMs: number | null;
+}
+
+export interface Tried {
+  endpoint_id: string;
+  outcome: 'hit' | 'miss' | 'error' | 'skipped';
+  reason?: string;
+  status?: number;
+  ms: number;
+  cost_micro: number;
+}
+
+export interface Verification {
+  verdict: 'valid' | 'invalid' | 'unknown';
+  checked: unknown;
+  served_by: string | null;
+  cost_micro: number;
+}
+
+export interface RouteOutcome {
+  kind: 'hit' | 'miss' | 'error' | 'unfillable' | 'strict' | 'broke' | 'dry_run';
+  output: Readonly<Record<string, unknown>>;
+  /** the serving child's answer as JSON text, key redacted ('null' when there is none) */
+  raw: string;
+  served_by: string | null;
+  tried: Tried[];
+  cost_micro: number;
+  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child' | 'final_miss';
+  verification?: Verification;
+  ignored_filters: string[];
+  plan: Plan;
+  /** the cheapest attempt's worst charge to the balance, for the 402 sentence */
+  needed_micro?: number;
+  /** a dry run with verification on: what each verification may cost at worst */
+  verifier?: { capability: string; worst_cost_micro: number };
+}
+
+export interface RouteCall {
+  team: Team;
+  capability: string;
+  body: Record<string, unknown>;
+  options: RouteOptions;
+  callId: string;
+}
+
+type Cap = CapabilitySrc & { children: string[] };
+
+const skipped = (endpoint_id: string, reason: string): Tried => ({ endpoint_id, outcome: 'skipped', reason, ms: 0, cost_micro: 0 });
+
+/** Children the plan left out for the ceiling or an open circuit: attempts in all but name. */
+const skippedByPlan = (p: Plan): Tried[] =>
+  !p.excluded.length ? [] : p.excluded.filter((e) => e.reason === 'over_ceiling' || e.reason === 'circuit_open').map((e) => skipped(e.endpoint_id, e.reason));
+
+/** Why a call that ran no child stopped, from what its attempts were skipped for. */
+function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
+  const reasons = new Set(tried.map((t) => t.reason));
+  return reasons.has('over_ceiling') ? 'max_cost' : reasons.has('deadline') ? 'deadline' : reasons.has('balance') ? 'balance' : 'no_eligible_child';
+}
+
+export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<RouteOutcome> {
+  const cap = deps.runtime.capabilities[call.capability] as Cap;
+  const prepared = prepareCall(cap, call.body);
+  const ownKeys = new Set(await deps.state.ownKeyProviders(call.team.id));
+  const thePlan = plan({
+    capability: cap, operations: deps.runtime.operations, fields: prepared.fields, sentFilters: prepared.sentFilters,
+    limit: prepared.limit, options: call.options, ownKeys, teamId: call.team.id,
+    hasPlatformKey: deps.hasPlatformKey, observed: deps.observed, health: deps.health,
+  });
+  const base = { output: missOutput(cap), raw: 'null', served_by: null, tried: [] as Tried[], cost_micro: 0, ignored_filters: [] as string[], plan: thePlan };
+  if (!thePlan.attempts.length) {
+    const reasons = new Set(thePlan.excluded.map((e) => e.reason));
+    if (reasons.size === 1 && reasons.has('no_identity')) return { ...base, kind: 'unfillable' };
+    if (call.options.strictFilters && reasons.has('strict_filter')) {
+      const left = new Set(thePlan.excluded.filter((e) => e.reason === 'strict_filter').map((e) => e.endpoint_id));
+      const unapplied = prepared.sentFilters.filter((f) => [...left].some((id) => deps.runtime.operations[id].request?.ignores?.includes(f)));
+      return { ...base, kind: 'strict', ignored_filters: unapplied };
+    }
+    // a dry run refuses what the call refuses (above), and otherwise answers the plan
+    if (call.options.dryRun) return dryRun(deps, call, cap, ownKeys, base);
+    // Nothing could run: every child is listed with the reason it was left out.
+    const tried = thePlan.excluded.map((e) => skipped(e.endpoint_id, e.reason));
+    return { ...base, kind: 'miss', stopped: stoppedBy(tried), tried };
+  }
+  if (call.options.dryRun) return dryRun(deps, call, cap, ownKeys, base);
+  if (!thePlan.attempts.some((a) => a.key === 'own')) {
+    const cheapest = Math.min(...thePlan.attempts.map((a) => a.worst_cost_micro));
+    if (!(await deps.spending.covers(call.team.id, cheapest))) {
+      // every attempt listed as skipped for the balance: what a verification refused this way shows
+      return { ...base, kind: 'broke', needed_micro: cheapest, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
+    }
+  }
+  return waterfall(deps, call, cap, prepared, base);
+}
+
+type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;
+
+/**
+ * Every way a call ends: the attempts, plus the children the plan skipped for the ceiling or a
+ * circuit. A module function, not a closure per call (tsx names each closure as it is made).
+ */
+function finished(base: Omit<RouteOutcome, 'kind'>, tried: Tried[], spent: number, kind: 'hit' | 'miss' | 'error', extra: Ending | null = null): RouteOutcome {
+  const skips = skippedByPlan(base.plan);
+  // Built field by field: spreading objects of varying shapes was a hot spot under load.
+  return {
+    kind, output: extra?.output ?? base.output, raw: extra?.raw ?? base.raw, served_by: extra?.served_by ?? null,
+    tried: skips.length ? tried.concat(skips) : tried, cost_micro: spent, ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
+    plan: base.plan, stopped: extra?.stopped, verification: extra?.verification,
+  };
+}
+
+async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>): Promise<RouteOutcome> {
+  const deadline = Date.now() + call.options.timeoutMs;
+  const tried: Tried[] = [];
+  let spent = 0;
+  let anyMiss = false;
+  /** misses that cost something, against the capability's misses.billed_at_most */
+  let paidMisses = 0;
+  const queue: PlannedAttempt[] = [...base.plan.attempts];
+  for (let a = queue.shift(); a; a = queue.shift()) {
+    const op = deps.runtime.operations[a.endpoint_id];
+    if (Date.now() >= deadline) { tried.push(skipped(a.endpoint_id, 'deadline')); continue; }
+    if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
+    if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
+    // an own-key attempt holds and charges nothing: the provider bills the team
+    const hold = a.key === 'platform' ? await deps.spending.hold(call.team.id, a.worst_cost_micro) : null;
+    if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
+    try {
+      const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
+      const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
+      const price = attemptChargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
+      // the price never passes the worst case held, so the hold covers the charge
+      const cost = hold ? await hold.charge(price, { endpoint_id: a.endpoint_id, call_id: call.callId }) : price;
+      // Charged: what was held for this attempt goes back now, so it cannot starve the verification.
+      hold?.release();
+      spent += cost;
+      deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
+      deps.health.record(a.endpoint_id, verdict.outcome);
+      // undefined fields are left out of the JSON answer
+      const entry: Tried = { endpoint_id: a.endpoint_id, outcome: verdict.outcome, reason: verdict.outcome === 'hit' ? undefined : verdict.reason, status: status || undefined, ms, cost_micro: cost };
+      tried.push(entry);
+      if (verdict.outcome === 'error' && a.key === 'own' && status && KEY_TROUBLE.has(status)) {
+        deps.health.coolOwnKey(call.team.id, a.provider);
+        if (op.platform_eligible && platformKey(deps.runtime.providers[a.provider], deps.env)) queue.unshift({ ...a, key: 'platform' });
+        continue;
+      }
+      if (verdict.outcome === 'hit') {
+        let verification: Verification | undefined;
+        if (call.options.verify && cap.verify) {
+          const checked = await verify(deps, call, cap, verdict.output, call.options.maxCostMicro - spent, deadline);
+          verification = checked.verification;
+          spent += verification.cost_micro;
+          // the verifier's attempts are this call's attempts too, so `tried` adds up to `cost_micro`
+          for (const t of checked.tried) tried.push(t);
+        }
+        if (verification?.verdict !== 'invalid') {
+          const ignored = (op.request?.ignores ?? []).filter((f) => prepared.sentFilters.includes(f));
+          return finished(base, tried, spent, 'hit', { output: verdict.output, raw, served_by: a.endpoint_id, ignored_filters: ignored, verification });
+        }
+        entry.outcome = 'miss';
+        entry.reason = 'verification said invalid';
+        if (!call.options.waterfall) return finished(base, tried, spent, 'miss', { verification });
+      }
+      if (entry.outcome === 'miss') {
+        anyMiss = true;
+        if (cost > 0) paidMisses++;
+        // the subject has none (no results, no comments): the next child would be paid to say so again
+        if (cap.misses?.final && verdict.outcome === 'miss') return finished(base, tried, spent, 'miss', { stopped: 'final_miss' });
+        if (!call.options.waterfall) return finished(base, tried, spent, 'miss');
+      }
+    } finally {
+      hold?.release();
+    }
+  }
+  // No hit: a child left untried because the balance ran out is why the call stopped.
+  const broke: Ending | null = tried.some((t) => t.reason === 'balance') ? { stopped: 'balance' } : null;
+  if (anyMiss) return finished(base, tried, spent, 'miss', broke);
+  if (!tried.some((t) => t.outcome !== 'skipped')) return finished(base, tried, spent, 'miss', { stopped: stoppedBy(tried) });
+  return finished(base, tried, spent, 'error', broke);
+}
+
+/** One child, start to finish: the request, async polling, and the verdict on what came back. */
+async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number) {
+  const provider = deps.runtime.providers[op.provider];
+  let req: OutgoingRequest;
+  try {
+    req = buildChildRequest(op, provider, op.request!, fields, key, deps.env);
+  } catch (e) {
+    return { verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` } as Verdict, status: undefined, ms: 0, raw: 'null' };
+  }
+  const answer = await send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()), deps.maxAnswerBytes);
+  const byStatus = classifyStatus(op, answer);
+  if (byStatus || !op.async) {
+    const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
+    // The provider's own text (it parsed as JSON), so the answer is not serialised twice.
+    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key) };
+  }
+  const t0 = Date.now();
+  const polled = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs, maxAnswerBytes: deps.maxAnswerBytes });
+  const ms = answer.ms + (Date.now() - t0);
+  if (polled.kind === 'error') return { verdict: { outcome: 'error', reason: polled.reason } as Verdict, status: polled.status, ms, raw: 'null' };
+  if (polled.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' } as Verdict, status: answer.status, ms, raw: 'null' };
+  return { verdict: classifyRecord(cap, op, polled.record), status: answer.status, ms, raw: redact(JSON.stringify(polled.body ?? null), key) };
+}
+
+/** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */
+async function verify(deps: RouterDeps, call: RouteCall, cap: Cap, output: Record<string, unknown>, budgetMicro: number, deadline: number): Promise<{ verification: Verification; tried: Tried[] }> {
+  const v = cap.verify!;
+  const body = Object.fromEntries(Object.entries(v.with).map(([field, from]) => [field, output[from]]));
+  const nested = await routeCall(deps, {
+    team: call.team, capability: v.capability, body, callId: call.callId,
+    options: verifierOptions(call.options, budgetMicro, deadline - Date.now()),
+  });
+  const checked = nested.kind === 'hit' ? nested.output[v.invalid.field] : null;
+  const verdict = nested.kind !== 'hit' ? 'unknown' : v.invalid.in.some((x) => x === checked || String(x) === String(checked)) ? 'invalid' : 'valid';
+  return { verification: { verdict, checked, served_by: nested.served_by, cost_micro: nested.cost_micro }, tried: nested.tried };
+}
+
+/** A verification's route options: the call's exclusions, what is left of its ceiling and deadline. */
+function verifierOptions(o: RouteOptions, budgetMicro: number, timeoutMs: number): RouteOptions {
+  return { ...o, maxCostMicro: Math.max(0, budgetMicro), verify: false, dryRun: false, waterfall: true, prefer: [], strictFilters: false, timeoutMs: Math.max(1, timeoutMs) };
+}
+
+function dryRun(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: Set<string>, base: Omit<RouteOutcome, 'kind'>): RouteOutcome {
+  return { ...base, kind: 'dry_run', verifier: call.options.verify && cap.verify ? verifierWorst(deps, call, cap, ownKeys) : undefined };
+}
+
+/**
+ * The most one verification of this call may cost: the verifier's whole waterfall, planned as a hit
+ * would fill it (its input fields present) under the call's own exclusions and ceiling.
+ */
+function verifierWorst(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: Set<string>): { capability: string; worst_cost_micro: number } {
+  const v = cap.verify!;
+  const verifier = deps.runtime.capabilities[v.capability] as Cap;
+  const p = plan({
+    capability: verifier, operations: deps.runtime.operations, fields: Object.fromEntries(Object.keys(v.with).map((f) => [f, f])), sentFilters: [],
+    limit: prepareCall(verifier, {}).limit, options: verifierOptions(call.options, call.options.maxCostMicro, call.options.timeoutMs), ownKeys,
+    teamId: call.team.id, hasPlatformKey: deps.hasPlatformKey, observed: deps.observed, health: deps.health,
+  });
+  return { capability: v.capability, worst_cost_micro: p.attempts.reduce((n, a) => n + a.worst_cost_micro, 0) };
+}

@@ -1,0 +1,106 @@
+// `svc search`, `svc show`, `svc find` against a real server: tables for people, --json for
+// scripts, exit 3 when nothing matches, and find's candidates printed before the judge has answered.
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_DIST } from '../../helpers/paths.ts';
+import { appContext, serve } from '../../helpers/server.ts';
+import { SVC_BIN, svcChild, svcCli, until } from '../../helpers/cli.ts';
+
+const run = promisify(execFile);
+
+const closers: Array<() => Promise<void> | void> = [];
+let env: Record<string, string>;
+beforeAll(async () => {
+  const s = await serve(await appContext(FIXTURE_DIST));
+  closers.push(s.close);
+  env = { SVC_URL: s.url };
+});
+afterAll(async () => { for (const c of closers.splice(0)) await c(); });
+
+describe('svc search', () => {
+  it('prints a table of matches, and the same results as JSON with --json', async () => {
+    const r = await svcCli(['search', 'verify', 'email'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ID\s+KIND\s+PROVIDER\s+USD\s+HIT\s+NAME\n/);
+    expect(r.stdout).toMatch(/^svc\.people\.email\.verify\s+routed\s+/m);
+    expect(r.stderr).toMatch(/^\d+ of \d+; svc show ID for parameters, cost and siblings\n$/);
+    const json = JSON.parse((await svcCli(['search', 'verify email', '--limit', '2', '--json'], env)).stdout);
+    expect(json.q).toBe('verify email');
+    expect(json.results).toHaveLength(2);
+  });
+
+  it('exits 3 when nothing matches, and 4 when the server refuses the limit', async () => {
+    expect(await svcCli(['search', 'zzqxv'], env)).toMatchObject({ code: 3, stdout: '', stderr: "nothing matches 'zzqxv': try fewer or broader words\n" });
+    expect(await svcCli(['search', 'email', '--limit', '500'], env)).toMatchObject({ code: 4, stderr: expect.stringMatching(/^svc: .*limit/) });
+  });
+});
+
+describe('svc show', () => {
+  it('prints cost, parameters with types and required marks, siblings and the next commands', async () => {
+    const r = await svcCli(['show', 'findco.people.email.find'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^id\s+findco\.people\.email\.find$/m);
+    expect(r.stdout).toMatch(/^cost\s+\$0\.02 per email \(per_success; https:\/\/findco\.test\/pricing\)$/m);
+    expect(r.stdout).toMatch(/^IN\s+PARAMETER\s+TYPE\s+REQUIRED\s+NOTE\nquery\s+domain\s+string\s+yes/m);
+    expect(r.stdout).toMatch(/^SIBLING\s+PROVIDER\s+USD\s+HIT\s+P50 MS$/m);
+    expect(r.stdout).toMatch(/^Run it: curl .*\/proxy\/findco\/v1\/find/m);
+    const routed = await svcCli(['show', 'svc.people.email.find'], env);
+    expect(routed.stdout).toMatch(/^From a terminal: svc call people\.email\.find domain=stripe\.com full_name='Jane Doe'$/m);
+    expect(JSON.parse((await svcCli(['show', 'svc.people.email.find', '--json'], env)).stdout).endpoint.id).toBe('svc.people.email.find');
+  });
+
+  it('ends quietly when the reader closes the pipe early', async () => {
+    // `true` reads nothing and exits at once, so every write of svc meets a closed pipe
+    const r = await run('bash', ['--norc', '-c', `"${process.execPath}" "${SVC_BIN}" show svc.people.email.find | true; echo "exit \${PIPESTATUS[0]}"`], { env: { PATH: process.env.PATH, ...env } });
+    expect(r).toMatchObject({ stdout: 'exit 0\n', stderr: '' });
+  });
+
+  it('an unknown id is refused with the server\'s sentence (exit 4)', async () => {
+    expect(await svcCli(['show', 'nope.nothing'], env)).toMatchObject({ code: 4, stderr: "svc: No endpoint 'nope.nothing'. GET /catalog/search?q=… finds one.\n" });
+  });
+});
+
+/** A chat judge that answers only when released, so a test can see what was printed before. */
+async function heldJudge(): Promise<{ url: string; release: () => void; asked: () => boolean }> {
+  let release = () => {};
+  let asked = false;
+  const answer = new Promise<void>((r) => { release = r; });
+  const server: Server = createServer(async (req, res) => {
+    for await (const _ of req) { /* drain */ }
+    asked = true;
+    await answer;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ choices: [{ message: { content: JSON.stringify({ kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed, cheapest first' }], verdict: 'use the routed verifier' }) } }] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(() => { release(); server.closeAllConnections(); server.close(); });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, release: () => release(), asked: () => asked };
+}
+
+describe('svc find', () => {
+  it('prints the candidates at once, then the judged picks when the judge answers', async () => {
+    const judge = await heldJudge();
+    const s = await serve(await appContext(FIXTURE_DIST, { SVC_JUDGE_URL: judge.url, SVC_JUDGE_TIMEOUT_MS: '60000' }));
+    closers.push(s.close);
+    const find = svcChild(['find', 'verify', 'an', 'email', '--json'], { SVC_URL: s.url });
+    await until(() => find.output().stdout.includes('\n') && judge.asked(), 'the candidates line');
+    const first = find.output().stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(first).toHaveLength(1); // the judge has not answered yet
+    expect(first[0]).toMatchObject({ event: 'candidates', q: 'verify an email' });
+    judge.release();
+    expect(await find.exited).toBe(0);
+    const lines = find.output().stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[1]).toEqual({ event: 'judged', kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed, cheapest first' }], verdict: 'use the routed verifier' });
+  });
+
+  it('prints tables for people, and exits 3 when there is no candidate', async () => {
+    const r = await svcCli(['find', 'verify an email address'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^CANDIDATE\s+PROVIDER\s+USD\s+NAME\n/);
+    expect(r.stdout).toMatch(/^PICK\s+WHY\n/m);
+    expect(await svcCli(['find', 'zzqxv'], env)).toMatchObject({ code: 3, stdout: expect.stringMatching(/^no candidates\n/) });
+  });
+});

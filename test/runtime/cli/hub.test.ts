@@ -1,0 +1,84 @@
+// `svc hub publish | show | run | retire` end to end: a folder of the four files published by one
+// team, run by another, a miss, a refused input, a version whose check fails, and retirement.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routedWorld, type RoutedWorld } from '../../helpers/routed.ts';
+import { FIXTURE_DIST } from '../../helpers/paths.ts';
+import { svcCli } from '../../helpers/cli.ts';
+import { emailTool } from '../../hub/tool-files.ts';
+
+let w: RoutedWorld;
+let maker: Record<string, string>;
+let caller: Record<string, string>;
+const root = mkdtempSync(join(tmpdir(), 'svc-cli-hub-'));
+
+function toolDir(name: string, files: Record<string, string>): string {
+  const dir = join(root, name);
+  mkdirSync(dir);
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  return dir;
+}
+
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST, { creditMicro: 100_000_000 });
+  maker = { SVC_URL: w.url, SVC_TOKEN: w.token };
+  caller = { SVC_URL: w.url, SVC_TOKEN: (await w.ctx.state.createTeam('cli caller', 100_000_000))!.token };
+});
+afterAll(async () => {
+  await w?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('svc hub', () => {
+  it('publishes a folder (the id is its name), shows it, runs it for another team, retires it', async () => {
+    const dir = toolDir('cli-email-tool', emailTool());
+    const published = await svcCli(['hub', 'publish', dir], maker);
+    expect(published.code).toBe(0);
+    expect(published.stdout).toMatch(/^tool\s+cli-email-tool@1\nstatus\s+live\ncheck\s+passed, cost [\d.]+ USD\n$/);
+
+    const shown = await svcCli(['hub', 'show', 'cli-email-tool'], caller);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^price\s+0\.05 USD a run$/m);
+    expect(shown.stdout).toMatch(/^input\s+domain, full_name$/m);
+    expect(shown.stdout).toMatch(/^VERSION\s+STATUS\s+CREATED\s+NOTE\n1\s+live\s+/m);
+
+    const before = await w.ctx.state.account(w.teamId);
+    const ran = await svcCli(['hub', 'run', 'cli-email-tool', 'domain=acme.com', 'full_name=Jane Doe'], caller);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/^email\s+\S+@acme\.com$/m);
+    expect(ran.stderr).toMatch(/^hit; cost [\d.]+ USD; call_[0-9a-f]{32}\n$/);
+    expect((await w.ctx.state.account(w.teamId)).earnings_micro - before.earnings_micro).toBe(50_000);
+
+    const json = JSON.parse((await svcCli(['hub', 'run', 'cli-email-tool@1', 'domain=acme.com', 'full_name=Jane Doe', '--json'], caller)).stdout);
+    expect(json._svc).toMatchObject({ tool_id: 'cli-email-tool', version: 1 });
+
+    expect(await svcCli(['hub', 'retire', 'cli-email-tool'], caller)).toMatchObject({ code: 4 });
+    expect(await svcCli(['hub', 'retire', 'cli-email-tool'], maker)).toMatchObject({ code: 0, stderr: 'retired cli-email-tool\n' });
+    const after = await svcCli(['hub', 'run', 'cli-email-tool', 'domain=acme.com', 'full_name=Jane Doe'], maker);
+    expect(after.code).toBe(4);
+    expect(after.stderr).toMatch(/^svc: .*retired/);
+  });
+
+  it('a run that finds nothing exits 3; an input the schema refuses exits 4', async () => {
+    const dir = toolDir('cli-miss-tool', emailTool());
+    expect((await svcCli(['hub', 'publish', dir, '--json'], maker)).code).toBe(0);
+    const miss = await svcCli(['hub', 'run', 'cli-miss-tool', 'domain=nohit.com', 'full_name=Jane Doe'], caller);
+    expect(miss.code).toBe(3);
+    expect(miss.stderr).toMatch(/miss: nothing found \(stopped: miss at step find\)/);
+    const refused = await svcCli(['hub', 'run', 'cli-miss-tool', 'domain=acme.com'], caller);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/full_name/);
+  });
+
+  it('a version whose check fails is stored but not live (exit 3); a folder without the four files is a usage error', async () => {
+    const dir = toolDir('cli-failing-tool', emailTool((f) => { f.check.expect = { status: 'risky' }; }));
+    const r = await svcCli(['hub', 'publish', dir, '--id', 'cli-failing', '--json'], maker);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ tool_id: 'cli-failing', version: 1, status: 'failed', check: { ok: false } });
+    const empty = toolDir('cli-empty', {});
+    expect(await svcCli(['hub', 'publish', empty], maker)).toMatchObject({ code: 2, stderr: expect.stringMatching(/tool\.json cannot be read; a tool folder holds tool\.json, input\.schema\.json, output\.schema\.json, check\.json/) });
+    expect(await svcCli(['hub', 'show', 'no-such-tool'], maker)).toMatchObject({ code: 4 });
+  });
+});

@@ -1,0 +1,51 @@
+// The one money module: holds keep concurrent calls of a team within its balance, a charge past its
+// hold falls back to what was held, a release gives the hold back once, and nothing is reported
+// charged that the ledger did not take.
+import { describe, expect, it } from 'vitest';
+import { createState } from '../../runtime/state/index.ts';
+import { Spending } from '../../runtime/spending.ts';
+
+async function funded(micro: number) {
+  const state = await createState({ storage: { kind: 'memory' }, dataDir: '/nonexistent', secret: 'spending-secret' });
+  const { team } = (await state.createTeam(`spender ${Math.random()}`, micro))!;
+  return { state, spending: new Spending(state), teamId: team.id };
+}
+
+describe('Spending', () => {
+  it('holds only what the balance minus other holds covers, and a release gives it back once', async () => {
+    const { spending, teamId } = await funded(1_000);
+    const a = (await spending.hold(teamId, 600))!;
+    expect(a).not.toBeNull();
+    expect(await spending.hold(teamId, 600)).toBeNull();
+    a.release();
+    a.release(); // a second release gives nothing back twice
+    const b = (await spending.hold(teamId, 600))!;
+    expect(b).not.toBeNull();
+    expect(await spending.hold(teamId, 500)).toBeNull();
+    expect(await spending.hold(teamId, 400)).not.toBeNull();
+  });
+
+  it('charges the ledger what it answers, and the held amount when the cost passes the balance', async () => {
+    const { state, spending, teamId } = await funded(1_000);
+    const hold = (await spending.hold(teamId, 300))!;
+    expect(await hold.charge(200, { endpoint_id: 'x.y' })).toBe(200);
+    expect(await state.balance(teamId)).toBe(800);
+    const more = (await spending.hold(teamId, 500))!;
+    expect(await more.charge(5_000, { endpoint_id: 'x.y' })).toBe(500); // more rows than held for, past the balance
+    expect(await state.balance(teamId)).toBe(300);
+  });
+
+  it('answers 0, not a charge the ledger refused, when even the held amount cannot be charged', async () => {
+    const { state, spending, teamId } = await funded(100);
+    const hold = (await spending.hold(teamId, 100))!;
+    expect(await state.charge(teamId, 100, {})).toBe(true); // the balance spent behind the hold's back
+    expect(await hold.charge(50, { endpoint_id: 'x.y' })).toBe(0);
+    expect(await state.balance(teamId)).toBe(0);
+  });
+
+  it('says whether the balance covers an amount', async () => {
+    const { spending, teamId } = await funded(100);
+    expect(await spending.covers(teamId, 100)).toBe(true);
+    expect(await spending.covers(teamId, 101)).toBe(false);
+  });
+});
