@@ -2,7 +2,15 @@
 import { CliFailure } from './fail.ts';
 import type { SvcTarget } from './target.ts';
 
-export type Line = Record<string, any>;
+/** a row line or the summary line of a batch answer (docs/batch.md) */
+export interface Line {
+  event?: 'summary';
+  id: number;
+  status?: number;
+  output?: Record<string, unknown>;
+  cost_micro?: number;
+  _svc?: { served_by: string | null; cost_micro: number };
+}
 
 export async function streamBatch(target: SvcTarget, capability: string, rows: Array<{ id: number; subject: Record<string, unknown> }>, headers: Record<string, string>, onLine: (line: Line) => void): Promise<void> {
   const res = await fetch(`${target.url}/proxy/${capability}/batch`, {

@@ -96,8 +96,8 @@ export const batch = defineCommand({
       const headers: Record<string, string> = { 'x-svc-batch-concurrency': args.concurrency };
       if (left !== null) headers['x-svc-batch-max-cost'] = (left / 1e6).toFixed(6);
       await streamBatch(target, args.capability, chunk, headers, (line) => {
-        if (line.event === 'summary') { if (left !== null) left -= line.cost_micro as number; return; }
-        const cost = (line._svc?.cost_micro as number | undefined) ?? 0;
+        if (line.event === 'summary') { if (left !== null) left -= line.cost_micro ?? 0; return; }
+        const cost = line._svc?.cost_micro ?? 0;
         progress.row(Boolean(line._svc?.served_by), cost);
         // answered rows (hit or miss) are kept; refused, failed and skipped rows are left for the next run
         if (line.status === 200 && line._svc) writer.write(outputRow(rowOf.get(line.id)!, line.output, line._svc.served_by, cost));

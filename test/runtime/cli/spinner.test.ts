@@ -11,12 +11,12 @@ function stream(isTTY: boolean) {
   return { isTTY, writes, write: (t: string) => writes.push(t) };
 }
 
-const after = (ms: number) => new Promise<string>((r) => setTimeout(() => r('done'), ms));
+const doneAfter = (ms: number) => new Promise<string>((r) => setTimeout(() => r('done'), ms));
 
 describe('spin', () => {
   it('draws on a terminal after a second, then clears its line', async () => {
     const s = stream(true);
-    const work = spin('calling', after(2000), s);
+    const work = spin('calling', doneAfter(2000), s);
     await vi.advanceTimersByTimeAsync(999);
     expect(s.writes).toEqual([]);
     await vi.advanceTimersByTimeAsync(1001);
@@ -28,12 +28,12 @@ describe('spin', () => {
 
   it('draws nothing for quick work, or when stderr is not a terminal', async () => {
     const quick = stream(true);
-    const q = spin('calling', after(500), quick);
+    const q = spin('calling', doneAfter(500), quick);
     await vi.advanceTimersByTimeAsync(3000);
     expect(await q).toBe('done');
     expect(quick.writes).toEqual([]);
     const pipe = stream(false);
-    const p = spin('calling', after(5000), pipe);
+    const p = spin('calling', doneAfter(5000), pipe);
     await vi.advanceTimersByTimeAsync(6000);
     expect(await p).toBe('done');
     expect(pipe.writes).toEqual([]);
@@ -41,7 +41,7 @@ describe('spin', () => {
 
   it('clears its line when the work fails', async () => {
     const s = stream(true);
-    const work = spin('calling', after(1500).then(() => { throw new Error('no'); }), s);
+    const work = spin('calling', doneAfter(1500).then(() => { throw new Error('no'); }), s);
     const caught = work.catch((e: Error) => e.message);
     await vi.advanceTimersByTimeAsync(2000);
     expect(await caught).toBe('no');
