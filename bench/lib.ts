@@ -38,7 +38,7 @@ export interface LoadOptions {
 }
 
 /** CPU time (user + system) a process has used so far, in µs; null where /proc is not there. */
-function cpuUs(pid: number): number | null {
+export function cpuUs(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // clock ticks, 100 a second on Linux

@@ -21,7 +21,9 @@ function leaf(cmd: Command, words: string[]): { cmd: Command; path: string[] } {
 export function refuseUnknownFlags(root: Command, rawArgs: string[]): void {
   const { cmd, path } = leaf(root, rawArgs);
   const args = (cmd.args ?? {}) as ArgsDef;
-  const known = new Set(Object.entries(args).filter(([, d]) => d.type !== 'positional').map(([name]) => kebab(name)));
+  const named = Object.entries(args).filter(([, d]) => d.type !== 'positional');
+  // a flag's short aliases (`-o` for `--out`) are its own too
+  const known = new Set(named.flatMap(([name, d]) => [kebab(name), ...[(d as { alias?: string | string[] }).alias ?? []].flat()]));
   const booleans = new Set(Object.entries(args).filter(([, d]) => d.type === 'boolean').map(([name]) => kebab(name)));
   const end = rawArgs.indexOf('--');
   for (const arg of end >= 0 ? rawArgs.slice(0, end) : rawArgs) {
@@ -29,7 +31,7 @@ export function refuseUnknownFlags(root: Command, rawArgs: string[]): void {
     const name = arg.replace(/^--?/, '').split('=')[0];
     if (known.has(name) || (name.startsWith('no-') && booleans.has(name.slice(3)))) continue;
     const command = ['svc', ...path].join(' ');
-    const flags = [...known].map((f) => `--${f}`).join(', ');
+    const flags = named.map(([name]) => `--${kebab(name)}`).join(', ');
     throw new CliFailure(`${command} has no option '${arg.split('=')[0]}'${flags ? `; its options are ${flags}` : ''}.`, EXIT.usage);
   }
 }

@@ -16,6 +16,8 @@ import { reviewRoutes } from './routes/reviews.ts';
 import { healthRoutes } from './routes/health.ts';
 import { methodRules, openOrigin } from './http-rules.ts';
 import { hubRoutes } from './routes/hub.ts';
+import { batchRoutes } from './routes/batch.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 
 export function createApp(ctx: AppContext): H3 {
   const app = new H3({ onError: (error: HTTPError) => errorResponse(error), onResponse: openOrigin });
@@ -30,6 +32,8 @@ export function createApp(ctx: AppContext): H3 {
   feedbackRoutes(app, ctx); //    POST /feedback, GET /feedback/{id}
   reviewRoutes(app, ctx); //      POST /reviews
   hubRoutes(app, ctx); //         POST /hub/tools; PUT, GET, DELETE /hub/tools/{id}; POST …/{id}[@N]/check, …/run; GET …/{id}/runs
+  mcpRoutes(app, ctx); //         GET, POST, DELETE /mcp (MCP over Streamable HTTP)
+  batchRoutes(app, ctx); //       POST {proxy}/{capability}/batch (NDJSON in, NDJSON rows and a summary out)
   proxyRoutes(app, ctx); //       POST {proxy}/{capability} routed; {proxy}/{provider}/{path} pass-through
   openapiRoutes(app, ctx); //     GET /openapi.json
   staticRoutes(app, ctx); //      GET /* files of dist/ (dashboard, static catalog)

@@ -102,6 +102,10 @@ export const ownPaths: Record<string, Record<string, Op>> = {
     },
   },
   '/hub/tools': {
+    get: {
+      summary: 'The tools you may run now: live, not retired, yours and other teams\', each at its newest live version with its input schema', tags: ['hub'], security: auth,
+      parameters: [org], responses: { 200: json('Tools'), 401: err('No or bad credential') },
+    },
     post: {
       summary: 'Publish a tool, or a new version of your own: the four files are validated, the version stored unchecked, then its check runs once on your balance', tags: ['hub'], security: auth,
       parameters: [org], requestBody: body(schemas.publishBody),
@@ -146,6 +150,10 @@ export const ownPaths: Record<string, Record<string, Op>> = {
       responses: { 200: json('Runs page'), 401: err('No or bad credential'), 403: err('Another team\'s tool'), 404: err('Unknown, or not visible to you'), 422: invalid },
     },
   },
+  '/mcp': Object.fromEntries(['post', 'get', 'delete'].map((m) => [m, {
+    summary: 'MCP over Streamable HTTP, stateless: catalog tools, one tool per routed capability, your live hub tools (docs/agents.md)', tags: ['mcp'],
+    security: [{ token: [] }, { bearer: [] }], responses: { 200: json('A JSON-RPC answer'), 401: err('No or bad credential'), 405: err('No stream in stateless mode') },
+  }])),
   '/openapi.json': { get: { summary: 'This document', tags: ['meta'], responses: { 200: json('OpenAPI 3.1.0') } } },
   '/feedback': {
     post: {

@@ -31,13 +31,14 @@ export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): o
       },
     };
   }
+  paths[`${proxyPrefix}/{capability}/batch`] = batchPath();
   paths[`${proxyPrefix}/{provider}/{path}`] = passThroughPath();
   return {
     openapi: '3.1.0',
     info: { title: 'svc', version: '0.0.1', description: 'Capability catalog and routed call service.' },
     paths,
     components: {
-      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-svc-token' }, session: { type: 'apiKey', in: 'cookie', name: 'svc_session' }, admin: { type: 'apiKey', in: 'header', name: 'x-svc-admin' } },
+      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-svc-token' }, bearer: { type: 'http', scheme: 'bearer' }, session: { type: 'apiKey', in: 'cookie', name: 'svc_session' }, admin: { type: 'apiKey', in: 'header', name: 'x-svc-admin' } },
       schemas: {
         ValidationError: {
           type: 'object', required: ['loc', 'msg', 'type'],
@@ -83,4 +84,28 @@ function passThroughPath(): object {
     },
   });
   return { get: op('Get'), post: op('Post') };
+}
+
+/** Batch calls: NDJSON subjects in, NDJSON rows and a summary out (docs/batch.md). */
+function batchPath(): object {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
+  return {
+    post: {
+      operationId: 'batch',
+      summary: 'Many subjects of one routed capability: one NDJSON line per subject (optional id), answered as NDJSON rows as they finish, then a summary line',
+      tags: ['routed'],
+      security: [{ token: [] }],
+      parameters: [
+        { name: 'capability', in: 'path', required: true, schema: { type: 'string' } },
+        header('X-Svc-Batch-Max-Cost', 'USD the whole batch may cost; rows not started when it is reached answer skipped: budget'),
+        header('X-Svc-Batch-Concurrency', 'rows in flight at once, 1 to 32 (default 8)'),
+      ],
+      requestBody: { required: true, content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
+      responses: {
+        200: { description: 'NDJSON: {id, status, output, _svc} per row, then {event: summary, rows, hits, misses, errors, skipped, cost_micro}', content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
+        400: { description: 'A line is not a JSON object' }, 401: { description: 'No or bad credential' }, 404: { description: 'No such capability' },
+        413: { description: 'More than 10,000 rows or 16 MiB' }, 422: { description: 'A bad route or batch header' },
+      },
+    },
+  };
 }

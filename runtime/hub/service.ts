@@ -8,6 +8,7 @@ import { openOwnTool, openTool, retiredSentence, type ToolRef } from './access.t
 import { runCheck } from './check.ts';
 import { newestLive, pinExpired, pinnableUntil } from './pin.ts';
 import { runTool, type RunAnswer } from './run.ts';
+import { specOf } from './spec.ts';
 import { HubStore } from './store.ts';
 import { validateFiles } from './validate-files.ts';
 import { toolView } from './view.ts';
@@ -53,6 +54,20 @@ export class Hub {
     if (!version) fail(404, ref.n === null ? `Tool '${ref.id}' has no version yet.` : `Tool '${ref.id}' has no version ${ref.n}.`);
     if (version.status === 'live') fail(409, `${ref.id}@${version.version} is live already; its check passed.`);
     return published(await runCheck(this.ctx, this.store, team, version));
+  }
+
+  /** the tools `team` may run now: not retired, with a live version (its own included), newest live version each */
+  async list(team: Team): Promise<{ tools: Array<Record<string, unknown>> }> {
+    const tools = [];
+    for (const id of await this.store.toolIds()) {
+      const tool = await this.store.tool(id);
+      if (!tool || tool.retired_at) continue;
+      const live = newestLive(await this.store.versions(id));
+      if (!live) continue;
+      const spec = specOf(live);
+      tools.push({ tool_id: id, mine: tool.team_id === team.id, name: spec.tool.name, summary: spec.tool.summary, price_usd: live.price_micro / 1_000_000, version: live.version, input_schema: spec.input_schema });
+    }
+    return { tools };
   }
 
   async view(team: Team, ref: ToolRef): Promise<Record<string, unknown>> {

@@ -11,6 +11,8 @@ const versionKey = (id: string, n: number) => `hub:version:${id}:${n}`;
 const runKey = (id: string, n: number) => `hub:run:${id}:${n}`;
 const versionSeq = (id: string) => `hub-versions:${id}`;
 const runSeq = (id: string) => `hub-run-seq:${id}`;
+const indexKey = (n: number) => `hub:tool-index:${n}`;
+const TOOL_COUNT = 'hub-tool-count';
 const earnedOf = (id: string, n: number) => `hub-earned:${id}@${n}`;
 const runsOf = (id: string, n: number) => `hub-runs:${id}@${n}`;
 
@@ -31,8 +33,20 @@ export class HubStore {
   /** the tool, claimed for the team when the id is free; whoever holds it otherwise */
   async claimTool(id: string, teamId: number): Promise<ToolRecord> {
     const fresh: ToolRecord = { tool_id: id, team_id: teamId, created_at: nowIso() };
-    if (await this.atomics.claim(toolKey(id), fresh)) return fresh;
+    if (await this.atomics.claim(toolKey(id), fresh)) {
+      // the index of every tool id (for the list a team may see): a numbered slot per claimed id
+      await this.atomics.claim(indexKey(await this.atomics.incr(TOOL_COUNT)), { tool_id: id });
+      return fresh;
+    }
     return (await this.tool(id))!;
+  }
+
+  /** every tool id ever claimed, oldest first */
+  async toolIds(): Promise<string[]> {
+    const count = await this.atomics.counter(TOOL_COUNT);
+    // (an object, not a bare string: storage keeps a string as it is, not as JSON)
+    const slots = await Promise.all(Array.from({ length: count }, (_, i) => this.read<{ tool_id: string }>(indexKey(i + 1))));
+    return slots.flatMap((s) => (s ? [s.tool_id] : []));
   }
 
   /** a new version numbered last + 1, stored `unchecked` before this answers */

@@ -29,6 +29,8 @@ export function hubRoutes(app: H3, ctx: AppContext): void {
     return new HTTPResponse(JSON.stringify(await hub.publish(team, tool_id, files, 'create')), { status: 201, headers: { 'content-type': 'application/json' } });
   });
 
+  app.get('/hub/tools', async (event) => hub.list(await requireTeam(event, state)));
+
   app.put('/hub/tools/:tool', async (event) => {
     const team = await requireTeam(event, state);
     const id = parseToolId(param(event), 'A new version');

@@ -1,0 +1,20 @@
+// `svc mcp`: the MCP server over stdio, a thin client of a running svc (SVC_URL, SVC_TOKEN). Every
+// tool call is an HTTP call to it with the team's token; stdout belongs to the protocol.
+import { defineCommand } from 'citty';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadTools, mcpServer } from '../runtime/mcp/server.ts';
+import { svcFetch } from '../runtime/mcp/svc-http.ts';
+import { svcTarget } from './target.ts';
+import { CliFailure } from './fail.ts';
+
+export const mcp = defineCommand({
+  meta: { name: 'mcp', description: 'Serve svc as an MCP server over stdio (reads SVC_URL and SVC_TOKEN)' },
+  async run() {
+    const { url, token } = svcTarget();
+    const http = svcFetch(url, token, (r) => fetch(r));
+    const tools = await loadTools(http).catch((e: Error) => {
+      throw new CliFailure(`cannot read the catalog of ${url}: ${e.message}`);
+    });
+    await mcpServer(tools, http).connect(new StdioServerTransport());
+  },
+});

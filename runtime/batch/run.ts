@@ -1,0 +1,135 @@
+// Runs a batch's rows through the router's own entry (each row is a routed call: its headers
+// checked, its charges in the ledger under its own call_id), a few at a time, emitting each row's
+// line as it finishes and a summary at the end.
+import { HTTPError } from 'h3';
+import type { Router } from '../router/router.ts';
+import type { RouteOptions } from '../router/options.ts';
+import type { Team } from '../state/index.ts';
+import { canonical } from '../router/merge.ts';
+import { BatchBudget } from './budget.ts';
+import type { BatchLimits } from './options.ts';
+import type { BatchRow } from './input.ts';
+
+interface RowSvc {
+  call_id?: string;
+  served_by: string | null;
+  cost_micro: number;
+  shared?: boolean;
+  [k: string]: unknown;
+}
+
+/** what one row came to (its line, less the id) */
+interface Outcome {
+  status?: number;
+  output?: unknown;
+  _svc?: RowSvc;
+  detail?: unknown;
+  skipped?: 'budget';
+  /** a dry run's plan, excluded, verification and worst_cost_micro */
+  [planKey: string]: unknown;
+}
+
+export interface BatchSummary {
+  event: 'summary';
+  rows: number;
+  hits: number;
+  misses: number;
+  errors: number;
+  skipped: number;
+  cost_micro: number;
+  /** true when the client went away and the rows not yet started were never run */
+  stopped?: 'disconnected';
+}
+
+export type RowLine = { id: string | number } & Outcome;
+
+export interface BatchRun {
+  router: Pick<Router, 'call'>;
+  team: Team;
+  capability: string;
+  options: RouteOptions;
+  limits: BatchLimits;
+  emit: (line: RowLine | BatchSummary) => void;
+  signal: AbortSignal;
+}
+
+/** one routed call as a row's outcome: refusals (402, 422, …) are rows with a status and a detail, not failures of the batch */
+async function callRow(run: BatchRun, subject: Record<string, unknown>, options: RouteOptions): Promise<Outcome> {
+  try {
+    const answer = await run.router.call(run.team, run.capability, subject, options);
+    // the answer without `raw` (the provider's own bytes stay out of a list); a dry run's plan as it is
+    const { raw: _raw, ...body } = JSON.parse(answer.text) as { raw?: unknown; output?: unknown; _svc?: RowSvc };
+    return { status: answer.status, ...body };
+  } catch (e) {
+    return refusal(e);
+  }
+}
+
+/** a refusal as a row: its status and the sentence (or the 422 list) the single call would have answered */
+function refusal(e: unknown): Outcome {
+  if (!(e instanceof HTTPError)) throw e;
+  const data = e.data as { detail?: unknown } | undefined;
+  return { status: e.status, detail: e.status === 422 && data?.detail ? data.detail : e.message };
+}
+
+/** The row's worst case from a dry run (no child called, nothing charged), never above its own ceiling; a refusal as its outcome. */
+async function worstCase(run: BatchRun, subject: Record<string, unknown>): Promise<number | Outcome> {
+  try {
+    const dry = await run.router.call(run.team, run.capability, subject, { ...run.options, dryRun: true });
+    return Math.min(run.options.maxCostMicro, (JSON.parse(dry.text) as { worst_cost_micro: number }).worst_cost_micro);
+  } catch (e) {
+    return refusal(e);
+  }
+}
+
+export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSummary> {
+  const summary: BatchSummary = { event: 'summary', rows: rows.length, hits: 0, misses: 0, errors: 0, skipped: 0, cost_micro: 0 };
+  const budget = run.limits.maxCostMicro === null ? null : new BatchBudget(run.limits.maxCostMicro);
+  const firsts = new Map<string, Promise<Outcome>>();
+
+  const once = async (subject: Record<string, unknown>): Promise<Outcome> => {
+    if (!budget || run.options.dryRun) return callRow(run, subject, run.options);
+    const worst = await worstCase(run, subject);
+    if (typeof worst !== 'number') return worst;
+    if (!(await budget.reserve(worst))) return { skipped: 'budget' };
+    let spent = 0;
+    try {
+      // the row's ceiling is what it reserved, so it cannot spend more even if its plan changed since
+      const outcome = await callRow(run, subject, { ...run.options, maxCostMicro: worst });
+      spent = outcome._svc?.cost_micro ?? 0;
+      return outcome;
+    } finally {
+      budget.settle(worst, spent);
+    }
+  };
+
+  const finish = (id: string | number, outcome: Outcome) => {
+    if (outcome.skipped) summary.skipped++;
+    else if (outcome.status === 200 && outcome._svc?.served_by) summary.hits++;
+    else if (outcome.status === 200 && outcome._svc) summary.misses++;
+    else if (outcome.status !== 200) summary.errors++;
+    summary.cost_micro += outcome._svc?.cost_micro ?? 0;
+    run.emit({ id, ...outcome });
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (next < rows.length && !run.signal.aborted) {
+      const { id, subject } = rows[next++];
+      const key = canonical(subject);
+      const first = firsts.get(key);
+      if (first) {
+        // an identical subject: the first row's answer, charged once (to the first row)
+        const o = await first;
+        finish(id, o._svc ? { ...o, _svc: { ...o._svc, cost_micro: 0, shared: true } } : o);
+        continue;
+      }
+      const p = once(subject);
+      firsts.set(key, p);
+      finish(id, await p);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(run.limits.concurrency, rows.length) }, worker));
+  if (run.signal.aborted) summary.stopped = 'disconnected';
+  return summary;
+}

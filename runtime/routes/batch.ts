@@ -1,0 +1,50 @@
+// POST {prefix}/<capability>/batch: a list of subjects as NDJSON, answered as an NDJSON stream of
+// rows as they finish and one summary line. The logic lives in runtime/batch/.
+import { getRouterParam, type H3, type H3Event } from 'h3';
+import type { IncomingMessage } from 'node:http';
+import type { AppContext } from '../context.ts';
+import { fail } from '../errors.ts';
+import { credentialsOf, teamFor } from '../auth.ts';
+import { readNode } from '../body.ts';
+import { parseRouteOptions } from '../router/options.ts';
+import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
+import { MAX_BATCH_BYTES, parseBatch } from '../batch/input.ts';
+import { parseBatchLimits } from '../batch/options.ts';
+import { runBatch } from '../batch/run.ts';
+
+async function readText(event: H3Event): Promise<string> {
+  if (Number(event.req.headers.get('content-length')) > MAX_BATCH_BYTES) fail(413, `A batch body holds at most ${MAX_BATCH_BYTES} bytes; split the list.`);
+  const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+  const text = node ? await readNode(node, MAX_BATCH_BYTES) : await event.req.text();
+  if (Buffer.byteLength(text) > MAX_BATCH_BYTES) fail(413, `A batch body holds at most ${MAX_BATCH_BYTES} bytes; split the list.`);
+  return text;
+}
+
+export function batchRoutes(app: H3, ctx: AppContext): void {
+  app.post(`${ctx.config.proxyPrefix}/:capability/batch`, async (event) => {
+    const team = await teamFor(ctx.state, credentialsOf(event));
+    const capability = getRouterParam(event, 'capability')!;
+    if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
+    const options = parseRouteOptions(event.req.headers);
+    const limits = parseBatchLimits(event.req.headers);
+    const rows = parseBatch(await readText(event));
+    // stops starting rows when the client goes away (the request's signal) or stops reading (cancel)
+    const stop = new AbortController();
+    event.req.signal.addEventListener('abort', () => stop.abort(), { once: true });
+    const encoder = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      async start(out) {
+        const emit = (line: object) => {
+          if (!stop.signal.aborted) out.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+        };
+        const summary = await runBatch({ router: ctx.router, team, capability, options, limits, emit, signal: stop.signal }, rows);
+        emit(summary);
+        if (!stop.signal.aborted) out.close();
+      },
+      cancel() {
+        stop.abort();
+      },
+    });
+    return new Response(stream, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', [CALL_ID_HEADER]: newCallId() } });
+  });
+}

@@ -1,0 +1,37 @@
+// A client that goes away stops the batch: rows not started are never called, and what ran is in
+// the ledger, equal to what the sandbox billed.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { ndjson } from '../helpers/ndjson.ts';
+
+const CREDIT = 10_000_000;
+let w: RoutedWorld;
+
+beforeAll(async () => { w = await routedWorld(FIXTURE_DIST, { creditMicro: CREDIT, env: { SVC_ATTEMPT_TIMEOUT_MS: '300' } }); });
+afterAll(() => w.close());
+
+const settle = () => new Promise((r) => setTimeout(r, 800)); // longer than one row (one stalled attempt, then a hit)
+
+it('stops starting rows when the client disconnects; what ran is charged exactly', async () => {
+  // every row waits out a stalled first provider, then the second one answers
+  const rows = Array.from({ length: 40 }, (_, i) => ({ email: `slow-zerobounce-${i}@acme.com` }));
+  const abort = new AbortController();
+  const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, {
+    method: 'POST', signal: abort.signal, body: ndjson(rows),
+    headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson', 'x-svc-batch-concurrency': '1' },
+  });
+  const reader = r.body!.getReader();
+  const first = await reader.read();
+  expect(new TextDecoder().decode(first.value)).toContain('"status":200');
+  abort.abort();
+  await settle();
+  const ran = (await w.billing())['checkco.people.email.verify']?.calls ?? 0;
+  await settle();
+  // nothing more started after the disconnect, and far from every row ran
+  expect((await w.billing())['checkco.people.email.verify']?.calls ?? 0).toBe(ran);
+  expect(ran).toBeLessThan(5);
+  const billed = Object.values(await w.billing()).reduce((n, b) => n + b.billed_micro, 0);
+  expect(CREDIT - (await w.ctx.state.balance(w.teamId))).toBe(billed);
+  expect(billed).toBeGreaterThan(0);
+});
