@@ -4,6 +4,7 @@
 // leaves packages in node_modules to Node.
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 export const SERVER_DIR = join(ROOT, 'dist-server');
@@ -40,3 +41,6 @@ export async function compileServer(outdir = SERVER_DIR) {
     logLevel: 'warning',
   });
 }
+
+// run as `node bin/compile-server.js`: the first step of `npm run build`
+if (process.argv[1] === fileURLToPath(import.meta.url)) await compileServer();

@@ -6,10 +6,9 @@ import { dirname } from 'node:path';
 import { defineCommand, runMain } from 'citty';
 import { buildCatalog } from './pipeline.ts';
 import { buildDashboard } from './dashboard.ts';
-import { compileServer } from '../bin/compile-server.js';
 
 const main = defineCommand({
-  meta: { name: 'build', description: 'Validate catalog-src/ and write dist/catalog/, the dashboard and the compiled server' },
+  meta: { name: 'build', description: 'Validate catalog-src/ and write dist/catalog/ and the dashboard' },
   args: {
     src: { type: 'string', default: 'catalog-src', description: 'catalog source folder' },
     out: { type: 'string', default: 'dist/catalog', description: 'output folder (the dashboard goes to its parent)' },
@@ -34,8 +33,6 @@ const main = defineCommand({
     if (validateOnly) return log(`build: valid (${result.providers} providers, ${result.operations} operations); nothing written`);
     log('build: dashboard (web/)');
     await buildDashboard(dirname(args.out));
-    log('build: server (runtime/ into dist-server/)');
-    await compileServer();
   },
 });
 

@@ -29,7 +29,7 @@ export interface Backend {
 
 export async function openBackend(spec: StorageSpec, dataDir: string): Promise<Backend> {
   // loaded only for Redis: its client is a fifth of a single instance's memory and start time
-  if (spec.kind === 'redis') return (await import('./backend-redis.ts')).openRedisBackend(spec.url);
+  if (spec.kind === 'redis') return { kind: 'redis', durable: true, exclusive: false, ...(await (await import('./backend-redis.ts')).openRedis(spec.url)) };
   if (spec.kind === 'memory') {
     const s = createStorage({ driver: memoryDriver() });
     return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new RecordLedgerStore(s)), durable: false, exclusive: true, release: () => {} };
