@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { compileServer } from '../../bin/compile-server.js';
+import { compileServer, serverFresh } from '../../bin/compile-server.js';
 import { dashboardSourceHash } from '../../build/dashboard.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 
@@ -13,7 +13,10 @@ const out = join(ROOT, '.test-dist', 'server');
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
+  rmSync(out, { recursive: true, force: true });
+  expect(serverFresh(out)).toBe(false); // missing: npm start compiles first
   await compileServer(out);
+  expect(serverFresh(out)).toBe(true); // compiled after every source: npm start runs it as is
   cpSync(join(REAL_DIST, 'catalog'), join(tmp, 'dist', 'catalog'), { recursive: true });
   // a dashboard marked fresh, so the start serves at once instead of running vite (lifecycle.test.ts builds a real one)
   mkdirSync(join(tmp, 'dist'), { recursive: true });
