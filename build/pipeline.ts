@@ -3,16 +3,9 @@
 import { loadCatalog } from './load.ts';
 import { validateCatalog } from './validate.ts';
 import { formatError } from './build-error.ts';
-import { join } from 'node:path';
-import { sourceHash } from './source-hash.ts';
+import { catalogSourceHash } from './source-hash.ts';
 import { resolveCatalog } from './resolve.ts';
 import { emitCatalog } from './emit.ts';
-
-/** Code whose change changes the output: the build itself and the catalog language it runs (mappings, prices, paths, the search index). */
-const CODE = [import.meta.dirname, join(import.meta.dirname, '..', 'language')];
-
-/** What a build of `src` would be made from, hashed: a build is stale when this differs. */
-export const catalogSourceHash = (src: string): string => sourceHash([src, ...CODE]);
 
 export interface BuildOptions {
   src: string;

@@ -1,8 +1,8 @@
 // Hash of everything a build reads (catalog-src/ and the code that shapes its output), so `npm start`
 // can tell a stale build. Names are hashed relative to their input, so moving the checkout changes nothing.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 
 function files(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
@@ -17,3 +17,14 @@ export function sourceHash(inputs: string[]): string {
   });
   return h.digest('hex').slice(0, 16);
 }
+
+/** The folder holding package.json above this module: build/ from the sources, dist-server/ once compiled. */
+function packageRoot(from = import.meta.dirname): string {
+  return existsSync(join(from, 'package.json')) || dirname(from) === from ? from : packageRoot(dirname(from));
+}
+
+/** Code whose change changes the output: the build itself and the catalog language it runs (mappings, prices, paths, the search index). */
+const CODE = ['build', 'language'].map((d) => join(packageRoot(), d));
+
+/** What a build of `src` would be made from, hashed: a build is stale when this differs. */
+export const catalogSourceHash = (src: string): string => sourceHash([src, ...CODE]);

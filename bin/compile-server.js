@@ -1,0 +1,46 @@
+// The runtime compiled to JavaScript, so `npm start` runs it with plain node in one process. Plain
+// JavaScript itself: `npm start` calls it before anything can run TypeScript. esbuild bundles our
+// own modules into one file (the build's modules as chunks loaded only when a catalog is stale) and
+// leaves packages in node_modules to Node.
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(import.meta.dirname, '..');
+export const SERVER_DIR = join(ROOT, 'dist-server');
+/** what the compiled server is made from; a change to any of these makes it stale */
+const SOURCES = ['runtime', 'build', 'language', 'package.json', 'package-lock.json'].map((p) => join(ROOT, p));
+
+/** @param {string} path @returns {number} the newest modification time under path */
+function newest(path) {
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.mtimeMs;
+  return readdirSync(path).reduce((m, f) => Math.max(m, newest(join(path, f))), s.mtimeMs);
+}
+
+/** @param {string} [outdir] @returns {boolean} true when outdir holds a server compiled after every source changed */
+export function serverFresh(outdir = SERVER_DIR) {
+  const entry = join(outdir, 'start.js');
+  return existsSync(entry) && statSync(entry).mtimeMs >= Math.max(...SOURCES.filter(existsSync).map(newest));
+}
+
+/** @param {string} [outdir] compile runtime/start.ts into outdir/start.js */
+export async function compileServer(outdir = SERVER_DIR) {
+  const { build } = await import('esbuild');
+  rmSync(outdir, { recursive: true, force: true }); // chunk names carry hashes: the last build's would pile up
+  await build({
+    entryPoints: { start: join(ROOT, 'runtime', 'start.ts') },
+    outdir,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+}
+
+// run as `node bin/compile-server.js`: the first step of `npm run build`
+if (process.argv[1] === fileURLToPath(import.meta.url)) await compileServer();
