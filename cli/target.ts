@@ -1,15 +1,12 @@
-// Where a team's commands (`svc mcp`, `svc batch`) reach svc: SVC_URL with SVC_TOKEN.
-import { CliFailure } from './fail.ts';
+// Where a team's streaming commands (`svc mcp`, `svc batch`) reach svc: the same SVC_URL and
+// SVC_TOKEN rules, defaults and usage errors as every other team command (http.ts).
+import { baseUrl, teamToken, type Env } from './http.ts';
 
 export interface SvcTarget {
   url: string;
   token: string;
 }
 
-export function svcTarget(env: NodeJS.ProcessEnv = process.env): SvcTarget {
-  const url = env.SVC_URL?.replace(/\/+$/, '');
-  const token = env.SVC_TOKEN;
-  if (!url || !/^https?:\/\//.test(url)) throw new CliFailure('Set SVC_URL to the running svc, e.g. http://127.0.0.1:8787.');
-  if (!token) throw new CliFailure("Set SVC_TOKEN to your team's API token (svc_…).");
-  return { url, token };
+export function svcTarget(env: Env = process.env): SvcTarget {
+  return { url: baseUrl(env), token: teamToken(env) };
 }
