@@ -1,5 +1,5 @@
 // What each child would have billed, counted per endpoint id. Written apart from the router's rule
-// (router/billing.ts) on purpose: the ledger reconciliation tests one against the other. The build
+// (language/prices.ts) on purpose: the ledger reconciliation tests one against the other. The build
 // refuses bills_miss on per_success and free children, the only cases where the two could read it apart.
 import type { OperationRuntime } from '../language/types.ts';
 import type { BillingCounts, Charge } from './types.ts';
