@@ -1,4 +1,5 @@
-// `svc hub publish DIR | show ID | run ID field=value … | retire ID`: the tool hub (docs/hub.md).
+// `svc hub publish DIR | check ID[@N] | list [--mine] | show ID | run ID field=value … | retire ID`: the
+// tool hub (docs/hub.md).
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { defineCommand } from 'citty';
@@ -26,6 +27,13 @@ async function readFiles(dir: string): Promise<Record<string, string>> {
 
 interface Published { tool_id: string; version: number; status: string; reason?: string; check: { ok: boolean; cost_micro: number; ms: number } }
 
+/** the publish answer for people; exit 3 when the version did not go live */
+function tellPublished(res: Published, asJson: boolean): void {
+  if (asJson) printJson(res);
+  else out(pairs({ tool: `${res.tool_id}@${res.version}`, status: res.status, ...(res.reason ? { reason: res.reason } : {}), check: `${res.check.ok ? 'passed' : 'did not pass'}, cost ${usd(res.check.cost_micro)}` }));
+  if (res.status !== 'live') process.exitCode = EXIT.miss;
+}
+
 const publish = defineCommand({
   meta: { name: 'publish', description: 'Publish a new version from a folder of the four files; its check runs at once' },
   args: {
@@ -36,10 +44,30 @@ const publish = defineCommand({
   async run({ args }) {
     const files = await readFiles(args.dir);
     const toolId = args.id ?? basename(resolve(args.dir));
-    const res = await asTeam<Published>('/hub/tools', { body: { tool_id: toolId, files }, timeoutMs: LONG_MS, label: 'publishing and checking' });
-    if (args.json) printJson(res);
-    else out(pairs({ tool: `${res.tool_id}@${res.version}`, status: res.status, ...(res.reason ? { reason: res.reason } : {}), check: `${res.check.ok ? 'passed' : 'did not pass'}, cost ${usd(res.check.cost_micro)}` }));
-    if (res.status !== 'live') process.exitCode = EXIT.miss;
+    tellPublished(await asTeam<Published>('/hub/tools', { body: { tool_id: toolId, files }, timeoutMs: LONG_MS, label: 'publishing and checking' }), args.json);
+  },
+});
+
+const check = defineCommand({
+  meta: { name: 'check', description: 'Run the check of a version that is not live yet (the newest, or ID@N), e.g. after adding credit' },
+  args: { id: { type: 'positional', required: true, description: 'tool id, or id@N for one version' }, json },
+  async run({ args }) {
+    tellPublished(await asTeam<Published>(`/hub/tools/${pathId(args.id)}/check`, { method: 'POST', timeoutMs: LONG_MS, label: 'checking' }), args.json);
+  },
+});
+
+interface ListedTool { tool_id: string; name: string; price_usd: number; version: number; status?: string; live_version?: number | null; mine: boolean; reason?: string }
+
+const list = defineCommand({
+  meta: { name: 'list', description: 'The tools you may run now; with --mine, every tool your team made, whatever its state' },
+  args: { mine: { type: 'boolean', default: false, description: 'your own tools: unchecked, failed, live and retired' }, json },
+  async run({ args }) {
+    const { tools } = await asTeam<{ tools: ListedTool[] }>(`/hub/tools${args.mine ? '?mine=1' : ''}`);
+    if (args.json) return printJson({ tools });
+    if (!tools.length) return note(args.mine ? 'your team has published no tool yet; svc hub publish DIR' : 'no tool is live yet');
+    out(args.mine
+      ? table(['TOOL', 'NEWEST', 'STATUS', 'LIVE', 'PRICE', 'NOTE'], tools.map((t) => [t.tool_id, t.version, t.status, t.live_version ?? 'none', `${t.price_usd} USD`, t.reason ?? '']))
+      : table(['TOOL', 'VERSION', 'PRICE', 'MINE', 'NAME'], tools.map((t) => [t.tool_id, t.version, `${t.price_usd} USD`, t.mine ? 'yes' : '', t.name])));
   },
 });
 
@@ -92,5 +120,5 @@ const retire = defineCommand({
 
 export const hub = defineCommand({
   meta: { name: 'hub', description: 'Tools: small pipelines over svc calls that teams publish and run' },
-  subCommands: { publish, show, run, retire },
+  subCommands: { publish, check, list, show, run, retire },
 });

@@ -103,8 +103,8 @@ export const ownPaths: Record<string, Record<string, Op>> = {
   },
   '/hub/tools': {
     get: {
-      summary: 'The tools you may run now: live, not retired, yours and other teams\', each at its newest live version with its input schema', tags: ['hub'], security: auth,
-      parameters: [org], responses: { 200: json('Tools'), 401: err('No or bad credential') },
+      summary: 'The tools you may run now: live, not retired, yours and other teams\', each at its newest live version with its input schema; with mine=1, every tool you made (unchecked, failed, live or retired) at its newest version', tags: ['hub'], security: auth,
+      parameters: [org, ...query(schemas.toolListQuery, { mine: '1: your own tools, whatever their state' })], responses: { 200: json('Tools'), 401: err('No or bad credential'), 422: invalid },
     },
     post: {
       summary: 'Publish a tool, or a new version of your own: the four files are validated, the version stored unchecked, then its check runs once on your balance', tags: ['hub'], security: auth,

@@ -71,4 +71,5 @@ export const publishBody = {
 } satisfies ObjectSchema;
 export const publishVersionBody = { type: 'object', additionalProperties: false, required: ['files'], properties: { files: hubFiles } } satisfies ObjectSchema;
 export const runBody = { type: 'object', additionalProperties: false, required: ['input'], properties: { input: { type: 'object' } } } satisfies ObjectSchema;
+export const toolListQuery = { type: 'object', properties: { mine: { type: 'string', enum: ['0', '1'] } } } satisfies ObjectSchema;
 export const runsQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{1,15}$' } } } satisfies ObjectSchema;

@@ -70,6 +70,29 @@ export class Hub {
     return { tools };
   }
 
+  /**
+   * The tools `team` made, every one whatever its state (unchecked, failed, live, retired), each
+   * with its newest version: the maker's own list, where GET /hub/tools without `mine` lists what
+   * may be run.
+   */
+  async mine(team: Team): Promise<{ tools: Array<Record<string, unknown>> }> {
+    const tools = [];
+    for (const id of await this.store.toolIds()) {
+      const tool = await this.store.tool(id);
+      if (!tool || tool.team_id !== team.id) continue;
+      const versions = await this.store.versions(id);
+      const newest = versions.at(-1);
+      if (!newest) continue;
+      const spec = specOf(newest);
+      tools.push({
+        tool_id: id, mine: true, name: spec.tool.name, summary: spec.tool.summary, price_usd: newest.price_micro / 1_000_000,
+        version: newest.version, status: tool.retired_at ? 'retired' : newest.status, ...(newest.reason ? { reason: newest.reason } : {}),
+        live_version: newestLive(versions)?.version ?? null,
+      });
+    }
+    return { tools };
+  }
+
   async view(team: Team, ref: ToolRef): Promise<Record<string, unknown>> {
     const opened = await openTool(this.store, team, ref.id);
     if (opened.tool.retired_at && !opened.maker) fail(410, retiredSentence(opened.tool));

@@ -15,6 +15,7 @@ const publishBody = bodyValidator<{ tool_id: string; files: Files }>(schemas.pub
 const versionBody = bodyValidator<{ files: Files }>(schemas.publishVersionBody);
 const runBody = bodyValidator<{ input: Record<string, unknown> }>(schemas.runBody);
 const runsQuery = queryValidator<{ cursor?: string }>(schemas.runsQuery);
+const listQuery = queryValidator<{ mine?: string }>(schemas.toolListQuery);
 
 export function hubRoutes(app: H3, ctx: AppContext): void {
   const { config, state } = ctx;
@@ -29,7 +30,10 @@ export function hubRoutes(app: H3, ctx: AppContext): void {
     return new HTTPResponse(JSON.stringify(await hub.publish(team, tool_id, files, 'create')), { status: 201, headers: { 'content-type': 'application/json' } });
   });
 
-  app.get('/hub/tools', async (event) => hub.list(await requireTeam(event, state)));
+  app.get('/hub/tools', async (event) => {
+    const team = await requireTeam(event, state);
+    return listQuery(getQuery(event)).mine === '1' ? hub.mine(team) : hub.list(team);
+  });
 
   app.put('/hub/tools/:tool', async (event) => {
     const team = await requireTeam(event, state);

@@ -1,5 +1,6 @@
-// `svc hub publish | show | run | retire` end to end: a folder of the four files published by one
-// team, run by another, a miss, a refused input, a version whose check fails, and retirement.
+// `svc hub publish | check | list | show | run | retire` end to end: a folder of the four files
+// published by one team, run by another, a miss, a refused input, a version whose check fails, a
+// check run later once credit came, the maker's own list, and retirement.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,8 +78,35 @@ describe('svc hub', () => {
     const r = await svcCli(['hub', 'publish', dir, '--id', 'cli-failing', '--json'], maker);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ tool_id: 'cli-failing', version: 1, status: 'failed', check: { ok: false } });
+    const mine = JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], maker)).stdout).tools;
+    expect(mine.find((t: { tool_id: string }) => t.tool_id === 'cli-failing')).toMatchObject({ version: 1, status: 'failed', live_version: null, reason: expect.stringMatching(/risky/) });
+    const others = JSON.parse((await svcCli(['hub', 'list', '--json'], caller)).stdout).tools;
+    expect(others.map((t: { tool_id: string }) => t.tool_id)).not.toContain('cli-failing');
     const empty = toolDir('cli-empty', {});
     expect(await svcCli(['hub', 'publish', empty], maker)).toMatchObject({ code: 2, stderr: expect.stringMatching(/tool\.json cannot be read; a tool folder holds tool\.json, input\.schema\.json, output\.schema\.json, check\.json/) });
     expect(await svcCli(['hub', 'show', 'no-such-tool'], maker)).toMatchObject({ code: 4 });
+  });
+  it('a version left unchecked for want of balance goes live with svc hub check once credit came; list --mine shows each state', async () => {
+    const poor = await w.ctx.state.createTeam('cli poor maker', 0);
+    const env = { SVC_URL: w.url, SVC_TOKEN: poor!.token };
+    const dir = toolDir('cli-later-tool', emailTool());
+    const first = await svcCli(['hub', 'publish', dir], env);
+    expect(first.code).toBe(3);
+    expect(first.stdout).toMatch(/^status\s+unchecked$/m);
+    const listed = await svcCli(['hub', 'list', '--mine'], env);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^TOOL\s+NEWEST\s+STATUS\s+LIVE\s+PRICE\s+NOTE\ncli-later-tool\s+1\s+unchecked\s+none\s+0\.05 USD\s+\S/);
+    expect(await svcCli(['hub', 'check', 'cli-later-tool@1'], env)).toMatchObject({ code: 3, stdout: expect.stringMatching(/^status\s+unchecked$/m) });
+
+    await w.ctx.state.credit(poor!.team.id, 1_000_000);
+    const checked = await svcCli(['hub', 'check', 'cli-later-tool@1'], env);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toMatch(/^tool\s+cli-later-tool@1\nstatus\s+live\ncheck\s+passed, cost [\d.]+ USD\n$/);
+    expect(JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], env)).stdout).tools).toEqual([expect.objectContaining({ tool_id: 'cli-later-tool', status: 'live', live_version: 1 })]);
+    expect(await svcCli(['hub', 'check', 'cli-later-tool'], env)).toMatchObject({ code: 4, stderr: expect.stringMatching(/live already/) });
+    expect(await svcCli(['hub', 'list', '--mine'], caller)).toMatchObject({ code: 0 });
+    expect((await svcCli(['hub', 'retire', 'cli-later-tool'], env)).code).toBe(0);
+    expect(JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], env)).stdout).tools[0]).toMatchObject({ status: 'retired' });
+    expect(await svcCli(['hub', 'list', '--mine'], { SVC_URL: w.url, SVC_TOKEN: (await w.ctx.state.createTeam('cli newcomer', 0))!.token })).toMatchObject({ code: 0, stdout: '', stderr: expect.stringMatching(/published no tool yet/) });
   });
 });
