@@ -12,8 +12,8 @@ export interface Line {
   _svc?: { served_by: string | null; cost_micro: number };
 }
 
-export async function streamBatch(target: SvcTarget, capability: string, rows: Array<{ id: number; subject: Record<string, unknown> }>, headers: Record<string, string>, onLine: (line: Line) => void): Promise<void> {
-  const res = await fetch(`${target.url}/proxy/${capability}/batch`, {
+export async function streamBatch(target: SvcTarget, capabilityPath: string, rows: Array<{ id: number; subject: Record<string, unknown> }>, headers: Record<string, string>, onLine: (line: Line) => void): Promise<void> {
+  const res = await fetch(`${target.url}${capabilityPath}/batch`, {
     method: 'POST',
     headers: { 'x-svc-token': target.token, 'content-type': 'application/x-ndjson', ...headers },
     body: rows.map((r) => JSON.stringify({ id: r.id, ...r.subject })).join('\n'),

@@ -21,8 +21,8 @@ interface Capability {
 }
 
 async function capabilityOf(target: SvcTarget, name: string): Promise<Capability> {
-  const meta = (await (await fetch(`${target.url}/meta`)).json()) as { proxy_url: string };
-  const path = `${new URL(meta.proxy_url).pathname.replace(/\/+$/, '')}/${name}`;
+  const meta = (await (await fetch(`${target.url}/meta`)).json()) as { proxy_prefix: string };
+  const path = `${meta.proxy_prefix}/${name}`;
   const doc = (await (await fetch(`${target.url}/openapi.json`)).json()) as { paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: { properties: Capability['fields'] } }> } } }> };
   const op = doc.paths[path]?.post;
   if (!op) throw new CliFailure(`No routed capability '${name}' at ${target.url}; GET /catalog/platforms lists them.`);
@@ -95,7 +95,7 @@ export const batch = defineCommand({
       const rowOf = new Map(chunk.map((r) => [r.id, r.row]));
       const headers: Record<string, string> = { 'x-svc-batch-concurrency': args.concurrency };
       if (left !== null) headers['x-svc-batch-max-cost'] = (left / 1e6).toFixed(6);
-      await streamBatch(target, args.capability, chunk, headers, (line) => {
+      await streamBatch(target, cap.path, chunk, headers, (line) => {
         if (line.event === 'summary') { if (left !== null) left -= line.cost_micro ?? 0; return; }
         const cost = line._svc?.cost_micro ?? 0;
         progress.row(Boolean(line._svc?.served_by), cost);

@@ -54,10 +54,10 @@ export const call = defineCommand({
   async run({ args }) {
     const capability = args.capability.replace(/^svc\./, '');
     const headers = { 'x-svc-token': teamToken(), ...routeHeaders(args) };
-    // the entry gives each field's type (so `limit=5` is a number); /meta the proxy prefix
+    // the entry gives each field's type (so `limit=5` is a number); /meta the proxy's path on SVC_URL
     const [found, meta] = await Promise.all([
       request(`${baseUrl()}/catalog/endpoints/svc.${encodeURIComponent(capability)}`),
-      asTeam<{ proxy_url: string }>('/meta'),
+      asTeam<{ proxy_prefix: string }>('/meta'),
     ]);
     if (found.status === 404) throw new CliFailure(`'${capability}' is not a routed capability; svc search ${capability.split('.').join(' ')} lists operations, and routed ones have ids svc.<capability>.`, EXIT.refused);
     if (found.status !== 200) throw failureOf(found);
@@ -65,7 +65,7 @@ export const call = defineCommand({
     const kinds: Record<string, FieldKind> = Object.fromEntries(Object.entries(entry.endpoint.input.body ?? {}).map(([k, p]) => [k, kindOf(p.type)]));
     const body = parseFields(args._.slice(1), kinds);
     const deadline = Number(args.timeout) > 0 ? Number(args.timeout) : DEFAULT_DEADLINE_MS;
-    const url = `${baseUrl()}${new URL(meta.proxy_url).pathname.replace(/\/+$/, '')}/${capability}`;
+    const url = `${baseUrl()}${meta.proxy_prefix}/${capability}`;
     const a = await request(url, { body, headers, timeoutMs: deadline + ATTEMPT_MARGIN_MS, label: `calling ${capability}` });
     if (args['dry-run'] && a.status === 200) return args.json ? printJson(a.data) : tellPlan(a.data as DryRun);
     tellAnswer(a, args.json, (svc) => !svc.served_by);

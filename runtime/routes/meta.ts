@@ -19,6 +19,9 @@ export function appVersion(distDir: string): string {
 export function metaRoutes(app: H3, { config, catalog }: AppContext): void {
   const meta = {
     proxy_url: `${config.publicUrl}${config.proxyPrefix}`,
+    // the proxy's path on this server: a client that reaches svc at another address than the public
+    // URL (inside the network, or behind a proxy that strips a path) calls it there
+    proxy_prefix: config.proxyPrefix,
     svc_version: pkg.version,
     app_version: appVersion(config.distDir),
     catalog: {

@@ -29,6 +29,7 @@ describe('GET /meta', () => {
     const { status, body } = await get('/meta');
     expect(status).toBe(200);
     expect(body.proxy_url).toBe('https://api.example.test/px');
+    expect(body.proxy_prefix).toBe('/px');
     expect(body.svc_version).toMatch(/^\d+\.\d+\.\d+/);
     expect(body.app_version).toMatch(/^[0-9a-f]{12}$/);
     expect(body.catalog).toMatchObject({ operations: 14, providers: 4 });
