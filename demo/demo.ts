@@ -5,7 +5,7 @@ import '../build/plain-output.ts'; // first: before vite (a dashboard build) rea
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readConfigOrExit } from '../runtime/config.ts';
+import { describeStorage, readConfigOrExit } from '../runtime/config.ts';
 import { ensureBuilt } from '../runtime/ensure-built.ts';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
 import { listenError } from '../runtime/server.ts';
@@ -51,7 +51,7 @@ process.stdout.write([
   `svc demo: ${catalog.manifest.operations} operations from ${catalog.manifest.providers} providers, all answered by the sandbox on ${sandbox.url}`,
   `dashboard: http://localhost:${server.port}/   catalog: http://localhost:${server.port}/catalog/platforms`,
   `demo team '${DEMO_TEAM}' (balance ${(await state.balance(demoTeam.id)) / 1e6} USD, no own keys)`,
-  `state: ${fresh ? `${fresh} (fresh, removed when the demo stops; set SVC_DATA_DIR to keep one)` : state.kind === 'fs' ? config.dataDir : 'in memory'}`,
+  `state: ${fresh ? `${fresh} (fresh, removed when the demo stops; set SVC_DATA_DIR to keep one)` : describeStorage(config)}`,
   `token: ${token}`,
   '',
   '# verify an email (cheapest verifier first, falls through on a miss):',

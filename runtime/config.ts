@@ -55,6 +55,14 @@ export function parseStorage(spec: string | null): StorageSpec {
   throw new ConfigError(`SVC_STORAGE=${s}: unknown backend; use memory:, fs:<dir>, redis://host:port/db, or leave it unset for the embedded storage`);
 }
 
+/** Where state lives, in words for a start banner; a Redis password is never shown. */
+export function describeStorage(config: Pick<Config, 'storage' | 'dataDir'>): string {
+  const s = config.storage;
+  if (s.kind === 'memory') return 'in memory (nothing survives a restart)';
+  if (s.kind === 'fs') return `embedded storage in ${config.dataDir}`;
+  return `shared on Redis at ${s.url.replace(/\/\/[^@/]*@/, '//…@')}`;
+}
+
 type Env = Record<string, string | undefined>;
 
 const given = (env: Env, name: string): string | null => {

@@ -1,6 +1,6 @@
 // `npm start`: build what is stale, load the catalog, serve on PORT.
 import '../build/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
-import { readConfigOrExit } from './config.ts';
+import { describeStorage, readConfigOrExit } from './config.ts';
 import { createRuntime } from './create-runtime.ts';
 import { orRefuse, stopOnSignals } from './lifecycle.ts';
 
@@ -10,5 +10,5 @@ const { state, catalog } = svc.ctx;
 const server = await orRefuse(svc.listen());
 stopOnSignals(server, config.drainMs, [() => state.close()]);
 process.stderr.write(`svc listening on ${server.url}\n`);
-process.stderr.write(`svc state: ${state.kind === 'fs' ? `embedded storage in ${config.dataDir}` : state.kind === 'redis' ? 'shared on Redis' : 'in memory (nothing survives a restart)'}${config.adminToken ? '; admin API enabled' : ''}\n`);
+process.stderr.write(`svc state: ${describeStorage(config)}${config.adminToken ? '; admin API enabled' : ''}\n`);
 process.stderr.write(`svc ${catalog.manifest.operations} operations from ${catalog.manifest.providers} providers; catalog ${catalog.manifest.hash}\n`);

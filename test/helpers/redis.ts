@@ -14,5 +14,14 @@ export async function flushRedis(db: number, port = REDIS_PORT): Promise<void> {
   client.disconnect();
 }
 
+/** how many keys database `db` holds */
+export async function redisKeys(db: number, port = REDIS_PORT): Promise<number> {
+  const client = new Redis(redisUrl(db, port), { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await client.connect();
+  const n = await client.dbsize();
+  client.disconnect();
+  return n;
+}
+
 /** the databases each suite owns (one place, so two suites never take the same number) */
-export const REDIS_DB = { state: 1, instances: 2, ledger: 3 } as const;
+export const REDIS_DB = { state: 1, instances: 2, ledger: 3, demo: 4 } as const;

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readConfig } from '../../runtime/config.ts';
+import { ConfigError, describeStorage, readConfig } from '../../runtime/config.ts';
 
 describe('readConfig', () => {
   it('answers the documented defaults', () => {
@@ -41,6 +41,12 @@ describe('SVC_STORAGE', () => {
     expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379' })).toThrow(/^SVC_STORAGE=redis:\/\/… needs SVC_SECRET/);
     expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379/db', SVC_SECRET: 's' })).toThrow(/^SVC_STORAGE=redis:\/\/…@127\.0\.0\.1:6379\/db: expected redis:\/\//);
     expect(() => readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379/db', SVC_SECRET: 's' })).not.toThrow(/hunter2/);
+  });
+
+  it('is named in the start banner as what it is, a Redis password hidden', () => {
+    expect(describeStorage(readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379/3', SVC_SECRET: 's' }))).toBe('shared on Redis at redis://…@127.0.0.1:6379/3');
+    expect(describeStorage(readConfig({ SVC_STORAGE: 'memory:' }))).toBe('in memory (nothing survives a restart)');
+    expect(describeStorage(readConfig({ SVC_DATA_DIR: '/var/lib/svc' }))).toBe('embedded storage in /var/lib/svc');
     expect(() => readConfig({ SVC_STORAGE: 'postgres://db' })).toThrow(ConfigError);
   });
 });

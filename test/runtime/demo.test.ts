@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
+import { flushRedis, REDIS_DB, redisKeys, redisUrl } from '../helpers/redis.ts';
 
 let child: ChildProcess;
 let out = '';
@@ -50,6 +51,25 @@ describe('npm run demo', () => {
     expect(await exited()).toBe(0);
     expect(existsSync(dir!)).toBe(false);
   });
+
+  it('on SVC_STORAGE=redis:// keeps its state there and says so', async () => {
+    await flushRedis(REDIS_DB.demo);
+    const shared = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: redisUrl(REDIS_DB.demo), SVC_SECRET: 'demo-test-secret' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    shared.stdout!.on('data', (d: Buffer) => { text += d.toString(); });
+    try {
+      const t0 = Date.now();
+      while (!/^token: /m.test(text) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 100));
+      expect(text).toMatch(new RegExp(`^state: shared on Redis at ${redisUrl(REDIS_DB.demo).replaceAll('/', '\\/')}$`, 'm'));
+      expect(await redisKeys(REDIS_DB.demo)).toBeGreaterThan(0);
+    } finally {
+      shared.kill('SIGTERM');
+    }
+  }, 70_000);
 
   it('says in a sentence that its port is taken', async () => {
     const taken = createServer();
