@@ -127,12 +127,27 @@ function settleTie(tied: OperationRuntime[], path: string, provider: string): Op
   })));
 }
 
+/**
+ * The path as the catalog writes it. A caller who copied a call from the provider's own docs sends
+ * the base URL's path too (hunter's /v2/email-finder for the catalog's /email-finder); that prefix
+ * is dropped when the whole path is no operation of the provider and the rest is one.
+ */
+export function catalogPath(runtime: RuntimeCatalog, provider: string, path: string): string {
+  const base = runtime.providers[provider]?.base_url;
+  const prefix = base ? new URL(base).pathname.replace(/\/+$/, '') : '';
+  if (!prefix || !path.startsWith(`${prefix}/`)) return path;
+  const templates = templatesByProvider(runtime).get(provider) ?? [];
+  const rest = path.slice(prefix.length);
+  const fits = (p: string) => templates.some((t) => matchesTemplate(t.template, p));
+  return !fits(path) && fits(rest) ? rest : path;
+}
+
 export function matchOperation(runtime: RuntimeCatalog, provider: string, method: string, path: string, query: URLSearchParams, body: unknown): OperationRuntime {
   const templates = templatesByProvider(runtime).get(provider) ?? [];
   const candidates = templates.filter((t) => matchesTemplate(t.template, path));
   if (!candidates.length) {
     const some = templates.slice(0, 6).map((t) => `${t.op.method} ${t.op.path}`).join(', ');
-    fail(404, `No operation of '${provider}' at ${path}; it has ${templates.length}: ${some}${templates.length > 6 ? ', …' : ''}.`);
+    fail(404, `No operation of '${provider}' at ${path}; it has ${templates.length}: ${some}${templates.length > 6 ? ', …' : '.'}`);
   }
   const withMethod = candidates.filter((t) => t.op.method === method);
   const best = mostSpecific(withMethod);

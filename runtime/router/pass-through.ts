@@ -18,7 +18,7 @@ import { redact } from './redact.ts';
 import { chargeMicro } from '../../language/prices.ts';
 import { checkBody, checkPath, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
-import { matchOperation, templateOf } from './pass-through-match.ts';
+import { catalogPath, matchOperation, templateOf } from './pass-through-match.ts';
 import { pathParams } from '../../language/paths.ts';
 import { countRows, mapOutput, missWhen } from '../../language/map-response.ts';
 import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
@@ -53,7 +53,7 @@ function keyRefused(provider: string, display: string, own: boolean, answer: { s
 export async function passThrough(ctx: AppContext, team: Team, provider: string, event: H3Event): Promise<Response> {
   const { catalog, config, state, router, spending } = ctx;
   const url = new URL(event.req.url);
-  const path = url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/';
+  const path = catalogPath(catalog.runtime, provider, url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/');
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
   // a body is read only where the method carries one (nothing sent is `undefined`), before matching:
   // operations sharing one path are told apart by what the call sends

@@ -261,3 +261,16 @@ describe('a provider refusing the key', () => {
     expect(Number(next.headers.get('x-svc-cost-micro'))).toBeGreaterThan(0); // the platform key, paid by the balance
   });
 });
+
+describe('a path copied from the provider\'s docs', () => {
+  it('may carry the base URL\'s own path (hunter\'s /v2): it is the same operation, called and charged once', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const before = (await billedOf('hunter.people.email.find')).calls;
+    const r = await w.call('/proxy/hunter/v2/email-finder?domain=stripe.com&first_name=Jane&last_name=Doe');
+    expect(r.status).toBe(200);
+    expect((await billedOf('hunter.people.email.find')).calls).toBe(before + 1);
+    const unknown = await w.call('/proxy/hunter/v2/no-such-thing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toMatch(/^No operation of 'hunter' at \/v2\/no-such-thing; it has \d+: GET \/email-finder, .*, …$/);
+  });
+});
