@@ -101,9 +101,12 @@ export function pathUnder(r: Pick<Route, 'path'>, proxyPrefix: string): string {
   return r.path.replace(/^\{proxy\}/, proxyPrefix);
 }
 
-/** the declared path in h3's syntax: `{name}` → `:name`, `{name*}` → `**:name` */
+/**
+ * The declared path in h3's syntax: `{name}` → `:name`, `{name*}` → `**` (unnamed: h3's `**:name`
+ * needs at least one segment, and a rest-of-path route also takes its own root, `/` for dist/ files).
+ */
 export function h3Path(r: Pick<Route, 'path'>, proxyPrefix: string): string {
-  return pathUnder(r, proxyPrefix).replace(/\{(\w+)\*\}/g, '**:$1').replace(/\{(\w+)\}/g, ':$1');
+  return pathUnder(r, proxyPrefix).replace(/\{\w+\*\}/g, '**').replace(/\{(\w+)\}/g, ':$1');
 }
 
 /** the declared path as /openapi.json writes it (`{name*}` → `{name}`) */
