@@ -8,6 +8,7 @@ import { bodyValidator, queryValidator } from './validate.ts';
 import { readJson } from './body.ts';
 import { requireTeam } from './auth.ts';
 import { safeEqual } from './state/secrets.ts';
+import type { Team } from './state/index.ts';
 
 /** what h3 keeps beside each route: its declaration (http-rules.ts reads it) */
 export interface DeclaredMeta {
@@ -29,7 +30,9 @@ function checkedHandler(r: Route, ctx: AppContext, app: H3, routes: readonly Rou
   const checkPath = request.path && queryValidator<object>(request.path, 'path');
   const checkQuery = request.query && queryValidator<object>(request.query);
   const checkBody = request.body && bodyValidator<unknown>(request.body);
-  const authorise = r.checksCredential ? undefined : r.auth === 'team' ? (e: H3Event) => requireTeam(e, ctx.state) : r.auth === 'admin' ? adminCheck(ctx) : undefined;
+  // a fresh copy each time: validation may fill defaults into it, and the handler owns what it gets
+  const emptyBody = () => (request.emptyBody ? { ...request.emptyBody } : undefined);
+  const authorise = credentialCheck(r, ctx);
   return async (event) => {
     const team = await authorise?.(event);
     const params = getRouterParams(event);
@@ -37,10 +40,18 @@ function checkedHandler(r: Route, ctx: AppContext, app: H3, routes: readonly Rou
       event, ctx, app, routes, team: team ?? undefined,
       path: checkPath ? checkPath(params) : params,
       query: checkQuery ? checkQuery(getQuery(event)) : undefined,
-      body: checkBody ? checkBody((await readJson(event, ctx.config.maxBodyBytes)) ?? request.emptyBody) : undefined,
+      body: checkBody ? checkBody((await readJson(event, ctx.config.maxBodyBytes)) ?? emptyBody()) : undefined,
     };
     return r.handle(req);
   };
+}
+
+/** the check a route's `auth` names, run before anything else (none where the handler checks itself) */
+function credentialCheck(r: Route, ctx: AppContext): ((event: H3Event) => Promise<Team> | undefined) | undefined {
+  if (r.checksCredential) return undefined;
+  if (r.auth === 'team') return (event) => requireTeam(event, ctx.state);
+  if (r.auth === 'admin') return adminCheck(ctx);
+  return undefined; // none; an agent's token (MCP: x-svc-token or Bearer) is checked by its handler
 }
 
 /** x-svc-admin against SVC_ADMIN_TOKEN; admin routes are served only when it is set (their `when`) */
