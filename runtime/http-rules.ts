@@ -33,12 +33,14 @@ export interface HttpRules {
 export function httpRules(served: readonly Route[], proxyPrefix: string): HttpRules {
   // an ANY route or a rest-of-path one takes whatever comes, so it names no methods
   const specific = served.filter((r) => r.method !== 'ANY' && !isCatchAll(r)).map((r) => ({ test: pattern(r, proxyPrefix), method: r.method }));
-  const open = served.filter((r) => r.open).map((r) => pattern(r, proxyPrefix));
+  // one expression for all of them: it runs on every answer
+  const openPaths = served.filter((r) => r.open).map((r) => pattern(r, proxyPrefix).source);
+  const open = openPaths.length ? new RegExp(openPaths.join('|')) : null;
   const allowed = (path: string) => {
     const methods = new Set(specific.filter((s) => s.test.test(path)).flatMap((s) => (s.method === 'GET' ? ['GET', 'HEAD'] : [s.method])));
     return METHOD_ORDER.filter((m) => methods.has(m));
   };
-  const isOpen = (path: string) => open.some((re) => re.test(path));
+  const isOpen = (path: string) => open?.test(path) ?? false;
 
   const methodRules: Middleware = (event, next) => {
     const method = event.req.method;
