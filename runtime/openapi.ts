@@ -1,38 +1,90 @@
-// /openapi.json: own endpoints plus one operation per routed capability, with its request schema
-// and route headers, built once at start from the loaded catalog.
+// /openapi.json, generated from the declared routes (declared-route.ts): their paths, parameters,
+// request schemas (the ones the routes validate with), answers and security; the routed call once
+// per capability of the loaded catalog, with its request schema and route headers. Built once at start.
 import type { RuntimeCatalog } from '../language/types.ts';
 import { routeHeaders } from '../language/route-options.ts';
-import { ownPaths } from './openapi-own.ts';
 import { capabilityBodySchema } from '../language/body-schema.ts';
+import { documentedPath, pathParams, type Answer, type Auth, type Method, type Route } from './declared-route.ts';
 
-export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): object {
-  const paths: Record<string, unknown> = { ...ownPaths };
+type Operation = Record<string, unknown>;
+
+const SECURITY: Record<Auth, Array<Record<string, []>> | undefined> = {
+  none: undefined, team: [{ token: [] }, { session: [] }], admin: [{ admin: [] }], agent: [{ token: [] }, { bearer: [] }],
+};
+const ORG = { name: 'x-svc-org', in: 'header', required: false, schema: { type: 'string' }, description: "team slug; must name the credential's team" };
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** An answer as OpenAPI writes it: a sentence takes the shape its status implies (errors are svc's error shapes). */
+function response(status: string, answer: Answer): object {
+  if (typeof answer !== 'string') return { description: answer.description, content: { [answer.type ?? 'application/json']: { schema: answer.schema ?? { type: 'object' } } } };
+  const code = Number(status);
+  if (status === 'default' || code === 204) return { description: answer };
+  const schema = code === 422 ? ref('HTTPValidationError') : code >= 400 ? ref('HTTPError') : { type: 'object' };
+  return { description: answer, content: { 'application/json': { schema } } };
+}
+
+function parameters(r: Route): object[] {
+  const { path, query, headers = {}, about = {} } = r.request ?? {};
+  return [
+    ...(r.auth === 'team' ? [ORG] : []),
+    ...pathParams(r).map((name) => ({ name, in: 'path', required: true, schema: path?.properties[name] ?? { type: 'string' }, description: about[name] })),
+    ...Object.entries(query?.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema, description: about[name] })),
+    ...Object.entries(headers).map(([name, description]) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description })),
+  ];
+}
+
+function operation(r: Route, method: Exclude<Method, 'ANY'>): Operation {
+  const { body, stream } = r.request ?? {};
+  const many = r.method === 'ANY' && (r.documentedMethods?.length ?? 0) > 1;
+  const params = parameters(r);
+  return {
+    ...(r.operationId ? { operationId: many ? `${r.operationId}${method[0]}${method.slice(1).toLowerCase()}` : r.operationId } : {}),
+    summary: r.summary,
+    tags: r.tags,
+    ...(SECURITY[r.auth] ? { security: SECURITY[r.auth] } : {}),
+    ...(params.length ? { parameters: params } : {}),
+    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+    ...(stream ? { requestBody: { required: true, content: { [stream]: { schema: { type: 'string' } } } } } : {}),
+    responses: Object.fromEntries(Object.entries(r.responses).map(([status, answer]) => [status, response(status, answer)])),
+  };
+}
+
+/** The routed call once per capability: its description, route headers and request schema. */
+function capabilityPaths(r: Route, runtime: RuntimeCatalog, proxyPrefix: string): Record<string, object> {
+  const paths: Record<string, object> = {};
+  const base = operation(r, 'POST');
   for (const [name, cap] of Object.entries(runtime.capabilities).sort(([a], [b]) => a.localeCompare(b))) {
     const schema = capabilityBodySchema(cap);
     // Published with the filters' defaults as annotations (the validating copy has none).
     for (const [f, d] of Object.entries(cap.filters ?? {})) if (d.default !== undefined && d.default !== null) schema.properties[f].default = d.default;
+    const headers = Object.entries(routeHeaders(cap)).map(([h, d]) => ({ name: h, in: 'header', required: false, schema: { type: 'string' }, description: d }));
     paths[`${proxyPrefix}/${name}`] = {
       post: {
+        ...base,
         operationId: `svc.${name}`,
         summary: cap.description,
-        tags: ['routed'],
-        security: [{ token: [] }],
-        parameters: Object.entries(routeHeaders(cap)).map(([h, d]) => ({ name: h, in: 'header', required: false, schema: { type: 'string' }, description: d })),
+        parameters: [...(r.auth === 'team' ? [ORG] : []), ...headers],
         requestBody: {
           required: true,
           content: { 'application/json': { schema: { ...schema, description: `Identity sets: ${cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}` } } },
         },
-        responses: {
-          200: { description: 'Hit or miss, in the routed wrapper', content: { 'application/json': { schema: { $ref: '#/components/schemas/RoutedResponse' } } } },
-          401: { description: 'No or bad credential' }, 402: { description: 'Balance too low' },
-          422: { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
-          502: { description: 'Every child failed with an error' },
-        },
       },
     };
   }
-  paths[`${proxyPrefix}/{capability}/batch`] = batchPath();
-  paths[`${proxyPrefix}/{provider}/{path}`] = passThroughPath();
+  return paths;
+}
+
+export function openapiDocument(routes: readonly Route[], runtime: RuntimeCatalog, proxyPrefix: string): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const r of routes) {
+    if (r.openapi === 'omit') continue;
+    if (r.openapi === 'each-capability') {
+      Object.assign(paths, capabilityPaths(r, runtime, proxyPrefix));
+      continue;
+    }
+    const item = (paths[documentedPath(r, proxyPrefix)] ??= {});
+    for (const method of r.method === 'ANY' ? (r.documentedMethods ?? []) : [r.method]) item[method.toLowerCase()] = operation(r, method);
+  }
   return {
     openapi: '3.1.0',
     info: { title: 'svc', version: '0.0.1', description: 'Capability catalog and routed call service.' },
@@ -60,51 +112,6 @@ export function openapiDocument(runtime: RuntimeCatalog, proxyPrefix: string): o
             },
           },
         },
-      },
-    },
-  };
-}
-
-/** Pass-through calls: one catalog operation by its provider and path (GET or POST, as the operation declares). */
-function passThroughPath(): object {
-  const op = (method: string) => ({
-    operationId: `passThrough${method}`,
-    summary: "Call one catalog operation as its provider defines it, svc's key injected; the provider's own status and body",
-    tags: ['pass-through'],
-    security: [{ token: [] }],
-    parameters: [
-      { name: 'provider', in: 'path', required: true, schema: { type: 'string' }, description: 'provider key, e.g. hunter' },
-      { name: 'path', in: 'path', required: true, schema: { type: 'string' }, description: "the operation's path as in its catalog entry; may hold slashes" },
-    ],
-    responses: {
-      default: { description: "The provider's answer, with X-Svc-Cost-Micro" },
-      401: { description: 'No or bad credential' }, 402: { description: 'Balance too low' }, 404: { description: 'No such provider or operation' },
-      405: { description: 'Not the method the operation declares' }, 422: { description: 'A parameter the operation does not declare (strict entries)' },
-      502: { description: "The provider refused svc's key or failed" },
-    },
-  });
-  return { get: op('Get'), post: op('Post') };
-}
-
-/** Batch calls: NDJSON subjects in, NDJSON rows and a summary out (docs/batch.md). */
-function batchPath(): object {
-  const header = (name: string, description: string) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description });
-  return {
-    post: {
-      operationId: 'batch',
-      summary: 'Many subjects of one routed capability: one NDJSON line per subject (optional id), answered as NDJSON rows as they finish, then a summary line',
-      tags: ['routed'],
-      security: [{ token: [] }],
-      parameters: [
-        { name: 'capability', in: 'path', required: true, schema: { type: 'string' } },
-        header('X-Svc-Batch-Max-Cost', 'USD the whole batch may cost; rows not started when it is reached answer skipped: budget'),
-        header('X-Svc-Batch-Concurrency', 'rows in flight at once, 1 to 32 (default 8)'),
-      ],
-      requestBody: { required: true, content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
-      responses: {
-        200: { description: 'NDJSON: {id, status, output, _svc} per row, then {event: summary, rows, hits, misses, errors, skipped, cost_micro}', content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
-        400: { description: 'A line is not a JSON object' }, 401: { description: 'No or bad credential' }, 404: { description: 'No such capability' },
-        413: { description: 'More than 10,000 rows or 16 MiB' }, 422: { description: 'A bad route or batch header' },
       },
     },
   };

@@ -1,5 +1,6 @@
-// The request schemas of the own endpoints, in one place: the routes validate with them and
-// /openapi.json publishes them, so the document cannot drift from what is enforced.
+// The request schemas of the own endpoints, in one place: a route names them in its declaration,
+// the registration validates with them (register-routes.ts) and /openapi.json publishes them, so the
+// document cannot drift from what is enforced.
 const usd = { anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*$' }] };
 
 export interface ObjectSchema {

@@ -1,17 +1,11 @@
 // /admin/*: team administration, only when the server starts with SVC_ADMIN_TOKEN (404 otherwise),
 // authorised by the x-svc-admin header.
-import { getRouterParam, type H3, type H3Event } from 'h3';
-import type { AppContext } from '../context.ts';
+import { route } from '../declared-route.ts';
+import type { Config } from '../config.ts';
 import { fail, invalid } from '../errors.ts';
-import { bodyValidator } from '../validate.ts';
-import { createTeamBody, creditBody as creditSchema } from '../request-schemas.ts';
-import { readJson } from '../body.ts';
+import * as schemas from '../request-schemas.ts';
 import { formatUsd, parseUsdToMicro, type State, type Team } from '../state/index.ts';
-import { safeEqual } from '../state/secrets.ts';
 import { slugify } from '../state/teams.ts';
-
-const createBody = bodyValidator<{ name: string; credit_usd?: number | string }>(createTeamBody);
-const creditBody = bodyValidator<{ usd: number | string }>(creditSchema);
 
 /** micro-USD of a validated amount, or 422 naming the field */
 function micro(value: number | string | undefined, field: string, min: number): number {
@@ -22,54 +16,68 @@ function micro(value: number | string | undefined, field: string, min: number): 
   return m;
 }
 
-async function teamParam(event: H3Event, state: State): Promise<Team> {
-  const slug = getRouterParam(event, 'team') ?? '';
+async function teamNamed(slug: string, state: State): Promise<Team> {
   const team = await state.teamBySlug(slug);
   if (!team) fail(404, `No team '${slug.slice(0, 64)}'.`);
   return team;
 }
 
-export function adminRoutes(app: H3, { config, state }: AppContext): void {
-  const adminToken = config.adminToken;
-  if (!adminToken) {
-    app.all('/admin/**', () => fail(404, 'Administration is disabled on this server: start it with SVC_ADMIN_TOKEN set.'));
-    return;
-  }
-  const authorise = (event: H3Event) => {
-    const given = event.req.headers.get('x-svc-admin');
-    if (!given || !safeEqual(given, adminToken)) fail(401, 'Administration requires a valid x-svc-admin header.');
-  };
+const enabled = (config: Config) => Boolean(config.adminToken);
+const admin = { tags: ['admin'], auth: 'admin', when: enabled } as const;
+const team = { about: { team: 'team slug' } };
 
-  app.get('/admin/teams', async (event) => {
-    authorise(event);
-    const teams = await state.teams();
-    return { teams: await Promise.all(teams.map(async (t) => ({ team: t.slug, name: t.name, created_at: t.created_at, balance_micro: await state.balance(t.id) }))) };
-  });
+export const adminRoutes = [
+  route({
+    ...admin, method: 'GET', path: '/admin/teams', summary: 'Every team with its balance, oldest first',
+    responses: { 200: 'Teams', 401: 'Bad x-svc-admin', 404: 'Administration disabled' },
+    handle: async ({ ctx: { state } }) => {
+      const teams = await state.teams();
+      return { teams: await Promise.all(teams.map(async (t) => ({ team: t.slug, name: t.name, created_at: t.created_at, balance_micro: await state.balance(t.id) }))) };
+    },
+  }),
 
-  app.post('/admin/teams', async (event) => {
-    authorise(event);
-    const body = createBody(await readJson(event, config.maxBodyBytes));
-    const credit = micro(body.credit_usd, 'credit_usd', 0);
-    if (!slugify(body.name)) invalid([{ loc: ['body', 'name'], msg: "'name' needs at least one letter or digit.", type: 'value_error.slug' }]);
-    const created = await state.createTeam(body.name, credit);
-    if (!created) fail(409, `A team with the slug '${slugify(body.name)}' already exists.`);
-    event.res.status = 201;
-    return { team: created.team.slug, token: created.token };
-  });
+  route<{ body: { name: string; credit_usd?: number | string } }>({
+    ...admin, method: 'POST', path: '/admin/teams', summary: 'Create a team with credit and its first token (SVC_ADMIN_TOKEN only)',
+    request: { body: schemas.createTeamBody },
+    responses: { 201: 'Team and token (shown once)', 401: 'Bad x-svc-admin', 404: 'Administration disabled', 409: 'Slug taken', 422: 'Validation error' },
+    handle: async ({ ctx: { state }, event, body }) => {
+      const credit = micro(body.credit_usd, 'credit_usd', 0);
+      if (!slugify(body.name)) invalid([{ loc: ['body', 'name'], msg: "'name' needs at least one letter or digit.", type: 'value_error.slug' }]);
+      const created = await state.createTeam(body.name, credit);
+      if (!created) fail(409, `A team with the slug '${slugify(body.name)}' already exists.`);
+      event.res.status = 201;
+      return { team: created.team.slug, token: created.token };
+    },
+  }),
 
-  app.post('/admin/teams/:team/tokens', async (event) => {
-    authorise(event);
-    const team = await teamParam(event, state);
-    event.res.status = 201;
-    return { token: await state.issueToken(team.id) };
-  });
+  route<{ path: { team: string } }>({
+    ...admin, method: 'POST', path: '/admin/teams/{team}/tokens', summary: 'Issue another token for a team', request: team,
+    responses: { 201: 'Token (shown once)', 401: 'Bad x-svc-admin', 404: 'Unknown team or administration disabled' },
+    handle: async ({ ctx: { state }, event, path }) => {
+      const found = await teamNamed(path.team, state);
+      event.res.status = 201;
+      return { token: await state.issueToken(found.id) };
+    },
+  }),
 
-  app.post('/admin/teams/:team/credit', async (event) => {
-    authorise(event);
-    const team = await teamParam(event, state);
-    const amount = micro(creditBody(await readJson(event, config.maxBodyBytes)).usd, 'usd', 1);
-    const balance = await state.credit(team.id, amount);
-    if (balance === null) invalid([{ loc: ['body', 'usd'], msg: `That credit would take the balance past ${formatUsd(Number.MAX_SAFE_INTEGER)} USD, the most svc keeps exactly; nothing was credited.`, type: 'value_error.usd' }]);
-    return { balance_micro: balance };
-  });
-}
+  route<{ path: { team: string }; body: { usd: number | string } }>({
+    ...admin, method: 'POST', path: '/admin/teams/{team}/credit', summary: "Add credit to a team's balance",
+    request: { ...team, body: schemas.creditBody },
+    responses: { 200: 'New balance', 401: 'Bad x-svc-admin', 404: 'Unknown team or administration disabled', 422: 'Validation error' },
+    handle: async ({ ctx: { state }, path, body }) => {
+      const found = await teamNamed(path.team, state);
+      const amount = micro(body.usd, 'usd', 1);
+      const balance = await state.credit(found.id, amount);
+      if (balance === null) invalid([{ loc: ['body', 'usd'], msg: `That credit would take the balance past ${formatUsd(Number.MAX_SAFE_INTEGER)} USD, the most svc keeps exactly; nothing was credited.`, type: 'value_error.usd' }]);
+      return { balance_micro: balance };
+    },
+  }),
+
+  // A server without SVC_ADMIN_TOKEN answers every /admin/ path so, whatever the method.
+  route({
+    method: 'ANY', path: '/admin/{rest*}', summary: 'Administration is disabled', tags: ['admin'], auth: 'none', openapi: 'omit',
+    when: (config) => !enabled(config),
+    responses: { 404: 'Administration disabled' },
+    handle: () => fail(404, 'Administration is disabled on this server: start it with SVC_ADMIN_TOKEN set.'),
+  }),
+];

@@ -1,16 +1,16 @@
 // POST {prefix}/<capability>/batch: a list of subjects as NDJSON, answered as an NDJSON stream of
 // rows as they finish and one summary line. The logic lives in runtime/batch/.
-import { getRouterParam, type H3, type H3Event } from 'h3';
+import type { H3Event } from 'h3';
 import type { IncomingMessage } from 'node:http';
-import type { AppContext } from '../context.ts';
+import { route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
-import { credentialsOf, teamFor } from '../auth.ts';
 import { readNode } from '../body.ts';
 import { parseRouteOptions } from '../router/options.ts';
 import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
 import { MAX_BATCH_BYTES, parseBatch } from '../batch/input.ts';
 import { parseBatchLimits } from '../batch/options.ts';
 import { runBatch } from '../batch/run.ts';
+import type { Team } from '../state/index.ts';
 
 async function readText(event: H3Event): Promise<string> {
   if (Number(event.req.headers.get('content-length')) > MAX_BATCH_BYTES) fail(413, `A batch body holds at most ${MAX_BATCH_BYTES} bytes; split the list.`);
@@ -20,31 +20,44 @@ async function readText(event: H3Event): Promise<string> {
   return text;
 }
 
-export function batchRoutes(app: H3, ctx: AppContext): void {
-  app.post(`${ctx.config.proxyPrefix}/:capability/batch`, async (event) => {
-    const team = await teamFor(ctx.state, credentialsOf(event));
-    const capability = getRouterParam(event, 'capability')!;
-    if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
-    const options = parseRouteOptions(event.req.headers);
-    const limits = parseBatchLimits(event.req.headers);
-    const rows = parseBatch(await readText(event));
-    // stops starting rows when the client goes away (the request's signal) or stops reading (cancel)
-    const stop = new AbortController();
-    event.req.signal.addEventListener('abort', () => stop.abort(), { once: true });
-    const encoder = new TextEncoder();
-    const stream = new ReadableStream<Uint8Array>({
-      async start(out) {
-        const emit = (line: object) => {
-          if (!stop.signal.aborted) out.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
-        };
-        const summary = await runBatch({ router: ctx.router, team, capability, options, limits, emit, signal: stop.signal }, rows);
-        emit(summary);
-        if (!stop.signal.aborted) out.close();
+export const batchRoutes = [
+  route<{ team: Team; path: { capability: string } }>({
+    method: 'POST', path: '{proxy}/{capability}/batch', tags: ['routed'], auth: 'team', operationId: 'batch',
+    summary: 'Many subjects of one routed capability: one NDJSON line per subject (optional id), answered as NDJSON rows as they finish, then a summary line',
+    request: {
+      stream: 'application/x-ndjson',
+      headers: {
+        'X-Svc-Batch-Max-Cost': 'USD the whole batch may cost; rows not started when it is reached answer skipped: budget',
+        'X-Svc-Batch-Concurrency': 'rows in flight at once, 1 to 32 (default 8)',
       },
-      cancel() {
-        stop.abort();
-      },
-    });
-    return new Response(stream, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', [CALL_ID_HEADER]: newCallId() } });
-  });
-}
+    },
+    responses: {
+      200: { description: 'NDJSON: {id, status, output, _svc} per row, then {event: summary, rows, hits, misses, errors, skipped, cost_micro}', type: 'application/x-ndjson', schema: { type: 'string' } },
+      400: 'A line is not a JSON object', 401: 'No or bad credential', 404: 'No such capability', 413: 'More than 10,000 rows or 16 MiB', 422: 'A bad route or batch header',
+    },
+    handle: async ({ ctx, event, team, path: { capability } }) => {
+      if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
+      const options = parseRouteOptions(event.req.headers);
+      const limits = parseBatchLimits(event.req.headers);
+      const rows = parseBatch(await readText(event));
+      // stops starting rows when the client goes away (the request's signal) or stops reading (cancel)
+      const stop = new AbortController();
+      event.req.signal.addEventListener('abort', () => stop.abort(), { once: true });
+      const encoder = new TextEncoder();
+      const stream = new ReadableStream<Uint8Array>({
+        async start(out) {
+          const emit = (line: object) => {
+            if (!stop.signal.aborted) out.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+          };
+          const summary = await runBatch({ router: ctx.router, team, capability, options, limits, emit, signal: stop.signal }, rows);
+          emit(summary);
+          if (!stop.signal.aborted) out.close();
+        },
+        cancel() {
+          stop.abort();
+        },
+      });
+      return new Response(stream, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', [CALL_ID_HEADER]: newCallId() } });
+    },
+  }),
+];

@@ -1,54 +1,65 @@
 // Open catalog reads: shelves, search, one endpoint's full entry.
-import { getQuery, getRouterParam, type H3, type H3Event } from 'h3';
-import type { AppContext } from '../context.ts';
+import type { H3Event } from 'h3';
+import { route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
-import { queryValidator } from '../validate.ts';
 import * as schemas from '../request-schemas.ts';
-import { distFiles } from './static.ts';
+import { filesOf } from './static.ts';
+import type { AppContext } from '../context.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
 
-const shelfQuery = queryValidator<{ include_hidden: '0' | '1' }>(schemas.shelfQuery);
-const searchQuery = queryValidator<{ q: string; limit: number }>(schemas.searchQuery);
+/** `<id>.json` under these routes is the build's static shard (the CDN's path), served as a file */
+const shard = async (ctx: AppContext, event: H3Event, name: string, missing: string) => (name.endsWith('.json') ? await filesOf(ctx)(event) : undefined) ?? fail(404, missing);
 
-export function catalogRoutes(app: H3, { catalog, live, entryBytes, config }: AppContext): void {
-  // `<id>.json` under these routes is the build's static shard (the CDN's path), served as a file
-  const files = distFiles(config);
-  const shard = async (event: H3Event, name: string, missing: string) => (name.endsWith('.json') ? await files(event) : undefined) ?? fail(404, missing);
+export const catalogRoutes = [
+  route({
+    method: 'GET', path: '/catalog/platforms', summary: 'Platform shelves, busiest first', tags: ['catalog'], auth: 'none', open: true,
+    responses: { 200: 'Platforms' },
+    handle: ({ ctx: { catalog, live } }) => {
+      const platforms = catalog.platforms.platforms
+        .map((p) => ({ ...p, calls_30d: live.calls30d(p.slug) }))
+        .sort((a, b) => b.calls_30d - a.calls_30d || b.operations - a.operations || a.slug.localeCompare(b.slug));
+      return { platforms, hints: catalog.platforms.hints };
+    },
+  }),
 
-  app.get('/catalog/platforms', () => {
-    const platforms = catalog.platforms.platforms
-      .map((p) => ({ ...p, calls_30d: live.calls30d(p.slug) }))
-      .sort((a, b) => b.calls_30d - a.calls_30d || b.operations - a.operations || a.slug.localeCompare(b.slug));
-    return { platforms, hints: catalog.platforms.hints };
-  });
+  route<{ path: { slug: string }; query: { include_hidden: '0' | '1' } }>({
+    method: 'GET', path: '/catalog/platforms/{slug}', summary: 'One shelf, operations grouped by capability', tags: ['catalog'], auth: 'none', open: true,
+    request: { query: schemas.shelfQuery, about: { slug: 'platform slug', include_hidden: '1 keeps account and utility operations' } },
+    responses: { 200: 'Shelf', 404: 'Unknown platform', 422: 'Validation error' },
+    handle: ({ ctx, event, path: { slug }, query: { include_hidden } }) => {
+      const shelf = ctx.catalog.shelves.get(slug);
+      if (!shelf) return shard(ctx, event, slug, `No platform '${slug}'. GET /catalog/platforms lists them.`);
+      return include_hidden === '1' ? shelf.all : shelf.visible;
+    },
+  }),
 
-  app.get('/catalog/platforms/:slug', (event) => {
-    const { include_hidden } = shelfQuery(getQuery(event));
-    const slug = getRouterParam(event, 'slug')!;
-    const shelf = catalog.shelves.get(slug);
-    if (!shelf) return shard(event, slug, `No platform '${slug}'. GET /catalog/platforms lists them.`);
-    return include_hidden === '1' ? shelf.all : shelf.visible;
-  });
+  route<{ query: { q: string; limit: number } }>({
+    method: 'GET', path: '/catalog/search', summary: 'Token-matching search over every operation', tags: ['catalog'], auth: 'none', open: true,
+    request: { query: schemas.searchQuery, about: { q: 'words', limit: 'rows' } },
+    responses: { 200: 'Results', 422: 'Validation error' },
+    handle: ({ ctx: { catalog, live }, query: { q, limit } }) => {
+      const { hits, total } = catalog.search.search(q, limit, (id) => live.measured(id));
+      const results = hits.map(({ row, score }) => ({
+        endpoint_id: row.endpoint_id, name: row.name, summary: row.summary, provider_display: row.provider_display,
+        capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),
+      }));
+      const hints = results.length
+        ? [`GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template (svc show ${results[0].endpoint_id} in a terminal)`]
+        : ['No match: try fewer or broader words (svc search WORDS in a terminal), or GET /catalog/platforms to browse'];
+      return { q, results, total, hints };
+    },
+  }),
 
-  app.get('/catalog/search', (event) => {
-    const { q, limit } = searchQuery(getQuery(event));
-    const { hits, total } = catalog.search.search(q, limit, (id) => live.measured(id));
-    const results = hits.map(({ row, score }) => ({
-      endpoint_id: row.endpoint_id, name: row.name, summary: row.summary, provider_display: row.provider_display,
-      capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),
-    }));
-    const hints = results.length
-      ? [`GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template (svc show ${results[0].endpoint_id} in a terminal)`]
-      : ['No match: try fewer or broader words (svc search WORDS in a terminal), or GET /catalog/platforms to browse'];
-    return { q, results, total, hints };
-  });
-
-  app.get('/catalog/endpoints/:id', (event) => {
-    const id = getRouterParam(event, 'id')!;
-    const bytes = entryBytes(id);
-    if (!bytes) return shard(event, id, `No endpoint '${id}'. GET /catalog/search?q=… finds one.`);
-    return jsonBytes(bytes);
-  });
-}
+  route<{ path: { endpoint_id: string } }>({
+    method: 'GET', path: '/catalog/endpoints/{endpoint_id}', summary: 'Full catalog entry: params, cost, siblings, call template, example', tags: ['catalog'], auth: 'none', open: true,
+    request: { about: { endpoint_id: 'dotted id, e.g. svc.people.enrich' } },
+    responses: { 200: 'Catalog entry', 404: 'Unknown endpoint', 422: 'Validation error' },
+    handle: ({ ctx, event, path: { endpoint_id } }) => {
+      const bytes = ctx.entryBytes(endpoint_id);
+      if (!bytes) return shard(ctx, event, endpoint_id, `No endpoint '${endpoint_id}'. GET /catalog/search?q=… finds one.`);
+      return jsonBytes(bytes);
+    },
+  }),
+];

@@ -1,27 +1,35 @@
 // POST /feedback, GET /feedback/{id}: what a team tells svc, readable back by that team only.
-import { getRouterParams, type H3 } from 'h3';
-import type { AppContext } from '../context.ts';
+import { route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
-import { bodyValidator, queryValidator } from '../validate.ts';
 import * as schemas from '../request-schemas.ts';
-import { readJson } from '../body.ts';
-import { requireTeam } from '../auth.ts';
 import type { FeedbackIn } from '../feedback/feedback.ts';
+import type { Team } from '../state/index.ts';
 
-const feedbackBody = bodyValidator<FeedbackIn>(schemas.feedbackBody);
-const feedbackParams = queryValidator<{ feedback_id: number }>(schemas.feedbackParams, 'path');
+const received = { id: { type: 'integer' }, status: { const: 'received' }, created_at: { type: 'string', format: 'date-time' } };
 
-export function feedbackRoutes(app: H3, { config, state }: AppContext): void {
-  app.post('/feedback', async (event) => {
-    const team = await requireTeam(event, state);
-    const record = await state.feedback.submit(team.id, feedbackBody(await readJson(event, config.maxBodyBytes)));
-    event.res.status = 201;
-    return { id: record.id, status: record.status, created_at: record.created_at };
-  });
+export const feedbackRoutes = [
+  route<{ team: Team; body: FeedbackIn }>({
+    method: 'POST', path: '/feedback', summary: 'Tell svc about a bug, wrong data, a missing provider, a price, an idea', tags: ['feedback'], auth: 'team',
+    request: { body: schemas.feedbackBody },
+    responses: {
+      201: { description: 'Received', schema: { type: 'object', required: ['id', 'status', 'created_at'], properties: received } },
+      400: 'Body is not JSON', 401: 'No or bad credential', 403: 'x-svc-org names another team', 413: 'Body too large', 422: 'Validation error',
+    },
+    handle: async ({ ctx: { state }, event, team, body }) => {
+      const record = await state.feedback.submit(team.id, body);
+      event.res.status = 201;
+      return { id: record.id, status: record.status, created_at: record.created_at };
+    },
+  }),
 
-  app.get('/feedback/:feedback_id', async (event) => {
-    const team = await requireTeam(event, state);
-    const { feedback_id } = feedbackParams(getRouterParams(event));
-    return (await state.feedback.get(team.id, feedback_id)) ?? fail(404, `No feedback ${feedback_id} from team '${team.slug}'.`);
-  });
-}
+  route<{ team: Team; path: { feedback_id: number } }>({
+    method: 'GET', path: '/feedback/{feedback_id}', summary: 'One feedback record, to the team that sent it', tags: ['feedback'], auth: 'team',
+    request: { path: schemas.feedbackParams, about: { feedback_id: 'id answered by POST /feedback' } },
+    responses: {
+      200: { description: 'The record', schema: { type: 'object', required: ['id', 'kind', 'message', 'status', 'created_at'], properties: { ...schemas.feedbackBody.properties, ...received } } },
+      401: 'No or bad credential', 404: 'No such record from this team', 422: 'Validation error',
+    },
+    handle: async ({ ctx: { state }, team, path: { feedback_id } }) =>
+      (await state.feedback.get(team.id, feedback_id)) ?? fail(404, `No feedback ${feedback_id} from team '${team.slug}'.`),
+  }),
+];

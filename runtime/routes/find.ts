@@ -1,10 +1,9 @@
 // GET /catalog/find: describe a job, get the candidates at once as one NDJSON line (search's best rows,
 // a few per capability), then the judge's verdict as a second line when it answers in time. Rate
 // limited per client.
-import { getQuery, getRequestIP, type H3 } from 'h3';
-import type { AppContext } from '../context.ts';
+import { getRequestIP } from 'h3';
+import { perContext, route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
-import { queryValidator } from '../validate.ts';
 import * as schemas from '../request-schemas.ts';
 import { localJudge } from '../find/judge-local.ts';
 import { chatJudge } from '../find/judge-chat.ts';
@@ -15,42 +14,49 @@ import type { Candidate, Judge } from '../find/types.ts';
 const CANDIDATES = 20;
 /** rows per capability among the candidates, so one large capability does not crowd out the others */
 const PER_CAPABILITY = 4;
-const findQuery = queryValidator<{ q: string }>(schemas.findQuery);
 
-export function findRoutes(app: H3, { catalog, live, config, state }: AppContext): void {
+const finderOf = perContext(({ catalog, config, state }) => {
   const docs = catalog.search.capabilities;
-  const vocab = vocabularies(docs);
   const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs) : localJudge;
-  const limit = new RateLimit(config.findRatePerMinute, state.atomics);
+  return { vocab: vocabularies(docs), judge, limit: new RateLimit(config.findRatePerMinute, state.atomics) };
+});
 
-  app.get('/catalog/find', async (event) => {
-    const { q } = findQuery(getQuery(event));
-    const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
-    if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
-    const perCapability = new Map<string, number>();
-    const candidates: Candidate[] = catalog.search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
-      .filter(({ row }) => {
-        const n = perCapability.get(row.capability) ?? 0;
-        perCapability.set(row.capability, n + 1);
-        return n < PER_CAPABILITY;
-      })
-      .slice(0, CANDIDATES)
-      .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
-    const job = { q, reading: readJob(catalog.search.read(q), vocab) };
-    const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
-    const stream = new ReadableStream<Uint8Array>({
-      async start(out) {
-        out.enqueue(line({ event: 'candidates', q, candidates }));
-        const signal = AbortSignal.timeout(config.judgeTimeoutMs);
-        try {
-          const judged = await Promise.race([judge(job, candidates, signal), new Promise<never>((_, no) => signal.addEventListener('abort', () => no(signal.reason)))]);
-          out.enqueue(line({ event: 'judged', kept: judged.kept, verdict: judged.verdict }));
-        } catch {
-          // A judge that fails or runs out of time leaves the stream with its first line.
-        }
-        out.close();
-      },
-    });
-    return new Response(stream, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' } });
-  });
-}
+export const findRoutes = [
+  route<{ query: { q: string } }>({
+    method: 'GET', path: '/catalog/find', tags: ['catalog'], auth: 'none', open: true,
+    summary: 'Describe a job: NDJSON, a candidates line at once, then a judged line when the judge answers in time',
+    request: { query: schemas.findQuery, about: { q: 'the job, in words' } },
+    responses: { 200: { description: 'NDJSON stream', type: 'application/x-ndjson', schema: { type: 'string' } }, 422: 'Validation error', 429: 'Rate limited; see Retry-After' },
+    handle: async ({ ctx, event, query: { q } }) => {
+      const { catalog, live, config } = ctx;
+      const { vocab, judge, limit } = finderOf(ctx);
+      const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
+      if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
+      const perCapability = new Map<string, number>();
+      const candidates: Candidate[] = catalog.search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
+        .filter(({ row }) => {
+          const n = perCapability.get(row.capability) ?? 0;
+          perCapability.set(row.capability, n + 1);
+          return n < PER_CAPABILITY;
+        })
+        .slice(0, CANDIDATES)
+        .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
+      const job = { q, reading: readJob(catalog.search.read(q), vocab) };
+      const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
+      const stream = new ReadableStream<Uint8Array>({
+        async start(out) {
+          out.enqueue(line({ event: 'candidates', q, candidates }));
+          const signal = AbortSignal.timeout(config.judgeTimeoutMs);
+          try {
+            const judged = await Promise.race([judge(job, candidates, signal), new Promise<never>((_, no) => signal.addEventListener('abort', () => no(signal.reason)))]);
+            out.enqueue(line({ event: 'judged', kept: judged.kept, verdict: judged.verdict }));
+          } catch {
+            // A judge that fails or runs out of time leaves the stream with its first line.
+          }
+          out.close();
+        },
+      });
+      return new Response(stream, { headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' } });
+    },
+  }),
+];

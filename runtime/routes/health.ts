@@ -1,13 +1,20 @@
 // GET /healthz: the process serves. GET /readyz: storage answers too (a write), else 503, so a load
 // balancer stops sending calls that could not be charged.
-import type { H3 } from 'h3';
-import type { AppContext } from '../context.ts';
+import { route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
 
-export function healthRoutes(app: H3, { state }: AppContext): void {
-  app.get('/healthz', () => ({ status: 'ok' }));
-  app.get('/readyz', async () => {
-    if (!(await state.ready())) fail(503, 'Storage does not answer, so svc cannot record charges; calls are refused until it does.');
-    return { status: 'ready' };
-  });
-}
+export const healthRoutes = [
+  route({
+    method: 'GET', path: '/healthz', summary: 'The process serves', tags: ['meta'], auth: 'none',
+    responses: { 200: 'Serving' },
+    handle: () => ({ status: 'ok' }),
+  }),
+  route({
+    method: 'GET', path: '/readyz', summary: 'Storage takes a write (else 503)', tags: ['meta'], auth: 'none',
+    responses: { 200: 'Ready', 503: 'Storage does not answer' },
+    handle: async ({ ctx }) => {
+      if (!(await ctx.state.ready())) fail(503, 'Storage does not answer, so svc cannot record charges; calls are refused until it does.');
+      return { status: 'ready' };
+    },
+  }),
+];

@@ -1,63 +1,91 @@
 // The tool hub: publish, check, read, run, retire, and the maker's run list. Every route needs a
 // credential; the logic lives in runtime/hub/.
-import { getQuery, getRouterParam, HTTPResponse, type H3, type H3Event } from 'h3';
-import type { AppContext } from '../context.ts';
-import { bodyValidator, queryValidator } from '../validate.ts';
+import { getRouterParam, HTTPResponse, type H3Event } from 'h3';
+import { perContext, route } from '../declared-route.ts';
 import * as schemas from '../request-schemas.ts';
-import { readJson } from '../body.ts';
-import { requireTeam } from '../auth.ts';
 import { Hub } from '../hub/service.ts';
 import { parseRef, parseToolId } from '../hub/access.ts';
 import type { FileName } from '../hub/types.ts';
+import type { Team } from '../state/index.ts';
 
 type Files = Record<FileName, string>;
-const publishBody = bodyValidator<{ tool_id: string; files: Files }>(schemas.publishBody);
-const versionBody = bodyValidator<{ files: Files }>(schemas.publishVersionBody);
-const runBody = bodyValidator<{ input: Record<string, unknown> }>(schemas.runBody);
-const runsQuery = queryValidator<{ cursor?: string }>(schemas.runsQuery);
-const listQuery = queryValidator<{ mine?: string }>(schemas.toolListQuery);
+const hubOf = perContext((ctx) => new Hub(ctx));
+/** `id` or `id@N`, decoded (a client may send the @ as %40); parseRef and parseToolId check it */
+const toolParam = (event: H3Event) => getRouterParam(event, 'tool_id', { decode: true }) ?? '';
+const ref = (event: H3Event) => parseRef(toolParam(event));
 
-export function hubRoutes(app: H3, ctx: AppContext): void {
-  const { config, state } = ctx;
-  const hub = new Hub(ctx);
-  const param = (event: H3Event) => getRouterParam(event, 'tool', { decode: true }) ?? '';
-  const ref = (event: H3Event) => parseRef(param(event));
-  const body = (event: H3Event) => readJson(event, config.maxBodyBytes);
+const hub = { tags: ['hub'], auth: 'team' } as const;
+const mine = { 401: 'No or bad credential', 403: "Another team's tool", 404: 'Unknown, or not visible to you' };
 
-  app.post('/hub/tools', async (event) => {
-    const team = await requireTeam(event, state);
-    const { tool_id, files } = publishBody(await body(event));
-    return new HTTPResponse(JSON.stringify(await hub.publish(team, tool_id, files, 'create')), { status: 201, headers: { 'content-type': 'application/json' } });
-  });
+export const hubRoutes = [
+  route<{ team: Team; body: { tool_id: string; files: Files } }>({
+    ...hub, method: 'POST', path: '/hub/tools',
+    summary: 'Publish a tool, or a new version of your own: the four files are validated, the version stored unchecked, then its check runs once on your balance',
+    request: { body: schemas.publishBody },
+    responses: {
+      201: 'Version stored, with its status (live, failed or unchecked) and the check', 401: 'No or bad credential', 409: 'The id belongs to another team',
+      410: 'Retired tool', 413: 'Body too large', 422: 'Validation error',
+    },
+    handle: async ({ ctx, team, body: { tool_id, files } }) =>
+      new HTTPResponse(JSON.stringify(await hubOf(ctx).publish(team, tool_id, files, 'create')), { status: 201, headers: { 'content-type': 'application/json' } }),
+  }),
 
-  app.get('/hub/tools', async (event) => {
-    const team = await requireTeam(event, state);
-    return listQuery(getQuery(event)).mine === '1' ? hub.mine(team) : hub.list(team);
-  });
+  route<{ team: Team; query: { mine?: string } }>({
+    ...hub, method: 'GET', path: '/hub/tools',
+    summary: "The tools you may run now: live, not retired, yours and other teams', each at its newest live version with its input schema; with mine=1, every tool you made (unchecked, failed, live or retired) at its newest version",
+    request: { query: schemas.toolListQuery, about: { mine: '1: your own tools, whatever their state' } },
+    responses: { 200: 'Tools', 401: 'No or bad credential', 422: 'Validation error' },
+    handle: ({ ctx, team, query }) => (query.mine === '1' ? hubOf(ctx).mine(team) : hubOf(ctx).list(team)),
+  }),
 
-  app.put('/hub/tools/:tool', async (event) => {
-    const team = await requireTeam(event, state);
-    const id = parseToolId(param(event), 'A new version');
-    const { files } = versionBody(await body(event));
-    return hub.publish(team, id, files, 'update');
-  });
+  route<{ team: Team; body: { files: Files } }>({
+    ...hub, method: 'PUT', path: '/hub/tools/{tool_id}', summary: 'Publish a new version of your tool',
+    request: { body: schemas.publishVersionBody, about: { tool_id: 'tool id' } },
+    responses: { 200: 'Version stored, with its status and the check', ...mine, 410: 'Retired tool', 422: 'Validation error' },
+    handle: ({ ctx, event, team, body: { files } }) => hubOf(ctx).publish(team, parseToolId(toolParam(event), 'A new version'), files, 'update'),
+  }),
 
-  app.get('/hub/tools/:tool', async (event) => hub.view(await requireTeam(event, state), ref(event)));
+  route<{ team: Team }>({
+    ...hub, method: 'GET', path: '/hub/tools/{tool_id}',
+    summary: 'A tool, its newest version (or @N); the maker sees every version with reason, runs and earnings, others live versions only',
+    request: { about: { tool_id: 'tool id, optionally @N' } },
+    responses: { 200: 'Tool', 401: 'No or bad credential', 404: mine[404], 410: 'Retired tool', 422: 'Validation error' },
+    handle: ({ ctx, event, team }) => hubOf(ctx).view(team, ref(event)),
+  }),
 
-  app.delete('/hub/tools/:tool', async (event) => hub.retire(await requireTeam(event, state), parseToolId(param(event), 'Retiring')));
+  route<{ team: Team }>({
+    ...hub, method: 'DELETE', path: '/hub/tools/{tool_id}', summary: 'Retire every version of your tool at once; its records, runs and earnings stay readable to you',
+    request: { about: { tool_id: 'tool id' } },
+    responses: { 200: 'Tool, retired', ...mine },
+    handle: ({ ctx, event, team }) => hubOf(ctx).retire(team, parseToolId(toolParam(event), 'Retiring')),
+  }),
 
-  app.post('/hub/tools/:tool/check', async (event) => hub.check(await requireTeam(event, state), ref(event)));
+  route<{ team: Team }>({
+    ...hub, method: 'POST', path: '/hub/tools/{tool_id}/check', summary: 'Run the check of an unchecked or failed version again (tool_id@N)',
+    request: { about: { tool_id: 'tool id with @N' } },
+    responses: { 200: 'Status and check', ...mine, 404: 'Unknown version', 409: 'Already live', 410: 'Retired tool' },
+    handle: ({ ctx, event, team }) => hubOf(ctx).check(team, ref(event)),
+  }),
 
-  app.post('/hub/tools/:tool/run', async (event) => {
-    const team = await requireTeam(event, state);
-    const { input } = runBody((await body(event)) ?? {});
-    const answer = await hub.run(team, ref(event), input);
-    return new HTTPResponse(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
-  });
+  route<{ team: Team; body: { input: Record<string, unknown> } }>({
+    ...hub, method: 'POST', path: '/hub/tools/{tool_id}/run',
+    summary: 'Run a tool (newest live version, or @N while pinnable): you pay every step plus its price, which its maker earns',
+    // an empty body is an empty object, so the answer names the missing `input`
+    request: { body: schemas.runBody, emptyBody: {}, about: { tool_id: 'tool id, optionally @N' } },
+    responses: {
+      200: '{output, _svc: {call_id, tool_id, version, steps, price_micro, cost_micro, stopped?}}', 401: 'No or bad credential', 402: 'Balance too low',
+      404: mine[404], 409: 'No live version', 410: 'Retired tool, or a pin past its 30 days', 422: 'Validation error', 502: 'A step failed',
+    },
+    handle: async ({ ctx, event, team, body: { input } }) => {
+      const answer = await hubOf(ctx).run(team, ref(event), input);
+      return new HTTPResponse(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+    },
+  }),
 
-  app.get('/hub/tools/:tool/runs', async (event) => {
-    const team = await requireTeam(event, state);
-    const { cursor } = runsQuery(getQuery(event));
-    return hub.runs(team, parseToolId(param(event), 'The run list'), cursor ? Number(cursor) : null);
-  });
-}
+  route<{ team: Team; query: { cursor?: string } }>({
+    ...hub, method: 'GET', path: '/hub/tools/{tool_id}/runs', summary: 'Runs of your tool, newest first, 50 a page',
+    request: { query: schemas.runsQuery, about: { tool_id: 'tool id', cursor: 'next_cursor of the previous page' } },
+    responses: { 200: 'Runs page', ...mine, 422: 'Validation error' },
+    handle: ({ ctx, event, team, query: { cursor } }) => hubOf(ctx).runs(team, parseToolId(toolParam(event), 'The run list'), cursor ? Number(cursor) : null),
+  }),
+];

@@ -1,8 +1,8 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server per request). The credential is
 // x-svc-token or Authorization: Bearer; every tool call goes through the app with it.
-import { defineHandler, getRequestIP, type H3 } from 'h3';
+import { getRequestIP } from 'h3';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { AppContext } from '../context.ts';
+import { perContext, route, type RouteRequest } from '../declared-route.ts';
 import { teamFor } from '../auth.ts';
 import { fail } from '../errors.ts';
 import { loadTools, mcpServer } from '../mcp/server.ts';
@@ -10,25 +10,31 @@ import { svcFetch } from '../mcp/svc-http.ts';
 import type { McpTool } from '../mcp/tool.ts';
 
 const bearer = (h: string | null) => (h && /^bearer\s+/i.test(h) ? h.replace(/^bearer\s+/i, '').trim() : null);
+/** the catalog is loaded once per app: so are its tools (null until asked, or after a failed load) */
+const toolsOf = perContext(() => ({ tools: null as Promise<McpTool[]> | null }));
 
-export function mcpRoutes(app: H3, ctx: AppContext): void {
-  let tools: Promise<McpTool[]> | null = null; // the catalog is loaded once: so are its tools
-  const handler = defineHandler(async (event) => {
-    const token = event.req.headers.get('x-svc-token') ?? bearer(event.req.headers.get('authorization'));
-    await teamFor(ctx.state, { token, session: null, org: event.req.headers.get('x-svc-org') });
-    // the caller's address goes along, so per-client limits (the job finder's) count the agent, not svc
-    const ip = getRequestIP(event, { xForwardedFor: ctx.config.trustProxy });
-    const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(Object.assign(r, { ip })));
-    // a failed load is tried again by the next request rather than kept
-    tools ??= loadTools(http).catch((e: unknown) => { tools = null; throw e; });
-    if (Number(event.req.headers.get('content-length')) > ctx.config.maxBodyBytes) fail(413, `Request body too large: the limit is ${ctx.config.maxBodyBytes} bytes.`);
-    const server = mcpServer(await tools, http);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    return transport.handleRequest(event.req as unknown as Request);
-  });
-  // the methods of Streamable HTTP (GET and DELETE answer 405 in stateless mode, from the SDK)
-  app.post('/mcp', handler);
-  app.get('/mcp', handler);
-  app.delete('/mcp', handler);
+async function answer({ event, ctx, app }: RouteRequest<object>): Promise<Response> {
+  const token = event.req.headers.get('x-svc-token') ?? bearer(event.req.headers.get('authorization'));
+  await teamFor(ctx.state, { token, session: null, org: event.req.headers.get('x-svc-org') });
+  // the caller's address goes along, so per-client limits (the job finder's) count the agent, not svc
+  const ip = getRequestIP(event, { xForwardedFor: ctx.config.trustProxy });
+  const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(Object.assign(r, { ip })));
+  // a failed load is tried again by the next request rather than kept
+  const cache = toolsOf(ctx);
+  const tools = (cache.tools ??= loadTools(http).catch((e: unknown) => { cache.tools = null; throw e; }));
+  if (Number(event.req.headers.get('content-length')) > ctx.config.maxBodyBytes) fail(413, `Request body too large: the limit is ${ctx.config.maxBodyBytes} bytes.`);
+  const server = mcpServer(await tools, http);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  return transport.handleRequest(event.req as unknown as Request);
 }
+
+// the methods of Streamable HTTP (GET and DELETE answer 405 in stateless mode, from the SDK)
+export const mcpRoutes = (['POST', 'GET', 'DELETE'] as const).map((method) =>
+  route({
+    method, path: '/mcp', tags: ['mcp'], auth: 'agent',
+    summary: 'MCP over Streamable HTTP, stateless: catalog tools, one tool per routed capability, your live hub tools (docs/agents.md)',
+    responses: { 200: 'A JSON-RPC answer', 401: 'No or bad credential', 405: 'No stream in stateless mode' },
+    handle: answer,
+  }),
+);

@@ -2,8 +2,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { H3 } from 'h3';
-import type { AppContext } from '../context.ts';
+import { perContext, route } from '../declared-route.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Short hash of the dashboard entry and the rollout policy: changes when either changes. */
@@ -16,20 +15,25 @@ export function appVersion(distDir: string): string {
   return h.digest('hex').slice(0, 12);
 }
 
-export function metaRoutes(app: H3, { config, catalog }: AppContext): void {
-  const meta = {
-    proxy_url: `${config.publicUrl}${config.proxyPrefix}`,
-    // the proxy's path on this server: a client that reaches svc at another address than the public
-    // URL (inside the network, or behind a proxy that strips a path) calls it there
-    proxy_prefix: config.proxyPrefix,
-    svc_version: pkg.version,
-    app_version: appVersion(config.distDir),
-    catalog: {
-      hash: catalog.manifest.hash,
-      built_at: catalog.manifest.built_at,
-      operations: catalog.manifest.operations,
-      providers: catalog.manifest.providers,
-    },
-  };
-  app.get('/meta', () => meta);
-}
+const metaOf = perContext(({ config, catalog }) => ({
+  proxy_url: `${config.publicUrl}${config.proxyPrefix}`,
+  // the proxy's path on this server: a client that reaches svc at another address than the public
+  // URL (inside the network, or behind a proxy that strips a path) calls it there
+  proxy_prefix: config.proxyPrefix,
+  svc_version: pkg.version,
+  app_version: appVersion(config.distDir),
+  catalog: {
+    hash: catalog.manifest.hash,
+    built_at: catalog.manifest.built_at,
+    operations: catalog.manifest.operations,
+    providers: catalog.manifest.providers,
+  },
+}));
+
+export const metaRoutes = [
+  route({
+    method: 'GET', path: '/meta', summary: 'Proxy URL, release and dashboard versions, catalog hash', tags: ['meta'], auth: 'none', open: true,
+    responses: { 200: 'Meta' },
+    handle: ({ ctx }) => metaOf(ctx),
+  }),
+];

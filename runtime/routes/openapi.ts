@@ -1,8 +1,17 @@
-import type { H3 } from 'h3';
+// GET /openapi.json: the document of the declared routes, built on first request, once per app.
+import { route } from '../declared-route.ts';
 import type { AppContext } from '../context.ts';
 import { openapiDocument } from '../openapi.ts';
 
-export function openapiRoutes(app: H3, { catalog, config }: AppContext): void {
-  const doc = openapiDocument(catalog.runtime, config.proxyPrefix);
-  app.get('/openapi.json', () => doc);
-}
+const documents = new WeakMap<AppContext, object>();
+
+export const openapiRoutes = [
+  route({
+    method: 'GET', path: '/openapi.json', summary: 'This document', tags: ['meta'], auth: 'none', open: true,
+    responses: { 200: 'OpenAPI 3.1.0' },
+    handle: ({ ctx, routes }) => {
+      if (!documents.has(ctx)) documents.set(ctx, openapiDocument(routes, ctx.catalog.runtime, ctx.config.proxyPrefix));
+      return documents.get(ctx);
+    },
+  }),
+];

@@ -1,32 +1,46 @@
 // Calls that spend money: routed capabilities at {prefix}/<capability> and pass-through calls of one
 // provider operation at {prefix}/<provider>/<path>.
-import { getCookie, getRouterParam, HTTPResponse, type H3 } from 'h3';
-import type { AppContext } from '../context.ts';
+import { getCookie, HTTPResponse } from 'h3';
+import { route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
-import { requireTeam, SESSION_COOKIE } from '../auth.ts';
+import { SESSION_COOKIE } from '../auth.ts';
 import { readJson } from '../body.ts';
 import { answerRoutedCall } from '../router/routed-door.ts';
 import { passThrough } from '../router/pass-through.ts';
+import type { Team } from '../state/index.ts';
 
-export function proxyRoutes(app: H3, ctx: AppContext): void {
-  const { config, state } = ctx;
-  const prefix = config.proxyPrefix;
+export const proxyRoutes = [
+  route<{ path: { capability: string } }>({
+    // the call checks the credential itself: the Node fast path answers it with the same code
+    method: 'POST', path: '{proxy}/{capability}', tags: ['routed'], auth: 'team', checksCredential: true, openapi: 'each-capability',
+    summary: 'A routed call of one capability', // /openapi.json lists each capability with its own description and schema
+    responses: {
+      200: { description: 'Hit or miss, in the routed wrapper', schema: { $ref: '#/components/schemas/RoutedResponse' } },
+      401: 'No or bad credential', 402: 'Balance too low', 422: 'Validation error', 502: 'Every child failed with an error',
+    },
+    handle: async ({ ctx, event, path: { capability } }) => {
+      const answer = await answerRoutedCall(ctx, capability, {
+        headers: event.req.headers, sessionCookie: () => getCookie(event, SESSION_COOKIE) ?? null, readBody: () => readJson(event, ctx.config.maxBodyBytes),
+      });
+      // HTTPResponse lets h3's Node adapter write the string straight out, with no web stream.
+      return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
+    },
+  }),
 
-  app.post(`${prefix}/:capability`, async (event) => {
-    const answer = await answerRoutedCall(ctx, getRouterParam(event, 'capability')!, {
-      headers: event.req.headers, sessionCookie: () => getCookie(event, SESSION_COOKIE) ?? null, readBody: () => readJson(event, config.maxBodyBytes),
-    });
-    // HTTPResponse lets h3's Node adapter write the string straight out, with no web stream.
-    return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
-  });
-
-  app.all(`${prefix}/:provider/**`, async (event) => {
-    const provider = getRouterParam(event, 'provider')!;
-    const team = await requireTeam(event, state);
-    if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {
-      if (ctx.router.isCapability(provider)) fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`, { allow: 'POST' });
-      fail(404, `No provider '${provider}' in the catalog.`);
-    }
-    return passThrough(ctx, team, provider, event);
-  });
-}
+  route<{ team: Team; path: { provider: string } }>({
+    method: 'ANY', documentedMethods: ['GET', 'POST'], path: '{proxy}/{provider}/{path*}', tags: ['pass-through'], auth: 'team', operationId: 'passThrough',
+    summary: "Call one catalog operation as its provider defines it, svc's key injected; the provider's own status and body",
+    request: { about: { provider: 'provider key, e.g. hunter', path: "the operation's path as in its catalog entry; may hold slashes" } },
+    responses: {
+      default: "The provider's answer, with X-Svc-Cost-Micro", 401: 'No or bad credential', 402: 'Balance too low', 404: 'No such provider or operation',
+      405: 'Not the method the operation declares', 422: 'A parameter the operation does not declare (strict entries)', 502: "The provider refused svc's key or failed",
+    },
+    handle: ({ ctx, event, team, path: { provider } }) => {
+      if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {
+        if (ctx.router.isCapability(provider)) fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`, { allow: 'POST' });
+        fail(404, `No provider '${provider}' in the catalog.`);
+      }
+      return passThrough(ctx, team, provider, event);
+    },
+  }),
+];

@@ -1,25 +1,32 @@
 // POST /reviews: a team's verdict on one catalog operation, one per team, operation and month (a
 // second replaces the first). Summaries show on the operation's catalog entry and as a sibling.
-import type { H3 } from 'h3';
-import type { AppContext } from '../context.ts';
+import { route } from '../declared-route.ts';
 import { invalid } from '../errors.ts';
-import { bodyValidator } from '../validate.ts';
 import * as schemas from '../request-schemas.ts';
-import { readJson } from '../body.ts';
-import { requireTeam } from '../auth.ts';
 import type { ReviewIn } from '../feedback/reviews.ts';
+import type { Team } from '../state/index.ts';
 
-const reviewBody = bodyValidator<ReviewIn>(schemas.reviewBody);
-
-export function reviewRoutes(app: H3, { config, catalog, state }: AppContext): void {
-  app.post('/reviews', async (event) => {
-    const team = await requireTeam(event, state);
-    const input = reviewBody(await readJson(event, config.maxBodyBytes));
-    if (!catalog.endpointBytes(input.endpoint_id)) {
-      invalid([{ loc: ['body', 'endpoint_id'], msg: `No endpoint '${input.endpoint_id}' in the catalog; GET /catalog/search?q=… finds one.`, type: 'value_error.unknown_endpoint' }]);
-    }
-    const { review, replaced } = await state.reviews.submit(team.id, input);
-    event.res.status = 201;
-    return { id: review.id, endpoint_id: input.endpoint_id, usefulness: review.usefulness, month: review.month, replaced };
-  });
-}
+export const reviewRoutes = [
+  route<{ team: Team; body: ReviewIn }>({
+    method: 'POST', path: '/reviews', summary: 'Review a catalog operation: one per team, operation and month (UTC); a second replaces the first', tags: ['feedback'], auth: 'team',
+    request: { body: schemas.reviewBody },
+    responses: {
+      201: {
+        description: 'Stored',
+        schema: {
+          type: 'object', required: ['id', 'endpoint_id', 'usefulness', 'month', 'replaced'],
+          properties: { id: { type: 'integer' }, endpoint_id: { type: 'string' }, usefulness: schemas.reviewBody.properties.usefulness, month: { type: 'string', pattern: '^\\d{4}-\\d{2}$' }, replaced: { type: 'boolean' } },
+        },
+      },
+      400: 'Body is not JSON', 401: 'No or bad credential', 403: 'x-svc-org names another team', 422: 'Validation error',
+    },
+    handle: async ({ ctx: { catalog, state }, event, team, body }) => {
+      if (!catalog.endpointBytes(body.endpoint_id)) {
+        invalid([{ loc: ['body', 'endpoint_id'], msg: `No endpoint '${body.endpoint_id}' in the catalog; GET /catalog/search?q=… finds one.`, type: 'value_error.unknown_endpoint' }]);
+      }
+      const { review, replaced } = await state.reviews.submit(team.id, body);
+      event.res.status = 201;
+      return { id: review.id, endpoint_id: body.endpoint_id, usefulness: review.usefulness, month: review.month, replaced };
+    },
+  }),
+];

@@ -1,9 +1,9 @@
 // The files of dist/: the dashboard and the static catalog, for anyone without a CDN in front.
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { serveStatic, type H3, type H3Event } from 'h3';
-import type { AppContext } from '../context.ts';
+import { serveStatic, type H3Event } from 'h3';
 import type { Config } from '../config.ts';
+import { perContext, route } from '../declared-route.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
@@ -29,6 +29,18 @@ export function distFiles(config: Pick<Config, 'distDir'>): (event: H3Event) => 
     });
 }
 
-export function staticRoutes(app: H3, { config }: AppContext): void {
-  app.get('/**', distFiles(config));
-}
+export const filesOf = perContext(({ config }) => distFiles(config));
+
+// documents, not API: /openapi.json leaves them out
+export const staticRoutes = [
+  route({
+    method: 'GET', path: '/catalog/{file*}', summary: 'The static catalog (catalog/*.json), read by browsers on other sites', tags: ['catalog'], auth: 'none', open: true, openapi: 'omit',
+    responses: { 200: 'The file', 404: 'No such file' },
+    handle: ({ ctx, event }) => filesOf(ctx)(event),
+  }),
+  route({
+    method: 'GET', path: '/{file*}', summary: 'The files of dist/: the dashboard', tags: ['meta'], auth: 'none', openapi: 'omit',
+    responses: { 200: 'The file', 404: 'No such file' },
+    handle: ({ ctx, event }) => filesOf(ctx)(event),
+  }),
+];

@@ -1,46 +1,54 @@
 // The caller's own team: balance, ledger, own provider keys (never shown back).
-import { getQuery, getRouterParam, type H3, type H3Event } from 'h3';
+import { route } from '../declared-route.ts';
 import type { AppContext } from '../context.ts';
 import { fail } from '../errors.ts';
-import { bodyValidator, queryValidator } from '../validate.ts';
 import * as schemas from '../request-schemas.ts';
-import { readJson } from '../body.ts';
-import { requireTeam } from '../auth.ts';
+import type { Team } from '../state/index.ts';
 
-const ledgerQuery = queryValidator<{ cursor?: string }>(schemas.ledgerQuery);
-const keyBody = bodyValidator<{ key: string }>(schemas.keyBody);
-
-export function teamRoutes(app: H3, { config, catalog, state }: AppContext): void {
-  const provider = (event: H3Event) => {
-    const name = getRouterParam(event, 'provider') ?? '';
-    if (!Object.hasOwn(catalog.runtime.providers, name)) fail(404, `No provider '${name.slice(0, 64)}' in the catalog.`);
-    return name;
-  };
-
-  app.get('/teams/me', async (event) => {
-    const team = await requireTeam(event, state);
-    const { balance_micro, earnings_micro } = await state.account(team.id);
-    return { team: team.slug, name: team.name, balance_micro, earnings_micro, own_keys: await state.ownKeyProviders(team.id) };
-  });
-
-  app.get('/teams/me/ledger', async (event) => {
-    const team = await requireTeam(event, state);
-    const { cursor } = ledgerQuery(getQuery(event));
-    return state.ledger(team.id, cursor ?? null);
-  });
-
-  app.post('/teams/me/keys/:provider', async (event) => {
-    const team = await requireTeam(event, state);
-    const name = provider(event);
-    const { key } = keyBody(await readJson(event, config.maxBodyBytes));
-    await state.setOwnKey(team.id, name, key.trim());
-    return { provider: name, stored: true };
-  });
-
-  app.delete('/teams/me/keys/:provider', async (event) => {
-    const team = await requireTeam(event, state);
-    const name = provider(event);
-    const removed = await state.removeOwnKey(team.id, name);
-    return { provider: name, stored: false, removed };
-  });
+/** a provider of the catalog, or 404 */
+function providerNamed(name: string, { catalog }: AppContext): string {
+  if (!Object.hasOwn(catalog.runtime.providers, name)) fail(404, `No provider '${name.slice(0, 64)}' in the catalog.`);
+  return name;
 }
+
+const mine = { tags: ['teams'], auth: 'team' } as const;
+
+export const teamRoutes = [
+  route<{ team: Team }>({
+    ...mine, method: 'GET', path: '/teams/me', summary: "The caller's team: balance, earnings, providers with own keys",
+    responses: { 200: 'Team', 401: 'No or bad credential', 403: 'x-svc-org names another team' },
+    handle: async ({ ctx: { state }, team }) => {
+      const { balance_micro, earnings_micro } = await state.account(team.id);
+      return { team: team.slug, name: team.name, balance_micro, earnings_micro, own_keys: await state.ownKeyProviders(team.id) };
+    },
+  }),
+
+  route<{ team: Team; query: { cursor?: string } }>({
+    ...mine, method: 'GET', path: '/teams/me/ledger', summary: 'Ledger entries, newest first, 50 a page',
+    request: { query: schemas.ledgerQuery, about: { cursor: 'next_cursor of the previous page' } },
+    responses: { 200: 'Ledger page', 401: 'No or bad credential', 422: 'Validation error' },
+    handle: ({ ctx: { state }, team, query: { cursor } }) => state.ledger(team.id, cursor ?? null),
+  }),
+
+  route<{ team: Team; path: { provider: string }; body: { key: string } }>({
+    ...mine, method: 'POST', path: '/teams/me/keys/{provider}', summary: "Store the team's own key for a provider (encrypted at rest, never shown again)",
+    request: { body: schemas.keyBody, about: { provider: 'provider key, e.g. hunter' } },
+    responses: { 200: 'Stored', 401: 'No or bad credential', 404: 'Unknown provider', 413: 'Body too large', 422: 'Validation error' },
+    handle: async ({ ctx, team, path, body: { key } }) => {
+      const name = providerNamed(path.provider, ctx);
+      await ctx.state.setOwnKey(team.id, name, key.trim());
+      return { provider: name, stored: true };
+    },
+  }),
+
+  route<{ team: Team; path: { provider: string } }>({
+    ...mine, method: 'DELETE', path: '/teams/me/keys/{provider}', summary: "Remove the team's own key for a provider",
+    request: { about: { provider: 'provider key' } },
+    responses: { 200: 'Removed', 401: 'No or bad credential', 404: 'Unknown provider' },
+    handle: async ({ ctx, team, path }) => {
+      const name = providerNamed(path.provider, ctx);
+      const removed = await ctx.state.removeOwnKey(team.id, name);
+      return { provider: name, stored: false, removed };
+    },
+  }),
+];
