@@ -19,7 +19,8 @@ const CAS_TRIES = 200;
 const RECEIPT_S = 3600;
 const acct = (account: string) => `acct:${account}`;
 const ledgerList = (account: string) => `ledger:${account}`;
-const holds = (account: string) => `hold:${account}`;
+/** an account's holds: amounts (with their total) and expiries */
+const holds = (account: string) => [`holds:${account}`, `holdx:${account}`];
 
 export class RedisAtomics implements Atomics {
   private scripts: Scripted;
@@ -66,7 +67,7 @@ export class RedisAtomics implements Atomics {
     // the entry's JSON after its id, which the script puts first
     const tail = `,${JSON.stringify({ at, kind, amount_micro, endpoint_id, call_id, tool_id }).slice(1)}`;
     const field = kind === 'earning' ? 'earnings' : 'balance';
-    const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), receipt, holds(account), field, String(amount_micro), tail, RECEIPT_S, unhold)));
+    const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), receipt, ...holds(account), field, String(amount_micro), tail, RECEIPT_S, unhold)));
     return id ? { id, at, kind, amount_micro, endpoint_id, call_id, tool_id } : null;
   }
 
@@ -120,12 +121,12 @@ export class RedisAtomics implements Atomics {
   }
 
   async hold(account: string, id: string, amount: number, ttlMs: number): Promise<HoldAnswer> {
-    const [held, balance] = (await onRedis(this.scripts.hold(acct(account), holds(account), id, String(amount), ttlMs))) as [number, string];
+    const [held, balance] = (await onRedis(this.scripts.hold(acct(account), ...holds(account), id, String(amount), ttlMs))) as [number, string];
     return { held: held === 1, balance_micro: Number(balance) };
   }
 
   async unhold(account: string, id: string): Promise<void> {
-    await onRedis(this.scripts.unhold(holds(account), id));
+    await onRedis(this.scripts.unhold(...holds(account), id));
   }
 
   async mark(name: string, ttlMs: number): Promise<void> {

@@ -121,6 +121,21 @@ describe.each(backends)('state over $name', ({ open }) => {
     expect((await state.atomics.hold(acct, 'late', 100, 60_000)).held).toBe(true);
   });
 
+  it('lets a hold expire (its holder died), and counts the live ones exactly around it', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Expiring', 1_000))!;
+    const acct = `team-${team.id}`;
+    expect((await state.atomics.hold(acct, 'lives', 300, 60_000)).held).toBe(true);
+    expect((await state.atomics.hold(acct, 'dies', 600, 40)).held).toBe(true);
+    expect((await state.atomics.hold(acct, 'x', 101, 60_000)).held).toBe(false);
+    await new Promise((r) => setTimeout(r, 80));
+    // 600 came back by itself; releasing the dead hold late, or twice, gives nothing more
+    await state.atomics.unhold(acct, 'dies');
+    await state.atomics.unhold(acct, 'dies');
+    expect((await state.atomics.hold(acct, 'y', 701, 60_000)).held).toBe(false);
+    expect((await state.atomics.hold(acct, 'y', 700, 60_000)).held).toBe(true);
+  });
+
   it('answers the balance (holds aside) with each hold, held or refused', async () => {
     const { state } = await open();
     const { team } = (await state.createTeam('Reads', 1_000))!;
