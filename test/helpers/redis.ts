@@ -15,4 +15,4 @@ export async function flushRedis(db: number, port = REDIS_PORT): Promise<void> {
 }
 
 /** the databases each suite owns (one place, so two suites never take the same number) */
-export const REDIS_DB = { state: 1, instances: 2, ledger: 3, refunds: 4 } as const;
+export const REDIS_DB = { state: 1, instances: 2, ledger: 3, refunds: 5 } as const;
