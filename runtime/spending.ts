@@ -1,8 +1,12 @@
-// The one way svc spends a team's money on a call: check the balance covers a worst case, hold that
-// worst case while the provider answers, charge what the answer costs, release the hold, pay a
-// maker what a hub run earned. Routed, pass-through and hub calls (and batch) all spend through
-// this, so the rules below hold for each: concurrent calls of one team never together spend more
-// than its balance, and a call never reports a charge the ledger did not take.
+// The one way svc spends a team's money on a call: hold a worst case while the provider answers
+// (reading the balance in the same step, for the 402 made before anything runs), charge what the
+// answer costs (dropping the hold in the same step), release a hold nothing was charged under, refund
+// a charge, pay a maker what a hub run earned. Routed, pass-through, hub and batch calls all spend
+// through this, and no other file moves a team's money on a call (test/layout/money-module.test.ts),
+// so the rules below hold for each: concurrent calls of one team never together spend more than its
+// balance, a call never reports a charge the ledger did not take, and a refund never gives back more
+// than the charge it names. Where storage is shared, a paid attempt is two round trips: the hold and
+// the charge.
 import { randomUUID } from 'node:crypto';
 import { teamAccount, type State } from './state/index.ts';
 
@@ -12,18 +16,24 @@ export interface ChargeRef {
   tool_id?: string;
 }
 
-/** Money held for one attempt in flight; charge what it cost, then release (both at most once). */
+/** Money held for one attempt in flight; charge what it cost, or release it (both at most once). */
 export interface Hold {
   /**
-   * Charge `micro` to the ledger; answers what was charged. Past the hold (a provider answering
-   * more rows than were asked and held for) the charge falls back to the amount held when the
-   * balance cannot cover more; a refusal within the hold is a broken invariant, said loudly, and
-   * answered as 0 rather than reporting a charge that was not made.
+   * Charge `micro` to the ledger and drop the hold with it; answers what was charged. Past the hold
+   * (a provider answering more rows than were asked and held for) the charge falls back to the
+   * amount held when the balance cannot cover more; a refusal within the hold is a broken invariant,
+   * said loudly, and answered as 0 rather than reporting a charge that was not made.
    */
   charge(micro: number, ref: ChargeRef): Promise<number>;
-  /** give the held amount back to what the team may spend */
+  /** give the held amount back to what the team may spend (nothing to do once a charge dropped it) */
   release(): void;
 }
+
+/**
+ * Why a reservation was refused: `short` when the balance itself is below the least the call needs
+ * (nothing can run: 402), `held` when calls in flight hold what the balance lacks for this amount.
+ */
+export type Refusal = 'short' | 'held';
 
 /** the longest a hold outlives an instance that died holding it */
 export const HOLD_TTL_MS = 10 * 60_000;
@@ -31,20 +41,33 @@ export const HOLD_TTL_MS = 10 * 60_000;
 export class Spending {
   constructor(private state: State) {}
 
-  /** whether the balance covers `micro` (before any hold: the 402 checks made before calling out) */
-  async covers(teamId: number, micro: number): Promise<boolean> {
-    return (await this.state.balance(teamId)) >= micro;
+  /**
+   * Hold `micro` for one attempt, or say why not. `least` (at most `micro`; the cheapest thing the
+   * call could do) is checked against the balance read in the same step as the hold, so the 402
+   * before anything runs costs no round trip of its own. The holds live in the state's atomics, so
+   * on a shared backend they count across every instance.
+   */
+  async reserve(teamId: number, micro: number, least = micro): Promise<Hold | Refusal> {
+    if (micro === 0) return new HeldMoney(this.state, teamId, 0, null);
+    const id = randomUUID();
+    const { held, balance_micro } = await this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS);
+    if (held) return new HeldMoney(this.state, teamId, micro, id);
+    return balance_micro < least ? 'short' : 'held';
+  }
+
+  /** Hold `micro` for one attempt; null when the balance minus every live hold does not cover it. */
+  async hold(teamId: number, micro: number): Promise<Hold | null> {
+    const reserved = await this.reserve(teamId, micro);
+    return typeof reserved === 'string' ? null : reserved;
   }
 
   /**
-   * Hold `micro` for one attempt; null when the balance minus every live hold does not cover it. The
-   * holds live in the state's atomics, so on a shared backend they count across every instance.
+   * Give back up to `micro` of the team's charge entry `chargeId`, as a credit naming the charge's
+   * call; answers what was given back: never more than the charge less earlier refunds of it, so the
+   * same refund sent again gives 0 (no entry, no charge of that id, or nothing of it left).
    */
-  async hold(teamId: number, micro: number): Promise<Hold | null> {
-    if (micro === 0) return new HeldMoney(this.state, teamId, 0, null);
-    const id = randomUUID();
-    if (!(await this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS))) return null;
-    return new HeldMoney(this.state, teamId, micro, id);
+  async refund(teamId: number, chargeId: number, micro: number): Promise<number> {
+    return (await this.state.atomics.refund(teamAccount(teamId), chargeId, micro))?.amount_micro ?? 0;
   }
 
   /** Credit what a charge paid to the team that earned it (a hub tool's maker); 0 moves nothing. */
@@ -60,10 +83,18 @@ class HeldMoney implements Hold {
   constructor(private state: State, private teamId: number, private micro: number, private id: string | null) {}
 
   async charge(cost: number, ref: ChargeRef): Promise<number> {
-    if (cost === 0 || (await this.state.charge(this.teamId, cost, ref))) return cost;
-    if (cost > this.micro && this.micro > 0 && (await this.state.charge(this.teamId, this.micro, ref))) return this.micro;
+    if (cost === 0) return 0;
+    if (await this.settle(cost, ref)) return cost;
+    if (cost > this.micro && this.micro > 0 && (await this.settle(this.micro, ref))) return this.micro;
     process.stderr.write(`svc: charge of ${cost} micro-USD for ${ref.endpoint_id ?? ref.tool_id ?? 'a call'} refused for team ${this.teamId} inside its hold; answered uncharged\n`);
     return 0;
+  }
+
+  /** the charge and the hold's end in one step; a refused charge leaves the hold for release() */
+  private async settle(micro: number, ref: ChargeRef): Promise<boolean> {
+    if (!(await this.state.charge(this.teamId, micro, ref, this.id ?? undefined))) return false;
+    this.released = true;
+    return true;
   }
 
   release(): void {

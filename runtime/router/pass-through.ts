@@ -70,11 +70,11 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   if (!key) fail(403, `svc holds no key for '${provider}' that may serve this operation; store your own with POST /teams/me/keys/${provider}.`);
   const pays = own === null;
   const worst = holdMicro(op, asked);
-  if (pays && !(await spending.covers(team.id, worst))) {
+  const hold = pays ? await spending.reserve(team.id, worst) : null;
+  if (hold === 'short') {
     fail(402, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''}; nothing was called or charged.`);
   }
-  const hold = pays ? await spending.hold(team.id, worst) : null;
-  if (pays && !hold) fail(402, 'Balance is held by calls in flight; retry when they finish.');
+  if (hold === 'held') fail(402, 'Balance is held by calls in flight; retry when they finish.');
   try {
     const target = providerUrl(prov, config.env, path);
     if (!target) fail(400, 'That path leaves the provider\'s host.');

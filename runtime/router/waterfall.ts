@@ -15,7 +15,7 @@ import { redact } from './redact.ts';
 import { attemptChargeMicro } from '../../language/prices.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
-import type { Spending } from '../spending.ts';
+import type { Hold, Spending } from '../spending.ts';
 
 export interface RouterDeps {
   runtime: RuntimeCatalog;
@@ -113,14 +113,22 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
     return { ...base, kind: 'miss', stopped: stoppedBy(tried), tried };
   }
   if (call.options.dryRun) return dryRun(deps, call, cap, ownKeys, base);
+  let opening: Hold | null = null;
   if (!thePlan.attempts.some((a) => a.key === 'own')) {
+    // the first attempt's hold reads the balance too: one round trip for the 402 and the hold
     const cheapest = Math.min(...thePlan.attempts.map((a) => a.worst_cost_micro));
-    if (!(await deps.spending.covers(call.team.id, cheapest))) {
+    const reserved = await deps.spending.reserve(call.team.id, thePlan.attempts[0].worst_cost_micro, cheapest);
+    if (reserved === 'short') {
       // every attempt listed as skipped for the balance: what a verification refused this way shows
       return { ...base, kind: 'broke', needed_micro: cheapest, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
     }
+    if (reserved !== 'held') opening = reserved;
   }
-  return waterfall(deps, call, cap, prepared, base);
+  try {
+    return await waterfall(deps, call, cap, prepared, base, opening);
+  } finally {
+    opening?.release(); // the first attempt skipped before using it
+  }
 }
 
 type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;
@@ -139,7 +147,8 @@ function finished(base: Omit<RouteOutcome, 'kind'>, tried: Tried[], spent: numbe
   };
 }
 
-async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>): Promise<RouteOutcome> {
+/** `opening`: the hold routeCall took for the plan's first attempt, if it took one */
+async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>, opening: Hold | null): Promise<RouteOutcome> {
   const deadline = Date.now() + call.options.timeoutMs;
   const tried: Tried[] = [];
   let spent = 0;
@@ -153,7 +162,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
     if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
     // an own-key attempt holds and charges nothing: the provider bills the team
-    const hold = a.key === 'platform' ? await deps.spending.hold(call.team.id, a.worst_cost_micro) : null;
+    const hold = a.key !== 'platform' ? null : a === base.plan.attempts[0] && opening ? opening : await deps.spending.hold(call.team.id, a.worst_cost_micro);
     if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
     try {
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);

@@ -6,7 +6,7 @@ import { KeyedLock } from './lock.ts';
 import { LocalLedger } from './ledger-local.ts';
 import { LocalEphemera } from './ephemeral-local.ts';
 import type { LedgerStore } from './ledger-store.ts';
-import type { Account, Atomics, LedgerDraft, LedgerEntry } from './atomics.ts';
+import type { Account, Atomics, HoldAnswer, LedgerDraft, LedgerEntry } from './atomics.ts';
 
 export class LocalAtomics implements Atomics {
   private lock = new KeyedLock();
@@ -41,8 +41,30 @@ export class LocalAtomics implements Atomics {
     return this.counters.get(name)!;
   }
 
-  post(account: string, draft: LedgerDraft): Promise<LedgerEntry | null> {
-    return this.ledger.post(account, draft);
+  async post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null> {
+    const entry = await this.ledger.post(account, draft);
+    // dropped once the entry is stored: until then the hold stands in for the charge, which the
+    // stored balance that holds are checked against does not show yet
+    if (entry && unhold !== undefined) this.ephemera.unhold(account, unhold);
+    return entry;
+  }
+
+  refund(account: string, chargeId: number, amount: number): Promise<LedgerEntry | null> {
+    if (!Number.isSafeInteger(amount) || amount < 1) throw new RangeError(`refund must be integer micro-USD ≥ 1, got ${amount}`);
+    return this.lock.run(`refund:${account}`, async () => {
+      const charge = (await this.ledger.entries(account, chargeId + 1, 1)).entries[0];
+      if (charge?.id !== chargeId || charge.kind !== 'charge') return null;
+      const key = `refunded:${account}:${chargeId}`;
+      const before = (await this.storage.getItem<number>(key)) ?? 0;
+      const give = Math.min(amount, -charge.amount_micro - before);
+      if (give <= 0) return null;
+      // Counted before the credit is posted: a crash between the two can lose this refund (it was
+      // never acknowledged) but never lets a second one give the same money back twice.
+      await this.storage.setItem(key, before + give);
+      const entry = await this.ledger.post(account, { kind: 'credit', amount_micro: give, endpoint_id: charge.endpoint_id, call_id: charge.call_id, tool_id: charge.tool_id });
+      if (!entry) await this.storage.setItem(key, before);
+      return entry;
+    });
   }
 
   account(account: string): Promise<Account> {
@@ -80,12 +102,12 @@ export class LocalAtomics implements Atomics {
     return this.ephemera.hit(name, windowMs);
   }
 
-  async hold(account: string, id: string, amount: number, ttlMs: number): Promise<boolean> {
+  async hold(account: string, id: string, amount: number, ttlMs: number): Promise<HoldAnswer> {
     const { balance_micro } = await this.ledger.account(account);
     // checked and held in one turn of the event loop: no other hold of this process comes between
-    if (balance_micro - this.ephemera.held(account) < amount) return false;
+    if (balance_micro - this.ephemera.held(account) < amount) return { held: false, balance_micro };
     this.ephemera.hold(account, id, amount, ttlMs);
-    return true;
+    return { held: true, balance_micro };
   }
 
   async unhold(account: string, id: string): Promise<void> {

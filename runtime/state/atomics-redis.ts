@@ -12,13 +12,15 @@ import { RECORD_PREFIX } from './drivers/redis.ts';
 import { StorageUnavailable } from './unavailable.ts';
 import { Doubts } from './redis-doubts.ts';
 import { randomUUID } from 'node:crypto';
-import type { Account, Atomics, LedgerDraft, LedgerEntry } from './atomics.ts';
+import type { Account, Atomics, HoldAnswer, LedgerDraft, LedgerEntry } from './atomics.ts';
 
 const CAS_TRIES = 200;
 /** how long a post's receipt outlives it: the longest Redis outage after which a lost answer is still settled (receipts cost Redis memory meanwhile) */
 const RECEIPT_S = 3600;
 const acct = (account: string) => `acct:${account}`;
 const ledgerList = (account: string) => `ledger:${account}`;
+/** an account's holds: amounts (with their total) and expiries */
+const holds = (account: string) => [`holds:${account}`, `holdx:${account}`];
 
 export class RedisAtomics implements Atomics {
   private scripts: Scripted;
@@ -28,7 +30,10 @@ export class RedisAtomics implements Atomics {
 
   constructor(private client: RedisClient, private storage: Storage) {
     this.scripts = withScripts(client);
-    this.doubts = new Doubts(RECEIPT_S * 1000, async (receipt) => (await onRedis(client.exists(receipt))) === 1, (account, draft, receipt) => this.send(account, draft, receipt));
+    this.doubts = new Doubts(RECEIPT_S * 1000, async (receipt) => {
+      const id = await onRedis(client.get(receipt));
+      return id === null ? null : Number(id);
+    }, (account, draft, receipt) => this.send(account, draft, receipt), (account, chargeId, amount) => this.refund(account, chargeId, amount));
   }
 
   nextId(name: string): Promise<number> {
@@ -44,10 +49,10 @@ export class RedisAtomics implements Atomics {
     return Number((await onRedis(this.client.get(`n:${name}`))) ?? 0);
   }
 
-  async post(account: string, draft: LedgerDraft): Promise<LedgerEntry | null> {
+  async post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null> {
     const receipt = `receipt:${randomUUID()}`;
     try {
-      return await this.send(account, draft, receipt);
+      return await this.send(account, draft, receipt, unhold);
     } catch (e) {
       // sent but unanswered: it may have landed, and the caller hears 503; undone later if it did
       if (e instanceof StorageUnavailable) this.doubts.add({ account, receipt, draft, at: Date.now() });
@@ -55,15 +60,22 @@ export class RedisAtomics implements Atomics {
     }
   }
 
-  private async send(account: string, draft: LedgerDraft, receipt: string): Promise<LedgerEntry | null> {
+  private async send(account: string, draft: LedgerDraft, receipt: string, unhold = ''): Promise<LedgerEntry | null> {
     if (!Number.isSafeInteger(draft.amount_micro)) throw new TypeError(`amount must be integer micro-USD, got ${draft.amount_micro}`);
     const { kind, amount_micro, endpoint_id, call_id, tool_id } = draft;
     const at = nowIso();
     // the entry's JSON after its id, which the script puts first
     const tail = `,${JSON.stringify({ at, kind, amount_micro, endpoint_id, call_id, tool_id }).slice(1)}`;
     const field = kind === 'earning' ? 'earnings' : 'balance';
-    const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), receipt, field, String(amount_micro), tail, RECEIPT_S)));
+    const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), receipt, ...holds(account), field, String(amount_micro), tail, RECEIPT_S, unhold)));
     return id ? { id, at, kind, amount_micro, endpoint_id, call_id, tool_id } : null;
+  }
+
+  /** no receipt: a refund whose answer was lost is sent again, and gives only what is left */
+  async refund(account: string, chargeId: number, amount: number): Promise<LedgerEntry | null> {
+    if (!Number.isSafeInteger(amount) || amount < 1) throw new RangeError(`refund must be integer micro-USD ≥ 1, got ${amount}`);
+    const written = await onRedis(this.scripts.refund(acct(account), ledgerList(account), `refunds:${account}`, chargeId, amount, nowIso()));
+    return typeof written === 'string' ? (JSON.parse(written) as LedgerEntry) : null;
   }
 
   async account(account: string): Promise<Account> {
@@ -108,12 +120,13 @@ export class RedisAtomics implements Atomics {
     return { count, resetMs: Math.max(0, resetMs) };
   }
 
-  async hold(account: string, id: string, amount: number, ttlMs: number): Promise<boolean> {
-    return Number(await onRedis(this.scripts.hold(acct(account), `hold:${account}`, id, String(amount), ttlMs))) === 1;
+  async hold(account: string, id: string, amount: number, ttlMs: number): Promise<HoldAnswer> {
+    const [held, balance] = (await onRedis(this.scripts.hold(acct(account), ...holds(account), id, String(amount), ttlMs))) as [number, string];
+    return { held: held === 1, balance_micro: Number(balance) };
   }
 
   async unhold(account: string, id: string): Promise<void> {
-    await onRedis(this.scripts.unhold(`hold:${account}`, id));
+    await onRedis(this.scripts.unhold(...holds(account), id));
   }
 
   async mark(name: string, ttlMs: number): Promise<void> {

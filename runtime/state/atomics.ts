@@ -23,6 +23,12 @@ export interface Account {
   earnings_micro: number;
 }
 
+/** what a hold answers: whether it holds, and the balance it was decided against (holds aside) */
+export interface HoldAnswer {
+  held: boolean;
+  balance_micro: number;
+}
+
 export interface Atomics {
   /** a unique, strictly increasing integer for `name` (1, 2, 3…) */
   nextId(name: string): Promise<number>;
@@ -33,9 +39,19 @@ export interface Atomics {
    * Apply one ledger entry to an account and append it to the account's ledger in one step:
    * `charge` and `credit` move the balance, `earning` moves earnings. An entry that would take the
    * balance below zero, or a balance or earnings past Number.MAX_SAFE_INTEGER, is refused (null) and
-   * nothing is written.
+   * nothing is written. With `unhold`, the account's hold of that id is dropped in the same step
+   * once the entry is written (a charge settling the hold it was made under: one round trip where
+   * storage is shared); a refused entry leaves the hold standing.
    */
-  post(account: string, draft: LedgerDraft): Promise<LedgerEntry | null>;
+  post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null>;
+  /**
+   * Give back up to `amount` of the `charge` entry `chargeId` of the account, as a `credit` entry
+   * naming the charge's call_id (and endpoint_id or tool_id), in one step: never more than that
+   * charge less what earlier refunds of it gave back, so a refund sent again gives nothing twice.
+   * Null, and nothing written, when no such charge exists, nothing of it is left, or the balance
+   * would pass Number.MAX_SAFE_INTEGER.
+   */
+  refund(account: string, chargeId: number, amount: number): Promise<LedgerEntry | null>;
   account(account: string): Promise<Account>;
   /** ledger entries newest first, starting below `before` (null: the newest) */
   entries(account: string, before: number | null, limit: number): Promise<{ entries: LedgerEntry[]; next: number | null }>;
@@ -53,9 +69,10 @@ export interface Atomics {
   /**
    * Hold `amount` of the account's balance for an attempt in flight, under `id`, for at most `ttlMs`
    * (a holder that dies cannot hold money for ever). False, and nothing held, when the balance minus
-   * every live hold does not cover it.
+   * every live hold does not cover it. Answers the balance read in the same step, so a caller
+   * that also needs the balance (a 402 before any child runs) reads it without a second round trip.
    */
-  hold(account: string, id: string, amount: number, ttlMs: number): Promise<boolean>;
+  hold(account: string, id: string, amount: number, ttlMs: number): Promise<HoldAnswer>;
   unhold(account: string, id: string): Promise<void>;
   /** set an expiring flag every instance sees (open circuits, cooling keys); a later expiry wins */
   mark(name: string, ttlMs: number): Promise<void>;

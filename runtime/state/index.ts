@@ -54,10 +54,11 @@ export interface State {
   removeOwnKey(teamId: number, provider: string): Promise<boolean>;
   /**
    * Debit `amountMicro` (≥ 0) from the team's balance and append a `charge` ledger entry with the
-   * negative amount, atomically. False (and nothing written) when the balance is too low. A zero
-   * amount writes nothing and answers true.
+   * negative amount, atomically; with `unhold`, the team's hold of that id is dropped in the same
+   * step. False (nothing written, the hold left standing) when the balance is too low. A zero
+   * amount writes nothing, drops no hold, and answers true.
    */
-  charge(teamId: number, amountMicro: number, ref: { endpoint_id?: string; call_id?: string; tool_id?: string }): Promise<boolean>;
+  charge(teamId: number, amountMicro: number, ref: { endpoint_id?: string; call_id?: string; tool_id?: string }, unhold?: string): Promise<boolean>;
   /** add `amountMicro` (> 0) to the balance with a `credit` ledger entry; answers the new balance, or null (nothing written) when it would pass Number.MAX_SAFE_INTEGER */
   credit(teamId: number, amountMicro: number): Promise<number | null>;
   /** add `amountMicro` (≥ 0) to the team's earnings with an `earning` entry (a hub tool's price paid to its maker); false (nothing written) when earnings would pass Number.MAX_SAFE_INTEGER */
@@ -129,10 +130,10 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     ownKeyProviders: (teamId) => teams.ownKeyProviders(teamId),
     setOwnKey: (teamId, provider, key) => teams.setKey(teamId, provider, key),
     removeOwnKey: (teamId, provider) => teams.removeKey(teamId, provider),
-    async charge(teamId, amountMicro, ref) {
+    async charge(teamId, amountMicro, ref, unhold) {
       assertMicro(amountMicro, 0);
       if (amountMicro === 0) return true;
-      return (await atomics.post(account(teamId), { kind: 'charge', amount_micro: -amountMicro, endpoint_id: ref.endpoint_id, call_id: ref.call_id, tool_id: ref.tool_id })) !== null;
+      return (await atomics.post(account(teamId), { kind: 'charge', amount_micro: -amountMicro, endpoint_id: ref.endpoint_id, call_id: ref.call_id, tool_id: ref.tool_id }, unhold)) !== null;
     },
     async credit(teamId, amountMicro) {
       assertMicro(amountMicro, 1);

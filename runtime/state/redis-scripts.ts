@@ -11,15 +11,29 @@ const MAX_SAFE = '9007199254740991';
 const EPHEMERAL = 'redis.set_repl(redis.REPL_NONE)';
 /** \`now\`: Redis's clock in ms, one clock for every instance */
 const NOW = "local t = redis.call('TIME')\nlocal now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
+/**
+ * Lua dropping hold `id` (an expression) from an account's holds: hash `h` (hold id → amount, and
+ * '+held', their running total) and sorted set `x` (hold id by expiry). Holds are kept so, not as a
+ * list scanned per hold, so a hold costs Redis the same with one call of the team in flight or a
+ * thousand.
+ */
+const dropHold = (h: string, x: string, id: string) => `
+local amount = redis.call('HGET', ${h}, ${id})
+if amount then
+  redis.call('HDEL', ${h}, ${id})
+  redis.call('HINCRBY', ${h}, '+held', -tonumber(amount))
+  redis.call('ZREM', ${x}, ${id})
+end`;
 
 export const SCRIPTS = {
   /**
-   * KEYS: account hash, ledger list, the post's receipt. ARGV: field (balance|earnings), signed
-   * amount, entry JSON after its id, receipt lifetime s. Answers the entry id, or 0 (refused, nothing
-   * written). The receipt tells a poster whose answer was lost whether the post landed.
+   * KEYS: account hash, ledger list, the post's receipt, the account's holds hash and expiry set. ARGV: field
+   * (balance|earnings), signed amount, entry JSON after its id, receipt lifetime s, a hold id to drop
+   * once the entry is written ('' for none). Answers the entry id, or 0 (refused, nothing written,
+   * the hold left standing). The receipt tells a poster whose answer was lost whether the post landed.
    */
   ledgerPost: {
-    numberOfKeys: 3,
+    numberOfKeys: 5,
     lua: `
 local next = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') + tonumber(ARGV[2])
 if next < 0 or next > ${MAX_SAFE} then return 0 end
@@ -27,7 +41,38 @@ redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
 local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('RPUSH', KEYS[2], '{"id":' .. id .. ARGV[3])
 redis.call('SET', KEYS[3], id, 'EX', ARGV[4])
+if ARGV[5] ~= '' then
+  ${EPHEMERAL}
+  ${dropHold('KEYS[4]', 'KEYS[5]', 'ARGV[5]')}
+end
 return id`,
+  },
+  /**
+   * KEYS: account hash, ledger list, the account's refunds hash (charge id → micro-USD given back).
+   * ARGV: charge entry id, amount, the entry's time. Credits up to the amount, never past what the
+   * charge took less earlier refunds of it, as an entry naming the charge's references. Answers the
+   * new entry's JSON, or 0 (no such charge, nothing of it left, or past the largest balance).
+   */
+  refund: {
+    numberOfKeys: 3,
+    lua: `
+local raw = redis.call('LINDEX', KEYS[2], tonumber(ARGV[1]) - 1)
+if not raw then return 0 end
+local charge = cjson.decode(raw)
+if charge.kind ~= 'charge' or charge.id ~= tonumber(ARGV[1]) then return 0 end
+local give = math.min(tonumber(ARGV[2]), -charge.amount_micro - tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0'))
+if give <= 0 or tonumber(redis.call('HGET', KEYS[1], 'balance') or '0') + give > ${MAX_SAFE} then return 0 end
+give = string.format('%d', give)
+redis.call('HINCRBY', KEYS[1], 'balance', give)
+local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+local entry = '{"id":' .. id .. ',"at":' .. cjson.encode(ARGV[3]) .. ',"kind":"credit","amount_micro":' .. give
+for _, ref in ipairs({'endpoint_id', 'call_id', 'tool_id'}) do
+  if type(charge[ref]) == 'string' then entry = entry .. ',"' .. ref .. '":' .. cjson.encode(charge[ref]) end
+end
+entry = entry .. '}'
+redis.call('RPUSH', KEYS[2], entry)
+redis.call('HINCRBY', KEYS[3], ARGV[1], give)
+return entry`,
   },
   /** KEYS: record. ARGV: the value read ('' for none), the new value. 1 when written; 0 when the record changed since the read. */
   compareAndSet: {
@@ -47,31 +92,37 @@ if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {n, redis.call('PTTL', KEYS[1])}`,
   },
   /**
-   * KEYS: account hash, its holds hash. ARGV: hold id, amount, ttl ms. Holds are "amount:expiry" by
-   * Redis's clock; expired ones (an instance that died holding) are dropped here. 1 when held.
+   * KEYS: account hash, its holds hash and expiry set. ARGV: hold id, amount, ttl ms. Expiries are by
+   * Redis's clock; expired holds (an instance that died holding) are dropped here first. Answers {1
+   * when held else 0, the balance (holds aside) it was decided against}.
    */
   hold: {
-    numberOfKeys: 2,
+    numberOfKeys: 3,
     lua: `
 ${EPHEMERAL}
 ${NOW}
-local held = 0
-local all = redis.call('HGETALL', KEYS[2])
-for i = 1, #all, 2 do
-  local amount, expiry = string.match(all[i + 1], '^(%d+):(%d+)$')
-  if tonumber(expiry) <= now then redis.call('HDEL', KEYS[2], all[i]) else held = held + tonumber(amount) end
+for _, expired in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do
+  ${dropHold('KEYS[2]', 'KEYS[3]', 'expired')}
 end
-if tonumber(redis.call('HGET', KEYS[1], 'balance') or '0') - held < tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. ':' .. string.format('%d', now + tonumber(ARGV[3])))
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return 1`,
+local balance = redis.call('HGET', KEYS[1], 'balance') or '0'
+if tonumber(balance) - tonumber(redis.call('HGET', KEYS[2], '+held') or '0') < tonumber(ARGV[2]) then return {0, balance} end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('HINCRBY', KEYS[2], '+held', ARGV[2])
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), ARGV[1])
+-- the keys outlive their longest hold: a short hold never cuts a longer one's life
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+end
+return {1, balance}`,
   },
-  /** KEYS: holds hash. ARGV: hold id. */
+  /** KEYS: holds hash, expiry set. ARGV: hold id. */
   unhold: {
-    numberOfKeys: 1,
+    numberOfKeys: 2,
     lua: `
 ${EPHEMERAL}
-return redis.call('HDEL', KEYS[1], ARGV[1])`,
+${dropHold('KEYS[1]', 'KEYS[2]', 'ARGV[1]')}
+return 1`,
   },
   /** KEYS: marks hash. ARGV: name, ttl ms. Sets a mark until now + ttl (Redis's clock), keeping a later one. */
   mark: {

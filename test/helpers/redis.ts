@@ -24,4 +24,4 @@ export async function redisKeys(db: number, port = REDIS_PORT): Promise<number> 
 }
 
 /** the databases each suite owns (one place, so two suites never take the same number) */
-export const REDIS_DB = { state: 1, instances: 2, ledger: 3, demo: 4 } as const;
+export const REDIS_DB = { state: 1, instances: 2, ledger: 3, demo: 4, refunds: 5 } as const;

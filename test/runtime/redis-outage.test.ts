@@ -74,11 +74,19 @@ it('answers 503 with Retry-After while Redis is away, recovers by itself, and ke
   }
   // a charge whose answer Redis lost as it died is reversed once Redis answers (the callers heard 503)
   await Promise.all(ctx.map((c) => c.state.atomics.flush()));
+  // read as the team reads it, through GET /teams/me/ledger
   const ledger: LedgerEntry[] = [];
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-    const page: { entries: LedgerEntry[]; next_cursor: string | null } = await ctx[1].state.ledger(made.team.id, cursor);
+    const r = await fetch(`${urls[1]}/teams/me/ledger${cursor ? `?cursor=${cursor}` : ''}`, { headers: { 'x-svc-token': made.token } });
+    const page = (await r.json()) as { entries: LedgerEntry[]; next_cursor: string | null };
     ledger.push(...page.entries);
     cursor = page.next_cursor;
+  }
+  // what came back is a refund: a credit naming a charged call, never more than that call's charges
+  for (const refund of ledger.filter((e) => e.kind === 'credit' && e.call_id)) {
+    const charged = ledger.filter((e) => e.kind === 'charge' && e.call_id === refund.call_id).reduce((s, e) => s - e.amount_micro, 0);
+    const refunded = ledger.filter((e) => e.kind === 'credit' && e.call_id === refund.call_id).reduce((s, e) => s + e.amount_micro, 0);
+    expect(refunded).toBeLessThanOrEqual(charged);
   }
   // net of reversals, the ledger charges exactly the acknowledged calls, each once
   const net = new Map<string, number>();

@@ -3,7 +3,7 @@
 // charged that the ledger did not take.
 import { describe, expect, it } from 'vitest';
 import { createState } from '../../runtime/state/index.ts';
-import { Spending } from '../../runtime/spending.ts';
+import { Spending, type Hold } from '../../runtime/spending.ts';
 
 async function funded(micro: number) {
   const state = await createState({ storage: { kind: 'memory' }, dataDir: '/nonexistent', secret: 'spending-secret' });
@@ -43,9 +43,35 @@ describe('Spending', () => {
     expect(await state.balance(teamId)).toBe(0);
   });
 
-  it('says whether the balance covers an amount', async () => {
+  it('says whether the balance covers an amount, with the hold, and why a hold was refused', async () => {
     const { spending, teamId } = await funded(100);
-    expect(await spending.covers(teamId, 100)).toBe(true);
-    expect(await spending.covers(teamId, 101)).toBe(false);
+    const held = await spending.reserve(teamId, 100);
+    expect(typeof held).toBe('object');
+    expect(await spending.reserve(teamId, 101)).toBe('short');
+    // the balance covers the least the call needs, but calls in flight hold what this one lacks
+    expect(await spending.reserve(teamId, 60, 10)).toBe('held');
+    expect(await spending.reserve(teamId, 160, 101)).toBe('short');
+    (held as Hold).release();
+    expect(typeof (await spending.reserve(teamId, 60, 10))).toBe('object');
+  });
+
+  it('drops the hold with the charge, so the money charged is not also held', async () => {
+    const { state, spending, teamId } = await funded(1_000);
+    const hold = (await spending.hold(teamId, 600))!;
+    expect(await hold.charge(600, { endpoint_id: 'x.y' })).toBe(600);
+    // no release: the charge ended the hold, and the 400 left may all be held
+    expect(await spending.hold(teamId, 400)).not.toBeNull();
+    expect(await state.balance(teamId)).toBe(400);
+  });
+
+  it('refunds a charge at most once, as a credit naming its call', async () => {
+    const { state, spending, teamId } = await funded(1_000);
+    const hold = (await spending.hold(teamId, 300))!;
+    expect(await hold.charge(250, { endpoint_id: 'x.y', call_id: 'call-9' })).toBe(250);
+    const [charge] = (await state.ledger(teamId, null)).entries;
+    expect(await spending.refund(teamId, charge.id, 1_000)).toBe(250);
+    expect(await spending.refund(teamId, charge.id, 1_000)).toBe(0);
+    expect(await state.balance(teamId)).toBe(1_000);
+    expect((await state.ledger(teamId, null)).entries[0]).toMatchObject({ kind: 'credit', amount_micro: 250, endpoint_id: 'x.y', call_id: 'call-9' });
   });
 });

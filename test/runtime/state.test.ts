@@ -114,11 +114,75 @@ describe.each(backends)('state over $name', ({ open }) => {
     const { state } = await open();
     const { team } = (await state.createTeam('Holds', 1_000))!;
     const acct = `team-${team.id}`;
-    const held = await Promise.all(Array.from({ length: 30 }, (_, i) => state.atomics.hold(acct, `h${i}`, 100, 60_000)));
+    const held = (await Promise.all(Array.from({ length: 30 }, (_, i) => state.atomics.hold(acct, `h${i}`, 100, 60_000)))).map((h) => h.held);
     expect(held.filter(Boolean)).toHaveLength(10);
-    expect(await state.atomics.hold(acct, 'late', 100, 60_000)).toBe(false);
+    expect((await state.atomics.hold(acct, 'late', 100, 60_000)).held).toBe(false);
     await state.atomics.unhold(acct, `h${held.indexOf(true)}`);
-    expect(await state.atomics.hold(acct, 'late', 100, 60_000)).toBe(true);
+    expect((await state.atomics.hold(acct, 'late', 100, 60_000)).held).toBe(true);
+  });
+
+  it('lets a hold expire (its holder died), and counts the live ones exactly around it', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Expiring', 1_000))!;
+    const acct = `team-${team.id}`;
+    expect((await state.atomics.hold(acct, 'lives', 300, 60_000)).held).toBe(true);
+    expect((await state.atomics.hold(acct, 'dies', 600, 40)).held).toBe(true);
+    expect((await state.atomics.hold(acct, 'x', 101, 60_000)).held).toBe(false);
+    await new Promise((r) => setTimeout(r, 80));
+    // 600 came back by itself; releasing the dead hold late, or twice, gives nothing more
+    await state.atomics.unhold(acct, 'dies');
+    await state.atomics.unhold(acct, 'dies');
+    expect((await state.atomics.hold(acct, 'y', 701, 60_000)).held).toBe(false);
+    expect((await state.atomics.hold(acct, 'y', 700, 60_000)).held).toBe(true);
+  });
+
+  it('answers the balance (holds aside) with each hold, held or refused', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Reads', 1_000))!;
+    const acct = `team-${team.id}`;
+    expect(await state.atomics.hold(acct, 'a', 700, 60_000)).toEqual({ held: true, balance_micro: 1_000 });
+    expect(await state.atomics.hold(acct, 'b', 700, 60_000)).toEqual({ held: false, balance_micro: 1_000 });
+    expect(await state.charge(team.id, 400, { endpoint_id: 'e' })).toBe(true);
+    expect(await state.atomics.hold(acct, 'c', 1, 60_000)).toEqual({ held: false, balance_micro: 600 });
+  });
+
+  it('drops a hold with the charge made under it, in one step; a refused charge leaves the hold standing', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Settles', 1_000))!;
+    const acct = `team-${team.id}`;
+    expect((await state.atomics.hold(acct, 'h', 600, 60_000)).held).toBe(true);
+    expect(await state.charge(team.id, 2_000, { endpoint_id: 'e' }, 'h')).toBe(false);
+    expect((await state.atomics.hold(acct, 'x', 500, 60_000)).held).toBe(false); // still held
+    expect(await state.charge(team.id, 600, { endpoint_id: 'e', call_id: 'c' }, 'h')).toBe(true);
+    // 400 left and nothing held: all of it may be held again, no more
+    expect((await state.atomics.hold(acct, 'y', 401, 60_000)).held).toBe(false);
+    expect((await state.atomics.hold(acct, 'y', 400, 60_000)).held).toBe(true);
+    const [charge] = (await state.ledger(team.id, null)).entries;
+    expect(charge).toMatchObject({ kind: 'charge', amount_micro: -600, call_id: 'c' });
+  });
+
+  it('refunds a charge as a credit naming its call, never past the charge, however often it is sent', async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Refunds', 1_000))!;
+    const acct = `team-${team.id}`;
+    expect(await state.charge(team.id, 300, { endpoint_id: 'e.x', call_id: 'call-1' })).toBe(true);
+    expect(await state.charge(team.id, 200, { tool_id: 'maker/tool@1', call_id: 'call-2' })).toBe(true);
+    const [second, first, credit] = (await state.ledger(team.id, null)).entries;
+    // part, then the rest asked for twice over: the charge's 300 and no more
+    expect(await state.atomics.refund(acct, first.id, 100)).toMatchObject({ kind: 'credit', amount_micro: 100, endpoint_id: 'e.x', call_id: 'call-1' });
+    expect(await state.atomics.refund(acct, first.id, 1_000)).toMatchObject({ kind: 'credit', amount_micro: 200, call_id: 'call-1' });
+    expect(await state.atomics.refund(acct, first.id, 1)).toBeNull();
+    // sent several times at once, one refund lands
+    const same = await Promise.all(Array.from({ length: 5 }, () => state.atomics.refund(acct, second.id, 200)));
+    expect(same.filter((e) => e !== null)).toEqual([expect.objectContaining({ kind: 'credit', amount_micro: 200, tool_id: 'maker/tool@1', call_id: 'call-2' })]);
+    // what is not a charge, or not there, gives nothing
+    expect(await state.atomics.refund(acct, credit.id, 5)).toBeNull();
+    expect(await state.atomics.refund(acct, 99, 5)).toBeNull();
+    expect(await state.balance(team.id)).toBe(1_000);
+    const { entries } = await state.ledger(team.id, null);
+    expect(entries.map((e) => [e.kind, e.amount_micro, e.call_id])).toEqual([
+      ['credit', 200, 'call-2'], ['credit', 200, 'call-1'], ['credit', 100, 'call-1'], ['charge', -200, 'call-2'], ['charge', -300, 'call-1'], ['credit', 1_000, undefined],
+    ]);
   });
 
   it('keeps expiring marks, a later expiry winning', async () => {
