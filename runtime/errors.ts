@@ -29,6 +29,11 @@ function rootCause(error: unknown): unknown {
   return e;
 }
 
+/** whether `error` is shared storage not answering (however h3 wrapped it) */
+export function isStorageOutage(error: unknown): boolean {
+  return rootCause(error) instanceof StorageUnavailable;
+}
+
 let storageLogged = 0;
 
 /** An answer as plain parts, for the app (as a Response) and for Node's response alike. */

@@ -2,6 +2,7 @@
 // checked, its charges in the ledger under its own call_id), a few at a time, emitting each row's
 // line as it finishes and a summary at the end.
 import { HTTPError } from 'h3';
+import { errorAnswer, isStorageOutage } from '../errors.ts';
 import type { Router } from '../router/router.ts';
 import type { RouteOptions } from '../router/options.ts';
 import type { Team } from '../state/index.ts';
@@ -67,6 +68,8 @@ async function callRow(run: BatchRun, subject: Record<string, unknown>, options:
 
 /** a refusal as a row: its status and the sentence (or the 422 list) the single call would have answered */
 function refusal(e: unknown): Outcome {
+  // storage away for this row: the sentence and status a single call gets; the next rows try again
+  if (isStorageOutage(e)) return { status: 503, detail: (JSON.parse(errorAnswer(e).text) as { detail: unknown }).detail };
   if (!(e instanceof HTTPError)) throw e;
   const data = e.data as { detail?: unknown } | undefined;
   return { status: e.status, detail: e.status === 422 && data?.detail ? data.detail : e.message };

@@ -3,7 +3,8 @@
 // charged and credited to the maker, in the same ledger, only when the run produced an output that
 // fits the output schema. A step that ran is charged by the router whatever happens after it.
 import type { AppContext } from '../context.ts';
-import { fail, invalid } from '../errors.ts';
+import { fail, invalid, isStorageOutage } from '../errors.ts';
+import { STORAGE_RETRY_AFTER_S } from '../state/unavailable.ts';
 import type { Team } from '../state/index.ts';
 import { nowIso } from '../util/clock.ts';
 import { newCallId } from '../util/call-id.ts';
@@ -40,8 +41,14 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
     }
     // charged while the hold still stands, so the price is there whatever ran meanwhile
     if (result.kind === 'done') {
-      charged = await hold.charge(price, { tool_id: key, call_id: callId });
-      await spending.pay(tool.team_id, charged, { tool_id: key, call_id: callId });
+      try {
+        charged = await hold.charge(price, { tool_id: key, call_id: callId });
+      } catch (e) {
+        // the steps were charged; a charge of the price in doubt is undone by the state (redis-doubts)
+        if (!(result.cost_micro > 0 && isStorageOutage(e))) throw e;
+        result = { ...result, kind: 'storage', output: null, reason: "Storage stopped answering before the tool's price was charged." };
+      }
+      if (charged > 0) await afterCharge(spending.pay(tool.team_id, charged, { tool_id: key, call_id: callId }), `the maker's earning of ${charged} micro-USD for ${callId}`);
     }
   } finally {
     hold.release();
@@ -50,8 +57,21 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
     call_id: callId, version: version.version, team: caller.slug, at: nowIso(), outcome: result.kind === 'done' ? 'ok' : result.kind === 'miss' ? 'miss' : 'failed',
     ...(result.reason ? { reason: result.reason } : {}), price_micro: charged, steps_cost_micro: result.cost_micro, ms: result.ms,
   };
-  await store.addRun(tool.tool_id, run);
+  await afterCharge(store.addRun(tool.tool_id, run), `the run record of ${callId}`);
   return answer(result, { call_id: callId, tool_id: tool.tool_id, version: version.version, price_micro: charged });
+}
+
+/**
+ * Bookkeeping after money moved (the maker's earning, the run record): if storage fails there, the
+ * caller still gets what was charged for, and the loss is logged for an operator.
+ */
+async function afterCharge(write: Promise<unknown>, what: string): Promise<void> {
+  try {
+    await write;
+  } catch (e) {
+    if (!isStorageOutage(e)) throw e;
+    process.stderr.write(`svc: ${what} was not stored: storage stopped answering (${e instanceof Error ? e.message : String(e)})\n`);
+  }
 }
 
 function answer(result: PipelineResult, head: { call_id: string; tool_id: string; version: number; price_micro: number }): RunAnswer {
@@ -60,6 +80,9 @@ function answer(result: PipelineResult, head: { call_id: string; tool_id: string
   const headers = { 'x-svc-call-id': head.call_id, 'x-svc-cost-micro': String(cost) };
   const unpaid = `The steps that ran were charged (${result.cost_micro} micro-USD); the tool's price was not.`;
   if (result.kind === 'done' || result.kind === 'miss') return { status: 200, headers, body: { output: result.output, _svc: svc } };
+  if (result.kind === 'storage') {
+    return { status: 503, headers: { ...headers, 'retry-after': String(STORAGE_RETRY_AFTER_S) }, body: { detail: `${result.reason} ${unpaid} Retry after the time given.`, _svc: svc } };
+  }
   if (result.kind === 'balance') fail(402, `${result.reason} ${unpaid}`, headers);
   if (result.kind === 'refused' && result.issues) {
     invalid(result.issues.map((i) => ({ ...i, loc: ['steps', result.step!, ...i.loc.slice(1)], msg: `${i.msg} ${unpaid}` })));

@@ -3,7 +3,7 @@
 // the router's own rules; the first step that misses, fails or is refused ends the pipeline.
 import { H3Event, HTTPError } from 'h3';
 import type { AppContext } from '../context.ts';
-import type { ValidationIssue } from '../errors.ts';
+import { isStorageOutage, type ValidationIssue } from '../errors.ts';
 import type { Team } from '../state/index.ts';
 import { parseRouteOptions } from '../router/options.ts';
 import type { RoutedResponse } from '../router/respond.ts';
@@ -13,7 +13,7 @@ import { stepTarget, type StepTarget } from './step-target.ts';
 import { fillAll, type Scope } from './templates.ts';
 import type { Step, ToolSpec } from './types.ts';
 
-export type StepOutcome = 'hit' | 'miss' | 'error' | 'refused' | 'balance';
+export type StepOutcome = 'hit' | 'miss' | 'error' | 'refused' | 'balance' | 'storage';
 
 /** one step's account: the router's `_svc` block for a routed step, the provider's status for an operation */
 interface StepFacts {
@@ -51,7 +51,7 @@ export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, i
     const target = stepTarget(ctx.catalog.runtime, step.call);
     const body = fillAll(step.with, scope);
     // a catalog built after the publish may have dropped what a step calls
-    const answer: StepAnswer = target ? await callStep(ctx, team, target, body) : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
+    const answer: StepAnswer = target ? await stepOrStop(ctx, team, target, body, cost) : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
     steps.push({ id: step.id, call: step.call, ...answer.account });
     cost += answer.account.cost_micro;
     if (answer.account.outcome !== 'hit') {
@@ -67,9 +67,23 @@ function sentence(step: Step, kind: PipelineResult['kind'], answer: StepAnswer, 
   const sent = JSON.stringify(body).slice(0, 300);
   const why = answer.reason ? `: ${answer.reason}` : '';
   if (kind === 'miss') return `Step '${step.id}' (${step.call}) found nothing for ${sent}${why}.`;
+  if (kind === 'storage') return `Step '${step.id}' (${step.call}) was cut short: ${answer.reason}.`;
   if (kind === 'balance') return `Step '${step.id}' (${step.call}) could not run: the balance is too low${why}.`;
   if (kind === 'refused') return `Step '${step.id}' (${step.call}) was refused for ${sent}${why}`;
   return `Step '${step.id}' (${step.call}) failed for ${sent}${why}.`;
+}
+
+/**
+ * One step, or the run's end when storage stops answering after earlier steps were charged: a 503
+ * saying nothing was charged would then be untrue. Before any charge the 503 stands.
+ */
+async function stepOrStop(ctx: AppContext, team: Team, target: StepTarget, body: Record<string, unknown>, chargedSoFar: number): Promise<StepAnswer> {
+  try {
+    return await callStep(ctx, team, target, body);
+  } catch (e) {
+    if (chargedSoFar > 0 && isStorageOutage(e)) return { account: { outcome: 'storage', cost_micro: 0 }, reason: 'storage stopped answering' };
+    throw e;
+  }
 }
 
 function callStep(ctx: AppContext, team: Team, target: StepTarget, body: Record<string, unknown>): Promise<StepAnswer> {
@@ -94,8 +108,8 @@ async function routedStep(ctx: AppContext, team: Team, capability: string, body:
   }
   const parsed = JSON.parse(res.text) as { output?: Record<string, unknown>; _svc: { served_by: string | null; cost_micro: number; stopped?: string } };
   const svc = parsed._svc;
-  const outcome: StepOutcome = res.status === 502 ? 'error' : svc.stopped === 'balance' ? 'balance' : svc.served_by ? 'hit' : 'miss';
-  const reason = res.status === 502 ? 'every child that was tried failed with an error' : svc.stopped ? `stopped by ${svc.stopped}` : undefined;
+  const outcome: StepOutcome = res.status === 502 ? 'error' : svc.stopped === 'storage' ? 'storage' : svc.stopped === 'balance' ? 'balance' : svc.served_by ? 'hit' : 'miss';
+  const reason = res.status === 502 ? 'every child that was tried failed with an error' : svc.stopped === 'storage' ? 'storage stopped answering' : svc.stopped ? `stopped by ${svc.stopped}` : undefined;
   return { account: { outcome, ...svc }, output: parsed.output, reason };
 }
 

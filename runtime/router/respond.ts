@@ -2,6 +2,7 @@
 import type { RouteOutcome } from './waterfall.ts';
 import { fail, invalid } from '../errors.ts';
 import { CALL_ID_HEADER } from '../util/call-id.ts';
+import { STORAGE_RETRY_AFTER_S } from '../state/unavailable.ts';
 
 export interface RoutedResponse {
   status: number;
@@ -33,9 +34,17 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
   if (o.served_by) headers['x-svc-served-by'] = o.served_by;
   if (o.ignored_filters.length) headers['x-svc-ignored-filters'] = o.ignored_filters.join(',');
   if (o.stopped) headers['x-svc-stopped'] = o.stopped;
+  if (o.stopped === 'storage') {
+    headers['retry-after'] = String(STORAGE_RETRY_AFTER_S);
+    return { status: 503, headers, text: JSON.stringify({ detail: storageStopSentence(o.cost_micro), _svc: svc }) };
+  }
   if (o.kind === 'error') {
     return { status: 502, headers, text: JSON.stringify({ detail: 'Every child that was tried failed with an error; none answered hit or miss.', _svc: svc }) };
   }
   // `raw` is already JSON text (the provider's own bytes, redacted): spliced in, not re-serialised.
   return { status: 200, headers, text: `{"output":${JSON.stringify(o.output)},"raw":${o.raw},"_svc":${JSON.stringify(svc)}}` };
 }
+
+/** what a caller is told when storage went away after some of the call's attempts were charged */
+export const storageStopSentence = (chargedMicro: number): string =>
+  `Storage stopped answering during the call, so svc ended it early; the attempts that ran were charged (${chargedMicro} micro-USD, each in _svc.tried or _svc.steps and in the ledger). Retry after the time given.`;

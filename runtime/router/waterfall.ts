@@ -16,6 +16,7 @@ import { attemptChargeMicro } from '../../language/prices.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import type { Hold, Spending } from '../spending.ts';
+import { isStorageOutage } from '../errors.ts';
 
 export interface RouterDeps {
   runtime: RuntimeCatalog;
@@ -56,7 +57,7 @@ export interface RouteOutcome {
   served_by: string | null;
   tried: Tried[];
   cost_micro: number;
-  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child' | 'final_miss';
+  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child' | 'final_miss' | 'storage';
   verification?: Verification;
   ignored_filters: string[];
   plan: Plan;
@@ -162,9 +163,10 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
     if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
     // an own-key attempt holds and charges nothing: the provider bills the team
-    const hold = a.key !== 'platform' ? null : a === base.plan.attempts[0] && opening ? opening : await deps.spending.hold(call.team.id, a.worst_cost_micro);
-    if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
+    let hold: Hold | null = null;
     try {
+      hold = a.key !== 'platform' ? null : a === base.plan.attempts[0] && opening ? opening : await deps.spending.hold(call.team.id, a.worst_cost_micro);
+      if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
       const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
       const price = attemptChargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
@@ -207,6 +209,11 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
         if (cap.misses?.final && verdict.outcome === 'miss') return finished(base, tried, spent, 'miss', { stopped: 'final_miss' });
         if (!call.options.waterfall) return finished(base, tried, spent, 'miss');
       }
+    } catch (e) {
+      // Storage went away after earlier attempts were charged: a 503 would say nothing was charged,
+      // so the call ends here and answers what those charges bought. Before any charge it is the 503.
+      if (spent > 0 && isStorageOutage(e)) return finished(base, tried, spent, anyMiss ? 'miss' : 'error', { stopped: 'storage' });
+      throw e;
     } finally {
       hold?.release();
     }
