@@ -2,7 +2,8 @@
 // turning bad input into 422 issues.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { invalid, type ValidationIssue } from './errors.ts';
-import { newAjv, once } from './util/ajv.ts';
+import { newAjv } from './util/ajv.ts';
+import { once } from './util/once.ts';
 
 const queryAjv = once(() => newAjv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false }));
 const bodyAjv = once(() => {

@@ -4,7 +4,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { Lru } from '../util/lru.ts';
-import { newAjv, once } from '../util/ajv.ts';
+import { newAjv } from '../util/ajv.ts';
+import { once } from '../util/once.ts';
 import type { VersionRecord } from './types.ts';
 
 // `format` is an annotation, as draft 2020-12 has it by default (no format is enforced, none is

@@ -10,7 +10,8 @@ import { checkFileSchema, toolFileSchema } from './file-schemas.ts';
 import { compileSchema, dataProblems, schemaProblems } from './maker-schemas.ts';
 import { literalProblem, stepTarget, unfillable, type StepTarget } from './step-target.ts';
 import { parseRef, templatesIn } from './templates.ts';
-import { newAjv, once } from '../util/ajv.ts';
+import { newAjv } from '../util/ajv.ts';
+import { once } from '../util/once.ts';
 import { FILE_NAMES, type CheckFile, type FileName, type ToolFile, type ToolSpec } from './types.ts';
 
 // compiled on the first publish rather than at start

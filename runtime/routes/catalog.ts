@@ -32,9 +32,9 @@ export function catalogRoutes(app: H3, { catalog, live, entryBytes, config }: Ap
     return include_hidden === '1' ? shelf.all : shelf.visible;
   });
 
-  app.get('/catalog/search', (event) => {
+  app.get('/catalog/search', async (event) => {
     const { q, limit } = searchQuery(getQuery(event));
-    const { hits, total } = catalog.search.search(q, limit, (id) => live.measured(id));
+    const { hits, total } = (await catalog.search()).search(q, limit, (id) => live.measured(id));
     const results = hits.map(({ row, score }) => ({
       endpoint_id: row.endpoint_id, name: row.name, summary: row.summary, provider_display: row.provider_display,
       capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),

@@ -11,6 +11,7 @@ import { chatJudge } from '../find/judge-chat.ts';
 import { RateLimit } from '../find/rate-limit.ts';
 import { readJob, vocabularies } from '../find/read-job.ts';
 import type { Candidate, Judge } from '../find/types.ts';
+import { onceAsync } from '../util/once.ts';
 
 const CANDIDATES = 20;
 /** rows per capability among the candidates, so one large capability does not crowd out the others */
@@ -18,17 +19,22 @@ const PER_CAPABILITY = 4;
 const findQuery = queryValidator<{ q: string }>(schemas.findQuery);
 
 export function findRoutes(app: H3, { catalog, live, config, state }: AppContext): void {
-  const docs = catalog.search.capabilities;
-  const vocab = vocabularies(docs);
-  const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs) : localJudge;
+  // made on the first job, from the search engine (which loads once the server listens)
+  const finder = onceAsync(async () => {
+    const search = await catalog.search();
+    const docs = search.capabilities;
+    const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs) : localJudge;
+    return { search, vocab: vocabularies(docs), judge };
+  });
   const limit = new RateLimit(config.findRatePerMinute, state.atomics);
 
   app.get('/catalog/find', async (event) => {
     const { q } = findQuery(getQuery(event));
     const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
     if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
+    const { search, vocab, judge } = await finder();
     const perCapability = new Map<string, number>();
-    const candidates: Candidate[] = catalog.search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
+    const candidates: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
       .filter(({ row }) => {
         const n = perCapability.get(row.capability) ?? 0;
         perCapability.set(row.capability, n + 1);
@@ -36,7 +42,7 @@ export function findRoutes(app: H3, { catalog, live, config, state }: AppContext
       })
       .slice(0, CANDIDATES)
       .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
-    const job = { q, reading: readJob(catalog.search.read(q), vocab) };
+    const job = { q, reading: readJob(search.read(q), vocab) };
     const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
     const stream = new ReadableStream<Uint8Array>({
       async start(out) {

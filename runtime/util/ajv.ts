@@ -10,9 +10,3 @@ export function newAjv(options: Options): Ajv2020 {
   Ajv ??= (createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020;
   return new Ajv(options);
 }
-
-/** `make()` run on the first call, its value kept for the calls after */
-export function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
-}
