@@ -14,9 +14,10 @@ import { newAjv } from '../util/ajv.ts';
 import { once } from '../util/once.ts';
 import { FILE_NAMES, type CheckFile, type FileName, type ToolFile, type ToolSpec } from './types.ts';
 
-// compiled on the first publish rather than at start
+// compiled on the first publish rather than at start; svc's own schemas, checked against the
+// meta-schema by test/runtime/own-schemas.test.ts (as validate.ts's are)
 const shapes = once(() => {
-  const ajv = newAjv({ allErrors: true, strict: false });
+  const ajv = newAjv({ allErrors: true, strict: false, validateSchema: false });
   return { tool: ajv.compile(toolFileSchema), check: ajv.compile(checkFileSchema) };
 });
 
