@@ -44,7 +44,7 @@ for (let i = 0; i < 4000; i++) {
   if (i >= 500) handlerMs.push(performance.now() - t);
 }
 line('(b) /catalog/search server-side median at 10k operations', `${fmt(median(handlerMs), 3)} ms`, '< 2 ms', median(handlerMs) < 2);
-const { rawQps, oursQps } = searchThroughput(catalog.search, queries);
+const { rawQps, oursQps } = searchThroughput(await catalog.search(), queries);
 line('(b) raw FlexSearch query loop', `${Math.round(rawQps)} q/CPU-s`);
 line('(b) svc search (FlexSearch + ranking) loop', `${Math.round(oursQps)} q/CPU-s`);
 line('(b) svc search throughput / raw FlexSearch', `${fmt(oursQps / rawQps)}x`, '>= 0.8x', oursQps / rawQps >= 0.8);

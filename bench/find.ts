@@ -61,7 +61,7 @@ line('GET /catalog/find, candidates line', `${fmt(median(candidates))} ms`, '< 2
 line('GET /catalog/find, judged line (local judge)', `${fmt(median(judged))} ms`, '< 30 ms', median(judged) < 30);
 line('candidates line / search answer', `${fmt(median(candidates) / median(search))}x`);
 
-const { rawQps, oursQps } = searchThroughput(ctx.catalog.search, queries);
+const { rawQps, oursQps } = searchThroughput(await ctx.catalog.search(), queries);
 line('raw FlexSearch query loop', `${Math.round(rawQps)} q/CPU-s`);
 line('svc search (FlexSearch + ranking) loop', `${Math.round(oursQps)} q/CPU-s`);
 line('svc search throughput / raw FlexSearch', `${fmt(oursQps / rawQps)}x`, '>= 0.8x', oursQps / rawQps >= 0.8);

@@ -6,7 +6,9 @@ import { dirname, join, relative } from 'node:path';
 
 function files(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((f) => files(join(path, f)));
+  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  return walk(path);
 }
 
 /** `inputs`: directories or single files */
@@ -14,6 +16,21 @@ export function sourceHash(inputs: string[]): string {
   const h = createHash('sha256');
   inputs.forEach((input, i) => {
     for (const f of files(input)) h.update(`${i}:${relative(input, f)}`).update('\0').update(readFileSync(f)).update('\0');
+  });
+  return h.digest('hex').slice(0, 16);
+}
+
+/**
+ * Every input file's name, size and modification time, hashed: no file is read, so it is cheap. The
+ * same stamp means untouched inputs, which still hash as they did (git's index works so).
+ */
+export function statStamp(inputs: string[]): string {
+  const h = createHash('sha256');
+  inputs.forEach((input, i) => {
+    for (const f of files(input)) {
+      const s = statSync(f);
+      h.update(`${i}:${relative(input, f)}\0${s.size}\0${s.mtimeMs}\0`);
+    }
   });
   return h.digest('hex').slice(0, 16);
 }
@@ -28,3 +45,5 @@ const CODE = ['build', 'language'].map((d) => join(packageRoot(), d));
 
 /** What a build of `src` would be made from, hashed: a build is stale when this differs. */
 export const catalogSourceHash = (src: string): string => sourceHash([src, ...CODE]);
+/** The stat stamp of the same inputs */
+export const catalogSourceStamp = (src: string): string => statStamp([src, ...CODE]);

@@ -102,6 +102,29 @@ export interface SearchHit {
 }
 
 const wordsOf = (text: string) => new Set(searchEncoder.encode(text));
+
+/** Each row's own words (name, capability, terms) and its provider's: the costly part of loading (the encoder runs per row). */
+interface RowWords {
+  own: Array<Set<string>>;
+  providers: Array<Set<string>>;
+}
+function addRowWords(words: RowWords, rows: SearchRow[], byProvider: Map<string, Set<string>>): void {
+  for (const r of rows) {
+    words.own.push(wordsOf(`${r.name} ${r.capability.replaceAll('.', ' ')} ${(r.terms ?? []).join(' ')}`));
+    // rows of one provider share its words: encoded once per provider
+    const text = `${r.provider_display} ${r.provider}`;
+    let p = byProvider.get(text);
+    if (!p) byProvider.set(text, (p = wordsOf(text)));
+    words.providers.push(p);
+  }
+}
+function rowWords(rows: SearchRow[]): RowWords {
+  const words: RowWords = { own: [], providers: [] };
+  addRowWords(words, rows, new Map());
+  return words;
+}
+/** rows whose words are computed between two pauses of SearchEngine.load */
+const LOAD_SLICE = 250;
 const vocabularyPairs = (c: CapabilityDoc) => new Set([...c.vocabulary.terms, ...c.vocabulary.phrasings, ...Object.values(c.vocabulary.has).flat(), ...Object.values(c.vocabulary.gets).flat()].flatMap(pairsOf));
 
 export class SearchEngine {
@@ -131,14 +154,29 @@ export class SearchEngine {
   /** per word: the capabilities whose vocabulary holds it, with the weight of the best field for a wanted and a had word */
   private holders = new Map<string, { caps: Int32Array; wanted: Float64Array; had: Float64Array }>();
 
-  constructor(readonly rows: SearchRow[], dump: SearchIndexDump, readonly capabilities: CapabilityDoc[]) {
+  /**
+   * The engine built a slice of rows at a time, awaiting `pause()` between slices: a server answers
+   * other requests while a large index loads, instead of stopping for all of it at once.
+   */
+  static async load(rows: SearchRow[], dump: SearchIndexDump, capabilities: CapabilityDoc[], pause: () => Promise<void>): Promise<SearchEngine> {
+    const words: RowWords = { own: [], providers: [] };
+    const byProvider = new Map<string, Set<string>>();
+    for (let i = 0; i < rows.length; i += LOAD_SLICE) {
+      await pause();
+      addRowWords(words, rows.slice(i, i + LOAD_SLICE), byProvider);
+    }
+    await pause();
+    return new SearchEngine(rows, dump, capabilities, words);
+  }
+
+  constructor(readonly rows: SearchRow[], dump: SearchIndexDump, readonly capabilities: CapabilityDoc[], words: RowWords = rowWords(rows)) {
     for (const [k, v] of Object.entries(dump.rows)) this.index.import(k, v);
     for (const [k, v] of Object.entries(dump.capabilities)) this.capIndex.import(k, v);
     this.usd = Float64Array.from(rows, (r) => r.usd ?? Number.POSITIVE_INFINITY);
     this.cheapRank = new Int32Array(rows.length);
     Array.from(rows.keys()).sort((a, b) => this.usd[a] - this.usd[b] || a - b).forEach((i, rank) => { this.cheapRank[i] = rank; });
-    this.own = rows.map((r) => wordsOf(`${r.name} ${r.capability.replaceAll('.', ' ')} ${(r.terms ?? []).join(' ')}`));
-    this.providerWords = rows.map((r) => wordsOf(`${r.provider_display} ${r.provider}`));
+    this.own = words.own;
+    this.providerWords = words.providers;
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
     this.capOf = Int32Array.from(rows, (r) => capIds.get(r.capability) ?? -1);
     this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 ? WEIGHT.routedCapability : 0) + (r.kind === 'utility' ? 0 : WEIGHT.data));

@@ -14,14 +14,21 @@ export interface Svc {
   ctx: AppContext;
   /** the app alone: app.fetch(request) answers without a socket */
   app: H3;
-  /** serve on `port` (default PORT) and HOST */
+  /** serve on `port` (default PORT) and HOST, then load the search index in the background */
   listen(port?: number): Promise<RunningServer>;
 }
 
 /** The app and its server over a context made already. */
 export function assemble(ctx: AppContext): Svc {
   const app = createApp(ctx);
-  return { ctx, app, listen: (port = ctx.config.port) => startServer(app, { port, hostname: ctx.config.host, fast: fastPath(ctx) }) };
+  const listen = async (port = ctx.config.port) => {
+    const server = await startServer(app, { port, hostname: ctx.config.host, fast: fastPath(ctx) });
+    // The search index loads now, a slice at a time between requests, rather than before the first
+    // answer; a search that comes first waits for it. A failed load is tried again by that search.
+    ctx.catalog.search().catch((e: unknown) => process.stderr.write(`svc: the search index did not load (${(e as Error).message}); the next search tries again\n`));
+    return server;
+  };
+  return { ctx, app, listen };
 }
 
 /**

@@ -1,12 +1,20 @@
-// Validation at the edge: ajv validators compiled once, turning bad input into 422 issues.
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+// Validation at the edge: ajv validators, each compiled on its first use (not at start) and kept,
+// turning bad input into 422 issues.
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { invalid, type ValidationIssue } from './errors.ts';
+import { newAjv } from './util/ajv.ts';
+import { once } from './util/once.ts';
 
-const queryAjv = new Ajv2020({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
-// verbose: a pattern's error can name the form it wants (`x-expected` beside the pattern)
-const bodyAjv = new Ajv2020({ allErrors: true, useDefaults: true, strict: false, verbose: true });
-// `x-max-bytes`: a value's JSON text is at most that many bytes (a free-form object's size bound)
-bodyAjv.addKeyword({ keyword: 'x-max-bytes', schemaType: 'number', validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max });
+// validateSchema: false, as these are svc's own schemas: test/runtime/own-schemas.test.ts checks
+// them against the meta-schema, which otherwise compiles here on the first request (100+ ms, 5 MB).
+const queryAjv = once(() => newAjv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false, validateSchema: false }));
+const bodyAjv = once(() => {
+  // verbose: a pattern's error can name the form it wants (`x-expected` beside the pattern)
+  const ajv = newAjv({ allErrors: true, useDefaults: true, strict: false, verbose: true, validateSchema: false });
+  // `x-max-bytes`: a value's JSON text is at most that many bytes (a free-form object's size bound)
+  ajv.addKeyword({ keyword: 'x-max-bytes', schemaType: 'number', validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max });
+  return ajv;
+});
 
 function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
   return errors.map((e) => {
@@ -26,19 +34,19 @@ function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
 
 /** Compile a schema for query (or path: `where`) parameters (strings coerced to the declared types). */
 export function queryValidator<T>(schema: object, where = 'query'): (query: Record<string, unknown>) => T {
-  const check = queryAjv.compile(schema);
+  const check = once(() => queryAjv().compile(schema));
   return (query) => {
     const copy = { ...query };
-    if (!check(copy)) invalid(issues(where, check.errors ?? []));
+    if (!check()(copy)) invalid(issues(where, check().errors ?? []));
     return copy as T;
   };
 }
 
 /** Compile a schema for a JSON body (no coercion: a number sent as a string is wrong). */
 export function bodyValidator<T>(schema: object, where = 'body'): (body: unknown) => T {
-  const check = bodyAjv.compile(schema);
+  const check = once(() => bodyAjv().compile(schema));
   return (body) => {
-    if (!check(body)) invalid(issues(where, check.errors ?? []));
+    if (!check()(body)) invalid(issues(where, check().errors ?? []));
     return body as T;
   };
 }

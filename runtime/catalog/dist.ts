@@ -1,12 +1,15 @@
-// The built catalog, loaded at start: manifest, shelves, search index and runtime catalog in memory;
-// endpoint entries read from dist on first use and kept in a bounded LRU as ready-to-send bytes, so
-// memory stays flat however large the catalog grows. No YAML is read at run time.
+// The built catalog: manifest and runtime catalog loaded at start; shelves read on first use; the
+// search index loaded in the background once the server listens (a search before then waits for
+// it), so a start answers /meta without parsing and indexing every operation first; endpoint
+// entries read from dist on first use and kept in a bounded LRU as ready-to-send bytes, so memory
+// stays flat however large the catalog grows. No YAML is read at run time.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../language/types.ts';
 import { withoutHidden, type PlatformRow, type ShelfCapability } from '../../language/shelves.ts';
-import { SearchEngine } from '../../language/search.ts';
+import { SearchEngine, type SearchIndexDump } from '../../language/search.ts';
 import { Lru } from '../util/lru.ts';
+import { onceAsync } from '../util/once.ts';
 import { PROXY_URL } from '../../language/call-template.ts';
 
 export interface ShelfDoc {
@@ -18,10 +21,12 @@ export interface ShelfDoc {
 export interface DistCatalog {
   manifest: Manifest;
   platforms: { platforms: PlatformRow[]; hints: string[] };
-  shelves: Map<string, { visible: ShelfDoc; all: ShelfDoc }>;
+  /** a platform's shelf, read on its first request; undefined for an unknown slug */
+  shelves: { get(slug: string): { visible: ShelfDoc; all: ShelfDoc } | undefined };
   /** an entry as JSON bytes, proxy URL filled in; null for an unknown id */
   endpointBytes(id: string): Buffer | null;
-  search: SearchEngine;
+  /** the search engine, loaded on the first call (svc.listen makes that call): later calls share it; a failed load is tried again */
+  search(): Promise<SearchEngine>;
   runtime: RuntimeCatalog;
   entry(id: string): CatalogEntry | null;
 }
@@ -41,23 +46,32 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
   const json = <T>(rel: string): T => JSON.parse(text(rel)) as T;
   const { _generated, ...manifest } = json<Manifest & { _generated: string }>('manifest.json');
   void _generated;
+  const slugs = new Set(readdirSync(join(dir, 'platforms')).filter((f) => f.endsWith('.json') && !f.endsWith('.all.json')).map((f) => f.slice(0, -'.json'.length)));
   const shelves = new Map<string, { visible: ShelfDoc; all: ShelfDoc }>();
-  for (const f of readdirSync(join(dir, 'platforms')).filter((f) => f.endsWith('.json') && !f.endsWith('.all.json'))) {
-    const slug = f.slice(0, -'.json'.length);
+  const shelf = (slug: string) => {
+    if (!slugs.has(slug) || shelves.has(slug)) return shelves.get(slug);
     const all = json<ShelfDoc>(`platforms/${slug}.all.json`);
-    shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities) } });
-  }
+    return shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities) } }).get(slug);
+  };
   const endpointIds = new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length)));
   const cache = new Lru<Buffer>(ENTRY_CACHE);
   const endpointBytes = (id: string) => (!endpointIds.has(id) ? null
     : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll(PROXY_URL, proxyUrl))));
-  const rows = json<SearchRow[]>('search/rows.json');
+  // between slices of the index the event loop runs: requests keep being answered while it loads
+  const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const loadSearch = async () => {
+    await pause();
+    const rows = json<SearchRow[]>('search/rows.json');
+    await pause();
+    const dump = json<SearchIndexDump>('search/index.json');
+    return SearchEngine.load(rows, dump, json('search/capabilities.json'), pause);
+  };
   return {
     manifest,
     platforms: json('platforms.json'),
-    shelves,
+    shelves: { get: shelf },
     endpointBytes,
-    search: new SearchEngine(rows, json('search/index.json'), json('search/capabilities.json')),
+    search: onceAsync(loadSearch),
     runtime: loadRuntime(distDir),
     entry: (id) => {
       const bytes = endpointBytes(id);

@@ -1,7 +1,6 @@
 // A judge behind an OpenAI-compatible chat completions endpoint (SVC_JUDGE_URL, SVC_JUDGE_KEY,
 // SVC_JUDGE_MODEL). It gets the job, what the caller has and wants as the catalog reads it, and the
 // candidates with what each takes and returns; it must answer {kept, verdict} as JSON.
-import { request } from 'undici';
 import type { CapabilityDoc } from '../../language/types.ts';
 import type { Candidate, Judge, Judgement } from './types.ts';
 
@@ -10,6 +9,7 @@ const SYSTEM = 'You pick API operations for a job. `has` and `wants` are what th
 export function chatJudge(url: string, opts: { key?: string; model?: string }, docs: CapabilityDoc[]): Judge {
   const contract = new Map(docs.map((d) => [d.capability, { takes: d.identity, returns: d.output }]));
   return async ({ q, reading }, candidates, signal) => {
+    const { request } = await import('undici'); // loaded with the first judgement, not at start
     const res = await request(url, {
       method: 'POST',
       signal,

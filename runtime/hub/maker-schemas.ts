@@ -1,24 +1,26 @@
 // The makers' own JSON Schemas (draft 2020-12): checked against the meta-schema at publish and
 // compiled into validators, each in an Ajv of its own so one maker's `$id` can never clash with
 // another's. Compiled validators are kept by the schemas' text, a bounded number at a time.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { Lru } from '../util/lru.ts';
+import { newAjv } from '../util/ajv.ts';
+import { once } from '../util/once.ts';
 import type { VersionRecord } from './types.ts';
 
 // `format` is an annotation, as draft 2020-12 has it by default (no format is enforced, none is
 // unknown); nothing a maker writes is logged.
 const OPTIONS = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
-const metaChecker = new Ajv2020(OPTIONS);
+const metaChecker = once(() => newAjv(OPTIONS));
 
 /** meta-schema problems of a document, as JSON pointers with a sentence each */
 export function schemaProblems(doc: unknown): Array<{ pointer: string; msg: string }> {
-  if (metaChecker.validateSchema(doc as object)) return [];
-  return (metaChecker.errors ?? []).map((e) => ({ pointer: e.instancePath, msg: `Not a valid JSON Schema (draft 2020-12): ${e.instancePath || 'the document'} ${e.message}.` }));
+  if (metaChecker().validateSchema(doc as object)) return [];
+  return (metaChecker().errors ?? []).map((e) => ({ pointer: e.instancePath, msg: `Not a valid JSON Schema (draft 2020-12): ${e.instancePath || 'the document'} ${e.message}.` }));
 }
 
 export function compileSchema(doc: object): ValidateFunction {
-  return new Ajv2020(OPTIONS).compile(doc);
+  return newAjv(OPTIONS).compile(doc);
 }
 
 /** a validator's errors as pointers into the data with a sentence each */

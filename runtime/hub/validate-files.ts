@@ -2,7 +2,7 @@
 // whose loc names the file and the JSON pointer inside it. Templates are checked against the input
 // schema, the step order and each step's output contract, so a tool that can never work is refused
 // here rather than failing its check.
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { RuntimeCatalog } from '../../language/types.ts';
 import type { ValidationIssue } from '../errors.ts';
 import { parseUsdToMicro } from '../state/index.ts';
@@ -10,11 +10,16 @@ import { checkFileSchema, toolFileSchema } from './file-schemas.ts';
 import { compileSchema, dataProblems, schemaProblems } from './maker-schemas.ts';
 import { literalProblem, stepTarget, unfillable, type StepTarget } from './step-target.ts';
 import { parseRef, templatesIn } from './templates.ts';
+import { newAjv } from '../util/ajv.ts';
+import { once } from '../util/once.ts';
 import { FILE_NAMES, type CheckFile, type FileName, type ToolFile, type ToolSpec } from './types.ts';
 
-const shapes = new Ajv2020({ allErrors: true, strict: false });
-const toolShape = shapes.compile(toolFileSchema);
-const checkShape = shapes.compile(checkFileSchema);
+// compiled on the first publish rather than at start; svc's own schemas, checked against the
+// meta-schema by test/runtime/own-schemas.test.ts (as validate.ts's are)
+const shapes = once(() => {
+  const ajv = newAjv({ allErrors: true, strict: false, validateSchema: false });
+  return { tool: ajv.compile(toolFileSchema), check: ajv.compile(checkFileSchema) };
+});
 
 type Report = (file: FileName, pointer: string, msg: string, type: string) => void;
 
@@ -32,8 +37,8 @@ export function validateFiles(files: Record<FileName, string>, runtime: RuntimeC
       report(name, '', `${name} is not valid JSON (${(e as Error).message.slice(0, 120)}).`, 'value_error.json');
     }
   }
-  const tool = shaped<ToolFile>(docs['tool.json'], 'tool.json', toolShape, report);
-  const check = shaped<CheckFile>(docs['check.json'], 'check.json', checkShape, report);
+  const tool = shaped<ToolFile>(docs['tool.json'], 'tool.json', shapes().tool, report);
+  const check = shaped<CheckFile>(docs['check.json'], 'check.json', shapes().check, report);
   const inputSchema = jsonSchema(docs['input.schema.json'], 'input.schema.json', report);
   const outputSchema = jsonSchema(docs['output.schema.json'], 'output.schema.json', report);
 
@@ -63,7 +68,7 @@ export function validateFiles(files: Record<FileName, string>, runtime: RuntimeC
   return { spec: { tool: tool!, input_schema: inputSchema!, output_schema: outputSchema!, check: check! }, price_micro };
 }
 
-function shaped<T>(doc: unknown, file: FileName, validate: ReturnType<typeof shapes.compile>, report: Report): T | null {
+function shaped<T>(doc: unknown, file: FileName, validate: ValidateFunction, report: Report): T | null {
   if (doc === undefined) return null;
   if (validate(doc)) return doc as T;
   for (const p of dataProblems(validate.errors)) report(file, p.pointer, `${file}: ${p.msg}`, 'value_error.shape');

@@ -39,8 +39,8 @@ export const catalogRoutes = [
     method: 'GET', path: '/catalog/search', summary: 'Token-matching search over every operation', tags: ['catalog'], auth: 'none', open: true,
     request: { query: schemas.searchQuery, about: { q: 'words', limit: 'rows' } },
     responses: { 200: 'Results', 422: 'Validation error' },
-    handle: ({ ctx: { catalog, live }, query: { q, limit } }) => {
-      const { hits, total } = catalog.search.search(q, limit, (id) => live.measured(id));
+    handle: async ({ ctx: { catalog, live }, query: { q, limit } }) => {
+      const { hits, total } = (await catalog.search()).search(q, limit, (id) => live.measured(id));
       const results = hits.map(({ row, score }) => ({
         endpoint_id: row.endpoint_id, name: row.name, summary: row.summary, provider_display: row.provider_display,
         capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),

@@ -10,16 +10,22 @@ import { chatJudge } from '../find/judge-chat.ts';
 import { RateLimit } from '../find/rate-limit.ts';
 import { readJob, vocabularies } from '../find/read-job.ts';
 import type { Candidate, Judge } from '../find/types.ts';
+import { onceAsync } from '../util/once.ts';
 
 const CANDIDATES = 20;
 /** rows per capability among the candidates, so one large capability does not crowd out the others */
 const PER_CAPABILITY = 4;
 
-const finderOf = perContext(({ catalog, config, state }) => {
-  const docs = catalog.search.capabilities;
-  const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs) : localJudge;
-  return { vocab: vocabularies(docs), judge, limit: new RateLimit(config.findRatePerMinute, state.atomics) };
-});
+const finderOf = perContext(({ catalog, config, state }) => ({
+  limit: new RateLimit(config.findRatePerMinute, state.atomics),
+  // made on the first job, from the search engine (which loads once the server listens)
+  reader: onceAsync(async () => {
+    const search = await catalog.search();
+    const docs = search.capabilities;
+    const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs) : localJudge;
+    return { search, vocab: vocabularies(docs), judge };
+  }),
+}));
 
 export const findRoutes = [
   route<{ query: { q: string } }>({
@@ -28,12 +34,13 @@ export const findRoutes = [
     request: { query: schemas.findQuery, about: { q: 'the job, in words' } },
     responses: { 200: { description: 'NDJSON stream', type: 'application/x-ndjson', schema: { type: 'string' } }, 422: 'Validation error', 429: 'Rate limited; see Retry-After' },
     handle: async ({ ctx, event, query: { q } }) => {
-      const { catalog, live, config } = ctx;
-      const { vocab, judge, limit } = finderOf(ctx);
+      const { live, config } = ctx;
+      const { limit, reader } = finderOf(ctx);
       const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
       if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
+      const { search, vocab, judge } = await reader();
       const perCapability = new Map<string, number>();
-      const candidates: Candidate[] = catalog.search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
+      const candidates: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
         .filter(({ row }) => {
           const n = perCapability.get(row.capability) ?? 0;
           perCapability.set(row.capability, n + 1);
@@ -41,7 +48,7 @@ export const findRoutes = [
         })
         .slice(0, CANDIDATES)
         .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
-      const job = { q, reading: readJob(catalog.search.read(q), vocab) };
+      const job = { q, reading: readJob(search.read(q), vocab) };
       const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
       const stream = new ReadableStream<Uint8Array>({
         async start(out) {

@@ -1,14 +1,14 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server per request). The credential is
 // x-svc-token or Authorization: Bearer; every tool call goes through the app with it.
 import { getRequestIP } from 'h3';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { perContext, route, type RouteRequest } from '../declared-route.ts';
 import { teamFor } from '../auth.ts';
 import { fail } from '../errors.ts';
-import { loadTools, mcpServer } from '../mcp/server.ts';
 import { svcFetch } from '../mcp/svc-http.ts';
 import type { McpTool } from '../mcp/tool.ts';
 
+// the MCP SDK loads on the first /mcp request, not at start (see mcp/http-answer.ts)
+const mcp = () => import('../mcp/http-answer.ts');
 const bearer = (h: string | null) => (h && /^bearer\s+/i.test(h) ? h.replace(/^bearer\s+/i, '').trim() : null);
 /** the catalog is loaded once per app: so are its tools (null until asked, or after a failed load) */
 const toolsOf = perContext(() => ({ tools: null as Promise<McpTool[]> | null }));
@@ -21,12 +21,9 @@ async function answer({ event, ctx, app }: RouteRequest<object>): Promise<Respon
   const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(Object.assign(r, { ip })));
   // a failed load is tried again by the next request rather than kept
   const cache = toolsOf(ctx);
-  const tools = (cache.tools ??= loadTools(http).catch((e: unknown) => { cache.tools = null; throw e; }));
+  const tools = (cache.tools ??= mcp().then((m) => m.loadTools(http)).catch((e: unknown) => { cache.tools = null; throw e; }));
   if (Number(event.req.headers.get('content-length')) > ctx.config.maxBodyBytes) fail(413, `Request body too large: the limit is ${ctx.config.maxBodyBytes} bytes.`);
-  const server = mcpServer(await tools, http);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  return transport.handleRequest(event.req as unknown as Request);
+  return (await mcp()).answerMcp(await tools, http, event.req as unknown as Request);
 }
 
 // the methods of Streamable HTTP (GET and DELETE answer 405 in stateless mode, from the SDK)

@@ -1,4 +1,6 @@
-// The compiled server as `npm start` runs it: plain node, no tsx, one process, answering /meta and /healthz.
+// The compiled server as `npm start` runs it: plain node, no tsx, one process, answering /meta and
+// /healthz, and the parts it loads on first use rather than at start (the search index, ajv, the MCP
+// SDK) working from the compiled files.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { dashboardSourceHash } from '../../build/dashboard.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'svc-compiled-'));
+const ADMIN = 'compiled-admin-token';
 const out = join(ROOT, '.test-dist', 'server');
 let child: ChildProcess | undefined;
 
@@ -28,10 +31,10 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-it('starts with plain node and answers /meta and /healthz', async () => {
+it('starts with plain node, answers /meta and /healthz, and loads search, ajv and MCP on first use', async () => {
   child = spawn(process.execPath, [join(out, 'start.js')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: join(tmp, 'dist'), SVC_SECRET: 'compiled-secret' },
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: join(tmp, 'dist'), SVC_SECRET: 'compiled-secret', SVC_ADMIN_TOKEN: ADMIN },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
@@ -43,10 +46,25 @@ it('starts with plain node and answers /meta and /healthz', async () => {
     });
     child!.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
   });
-  const meta = await (await fetch(`http://127.0.0.1:${port}/meta`)).json() as { svc_version: string; catalog: { operations: number } };
+  const base = `http://127.0.0.1:${port}`;
+  // sent the moment the server listens, while its search index loads: the search waits for it
+  const early = fetch(`${base}/catalog/search?q=verify%20email`);
+  const meta = await (await fetch(`${base}/meta`)).json() as { svc_version: string; catalog: { operations: number } };
   const pkg = await import('../../package.json', { with: { type: 'json' } });
   expect(meta.svc_version).toBe(pkg.default.version); // the JSON import made it into the bundle
   expect(meta.catalog.operations).toBeGreaterThan(400);
-  const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+  const health = await fetch(`${base}/healthz`);
   expect(health.status).toBe(200);
+
+  const search = await early;
+  expect(search.status).toBe(200);
+  expect(((await search.json()) as { results: Array<{ capability: string }> }).results[0].capability).toBe('people.email.verify');
+  expect((await fetch(`${base}/catalog/search?limit=0`)).status).toBe(422); // ajv, loaded from the compiled code's place
+
+  const post = (path: string, body: unknown, headers: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  const team = (await (await post('/admin/teams', { name: 'Compiled' }, { 'x-svc-admin': ADMIN })).json()) as { token: string };
+  const listed = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${team.token}` });
+  expect(listed.status).toBe(200);
+  const { result } = (await listed.json()) as { result: { tools: Array<{ name: string }> } };
+  expect(result.tools.map((t) => t.name)).toContain('search_catalog'); // the MCP SDK's chunk, loaded on this first call
 });

@@ -1,11 +1,13 @@
 // `npm start` rebuilds what is missing or stale: the catalog when its sources change, the dashboard
 // when web/ or the catalog language it bundles change (an old checkout must not keep serving an old page).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ensureBuilt } from '../../runtime/ensure-built.ts';
-import { dashboardFresh } from '../../build/dashboard.ts';
+import { dashboardFresh, dashboardSourceHash } from '../../build/dashboard.ts';
+import { catalogSourceHash, catalogSourceStamp } from '../../build/source-hash.ts';
+import { FIXTURE_SRC } from '../helpers/paths.ts';
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-ensure-'));
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
@@ -24,4 +26,39 @@ it('builds what is missing, keeps what is fresh, and rebuilds a dashboard made f
   expect(dashboardFresh(dist)).toBe(false);
   expect(await run()).toEqual(['dashboard sources changed: rebuilding web/']);
   expect(dashboardFresh(dist)).toBe(true);
+});
+
+it('trusts the sources\' stat stamp instead of hashing them, and hashes again once a file is touched or edited', async () => {
+  const src = join(dist, 'src');
+  const out = join(dist, 'stamped');
+  cpSync(FIXTURE_SRC, src, { recursive: true });
+  // a dashboard marked fresh: this test is about the catalog
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'index.html'), '<!doctype html>');
+  writeFileSync(join(out, '.dashboard-hash'), dashboardSourceHash());
+  const said: string[] = [];
+  const start = async () => { said.length = 0; await ensureBuilt(out, src, (m) => { if (!m.startsWith('build:')) said.push(m); }); return [...said]; };
+  const stampFile = join(out, 'catalog', '.source-stamp');
+  const marker = join(out, 'catalog', '.source-hash');
+
+  expect(await start()).toEqual(['no built catalog: building']);
+  expect(readFileSync(stampFile, 'utf8')).toBe(`${catalogSourceStamp(src)} ${catalogSourceHash(src)}`);
+  expect(await start()).toEqual([]);
+
+  // while the stamp holds, the hash it was recorded with is believed (nothing is read or hashed)
+  writeFileSync(marker, 'believed');
+  writeFileSync(stampFile, `${catalogSourceStamp(src)} believed`);
+  expect(await start()).toEqual([]);
+
+  // touched, same content: hashed again, so the wrong marker above is found out and rebuilt
+  const file = join(src, 'platforms.yaml');
+  utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+  expect(await start()).toEqual(['catalog sources changed: rebuilding']);
+  utimesSync(file, new Date(), new Date(Date.now() + 10_000));
+  expect(await start()).toEqual([]); // same content: the stamp renewed, nothing built
+  expect(readFileSync(stampFile, 'utf8')).toBe(`${catalogSourceStamp(src)} ${catalogSourceHash(src)}`);
+
+  appendFileSync(file, '\n# edited\n');
+  expect(await start()).toEqual(['catalog sources changed: rebuilding']);
+  expect(readFileSync(marker, 'utf8')).toBe(catalogSourceHash(src));
 });
