@@ -59,7 +59,7 @@ function exchange(req: OutgoingRequest, timeoutMs: number, maxBytes: number): Pr
       onResponseError(_controller, error) { clearTimeout(timer); reject(error); },
     };
     agent.dispatch({
-      origin: req.url.origin, path: `${req.url.pathname}${req.url.search}`, method: req.method as Dispatcher.HttpMethod,
+      origin: req.origin, path: req.path, method: req.method as Dispatcher.HttpMethod,
       headers: req.headers, body: req.body,
     }, handler);
   });
