@@ -93,10 +93,9 @@ export class LocalLedger {
     d.balance_micro = balance; d.earnings_micro = earnings; d.seq = id;
     const chunk = (log.next ??= newChunk());
     chunk.entries.push({ id, at, kind, amount_micro, endpoint_id, call_id, tool_id, balance_after: balance, earnings_after: earnings });
-    // The first chunk is written once the code that decided it yields (a microtask later), so posts
-    // decided together share it, and the posts decided while a write is in flight share the next one.
-    // Not a turn of the event loop later: on a quiet server that wait was on every charge's path.
-    log.writing ??= Promise.resolve().then(() => this.write(account, log));
+    // The first chunk waits for the end of this turn of the event loop, so posts decided by other
+    // requests in the same turn share its write.
+    log.writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.write(account, log));
     return chunk.done.then(() => entry);
   }
 
