@@ -113,15 +113,17 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
     return { ...base, kind: 'miss', stopped: stoppedBy(tried), tried };
   }
   if (call.options.dryRun) return dryRun(deps, call, cap, ownKeys, base);
-  if (!thePlan.attempts.some((a) => a.key === 'own')) {
-    const cheapest = Math.min(...thePlan.attempts.map((a) => a.worst_cost_micro));
-    if (!(await deps.spending.covers(call.team.id, cheapest))) {
-      // every attempt listed as skipped for the balance: what a verification refused this way shows
-      return { ...base, kind: 'broke', needed_micro: cheapest, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
-    }
-  }
-  return waterfall(deps, call, cap, prepared, base);
+  // A call whose every attempt is paid from the balance is refused (402) when the balance does not
+  // cover its cheapest attempt. That is asked only when the waterfall's first hold is refused: a
+  // hold granted means the balance covers at least that attempt's worst case, so the common call
+  // reads the balance once (in its hold), not twice.
+  const cheapest = thePlan.attempts.some((a) => a.key === 'own') ? null : Math.min(...thePlan.attempts.map((a) => a.worst_cost_micro));
+  return waterfall(deps, call, cap, prepared, base, cheapest);
 }
+
+/** every attempt listed as skipped for the balance: what a verification refused this way shows */
+const refusedForBalance = (base: Omit<RouteOutcome, 'kind'>, cheapest: number): RouteOutcome =>
+  ({ ...base, kind: 'broke', needed_micro: cheapest, stopped: 'balance', tried: base.plan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) });
 
 type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;
 
@@ -139,7 +141,8 @@ function finished(base: Omit<RouteOutcome, 'kind'>, tried: Tried[], spent: numbe
   };
 }
 
-async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>): Promise<RouteOutcome> {
+/** `brokeBelow`: the cheapest attempt's worst case when every attempt is paid (see routeCall), else null */
+async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>, brokeBelow: number | null): Promise<RouteOutcome> {
   const deadline = Date.now() + call.options.timeoutMs;
   const tried: Tried[] = [];
   let spent = 0;
@@ -154,7 +157,13 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
     // an own-key attempt holds and charges nothing: the provider bills the team
     const hold = a.key === 'platform' ? await deps.spending.hold(call.team.id, a.worst_cost_micro) : null;
-    if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
+    if (a.key === 'platform' && !hold) {
+      if (brokeBelow !== null && !(await deps.spending.covers(call.team.id, brokeBelow))) return refusedForBalance(base, brokeBelow);
+      brokeBelow = null; // the balance covers it, but calls in flight hold it: this attempt is skipped
+      tried.push(skipped(a.endpoint_id, 'balance'));
+      continue;
+    }
+    brokeBelow = null;
     try {
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
       const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
