@@ -3,14 +3,23 @@
 // shaping), skipping the Web Request/Response conversion. Sessions (cookies) and the rest go to the app.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.ts';
-import { answerRoutedCall } from '../router/routed-door.ts';
+import { answerRoutedCall, type RoutedRequest } from '../router/routed-door.ts';
 import type { HeaderReader } from '../router/options.ts';
+import type { PlainAnswer } from '../errors.ts';
 import { readJsonNode } from '../body.ts';
 import type { NodeFastPath } from './entries.ts';
 
-/** Node lower-cases header names already, and callers ask in lower case; joining repeated ones as Headers would. */
-class NodeHeaders implements HeaderReader {
-  constructor(private req: IncomingMessage) {}
+/**
+ * One call as Node hands it over, its headers, body and answer in one object: no closures made per
+ * call. Node lower-cases header names already, and callers ask in lower case; repeated ones are
+ * joined as Headers would.
+ */
+class NodeCall implements RoutedRequest, HeaderReader {
+  constructor(private req: IncomingMessage, private res: ServerResponse, private maxBodyBytes: number) {}
+
+  get headers(): HeaderReader {
+    return this;
+  }
 
   get(name: string): string | null {
     const v = this.req.headers[name];
@@ -20,14 +29,21 @@ class NodeHeaders implements HeaderReader {
   keys(): Iterable<string> {
     return Object.keys(this.req.headers);
   }
-}
 
-async function answer(ctx: AppContext, capability: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // only token-bearing calls come this way (below), so there is no session cookie to read
-  const a = await answerRoutedCall(ctx, capability, { headers: new NodeHeaders(req), sessionCookie: () => null, readBody: () => readJsonNode(req, ctx.config.maxBodyBytes) });
-  a.headers['content-length'] = String(Buffer.byteLength(a.text)); // the same for every merged caller
-  res.writeHead(a.status, a.headers);
-  res.end(a.text);
+  /** only token-bearing calls come this way (below), so there is no session cookie to read */
+  sessionCookie(): null {
+    return null;
+  }
+
+  readBody(): Promise<unknown> {
+    return readJsonNode(this.req, this.maxBodyBytes);
+  }
+
+  write(a: PlainAnswer): void {
+    a.headers['content-length'] = String(Buffer.byteLength(a.text)); // the same for every merged caller
+    this.res.writeHead(a.status, a.headers);
+    this.res.end(a.text);
+  }
 }
 
 export function fastRouted(ctx: AppContext): NodeFastPath {
@@ -36,7 +52,9 @@ export function fastRouted(ctx: AppContext): NodeFastPath {
     if (req.method !== 'POST' || !req.url?.startsWith(prefix) || !req.headers['x-svc-token']) return false;
     const capability = req.url.slice(prefix.length);
     if (capability.includes('/') || capability.includes('?') || !ctx.router.isCapability(capability)) return false;
-    void answer(ctx, capability, req, res);
+    const call = new NodeCall(req, res, ctx.config.maxBodyBytes);
+    // answerRoutedCall never rejects: errors come back as their answer
+    void answerRoutedCall(ctx, capability, call).then((a) => call.write(a));
     return true;
   };
 }

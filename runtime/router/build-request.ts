@@ -7,17 +7,34 @@ import { isUnsafePath } from '../../language/paths.ts';
 import { baseUrl, placeKey, type Env } from '../../language/provider-auth.ts';
 import { perObject, Remembered } from '../../language/remember.ts';
 
-export interface OutgoingRequest {
-  method: string;
-  url: URL;
-  headers: Record<string, string>;
-  body: string | null;
+/**
+ * One request to a provider. The client sends `origin` and `path` as they are; the parsed `url` is
+ * made only when asked for (pass-through, tests), not on every call.
+ */
+export class OutgoingRequest {
+  constructor(
+    readonly method: string,
+    /** scheme, host and port */
+    readonly origin: string,
+    /** path and query, as sent */
+    readonly path: string,
+    readonly headers: Record<string, string>,
+    readonly body: string | null,
+  ) {}
+
+  static to(method: string, url: URL, headers: Record<string, string>, body: string | null): OutgoingRequest {
+    return new OutgoingRequest(method, url.origin, `${url.pathname}${url.search}`, headers, body);
+  }
+
+  get url(): URL {
+    return new URL(`${this.origin}${this.path}`);
+  }
 }
 
 /** The URL of a path on the provider's host, or null if it would leave it (dot segments, encoded slashes). */
 export function providerUrl(provider: ProviderRuntime, env: Env, path: string): URL | null {
-  const href = isUnsafePath(path) ? null : joinedHref(provider, env, path);
-  return href === null ? null : new URL(href);
+  const target = isUnsafePath(path) ? null : joinedTarget(provider, env, path);
+  return target === null ? null : new URL(`${target.origin}${target.path}`);
 }
 
 const basesIn = perObject((_env: Env) => new Map<string, { origin: string; prefix: string }>());
@@ -34,18 +51,24 @@ function parsedBase(provider: ProviderRuntime, env: Env): { origin: string; pref
   return base;
 }
 
+/** A resolved path on a provider's host: the origin, and the path and query as the client sends them. */
+interface Target {
+  origin: string;
+  path: string;
+}
+
 /**
  * `path` under a base (`origin\nprefix\npath`), or null if resolving it leaves the base's host or
  * path prefix. Remembered: most children call the same few paths again and again.
  */
-const joined = new Remembered<string | null>(10_000, (id) => {
+const joined = new Remembered<Target | null>(10_000, (id) => {
   const a = id.indexOf('\n');
   const b = id.indexOf('\n', a + 1);
   const [origin, prefix] = [id.slice(0, a), id.slice(a + 1, b)];
   const url = new URL(`${prefix}${id.slice(b + 1)}`, origin);
-  return url.origin === origin && url.pathname.startsWith(prefix) ? url.href : null;
+  return url.origin === origin && url.pathname.startsWith(prefix) ? { origin, path: `${url.pathname}${url.search}` } : null;
 });
-function joinedHref(provider: ProviderRuntime, env: Env, path: string): string | null {
+function joinedTarget(provider: ProviderRuntime, env: Env, path: string): Target | null {
   const base = parsedBase(provider, env);
   return joined.get(`${base.origin}\n${base.prefix}\n${path}`);
 }
@@ -98,18 +121,18 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
   // The template is checked by the build (isUnsafePath); values are encoded into single segments, so
   // `%2F` inside a value is data, not a way out of the provider's host.
   const filled = op.path.includes('{') ? op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, p: string) => encodeURIComponent(path[p] ?? '')) : op.path;
-  const href = joinedHref(provider, env, filled);
-  if (!href) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);
-  // The query is built apart and the URL parsed once: each change through url.searchParams
-  // re-serialises the whole URL.
+  const target = joinedTarget(provider, env, filled);
+  if (!target) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);
+  // The query is built apart and appended as text: form-encoded, it is already what a URL parser
+  // would make of it, so no URL is parsed per call.
   const search = new URLSearchParams();
   for (const k in query) appendQuery(search, k, query[k]);
   placeKey(provider, key, search, headers);
   const qs = search.toString();
-  const url = new URL(qs ? `${href}${href.includes('?') ? '&' : '?'}${qs}` : href);
+  const sent = qs ? `${target.path}${target.path.includes('?') ? '&' : '?'}${qs}` : target.path;
   if (body !== null) headers['content-type'] = op.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
   const encoded = body === null ? null
     : op.input.bodyType === 'form' ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()
     : JSON.stringify(body);
-  return { method: op.method, url, headers, body: encoded };
+  return new OutgoingRequest(op.method, target.origin, sent, headers, encoded);
 }

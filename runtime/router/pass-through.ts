@@ -9,7 +9,7 @@ import type { Team } from '../state/index.ts';
 import { fail } from '../errors.ts';
 import { readJson } from '../body.ts';
 import { getPath } from '../../language/json-path.ts';
-import { providerUrl } from './build-request.ts';
+import { OutgoingRequest, providerUrl } from './build-request.ts';
 import { isUnsafePath } from '../../language/paths.ts';
 import { placeKey, platformKey } from '../../language/provider-auth.ts';
 import { send } from './http.ts';
@@ -83,7 +83,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     placeKey(prov, key, query, headers);
     target.search = query.toString();
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const answer = await send({ method: op.method, url: target, headers, body: body === undefined ? null : JSON.stringify(body) }, router.deps.attemptTimeoutMs, router.deps.maxAnswerBytes);
+    const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body)), router.deps.attemptTimeoutMs, router.deps.maxAnswerBytes);
     if (answer.failure) {
       state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
       const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${router.deps.maxAnswerBytes} bytes` }[answer.failure];

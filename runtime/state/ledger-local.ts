@@ -45,9 +45,10 @@ export class LocalLedger {
     return log ? this.decide(account, log, draft) : this.open(account).then((l) => this.decide(account, l, draft));
   }
 
-  async account(account: string): Promise<Account> {
-    const { stored } = this.logs.get(account) ?? (await this.open(account));
-    return { balance_micro: stored.balance_micro, earnings_micro: stored.earnings_micro };
+  account(account: string): Promise<Account> {
+    // an opened account answers at once (every hold and balance check of a call reads one)
+    const log = this.logs.get(account);
+    return log ? Promise.resolve(storedAccount(log)) : this.open(account).then(storedAccount);
   }
 
   async entries(account: string, before: number | null, limit: number): Promise<{ entries: LedgerEntry[]; next: number | null }> {
@@ -136,6 +137,10 @@ export class LocalLedger {
     }
     return opening;
   }
+}
+
+function storedAccount({ stored }: AccountLog): Account {
+  return { balance_micro: stored.balance_micro, earnings_micro: stored.earnings_micro };
 }
 
 function publicEntry({ balance_after, earnings_after, ...entry }: StoredEntry): LedgerEntry {

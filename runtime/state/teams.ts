@@ -35,8 +35,11 @@ export function slugify(name: string): string {
 export const SHARED_TEAM_TTL_MS = 1000;
 
 export class Teams {
-  /** team records; `until` is Infinity when this process is the only writer */
-  private cache = new Map<number, { record: TeamRecord; until: number }>();
+  /**
+   * team records, with what every call reads of them made once (the public team, the providers the
+   * team keeps keys for); `until` is Infinity when this process is the only writer
+   */
+  private cache = new Map<number, Cached>();
   /** token digest → team id; tokens are never reissued to another team, so this cannot go stale */
   private tokens = new Map<string, number>();
 
@@ -57,6 +60,8 @@ export class Teams {
   }
 
   async byId(id: number): Promise<Team | null> {
+    const hit = this.fresh(id);
+    if (hit) return hit.team;
     const r = await this.record(id);
     return r && publicTeam(r);
   }
@@ -79,7 +84,8 @@ export class Teams {
     if (!TOKEN_RE.test(token)) return null;
     const digest = sha256(token);
     const known = this.tokens.get(digest);
-    if (known !== undefined) return this.byId(known);
+    // the common case, a known token of a cached team, answers without another promise
+    if (known !== undefined) return this.fresh(known)?.team ?? this.byId(known);
     const team = await this.resolve('token', digest);
     if (team) this.tokens.set(digest, team.id);
     return team;
@@ -138,6 +144,8 @@ export class Teams {
   }
 
   async ownKeyProviders(teamId: number): Promise<string[]> {
+    const hit = this.fresh(teamId);
+    if (hit) return [...hit.providers];
     return Object.keys((await this.record(teamId))?.keys ?? {}).sort();
   }
 
@@ -148,16 +156,22 @@ export class Teams {
     return this.byId(rec.team_id);
   }
 
-  private async record(id: number): Promise<TeamRecord | null> {
+  private fresh(id: number): Cached | null {
     const hit = this.cache.get(id);
-    if (hit && hit.until > Date.now()) return hit.record;
+    return hit && hit.until > Date.now() ? hit : null;
+  }
+
+  private async record(id: number): Promise<TeamRecord | null> {
+    const hit = this.fresh(id);
+    if (hit) return hit.record;
     const r = await this.storage.getItem<TeamRecord>(`team:${id}`);
     if (r) this.keep(r);
     return r;
   }
 
   private keep(record: TeamRecord): void {
-    this.cache.set(record.id, { record, until: this.exclusive ? Infinity : Date.now() + SHARED_TEAM_TTL_MS });
+    const until = this.exclusive ? Infinity : Date.now() + SHARED_TEAM_TTL_MS;
+    this.cache.set(record.id, { record, team: publicTeam(record), providers: Object.keys(record.keys).sort(), until });
   }
 
   private async change(id: number, edit: (r: TeamRecord) => void): Promise<void> {
@@ -169,6 +183,13 @@ export class Teams {
     });
     if (next) this.keep(next);
   }
+}
+
+interface Cached {
+  record: TeamRecord;
+  team: Team;
+  providers: readonly string[];
+  until: number;
 }
 
 const publicTeam = ({ id, slug, name, created_at }: TeamRecord): Team => ({ id, slug, name, created_at });

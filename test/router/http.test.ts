@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../runtime/router/http.ts';
+import { OutgoingRequest } from '../../runtime/router/build-request.ts';
 
 let server: Server;
 let base: string;
@@ -37,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
 
-const get = (path: string) => ({ method: 'GET', url: new URL(`${base}${path}`), headers: { accept: 'application/json' }, body: null });
+const get = (path: string) => OutgoingRequest.to('GET', new URL(`${base}${path}`), { accept: 'application/json' }, null);
 
 describe('send', () => {
   it('answers status, parsed body and the exact text (UTF-8 kept)', async () => {
