@@ -172,7 +172,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       const price = attemptChargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
       // the price never passes the worst case held, so the hold covers the charge
       const cost = hold ? await hold.charge(price, { endpoint_id: a.endpoint_id, call_id: call.callId }) : price;
-      // Charged: what was held for this attempt goes back now, so it cannot starve the verification.
+      // A refused charge leaves its hold (a landed one dropped it): give it back before the verification holds.
       hold?.release();
       spent += cost;
       deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
