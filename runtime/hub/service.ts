@@ -12,7 +12,7 @@ import { specOf } from './spec.ts';
 import { HubStore } from './store.ts';
 import { validateFiles } from './validate-files.ts';
 import { toolView } from './view.ts';
-import type { FileName, VersionRecord } from './types.ts';
+import type { FileName, ToolRecord, VersionRecord } from './types.ts';
 
 export interface PublishAnswer {
   tool_id: string;
@@ -21,6 +21,12 @@ export interface PublishAnswer {
   reason?: string;
   check: { ok: boolean; cost_micro: number; ms: number; output?: unknown };
 }
+
+/** what every list row says of a tool at one of its versions */
+const toolRow = (tool: ToolRecord, v: VersionRecord, team: Team) => {
+  const spec = specOf(v);
+  return { tool_id: tool.tool_id, mine: tool.team_id === team.id, name: spec.tool.name, summary: spec.tool.summary, price_usd: v.price_micro / 1_000_000, version: v.version };
+};
 
 const published = (v: VersionRecord): PublishAnswer => ({
   tool_id: v.tool_id, version: v.version, status: v.status, ...(v.reason ? { reason: v.reason } : {}), check: v.check ?? { ok: false, cost_micro: 0, ms: 0 },
@@ -57,17 +63,11 @@ export class Hub {
   }
 
   /** the tools `team` may run now: not retired, with a live version (its own included), newest live version each */
-  async list(team: Team): Promise<{ tools: Array<Record<string, unknown>> }> {
-    const tools = [];
-    for (const id of await this.store.toolIds()) {
-      const tool = await this.store.tool(id);
-      if (!tool || tool.retired_at) continue;
-      const live = newestLive(await this.store.versions(id));
-      if (!live) continue;
-      const spec = specOf(live);
-      tools.push({ tool_id: id, mine: tool.team_id === team.id, name: spec.tool.name, summary: spec.tool.summary, price_usd: live.price_micro / 1_000_000, version: live.version, input_schema: spec.input_schema });
-    }
-    return { tools };
+  list(team: Team): Promise<{ tools: Array<Record<string, unknown>> }> {
+    return this.rows((tool, versions) => {
+      const live = tool.retired_at ? null : newestLive(versions);
+      return live && { ...toolRow(tool, live, team), input_schema: specOf(live).input_schema };
+    });
   }
 
   /**
@@ -75,20 +75,24 @@ export class Hub {
    * with its newest version: the maker's own list, where GET /hub/tools without `mine` lists what
    * may be run.
    */
-  async mine(team: Team): Promise<{ tools: Array<Record<string, unknown>> }> {
+  mine(team: Team): Promise<{ tools: Array<Record<string, unknown>> }> {
+    return this.rows((tool, versions) => {
+      const newest = versions.at(-1);
+      if (tool.team_id !== team.id || !newest) return null;
+      return {
+        ...toolRow(tool, newest, team), status: tool.retired_at ? 'retired' : newest.status, ...(newest.reason ? { reason: newest.reason } : {}),
+        live_version: newestLive(versions)?.version ?? null,
+      };
+    });
+  }
+
+  /** one row per stored tool that `row` answers for, in id order */
+  private async rows(row: (tool: ToolRecord, versions: VersionRecord[]) => Record<string, unknown> | null): Promise<{ tools: Array<Record<string, unknown>> }> {
     const tools = [];
     for (const id of await this.store.toolIds()) {
       const tool = await this.store.tool(id);
-      if (!tool || tool.team_id !== team.id) continue;
-      const versions = await this.store.versions(id);
-      const newest = versions.at(-1);
-      if (!newest) continue;
-      const spec = specOf(newest);
-      tools.push({
-        tool_id: id, mine: true, name: spec.tool.name, summary: spec.tool.summary, price_usd: newest.price_micro / 1_000_000,
-        version: newest.version, status: tool.retired_at ? 'retired' : newest.status, ...(newest.reason ? { reason: newest.reason } : {}),
-        live_version: newestLive(versions)?.version ?? null,
-      });
+      const made = tool && row(tool, await this.store.versions(id));
+      if (made) tools.push(made);
     }
     return { tools };
   }
