@@ -13,7 +13,8 @@ export interface AppContext {
   catalog: DistCatalog;
   live: LiveData;
   state: State;
-  router: Router;
+  /** made on first use, from the runtime catalog (which is parsed then): a start does not wait for it */
+  readonly router: Router;
   /** holds and charges: how every call spends a team's money */
   spending: Spending;
   /** bytes of GET /catalog/endpoints/{id}, live parts included */
@@ -23,5 +24,11 @@ export interface AppContext {
 export function createContext(config: Config, catalog: DistCatalog, state: State): AppContext {
   const live = liveData(state, catalog);
   const spending = new Spending(state);
-  return { config, catalog, live, state, spending, router: createRouter({ runtime: catalog.runtime, state, live, config, spending }), entryBytes: entryBytes(catalog, live) };
+  let router: Router | undefined;
+  return {
+    config, catalog, live, state, spending, entryBytes: entryBytes(catalog, live),
+    get router() {
+      return (router ??= createRouter({ runtime: catalog.runtime, state, live, config, spending }));
+    },
+  };
 }

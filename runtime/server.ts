@@ -42,6 +42,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Whether a fast path took the request. One that throws before taking it (the router could not be
+ * made, say) leaves it to the app, whose error shaper answers it, rather than to an uncaught exception.
+ */
+function takes(fast: NodeFastPath, req: IncomingMessage, res: ServerResponse): boolean {
+  try {
+    return fast(req, res);
+  } catch {
+    return false;
+  }
+}
+
 export function startServer(app: H3, opts: { port: number; hostname?: string; fast?: NodeFastPath }): Promise<RunningServer> {
   const h3 = toNodeHandler(app);
   const fast = opts.fast;
@@ -52,7 +64,7 @@ export function startServer(app: H3, opts: { port: number; hostname?: string; fa
     res.once('close', () => {
       if (--inFlight === 0) idle?.();
     });
-    if (fast?.(req, res)) return;
+    if (fast && takes(fast, req, res)) return;
     res.writeHead = writeHeadWithReason as ServerResponse['writeHead'];
     void h3(req, res);
   });
