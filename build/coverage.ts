@@ -1,7 +1,7 @@
 // catalog/COVERAGE.md: the market per routed capability at a glance, generated on every build.
 import { GENERATED } from './generated.ts';
 import type { CapabilitySrc, CatalogEntry, RuntimeCatalog } from '../language/types.ts';
-import { billsMiss } from '../language/prices.ts';
+import { missMayCost } from '../language/prices.ts';
 
 /** Who pays when no child serves, as the router applies the capability's `misses` block. */
 function unservedPays(cap: CapabilitySrc | undefined): string {
@@ -22,10 +22,11 @@ function seedColumns(cap: CapabilitySrc | undefined, ours: string): [string, str
 export function coverageMarkdown(entries: CatalogEntry[], runtime: RuntimeCatalog): string {
   const byId = new Map(entries.map((e) => [e.endpoint.id, e.endpoint]));
   const routed = entries.filter((e) => e.routing).sort((a, b) => a.endpoint.id.localeCompare(b.endpoint.id));
-  const billing = (id: string) => Boolean(runtime.operations[id] && billsMiss(runtime.operations[id]));
+  const billing = (id: string) => Boolean(runtime.operations[id] && missMayCost(runtime.operations[id]));
   const lines = [`<!-- ${GENERATED} -->`, '# Coverage of routed capabilities', ''];
   lines.push(
-    '"Children that bill a miss" counts the children charged for a miss by their provider\'s pricing; the seed\'s',
+    '"Children that bill a miss" counts the children charged for a miss by their provider\'s pricing (a contract miss',
+    'the provider bills as an answer included); the seed\'s',
     'figure stands beside ours. "A call no child serves pays" is the router\'s rule for the capability',
     '(docs/routing.md, "Misses").', '',
     '| capability | children | price per hit (USD) | children that bill a miss | the seed\'s figure | a call no child serves pays | why ours differs from the seed |',

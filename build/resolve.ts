@@ -37,6 +37,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
       const rt: OperationRuntime = {
         endpoint_id: src.id, provider: p.service, method: src.method, path: src.path, input: src.input,
         cost: endpoint.cost, price_micro: priceMicro(endpoint.cost), bills_miss: src.bills_miss ?? src.cost?.type === 'per_call',
+        ...(src.bills_contract_miss ? { bills_contract_miss: true as const } : {}),
         miss: src.miss ?? null, async: src.async ?? null, platform_eligible: endpoint.platform_eligible,
         body_allowlist: src.body_allowlist ?? false, strict_query: src.strict_query ?? false, strict_body: src.strict_body ?? false,
         example: ex ?? null,

@@ -28,7 +28,7 @@ function covers(a: OperationSrc, b: OperationSrc): boolean {
 function differences(a: OperationSrc, b: OperationSrc): string[] {
   const rule = (op: OperationSrc): Record<string, unknown> => ({
     'cost.type': op.cost?.type, 'cost.usd': op.cost?.usd, 'cost.rows_per_unit': op.cost?.rows_per_unit ?? 1, 'cost.min_units': op.cost?.min_units ?? 0,
-    bills_miss: op.bills_miss ?? op.cost?.type === 'per_call', 'miss.status': op.miss?.status ?? [], 'miss.when': op.miss?.when ?? [],
+    bills_miss: op.bills_miss ?? op.cost?.type === 'per_call', bills_contract_miss: op.bills_contract_miss ?? false, 'miss.status': op.miss?.status ?? [], 'miss.when': op.miss?.when ?? [],
   });
   const ra = rule(a);
   const rb = rule(b);

@@ -85,7 +85,7 @@ function checkOperation(
   }
 
   if (!op.serves) {
-    for (const k of ['accepts', 'request', 'response', 'bills_miss'] as const) if (op[k] !== undefined) err(`${k} only makes sense with serves`, k);
+    for (const k of ['accepts', 'request', 'response', 'bills_miss', 'bills_contract_miss'] as const) if (op[k] !== undefined) err(`${k} only makes sense with serves`, k);
     return errs;
   }
   const cap = ctx.capabilities.get(op.serves);
@@ -97,6 +97,12 @@ function checkOperation(
   // The router and the sandbox read bills_miss the same way only where it means something.
   if (op.bills_miss && (op.cost?.type === 'per_success' || op.cost?.type === 'free')) err(`bills_miss: true contradicts cost type ${op.cost.type} (billed only on success, or never)`, 'bills_miss');
   if (op.bills_miss && op.cost?.type === 'per_result' && !op.cost.min_units) err('bills_miss: true on per_result pricing bills a miss nothing (it has no rows) unless cost.min_units says what it pays', 'bills_miss');
+  // A contract miss is charged what an answered call with no rows costs: only per_call and a per_result minimum have one.
+  if (op.bills_contract_miss && (op.cost?.type === 'per_success' || op.cost?.type === 'free')) err(`bills_contract_miss: true contradicts cost type ${op.cost.type} (an answered call is billed only on success, or never)`, 'bills_contract_miss');
+  if (op.bills_contract_miss && op.cost?.type === 'per_result' && !op.cost.min_units) err('bills_contract_miss: true on per_result pricing bills a contract miss nothing (it has no rows) unless cost.min_units says what an answered call pays', 'bills_contract_miss');
+  // It sets the contract's misses apart from the provider's own: with no own miss form, or every miss billed, there is nothing to set apart.
+  if (op.bills_contract_miss && !op.miss?.status?.length && !op.miss?.when?.length) err('bills_contract_miss: true needs the provider\'s own miss (miss.status or miss.when); without one every miss is a contract miss, so say bills_miss', 'bills_contract_miss');
+  if (op.bills_contract_miss && op.bills_miss) err('bills_contract_miss: true adds nothing to bills_miss: true (every miss is billed already)', 'bills_contract_miss');
   if (!op.cost?.source_url) err('a routed child needs cost.source_url (where the price is published)', 'cost');
   if (!ctx.examples.has(op.id)) err(`a routed child needs a captured example: examples/${op.id}.json`, 'id');
 

@@ -128,6 +128,8 @@ export interface OperationRuntime {
   cost: CostOut | null;
   price_micro: number;
   bills_miss: boolean;
+  /** set only when true: a contract miss the provider answered is billed as an answered call */
+  bills_contract_miss?: true;
   miss: MissSrc | null;
   /** routed children only: the capability, the identity sets taken, how to ask and how to read */
   serves?: string;

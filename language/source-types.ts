@@ -250,6 +250,8 @@ export interface OperationSrc {
   response?: ResponseSrc;
   miss?: MissSrc | null;
   bills_miss?: boolean;
+  /** the provider bills an answer it does not call a miss even when the capability's contract does */
+  bills_contract_miss?: boolean;
 }
 
 export interface ProviderSrc {

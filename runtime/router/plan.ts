@@ -4,7 +4,7 @@ import type { CapabilitySrc, Observed, OperationRuntime } from '../../language/t
 import type { RouteOptions } from './options.ts';
 import { usdPerHit } from './expected-cost.ts';
 import { present } from '../../language/prepare-call.ts';
-import { billsMiss, worstCostMicro } from '../../language/prices.ts';
+import { missMayCost, worstCostMicro } from '../../language/prices.ts';
 
 export type ExcludeReason = 'no_identity' | 'excluded' | 'no_key' | 'over_ceiling' | 'strict_filter' | 'circuit_open';
 
@@ -13,7 +13,7 @@ export interface PlannedAttempt {
   provider: string;
   key: 'own' | 'platform';
   worst_cost_micro: number;
-  /** whether a miss of this child is charged: such children go after those whose misses are free */
+  /** whether a miss of this child may be charged (a contract miss too, where the provider bills it): such children go after those whose misses are free */
   bills_miss: boolean;
   /** expected micro-USD per hit, for ordering */
   expected_micro: number;
@@ -51,7 +51,7 @@ export function plan(input: PlanInput): Plan {
     const worst = worstCostMicro(op, input.limit);
     const reason = leftOutFor(input, id, op, own, worst);
     if (reason) excluded.push({ endpoint_id: id, reason });
-    else attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: billsMiss(op), expected_micro: usdPerHit(worst, input.observed(id)) ?? Infinity });
+    else attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: missMayCost(op), expected_micro: usdPerHit(worst, input.observed(id)) ?? Infinity });
   }
   const { prefer } = options;
   if (attempts.length > 1) attempts.sort((a, b) =>

@@ -7,7 +7,7 @@ import { plan, type Plan, type PlannedAttempt } from './plan.ts';
 import { prepareCall, type PreparedCall } from '../../language/prepare-call.ts';
 import { buildChildRequest, type OutgoingRequest } from './build-request.ts';
 import { send } from './http.ts';
-import { classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './classify.ts';
+import { chargedAs, classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './classify.ts';
 import { pollJob } from './poll.ts';
 import { missOutput } from '../../language/map-response.ts';
 import { platformKey, type Env } from '../../language/provider-auth.ts';
@@ -169,7 +169,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
       const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
-      const price = attemptChargeMicro(op, verdict.outcome, verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
+      const price = attemptChargeMicro(op, chargedAs(verdict), verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
       // the price never passes the worst case held, so the hold covers the charge
       const cost = hold ? await hold.charge(price, { endpoint_id: a.endpoint_id, call_id: call.callId }) : price;
       // A refused charge leaves its hold (a landed one dropped it): give it back before the verification holds.
