@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../build/pipeline.ts';
-import { FIXTURE_SRC } from '../helpers/paths.ts';
+import { FIXTURE_SRC, ROOT } from '../helpers/paths.ts';
 
 let dirs: string[] = [];
 afterEach(() => { dirs.forEach((d) => rmSync(d, { recursive: true, force: true })); dirs = []; });
@@ -62,6 +62,11 @@ const cases: Case[] = [
   { rule: 'one request, one billing rule', file: 'providers/findco.yaml', from: 'billed once when found.\n    method: POST\n    path: /v1/jobs', to: 'billed once when found.\n    method: GET\n    path: /v1/find', at: 'path: /v1/find\n    kind: data\n    cost: {type: per_success, value: 2', message: /findco.people.email.find.bulk can send the same request as findco.people.email.find \(.*findco.yaml:11\), GET \/v1\/find; one answer has one billing rule, yet they differ in cost.usd/ },
   { rule: 'rows_per_unit only on per_result', file: SC, from: 'per: 1, unit: search, ', to: 'per: 1, rows_per_unit: 10, unit: search, ', message: /cost.rows_per_unit only applies to per_result pricing/ },
   { rule: 'a billed per_result miss says its minimum', file: SC, from: 'body: {error: no_results}}\n    bills_miss: false', to: 'body: {error: no_results}}\n    bills_miss: true', at: '    bills_miss: true\n  - id: searchco.account.usage', message: /bills_miss: true on per_result pricing bills a miss nothing .*cost.min_units/ },
+  { rule: 'bills_contract_miss only on a routed child', file: ZB, from: '    capability: account.credits', to: '    capability: account.credits\n    bills_contract_miss: true', at: '    bills_contract_miss: true', message: /bills_contract_miss only makes sense with serves/ },
+  { rule: 'bills_contract_miss agrees with the cost type', file: 'providers/findco.yaml', from: '    miss: {means: data.email is null when nothing is found}\n    bills_miss: false', to: '    miss: {means: data.email is null when nothing is found}\n    bills_miss: false\n    bills_contract_miss: true', at: '    bills_contract_miss: true', message: /bills_contract_miss: true contradicts cost type per_success \(an answered call is billed only on success, or never\)/ },
+  { rule: 'a billed per_result contract miss says its minimum', file: SC, from: 'body: {error: no_results}}\n    bills_miss: false', to: 'body: {error: no_results}}\n    bills_miss: false\n    bills_contract_miss: true', at: '    bills_contract_miss: true', message: /bills_contract_miss: true on per_result pricing bills a contract miss nothing .*cost.min_units/ },
+  { rule: 'bills_contract_miss needs the provider\'s own miss', file: SC, from: '    miss: {means: organic list is empty}\n    bills_miss: false', to: '    miss: {means: organic list is empty}\n    bills_miss: false\n    bills_contract_miss: true', at: '    bills_contract_miss: true', message: /bills_contract_miss: true needs the provider's own miss \(miss.status or miss.when\); without one every miss is a contract miss, so say bills_miss/ },
+  { rule: 'bills_contract_miss adds to a free miss only', file: 'providers/checkco.yaml', from: '    bills_miss: true', to: '    bills_miss: true\n    bills_contract_miss: true', at: '    bills_contract_miss: true', message: /bills_contract_miss: true adds nothing to bills_miss: true/ },
   { rule: 'list item transforms exist', file: SC, from: 'items: {position: rank, title: title,', to: 'items: {position: rank, title: {path: [title, text], transform: joinn},', message: /response.output.results.items.title.transform 'joinn': unknown/ },
   { rule: 'derive rules exist', file: 'capabilities/google.serp.organic.yaml', from: 'miss: output.results == []', to: 'miss: output.results == []\nderive:\n  q: {rule: reverse, from: [q]}', at: '  q: {rule: reverse', message: /derive.q.rule 'reverse': unknown/ },
   { rule: 'misses: the seed\'s figure as the seed words it', file: 'capabilities/google.serp.organic.yaml', from: 'miss: output.results == []', to: 'miss: output.results == []\nmisses: {seed: three of three}', at: 'misses: {seed', message: /misses.seed: must match pattern/ },
@@ -124,6 +129,27 @@ describe('the build refuses a broken catalog with file and line', () => {
     rmSync(join(src, 'examples', 'searchco.google.serp.organic.rows.json'));
     const { errors } = await buildCatalog({ src, out: null });
     expect(errors.some((e) => /needs a captured example: examples\/searchco.google.serp.organic.rows.json/.test(e))).toBe(true);
+  });
+
+  it('one request, one billing rule: bills_contract_miss too', async () => {
+    const { src } = breakFixture({ rule: 'contract miss billing', file: ZB, from: 'service:', to: 'service:', message: /./ });
+    cpSync(join(ROOT, 'test', 'fixtures', 'contract-miss'), src, { recursive: true });
+    const path = join(src, 'providers', 'mailco.yaml');
+    const verify = [
+      '  - id: mailco.people.email.verify', '    name: Check an address', '    summary: The same search read as a check, billed the same.', '    method: GET', '    path: /v2/search', '    kind: data',
+      '    cost: {type: per_call, value: 1, currency: searches, unit: search, usd: 0.005, source: docs, source_url: https://mailco.test/pricing, checked: 2026-11-01, confidence: documented}',
+      '    input:', '      queryParams:', '        domain: {type: string, required: true, example: stripe.com}', '    docs_url: https://docs.mailco.test/search',
+      '    serves: people.email.verify', '    accepts: [[email]]', '    request:', '      map:', '        - {from: email, to: query.domain}',
+      '    response:', '      output:', '        email: person.email', '        status: person.status',
+      '    miss:', '      means: result is not_found', '      when: [{path: result, in: [not_found]}]', '    bills_miss: false', '',
+    ].join('\n');
+    writeFileSync(path, `${readFileSync(path, 'utf8')}${verify}`);
+    writeFileSync(join(src, 'examples', 'mailco.people.email.verify.json'), '{"result": "found", "person": {"email": "jane@acme.com", "status": "deliverable"}}');
+    const { errors } = await buildCatalog({ src, out: null });
+    const line = readFileSync(path, 'utf8').split('\n').indexOf('  - id: mailco.people.email.verify') + 5;
+    const match = errors.find((e) => /mailco.people.email.verify can send the same request as mailco.people.email.find .*; one answer has one billing rule, yet they differ in bills_contract_miss$/.test(e));
+    expect(match, `errors were:\n${errors.join('\n')}`).toBeDefined();
+    expect(match!.startsWith(`${path}:${line}:`), `${match} should point at ${path}:${line}`).toBe(true);
   });
 
   it('prints every error at once, not just the first', async () => {

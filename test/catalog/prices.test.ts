@@ -41,8 +41,14 @@ describe('prices from the providers\' own pages', () => {
     expect(op('snov.people.email.find').miss?.when).toEqual([{ path: 'result[0].smtp_status', in: ['not_valid'] }]);
   });
 
+  it('Tomba counts a Domain Search with results even when the contract calls it a miss (no organisation name)', () => {
+    const tomba = op('tomba.companies.enrich');
+    expect(tomba.bills_contract_miss).toBe(true);
+    expect([chargeMicro(tomba, 'miss', 0), chargeMicro(tomba, 'contract_miss', 0), chargeMicro(tomba, 'hit', 1)]).toEqual([0, 39_000, 39_000]);
+  });
+
   it('children that send one request share its billing rule', () => {
-    const rule = (id: string) => ({ price: op(id).price_micro, type: op(id).cost?.type, bills_miss: op(id).bills_miss, when: op(id).miss?.when });
+    const rule = (id: string) => ({ price: op(id).price_micro, type: op(id).cost?.type, bills_miss: op(id).bills_miss, bills_contract_miss: op(id).bills_contract_miss, when: op(id).miss?.when });
     expect(rule('dropcontact.people.enrich')).toEqual(rule('dropcontact.people.email.find'));
     expect(rule('tomba.companies.enrich')).toEqual(rule('tomba.people.search'));
   });

@@ -32,3 +32,13 @@ it('blocks and minimums bill what the provider pages describe', () => {
   const minimum = op(cost({ min_units: 1 }), true);
   expect([chargeMicro(minimum, 'miss', 0), chargeMicro(minimum, 'hit', 3)]).toEqual([10_000, 30_000]);
 });
+
+it('a contract miss the provider bills (bills_contract_miss) pays what an answered call with no rows pays', () => {
+  const flagged = (c: CostOut) => ({ ...op(c, false), bills_contract_miss: true as const });
+  const perCall = cost({ type: 'per_call', unit: 'call' });
+  expect([chargeMicro(flagged(perCall), 'contract_miss', 0), chargeMicro(flagged(perCall), 'miss', 0)]).toEqual([10_000, 0]);
+  expect(chargeMicro(flagged(cost({ rows_per_unit: 25, min_units: 2 })), 'contract_miss', 0)).toBe(20_000);
+  // without the flag a contract miss is a miss; a billed miss covers it either way
+  expect(chargeMicro(op(perCall, false), 'contract_miss', 0)).toBe(0);
+  expect(chargeMicro(op(perCall, true), 'contract_miss', 0)).toBe(10_000);
+});
