@@ -102,9 +102,14 @@ export class LocalAtomics implements Atomics {
     return this.ephemera.hit(name, windowMs);
   }
 
-  async hold(account: string, id: string, amount: number, ttlMs: number): Promise<HoldAnswer> {
-    const { balance_micro } = await this.ledger.account(account);
-    // checked and held in one turn of the event loop: no other hold of this process comes between
+  hold(account: string, id: string, amount: number, ttlMs: number): Promise<HoldAnswer> {
+    const balance = this.ledger.openedBalance(account);
+    if (balance !== null) return Promise.resolve(this.holdAgainst(balance, account, id, amount, ttlMs));
+    return this.ledger.account(account).then((a) => this.holdAgainst(a.balance_micro, account, id, amount, ttlMs));
+  }
+
+  /** checked and held in one turn of the event loop: no other hold of this process comes between */
+  private holdAgainst(balance_micro: number, account: string, id: string, amount: number, ttlMs: number): HoldAnswer {
     if (balance_micro - this.ephemera.held(account) < amount) return { held: false, balance_micro };
     this.ephemera.hold(account, id, amount, ttlMs);
     return { held: true, balance_micro };

@@ -48,9 +48,13 @@ export class LocalLedger {
   }
 
   account(account: string): Promise<Account> {
-    // an opened account answers at once (every hold and balance check of a call reads one)
     const log = this.logs.get(account);
     return log ? Promise.resolve(storedAccount(log)) : this.open(account).then(storedAccount);
+  }
+
+  /** the stored balance of an opened account, null before it is opened: every hold of a call reads one, so it is answered without a promise */
+  openedBalance(account: string): number | null {
+    return this.logs.get(account)?.stored.balance_micro ?? null;
   }
 
   async entries(account: string, before: number | null, limit: number): Promise<{ entries: LedgerEntry[]; next: number | null }> {
