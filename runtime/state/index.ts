@@ -118,11 +118,8 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     teamBySlug: (slug) => teams.bySlug(slug),
     teamById: (id) => teams.byId(id),
     issueToken: (teamId) => teams.issueToken(teamId),
-    async teamForCredential({ token, session }) {
-      if (token) return teams.forToken(token);
-      if (session) return teams.forSession(session);
-      return null;
-    },
+    // not async: an async function answering another's promise costs that promise's resolution two more turns
+    teamForCredential: ({ token, session }) => (token ? teams.forToken(token) : session ? teams.forSession(session) : Promise.resolve(null)),
     openSession: (teamId) => teams.openSession(teamId),
     closeSession: (session) => teams.closeSession(session),
     teams: () => teams.list(),
