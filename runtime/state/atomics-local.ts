@@ -41,12 +41,21 @@ export class LocalAtomics implements Atomics {
     return this.counters.get(name)!;
   }
 
-  async post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null> {
-    const entry = await this.ledger.post(account, draft);
+  /** (Not async: the ledger's promise is answered as it is, one step fewer per charge; a refused draft still rejects.) */
+  post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null> {
+    let entry: Promise<LedgerEntry | null>;
+    try {
+      entry = this.ledger.post(account, draft);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (unhold === undefined) return entry;
     // dropped once the entry is stored: until then the hold stands in for the charge, which the
     // stored balance that holds are checked against does not show yet
-    if (entry && unhold !== undefined) this.ephemera.unhold(account, unhold);
-    return entry;
+    return entry.then((e) => {
+      if (e) this.ephemera.unhold(account, unhold);
+      return e;
+    });
   }
 
   refund(account: string, chargeId: number, amount: number): Promise<LedgerEntry | null> {
