@@ -84,17 +84,17 @@ class HeldMoney implements Hold {
 
   async charge(cost: number, ref: ChargeRef): Promise<number> {
     if (cost === 0) return 0;
-    if (await this.settle(cost, ref)) return cost;
-    if (cost > this.micro && this.micro > 0 && (await this.settle(this.micro, ref))) return this.micro;
+    // the charge and the hold's end in one step; a refused charge leaves the hold for release()
+    // (the state's charge awaited here directly: one async step fewer on every paid attempt)
+    const charged = (await this.state.charge(this.teamId, cost, ref, this.id ?? undefined)) ? cost
+      : cost > this.micro && this.micro > 0 && (await this.state.charge(this.teamId, this.micro, ref, this.id ?? undefined)) ? this.micro
+      : 0;
+    if (charged > 0) {
+      this.released = true;
+      return charged;
+    }
     process.stderr.write(`svc: charge of ${cost} micro-USD for ${ref.endpoint_id ?? ref.tool_id ?? 'a call'} refused for team ${this.teamId} inside its hold; answered uncharged\n`);
     return 0;
-  }
-
-  /** the charge and the hold's end in one step; a refused charge leaves the hold for release() */
-  private async settle(micro: number, ref: ChargeRef): Promise<boolean> {
-    if (!(await this.state.charge(this.teamId, micro, ref, this.id ?? undefined))) return false;
-    this.released = true;
-    return true;
   }
 
   release(): void {

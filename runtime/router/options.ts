@@ -25,13 +25,17 @@ export interface RouteOptions {
 const list = (v: string | null) => (v ? v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : []);
 const bad = (header: string, msg: string): never => invalid([{ loc: ['header', header], msg, type: 'value_error' }]);
 
-function flag(headers: HeaderReader, name: string, on: string[], off: string[]): boolean | null {
+// made once, not per call
+const ON = ['1', 'true', 'on'];
+const OFF = ['0', 'false', 'off'];
+
+function flag(headers: HeaderReader, name: string): boolean | null {
   const v = headers.get(name);
   if (v === null) return null;
   const s = v.trim().toLowerCase();
-  if (on.includes(s)) return true;
-  if (off.includes(s)) return false;
-  return bad(name, `${name} must be one of ${[...on, ...off].join(', ')}.`);
+  if (ON.includes(s)) return true;
+  if (OFF.includes(s)) return false;
+  return bad(name, `${name} must be one of ${[...ON, ...OFF].join(', ')}.`);
 }
 
 const KNOWN = new Set(ROUTE_HEADERS.map((h) => h.toLowerCase()));
@@ -42,8 +46,9 @@ const PREFIX = 'x-svc-route-';
  * the caller meant a micro-dollar), so every unknown one is named.
  */
 function refuseUnknown(headers: HeaderReader): void {
-  const unknown = [...headers.keys()].filter((h) => h.startsWith(PREFIX) && !KNOWN.has(h));
-  if (!unknown.length) return;
+  let unknown: string[] | null = null; // made only when there is one
+  for (const h of headers.keys()) if (h.startsWith(PREFIX) && !KNOWN.has(h)) (unknown ??= []).push(h);
+  if (!unknown) return;
   invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a route header; they are ${ROUTE_HEADERS.join(', ')}.`, type: 'value_error.unknown_header' })));
 }
 
@@ -65,13 +70,13 @@ export function parseRouteOptions(headers: HeaderReader): RouteOptions {
     timeoutMs = Math.min(n, DEFAULT_TIMEOUT_MS);
   }
   return {
-    waterfall: flag(headers, 'x-svc-route-waterfall', ['1', 'true', 'on'], ['0', 'false', 'off']) ?? true,
+    waterfall: flag(headers, 'x-svc-route-waterfall') ?? true,
     maxCostMicro,
     prefer: list(headers.get('x-svc-route-prefer')),
     exclude: list(headers.get('x-svc-route-exclude')),
-    strictFilters: flag(headers, 'x-svc-route-strict-filters', ['1', 'true', 'on'], ['0', 'false', 'off']) ?? false,
-    verify: flag(headers, 'x-svc-route-verify', ['1', 'true', 'on'], ['0', 'false', 'off']) ?? false,
-    dryRun: flag(headers, 'x-svc-route-dry-run', ['1', 'true', 'on'], ['0', 'false', 'off']) ?? false,
+    strictFilters: flag(headers, 'x-svc-route-strict-filters') ?? false,
+    verify: flag(headers, 'x-svc-route-verify') ?? false,
+    dryRun: flag(headers, 'x-svc-route-dry-run') ?? false,
     timeoutMs,
   };
 }

@@ -46,9 +46,16 @@ export function createRouter({ runtime, state, live, config, spending }: RouterP
   return {
     deps,
     isCapability: (name) => validators.has(name),
-    async call(team, capability, rawBody, options) {
-      const body = validators.get(capability)!(rawBody);
-      refuseOutOfScope(options, scopes.get(capability)!);
+    // Not async: an async function answering another's promise costs two more turns of the microtask
+    // queue per call; a refusal is still a rejection, never a throw.
+    call(team, capability, rawBody, options) {
+      let body: Record<string, unknown>;
+      try {
+        body = validators.get(capability)!(rawBody);
+        refuseOutOfScope(options, scopes.get(capability)!);
+      } catch (e) {
+        return Promise.reject(e);
+      }
       if (options.dryRun) return routeAndRespond(deps, team, capability, body, options);
       return merger.run(mergeKey(team.id, capability, body, options), () => routeAndRespond(deps, team, capability, body, options), sharedAnswer);
     },

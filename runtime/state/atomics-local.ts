@@ -41,12 +41,21 @@ export class LocalAtomics implements Atomics {
     return this.counters.get(name)!;
   }
 
-  async post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null> {
-    const entry = await this.ledger.post(account, draft);
+  /** (Not async: the ledger's promise is answered as it is, one step fewer per charge; a refused draft still rejects.) */
+  post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null> {
+    let entry: Promise<LedgerEntry | null>;
+    try {
+      entry = this.ledger.post(account, draft);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (unhold === undefined) return entry;
     // dropped once the entry is stored: until then the hold stands in for the charge, which the
     // stored balance that holds are checked against does not show yet
-    if (entry && unhold !== undefined) this.ephemera.unhold(account, unhold);
-    return entry;
+    return entry.then((e) => {
+      if (e) this.ephemera.unhold(account, unhold);
+      return e;
+    });
   }
 
   refund(account: string, chargeId: number, amount: number): Promise<LedgerEntry | null> {
@@ -102,9 +111,14 @@ export class LocalAtomics implements Atomics {
     return this.ephemera.hit(name, windowMs);
   }
 
-  async hold(account: string, id: string, amount: number, ttlMs: number): Promise<HoldAnswer> {
-    const { balance_micro } = await this.ledger.account(account);
-    // checked and held in one turn of the event loop: no other hold of this process comes between
+  hold(account: string, id: string, amount: number, ttlMs: number): Promise<HoldAnswer> {
+    const balance = this.ledger.openedBalance(account);
+    if (balance !== null) return Promise.resolve(this.holdAgainst(balance, account, id, amount, ttlMs));
+    return this.ledger.account(account).then((a) => this.holdAgainst(a.balance_micro, account, id, amount, ttlMs));
+  }
+
+  /** checked and held in one turn of the event loop: no other hold of this process comes between */
+  private holdAgainst(balance_micro: number, account: string, id: string, amount: number, ttlMs: number): HoldAnswer {
     if (balance_micro - this.ephemera.held(account) < amount) return { held: false, balance_micro };
     this.ephemera.hold(account, id, amount, ttlMs);
     return { held: true, balance_micro };

@@ -85,6 +85,8 @@ function assertMicro(amount: number, min: number): void {
   if (!Number.isSafeInteger(amount) || amount < min) throw new RangeError(`amount must be an integer micro-USD ≥ ${min}, got ${amount}`);
 }
 
+const posted = (entry: LedgerEntry | null): boolean => entry !== null;
+
 /** the atomics account that holds a team's balance, earnings and ledger */
 export const teamAccount = (teamId: number) => `team-${teamId}`;
 const account = teamAccount;
@@ -118,11 +120,8 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     teamBySlug: (slug) => teams.bySlug(slug),
     teamById: (id) => teams.byId(id),
     issueToken: (teamId) => teams.issueToken(teamId),
-    async teamForCredential({ token, session }) {
-      if (token) return teams.forToken(token);
-      if (session) return teams.forSession(session);
-      return null;
-    },
+    // not async: an async function answering another's promise costs that promise's resolution two more turns
+    teamForCredential: ({ token, session }) => (token ? teams.forToken(token) : session ? teams.forSession(session) : Promise.resolve(null)),
     openSession: (teamId) => teams.openSession(teamId),
     closeSession: (session) => teams.closeSession(session),
     teams: () => teams.list(),
@@ -130,10 +129,15 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     ownKeyProviders: (teamId) => teams.ownKeyProviders(teamId),
     setOwnKey: (teamId, provider, key) => teams.setKey(teamId, provider, key),
     removeOwnKey: (teamId, provider) => teams.removeKey(teamId, provider),
-    async charge(teamId, amountMicro, ref, unhold) {
-      assertMicro(amountMicro, 0);
-      if (amountMicro === 0) return true;
-      return (await atomics.post(account(teamId), { kind: 'charge', amount_micro: -amountMicro, endpoint_id: ref.endpoint_id, call_id: ref.call_id, tool_id: ref.tool_id }, unhold)) !== null;
+    // not async (one step fewer on every paid attempt); a bad amount is still a rejection
+    charge(teamId, amountMicro, ref, unhold) {
+      try {
+        assertMicro(amountMicro, 0);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      if (amountMicro === 0) return Promise.resolve(true);
+      return atomics.post(account(teamId), { kind: 'charge', amount_micro: -amountMicro, endpoint_id: ref.endpoint_id, call_id: ref.call_id, tool_id: ref.tool_id }, unhold).then(posted);
     },
     async credit(teamId, amountMicro) {
       assertMicro(amountMicro, 1);

@@ -11,7 +11,8 @@ import type { LedgerStore, StoredEntry, Totals } from './ledger-store.ts';
 interface Chunk {
   entries: StoredEntry[];
   done: Promise<void>;
-  settle: (error?: unknown) => void;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
 interface AccountLog {
@@ -25,12 +26,13 @@ interface AccountLog {
   writing: Promise<void> | null;
 }
 
+/** (The promise's own resolve and reject are kept, not a closure over them: tsx names each closure as it is made.) */
 function newChunk(): Chunk {
-  let settle!: Chunk['settle'];
-  const done = new Promise<void>((resolve, reject) => { settle = (error) => (error === undefined ? resolve() : reject(error)); });
+  const chunk = { entries: [] as StoredEntry[] } as Chunk;
+  chunk.done = new Promise<void>((resolve, reject) => { chunk.resolve = resolve; chunk.reject = reject; });
   // a chunk nobody awaits any more (its posts' callers went away) must not be an unhandled rejection
-  done.catch(() => {});
-  return { entries: [], done, settle };
+  chunk.done.catch(() => {});
+  return chunk;
 }
 
 export class LocalLedger {
@@ -46,9 +48,13 @@ export class LocalLedger {
   }
 
   account(account: string): Promise<Account> {
-    // an opened account answers at once (every hold and balance check of a call reads one)
     const log = this.logs.get(account);
     return log ? Promise.resolve(storedAccount(log)) : this.open(account).then(storedAccount);
+  }
+
+  /** the stored balance of an opened account, null before it is opened: every hold of a call reads one, so it is answered without a promise */
+  openedBalance(account: string): number | null {
+    return this.logs.get(account)?.stored.balance_micro ?? null;
   }
 
   async entries(account: string, before: number | null, limit: number): Promise<{ entries: LedgerEntry[]; next: number | null }> {
@@ -112,15 +118,15 @@ export class LocalLedger {
       const last = chunk.entries[chunk.entries.length - 1];
       const s = log.stored;
       s.balance_micro = last.balance_after; s.earnings_micro = last.earnings_after; s.seq = last.id;
-      chunk.settle();
+      chunk.resolve();
     }
     log.writing = null;
   }
 
   /** a failed write: nothing decided from it on is acknowledged, and the account is read again from what landed */
   private abandon(account: string, log: AccountLog, failed: Chunk, error: unknown): void {
-    failed.settle(error);
-    log.next?.settle(error);
+    failed.reject(error);
+    log.next?.reject(error);
     log.next = null;
     this.logs.delete(account);
   }

@@ -34,6 +34,9 @@ export function slugify(name: string): string {
 /** how long another instance's change of a team record (an own key) may go unseen on a shared backend */
 export const SHARED_TEAM_TTL_MS = 1000;
 
+/** how many tokens are remembered in the clear (each about 100 bytes) */
+const SEEN_TOKENS = 10_000;
+
 export class Teams {
   /**
    * team records, with what every call reads of them made once (the public team, the providers the
@@ -42,6 +45,11 @@ export class Teams {
   private cache = new Map<number, Cached>();
   /** token digest → team id; tokens are never reissued to another team, so this cannot go stale */
   private tokens = new Map<string, number>();
+  /**
+   * token → team id for the tokens seen lately, so a known token costs no SHA-256 per call; bounded
+   * (the oldest dropped first). Like `tokens`, it cannot go stale: no token is revoked or reissued.
+   */
+  private seen = new Map<string, number>();
 
   constructor(private storage: Storage, private atomics: Atomics, private sealer: () => Sealer, private exclusive: boolean) {}
 
@@ -81,13 +89,17 @@ export class Teams {
   }
 
   async forToken(token: string): Promise<Team | null> {
+    // the common case, a known token of a cached team, answers without a digest or another promise
+    const seen = this.seen.get(token);
+    if (seen !== undefined) return this.fresh(seen)?.team ?? this.byId(seen);
     if (!TOKEN_RE.test(token)) return null;
     const digest = sha256(token);
     const known = this.tokens.get(digest);
-    // the common case, a known token of a cached team, answers without another promise
-    if (known !== undefined) return this.fresh(known)?.team ?? this.byId(known);
-    const team = await this.resolve('token', digest);
-    if (team) this.tokens.set(digest, team.id);
+    const team = known !== undefined ? await this.byId(known) : await this.resolve('token', digest);
+    if (!team) return null;
+    this.tokens.set(digest, team.id);
+    if (this.seen.size >= SEEN_TOKENS) this.seen.delete(this.seen.keys().next().value!);
+    this.seen.set(token, team.id);
     return team;
   }
 
