@@ -82,6 +82,21 @@ describe('a per-item batch (addresses to verify, domains to enrich)', () => {
   });
 });
 
+describe('a per_result operation whose answer lists no rows (Diffbot DQL)', () => {
+  it('called without a page size, is charged its declared default page, as the provider bills it', async () => {
+    const dql = 'diffbot.companies.query';
+    const op = w.ctx.catalog.runtime.operations[dql];
+    const page = chargeMicro(op, 'hit', op.page_size!.default!);
+    const { token } = (await w.ctx.state.createTeam('dql team', page))!;
+    otherTokens.push(token);
+    const billed = (await billedOf(dql)).billed_micro;
+    const r = await w.call('/proxy/diffbot/kg/v3/dql?query=type%3AOrganization', undefined, {}, token);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(page));
+    expect((await billedOf(dql)).billed_micro - billed).toBe(page);
+  });
+});
+
 describe('what a pass-through checks before calling anyone', () => {
   const nothingHappens = async (path: string, body: unknown, id: string) => {
     const calls = (await billedOf(id)).calls;
