@@ -14,6 +14,8 @@ export class Health {
   private errors = new Map<string, number>();
   private openUntil = new Map<string, number>();
   private keyUntil = new Map<string, number>();
+  /** when a team last stored or removed its key for a provider: a refusal before that spoke of another key */
+  private keyReplaced = new Map<string, number>();
 
   constructor(private now: () => number = Date.now, private shared?: Pick<Atomics, 'mark' | 'marks'>) {
     if (shared) setInterval(() => void this.sync(), SYNC_MS).unref();
@@ -40,7 +42,16 @@ export class Health {
   }
 
   ownKeyCooling(teamId: number, provider: string): boolean {
-    return (this.keyUntil.get(`${teamId}:${provider}`) ?? 0) > this.now();
+    const id = `${teamId}:${provider}`;
+    const until = this.keyUntil.get(id) ?? 0;
+    // a cool-down always lasts OWN_KEY_COOL_MS, so its end says when the refusal came
+    return until > this.now() && until - OWN_KEY_COOL_MS >= (this.keyReplaced.get(id) ?? -Infinity);
+  }
+
+  /** The team stored or removed its key: a set-aside from before spoke of the key it replaced. */
+  ownKeyReplaced(teamId: number, provider: string): void {
+    this.keyReplaced.set(`${teamId}:${provider}`, this.now());
+    this.share(`keyset ${teamId}:${provider}`, OWN_KEY_COOL_MS);
   }
 
   coolOwnKey(teamId: number, provider: string): void {
@@ -60,8 +71,10 @@ export class Health {
     const t = this.now();
     for (const [name, left] of marks) {
       const space = name.indexOf(' ');
-      const map = name.startsWith('circuit ') ? this.openUntil : name.startsWith('key ') ? this.keyUntil : null;
       const id = name.slice(space + 1);
+      // a replacement is shared as a mark ending OWN_KEY_COOL_MS after it, so its start is its time
+      if (name.startsWith('keyset ')) { this.keyReplaced.set(id, Math.max(this.keyReplaced.get(id) ?? 0, t + left - OWN_KEY_COOL_MS)); continue; }
+      const map = name.startsWith('circuit ') ? this.openUntil : name.startsWith('key ') ? this.keyUntil : null;
       if (map && (map.get(id) ?? 0) < t + left) map.set(id, t + left);
     }
   }
