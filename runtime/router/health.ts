@@ -42,16 +42,15 @@ export class Health {
   }
 
   ownKeyCooling(teamId: number, provider: string): boolean {
-    const id = `${teamId}:${provider}`;
-    const until = this.keyUntil.get(id) ?? 0;
-    // a cool-down always lasts OWN_KEY_COOL_MS, so its end says when the refusal came
-    return until > this.now() && until - OWN_KEY_COOL_MS >= (this.keyReplaced.get(id) ?? -Infinity);
+    return (this.keyUntil.get(`${teamId}:${provider}`) ?? 0) > this.now();
   }
 
   /** The team stored or removed its key: a set-aside from before spoke of the key it replaced. */
   ownKeyReplaced(teamId: number, provider: string): void {
-    this.keyReplaced.set(`${teamId}:${provider}`, this.now());
-    this.share(`keyset ${teamId}:${provider}`, OWN_KEY_COOL_MS);
+    const id = `${teamId}:${provider}`;
+    this.keyUntil.delete(id);
+    this.keyReplaced.set(id, this.now());
+    this.share(`keyset ${id}`, OWN_KEY_COOL_MS);
   }
 
   coolOwnKey(teamId: number, provider: string): void {
@@ -72,11 +71,20 @@ export class Health {
     for (const [name, left] of marks) {
       const space = name.indexOf(' ');
       const id = name.slice(space + 1);
-      // a replacement is shared as a mark ending OWN_KEY_COOL_MS after it, so its start is its time
-      if (name.startsWith('keyset ')) { this.keyReplaced.set(id, Math.max(this.keyReplaced.get(id) ?? 0, t + left - OWN_KEY_COOL_MS)); continue; }
+      if (name.startsWith('keyset ')) this.replaced(id, t + left - OWN_KEY_COOL_MS);
+      // a key's set-aside counts only if its refusal came after the key's last replacement
+      else if (name.startsWith('key ') && t + left - OWN_KEY_COOL_MS <= (this.keyReplaced.get(id) ?? -Infinity)) continue;
       const map = name.startsWith('circuit ') ? this.openUntil : name.startsWith('key ') ? this.keyUntil : null;
       if (map && (map.get(id) ?? 0) < t + left) map.set(id, t + left);
     }
+  }
+
+  /** Another instance's replacement (marks last OWN_KEY_COOL_MS, so their start is when it came). */
+  private replaced(id: string, at: number): void {
+    if (at <= (this.keyReplaced.get(id) ?? -Infinity)) return;
+    this.keyReplaced.set(id, at);
+    const until = this.keyUntil.get(id);
+    if (until !== undefined && until - OWN_KEY_COOL_MS < at) this.keyUntil.delete(id);
   }
 
   private share(name: string, ttlMs: number): void {
