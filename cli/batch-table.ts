@@ -45,6 +45,7 @@ export class TableWriter {
     const fresh = this.columns === null;
     this.columns ??= Object.keys(row);
     const cells = this.columns.map((c) => (row[c] !== null && typeof row[c] === 'object' ? JSON.stringify(row[c]) : row[c] ?? ''));
-    appendFileSync(this.path, stringify(fresh ? [this.columns, cells] : [cells]));
+    // csv-stringify writes true as 1 and false as nothing, which would read as no answer
+    appendFileSync(this.path, stringify(fresh ? [this.columns, cells] : [cells], { cast: { boolean: String } }));
   }
 }

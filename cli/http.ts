@@ -6,7 +6,13 @@ import { spin } from './spinner.ts';
 
 export type Env = Record<string, string | undefined>;
 
-export const baseUrl = (env: Env = process.env): string => (env.SVC_URL || 'http://localhost:8787').replace(/\/+$/, '');
+export function baseUrl(env: Env = process.env): string {
+  const url = (env.SVC_URL || 'http://localhost:8787').replace(/\/+$/, '');
+  // `localhost:8787` parses as a URL of scheme `localhost:`, so a missing scheme would only surface
+  // later as "Cannot reach null" or a crash: say what is wrong before anything is sent
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new CliFailure(`SVC_URL '${env.SVC_URL}' is not an http(s) address; set it like http://localhost:8787.`, EXIT.usage);
+  return url;
+}
 
 /** the team token from SVC_TOKEN; a usage error before anything is sent when it is missing */
 export function teamToken(env: Env = process.env): string {

@@ -28,3 +28,8 @@ const VERIFY_HEADER = 'true: verify a hit in the same call, within the ceiling, 
 export function routeHeaders(cap: CapabilitySrc): Record<string, string> {
   return cap.verify ? { ...HEADER_DOCS, 'X-Svc-Route-Verify': VERIFY_HEADER } : { ...HEADER_DOCS };
 }
+
+/** Every route header, for a call whose capability is a path parameter (a batch). */
+export function anyRouteHeaders(): Record<string, string> {
+  return { ...HEADER_DOCS, 'X-Svc-Route-Verify': `${VERIFY_HEADER} Only where the capability has verification.` };
+}

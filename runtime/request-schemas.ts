@@ -1,7 +1,7 @@
 // The request schemas of the own endpoints, in one place: a route names them in its declaration,
 // the registration validates with them (register-routes.ts) and /openapi.json publishes them, so the
 // document cannot drift from what is enforced.
-const usd = { anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*$' }] };
+const usd = { anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*$' }], 'x-expected': 'a USD amount of at least 0, as a number (2.5) or decimal text ("2.50")' };
 
 export interface ObjectSchema {
   type: 'object';

@@ -17,7 +17,11 @@ const bodyAjv = once(() => {
 });
 
 function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
-  return errors.map((e) => {
+  // An anyOf that names its form (`x-expected`) is one issue: its branches' own errors
+  // ("must be >= 0", "must be string") would contradict each other.
+  const unions = errors.filter((e) => e.keyword === 'anyOf' && e.parentSchema?.['x-expected']);
+  const kept = errors.filter((e) => !unions.some((u) => e.schemaPath.startsWith(`${u.schemaPath}/`)));
+  return kept.map((e) => {
     const path = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     if (e.keyword === 'required') path.push((e.params as { missingProperty: string }).missingProperty);
     if (e.keyword === 'additionalProperties') path.push((e.params as { additionalProperty: string }).additionalProperty);
@@ -25,7 +29,7 @@ function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
     const msg =
       e.keyword === 'additionalProperties' ? `Unknown field '${field}'.`
       : e.keyword === 'required' ? `Field '${field}' is required.`
-      : e.keyword === 'pattern' && e.parentSchema?.['x-expected'] ? `'${field}' must be ${String(e.parentSchema['x-expected'])}.`
+      : (e.keyword === 'pattern' || e.keyword === 'anyOf') && e.parentSchema?.['x-expected'] ? `'${field}' must be ${String(e.parentSchema['x-expected'])}.`
       : e.keyword === 'x-max-bytes' ? `'${field}' must be at most ${String(e.schema)} bytes as JSON.`
       : `'${field}' ${e.message}.`;
     return { loc: [where, ...path], msg, type: `value_error.${e.keyword}` };

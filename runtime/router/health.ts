@@ -14,6 +14,8 @@ export class Health {
   private errors = new Map<string, number>();
   private openUntil = new Map<string, number>();
   private keyUntil = new Map<string, number>();
+  /** when a team last stored or removed its key for a provider: a refusal before that spoke of another key */
+  private keyReplaced = new Map<string, number>();
 
   constructor(private now: () => number = Date.now, private shared?: Pick<Atomics, 'mark' | 'marks'>) {
     if (shared) setInterval(() => void this.sync(), SYNC_MS).unref();
@@ -43,6 +45,14 @@ export class Health {
     return (this.keyUntil.get(`${teamId}:${provider}`) ?? 0) > this.now();
   }
 
+  /** The team stored or removed its key: a set-aside from before spoke of the key it replaced. */
+  ownKeyReplaced(teamId: number, provider: string): void {
+    const id = `${teamId}:${provider}`;
+    this.keyUntil.delete(id);
+    this.keyReplaced.set(id, this.now());
+    this.share(`keyset ${id}`, OWN_KEY_COOL_MS);
+  }
+
   coolOwnKey(teamId: number, provider: string): void {
     this.keyUntil.set(`${teamId}:${provider}`, this.now() + OWN_KEY_COOL_MS);
     this.share(`key ${teamId}:${provider}`, OWN_KEY_COOL_MS);
@@ -60,10 +70,21 @@ export class Health {
     const t = this.now();
     for (const [name, left] of marks) {
       const space = name.indexOf(' ');
-      const map = name.startsWith('circuit ') ? this.openUntil : name.startsWith('key ') ? this.keyUntil : null;
       const id = name.slice(space + 1);
+      if (name.startsWith('keyset ')) this.replaced(id, t + left - OWN_KEY_COOL_MS);
+      // a key's set-aside counts only if its refusal came after the key's last replacement
+      else if (name.startsWith('key ') && t + left - OWN_KEY_COOL_MS <= (this.keyReplaced.get(id) ?? -Infinity)) continue;
+      const map = name.startsWith('circuit ') ? this.openUntil : name.startsWith('key ') ? this.keyUntil : null;
       if (map && (map.get(id) ?? 0) < t + left) map.set(id, t + left);
     }
+  }
+
+  /** Another instance's replacement (marks last OWN_KEY_COOL_MS, so their start is when it came). */
+  private replaced(id: string, at: number): void {
+    if (at <= (this.keyReplaced.get(id) ?? -Infinity)) return;
+    this.keyReplaced.set(id, at);
+    const until = this.keyUntil.get(id);
+    if (until !== undefined && until - OWN_KEY_COOL_MS < at) this.keyUntil.delete(id);
   }
 
   private share(name: string, ttlMs: number): void {

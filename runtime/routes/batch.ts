@@ -11,6 +11,7 @@ import { MAX_BATCH_BYTES, parseBatch } from '../batch/input.ts';
 import { parseBatchLimits } from '../batch/options.ts';
 import { runBatch } from '../batch/run.ts';
 import type { Team } from '../state/index.ts';
+import { anyRouteHeaders } from '../../language/route-options.ts';
 
 async function readText(event: H3Event): Promise<string> {
   if (Number(event.req.headers.get('content-length')) > MAX_BATCH_BYTES) fail(413, `A batch body holds at most ${MAX_BATCH_BYTES} bytes; split the list.`);
@@ -27,6 +28,8 @@ export const batchRoutes = [
     request: {
       stream: 'application/x-ndjson',
       headers: {
+        // the route headers apply to every row
+        ...anyRouteHeaders(),
         'X-Svc-Batch-Max-Cost': 'USD the whole batch may cost; rows not started when it is reached answer skipped: budget',
         'X-Svc-Batch-Concurrency': 'rows in flight at once, 1 to 32 (default 8)',
       },

@@ -37,6 +37,7 @@ export const teamRoutes = [
     handle: async ({ ctx, team, path, body: { key } }) => {
       const name = providerNamed(path.provider, ctx);
       await ctx.state.setOwnKey(team.id, name, key.trim());
+      ctx.router.deps.health.ownKeyReplaced(team.id, name);
       return { provider: name, stored: true };
     },
   }),
@@ -48,6 +49,7 @@ export const teamRoutes = [
     handle: async ({ ctx, team, path }) => {
       const name = providerNamed(path.provider, ctx);
       const removed = await ctx.state.removeOwnKey(team.id, name);
+      ctx.router.deps.health.ownKeyReplaced(team.id, name);
       return { provider: name, stored: false, removed };
     },
   }),

@@ -23,3 +23,10 @@ it('a success that is not JSON is one sentence asking whether SVC_URL is right (
 it('a failure without a JSON body still gets its class\'s exit code and a sentence', async () => {
   expect(await svcCli(['show', 'x.y'], { SVC_URL: url })).toEqual({ code: 5, stdout: '', stderr: 'svc: the server answered HTTP 503\n' });
 });
+
+it('an SVC_URL that is not an http(s) address is a usage error naming it, before anything is sent (exit 2)', async () => {
+  for (const bad of ['localhost:8787', 'foo', 'ftp://example.com']) {
+    expect(await svcCli(['search', 'email'], { SVC_URL: bad })).toEqual({ code: 2, stdout: '', stderr: `svc: SVC_URL '${bad}' is not an http(s) address; set it like http://localhost:8787.\n` });
+  }
+  expect((await svcCli(['batch', 'people.email.verify', 'in.ndjson', '-o', 'out.ndjson'], { SVC_URL: 'localhost:8787', SVC_TOKEN: 'svc_x' })).code).toBe(2);
+});

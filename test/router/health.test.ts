@@ -65,4 +65,23 @@ describe('health shared through the state atomics (two instances)', () => {
     await b.sync();
     expect([b.circuitOpen('e.x'), b.ownKeyCooling(7, 'searchco')]).toEqual([false, true]);
   });
+
+  it('a key the team stores after a refusal is not set aside, on this instance or another; a later refusal sets it aside', async () => {
+    let now = 1_000_000;
+    const marks = new LocalEphemera(() => now);
+    const shared = { mark: async (n: string, ms: number) => marks.mark(n, ms), marks: async () => marks.marks() };
+    const a = new Health(() => now, shared);
+    const b = new Health(() => now, shared);
+    a.coolOwnKey(7, 'searchco');
+    await b.sync();
+    now += 1_000;
+    a.ownKeyReplaced(7, 'searchco');
+    expect([a.ownKeyCooling(7, 'searchco'), b.ownKeyCooling(7, 'searchco')]).toEqual([false, true]);
+    await b.sync();
+    expect(b.ownKeyCooling(7, 'searchco')).toBe(false);
+    now += 1_000;
+    b.coolOwnKey(7, 'searchco');
+    await a.sync();
+    expect([a.ownKeyCooling(7, 'searchco'), b.ownKeyCooling(7, 'searchco')]).toEqual([true, true]);
+  });
 });

@@ -82,6 +82,21 @@ describe('a per-item batch (addresses to verify, domains to enrich)', () => {
   });
 });
 
+describe('a per_result operation whose answer lists no rows (Diffbot DQL)', () => {
+  it('called without a page size, is charged its declared default page, as the provider bills it', async () => {
+    const dql = 'diffbot.companies.query';
+    const op = w.ctx.catalog.runtime.operations[dql];
+    const page = chargeMicro(op, 'hit', op.page_size!.default!);
+    const { token } = (await w.ctx.state.createTeam('dql team', page))!;
+    otherTokens.push(token);
+    const billed = (await billedOf(dql)).billed_micro;
+    const r = await w.call('/proxy/diffbot/kg/v3/dql?query=type%3AOrganization', undefined, {}, token);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(page));
+    expect((await billedOf(dql)).billed_micro - billed).toBe(page);
+  });
+});
+
 describe('what a pass-through checks before calling anyone', () => {
   const nothingHappens = async (path: string, body: unknown, id: string) => {
     const calls = (await billedOf(id)).calls;
@@ -259,6 +274,20 @@ describe('a provider refusing the key', () => {
     const next = await w.call('/proxy/hunter/email-verifier?email=jane@stripe.com');
     expect(next.status).toBe(200);
     expect(Number(next.headers.get('x-svc-cost-micro'))).toBeGreaterThan(0); // the platform key, paid by the balance
+  });
+
+  it('a key stored after the refusal is used at once: the set-aside spoke of the key it replaced', async () => {
+    const { team, token } = (await w.ctx.state.createTeam('replaced key team', 1_000_000))!;
+    otherTokens.push(token);
+    expect((await w.call('/teams/me/keys/hunter', { key: 'revoked-team-key-5678' }, {}, token)).status).toBe(200);
+    expect((await w.call('/proxy/hunter/email-verifier?email=jane@stripe.com', undefined, {}, token)).status).toBe(502);
+    expect((await w.call('/teams/me/keys/hunter', { key: w.keys.hunter }, {}, token)).status).toBe(200);
+    const r = await w.call('/proxy/hunter/email-verifier?email=jane@stripe.com', undefined, {}, token);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(w.ctx.catalog.runtime.operations['hunter.people.email.verify'].price_micro));
+    expect(await w.ctx.state.balance(team.id)).toBe(1_000_000); // the team's own key: the provider bills the team, not svc
+    const routed = await w.call('/proxy/people.email.verify', { email: 'jane@stripe.com' }, { 'x-svc-route-dry-run': '1' }, token);
+    expect(routed.body.plan[0]).toMatchObject({ endpoint_id: 'hunter.people.email.verify', key: 'own' });
   });
 });
 

@@ -32,6 +32,19 @@ describe('credits', () => {
     expect((await admin('/admin/teams', { name: 'Exactly Rich', credit_usd: '9007199254.740991' })).status).toBe(201);
   });
 
+  it('a negative amount, or one that is neither a number nor decimal text, is one 422 sentence saying what an amount is', async () => {
+    const said = `must be a USD amount of at least 0, as a number (2.5) or decimal text ("2.50").`;
+    const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-admin': ADMIN }, body: JSON.stringify(body) });
+    for (const credit_usd of [-1, 'abc', true]) {
+      const res = await post('/admin/teams', { name: 'Odd Amount', credit_usd });
+      expect(res.status).toBe(422);
+      expect((await res.json()).detail).toEqual([{ loc: ['body', 'credit_usd'], msg: `'credit_usd' ${said}`, type: 'value_error.anyOf' }]);
+    }
+    const { team } = (await admin('/admin/teams', { name: 'Odd Credit', credit_usd: 1 })).body;
+    const res = await post(`/admin/teams/${team}/credit`, { usd: -5 });
+    expect((await res.json()).detail).toEqual([{ loc: ['body', 'usd'], msg: `'usd' ${said}`, type: 'value_error.anyOf' }]);
+  });
+
   it('credits that would take a balance past it are refused, and the balance stays exact', async () => {
     const { team } = (await admin('/admin/teams', { name: 'Stacker', credit_usd: 1 })).body;
     const statuses: number[] = [];

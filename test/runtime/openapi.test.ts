@@ -32,6 +32,11 @@ describe('GET /openapi.json', () => {
     expect(missing.map((r) => `${r.method ?? 'ALL'} ${r.route}`)).toEqual([]);
   });
 
+  it('lists the route headers on the batch call too, since they apply to every row', () => {
+    const names = doc.paths['/px/{capability}/batch'].post.parameters!.filter((p) => p.in === 'header').map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['X-Svc-Route-Max-Cost', 'X-Svc-Route-Dry-Run', 'X-Svc-Route-Verify', 'X-Svc-Batch-Max-Cost', 'X-Svc-Batch-Concurrency']));
+  });
+
   it('publishes the feedback and review schemas the routes enforce', () => {
     const bodyOf = (path: string) => doc.paths[path].post.requestBody!.content['application/json'].schema;
     expect(bodyOf('/feedback')).toEqual(schemas.feedbackBody);
