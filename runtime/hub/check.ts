@@ -7,6 +7,7 @@ import type { Team } from '../state/index.ts';
 import { nowIso } from '../util/clock.ts';
 import { dataProblems, validatorsFor } from './maker-schemas.ts';
 import { runPipeline } from './steps.ts';
+import { newCallId } from '../util/call-id.ts';
 import { specOf, versionKey } from './spec.ts';
 import type { HubStore } from './store.ts';
 import type { CheckResult, VersionRecord, VersionStatus } from './types.ts';
@@ -15,7 +16,7 @@ const shown = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v).s
 
 export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, version: VersionRecord): Promise<VersionRecord> {
   const spec = specOf(version);
-  const result = await runPipeline(ctx, maker, spec, spec.check.input);
+  const result = await runPipeline(ctx, maker, spec, spec.check.input, newCallId());
   let status: VersionStatus = 'failed';
   let reason: string | undefined = result.reason;
   if (result.kind === 'balance') {

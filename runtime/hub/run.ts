@@ -35,7 +35,7 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
   let result: PipelineResult;
   let charged = 0;
   try {
-    result = await runPipeline(ctx, caller, spec, input as Record<string, unknown>);
+    result = await runPipeline(ctx, caller, spec, input as Record<string, unknown>, callId);
     if (result.kind === 'done' && !validators.output(result.output)) {
       result = { ...result, kind: 'error', reason: `The tool's output does not fit its output schema: ${dataProblems(validators.output.errors).map((p) => p.msg).join(' ')}` };
     }

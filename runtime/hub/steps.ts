@@ -42,7 +42,8 @@ const DEFAULT_OPTIONS = parseRouteOptions(new Headers());
 
 interface StepAnswer { account: StepFacts; output?: Record<string, unknown>; reason?: string; issues?: ValidationIssue[] }
 
-export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, input: Record<string, unknown>): Promise<PipelineResult> {
+/** `callId`: the run's, carried by every step's answer and ledger rows */
+export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, input: Record<string, unknown>, callId: string): Promise<PipelineResult> {
   const t0 = Date.now();
   const scope: Scope = { input, steps: {} };
   const steps: StepAccount[] = [];
@@ -51,7 +52,7 @@ export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, i
     const target = stepTarget(ctx.catalog.runtime, step.call);
     const body = fillAll(step.with, scope);
     // a catalog built after the publish may have dropped what a step calls
-    const answer: StepAnswer = target ? await stepOrStop(ctx, team, target, body, cost) : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
+    const answer: StepAnswer = target ? await stepOrStop(ctx, team, callId, target, body, cost) : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
     steps.push({ id: step.id, call: step.call, ...answer.account });
     cost += answer.account.cost_micro;
     if (answer.account.outcome !== 'hit') {
@@ -77,17 +78,17 @@ function sentence(step: Step, kind: PipelineResult['kind'], answer: StepAnswer, 
  * One step, or the run's end when storage stops answering after earlier steps were charged: a 503
  * saying nothing was charged would then be untrue. Before any charge the 503 stands.
  */
-async function stepOrStop(ctx: AppContext, team: Team, target: StepTarget, body: Record<string, unknown>, chargedSoFar: number): Promise<StepAnswer> {
+async function stepOrStop(ctx: AppContext, team: Team, callId: string, target: StepTarget, body: Record<string, unknown>, chargedSoFar: number): Promise<StepAnswer> {
   try {
-    return await callStep(ctx, team, target, body);
+    return await callStep(ctx, team, callId, target, body);
   } catch (e) {
     if (chargedSoFar > 0 && isStorageOutage(e)) return { account: { outcome: 'storage', cost_micro: 0 }, reason: 'storage stopped answering' };
     throw e;
   }
 }
 
-function callStep(ctx: AppContext, team: Team, target: StepTarget, body: Record<string, unknown>): Promise<StepAnswer> {
-  return target.kind === 'routed' ? routedStep(ctx, team, target.capability, body) : operationStep(ctx, team, target, body);
+function callStep(ctx: AppContext, team: Team, callId: string, target: StepTarget, body: Record<string, unknown>): Promise<StepAnswer> {
+  return target.kind === 'routed' ? routedStep(ctx, team, callId, target.capability, body) : operationStep(ctx, team, callId, target, body);
 }
 
 /** a refusal the router or pass-through threw (402, 403, 422), as a step outcome; anything else is rethrown */
@@ -99,10 +100,10 @@ function refusal(e: unknown): StepAnswer {
   return { account: { outcome: e.status === 402 ? 'balance' : 'refused', cost_micro: 0 }, reason, issues };
 }
 
-async function routedStep(ctx: AppContext, team: Team, capability: string, body: Record<string, unknown>): Promise<StepAnswer> {
+async function routedStep(ctx: AppContext, team: Team, callId: string, capability: string, body: Record<string, unknown>): Promise<StepAnswer> {
   let res: RoutedResponse;
   try {
-    res = await ctx.router.call(team, capability, body, DEFAULT_OPTIONS);
+    res = await ctx.router.call(team, capability, body, DEFAULT_OPTIONS, callId);
   } catch (e) {
     return refusal(e);
   }
@@ -114,7 +115,7 @@ async function routedStep(ctx: AppContext, team: Team, capability: string, body:
 }
 
 /** a catalog operation through the pass-through, in-process: the provider's own JSON is the step's output */
-async function operationStep(ctx: AppContext, team: Team, target: Extract<StepTarget, { kind: 'operation' }>, fields: Record<string, unknown>): Promise<StepAnswer> {
+async function operationStep(ctx: AppContext, team: Team, callId: string, target: Extract<StepTarget, { kind: 'operation' }>, fields: Record<string, unknown>): Promise<StepAnswer> {
   const { op } = target;
   const { queryParams = {}, body: bodyParams = {} } = op.input;
   const path = op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, k: string) => encodeURIComponent(String(fields[k] ?? '')));
@@ -129,7 +130,7 @@ async function operationStep(ctx: AppContext, team: Team, target: Extract<StepTa
   const request = new Request(url, { method: op.method, headers: hasBody ? { 'content-type': 'application/json' } : {}, body: hasBody ? JSON.stringify(json) : undefined });
   let res: Response;
   try {
-    res = await passThrough(ctx, team, op.provider, new H3Event(request));
+    res = await passThrough(ctx, team, op.provider, new H3Event(request), callId);
   } catch (e) {
     if (e instanceof HTTPError && e.status === 502) return { account: { outcome: 'error', cost_micro: 0 }, reason: e.message };
     return refusal(e);

@@ -50,7 +50,8 @@ function keyRefused(provider: string, display: string, own: boolean, answer: { s
   });
 }
 
-export async function passThrough(ctx: AppContext, team: Team, provider: string, event: H3Event): Promise<Response> {
+/** `callId`: as the router's (a hub run gives its own); a new one otherwise */
+export async function passThrough(ctx: AppContext, team: Team, provider: string, event: H3Event, callId = newCallId()): Promise<Response> {
   const { catalog, config, state, router, spending } = ctx;
   const url = new URL(event.req.url);
   const path = catalogPath(catalog.runtime, provider, url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/');
@@ -95,7 +96,6 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     const outcome = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
     const hit = outcome === 'hit';
     const price = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body, asked) : 0);
-    const callId = newCallId();
     // More rows than were asked and held for, past what the balance covers: the hold charges what was
     // held, and the answer says so (spending.ts).
     const cost = hold ? await hold.charge(price, { endpoint_id: op.endpoint_id, call_id: callId }) : price;

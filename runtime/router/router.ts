@@ -19,7 +19,8 @@ import { newCallId } from '../util/call-id.ts';
 export interface Router {
   deps: RouterDeps;
   isCapability(name: string): boolean;
-  call(team: Team, capability: string, body: unknown, options: RouteOptions): Promise<RoutedResponse>;
+  /** `callId`: the id the call's answer and ledger rows carry; a hub run gives its own, so its steps' rows carry the run's */
+  call(team: Team, capability: string, body: unknown, options: RouteOptions, callId?: string): Promise<RoutedResponse>;
 }
 
 /** What the router is made from, all given: nothing is reached for from outside. */
@@ -48,7 +49,7 @@ export function createRouter({ runtime, state, live, config, spending }: RouterP
     isCapability: (name) => validators.has(name),
     // Not async: an async function answering another's promise costs two more turns of the microtask
     // queue per call; a refusal is still a rejection, never a throw.
-    call(team, capability, rawBody, options) {
+    call(team, capability, rawBody, options, callId) {
       let body: Record<string, unknown>;
       try {
         body = validators.get(capability)!(rawBody);
@@ -56,8 +57,8 @@ export function createRouter({ runtime, state, live, config, spending }: RouterP
       } catch (e) {
         return Promise.reject(e);
       }
-      if (options.dryRun) return routeAndRespond(deps, team, capability, body, options);
-      return merger.run(mergeKey(team.id, capability, body, options), () => routeAndRespond(deps, team, capability, body, options), sharedAnswer);
+      if (options.dryRun) return routeAndRespond(deps, team, capability, body, options, callId ?? newCallId());
+      return merger.run(mergeKey(team.id, capability, body, options), () => routeAndRespond(deps, team, capability, body, options, callId ?? newCallId()), sharedAnswer);
     },
   };
 }
@@ -77,7 +78,6 @@ function sharedAnswer(first: RoutedResponse): RoutedResponse {
 }
 
 /** (Not async: the outcome's promise carries on into the answer, one promise hop fewer per call.) */
-function routeAndRespond(deps: RouterDeps, team: Team, capability: string, body: Record<string, unknown>, options: RouteOptions): Promise<RoutedResponse> {
-  const callId = newCallId();
+function routeAndRespond(deps: RouterDeps, team: Team, capability: string, body: Record<string, unknown>, options: RouteOptions, callId: string): Promise<RoutedResponse> {
   return routeCall(deps, { team, capability, body, options, callId }).then((outcome) => respond(outcome, deps.runtime.capabilities[capability].identity, capability, callId));
 }

@@ -44,6 +44,10 @@ describe('a run', () => {
     // one ledger: the price row and the earning row carry the run's call id and version
     expect((await ledgerRows(caller.teamId)).find((e) => e.tool_id)).toMatchObject({ kind: 'charge', amount_micro: -50_000, tool_id: 'email-money@1', call_id: svc.call_id });
     expect((await ledgerRows(w.teamId)).find((e) => e.kind === 'earning')).toMatchObject({ amount_micro: 50_000, tool_id: 'email-money@1', call_id: svc.call_id });
+    // and so do the steps' charges: the caller's rows of this run, summed by its call id, are what it cost
+    const runRows = (await ledgerRows(caller.teamId)).filter((e) => e.call_id === svc.call_id);
+    expect(runRows.length).toBeGreaterThan(1);
+    expect(-runRows.reduce((n, e) => n + e.amount_micro, 0)).toBe(svc.cost_micro);
     // the maker sees the run and the earnings; the run is listed with what it cost
     const tool = await w.req('GET', '/hub/tools/email-money');
     expect(tool.body).toMatchObject({ runs: 1, earnings_micro: 50_000 });
