@@ -22,6 +22,10 @@ const DEFAULT_DETAIL: Record<number, string> = {
   400: 'Malformed request.', 404: 'Not found.', 405: 'Method not allowed on this path.', 413: 'Request body too large.',
 };
 
+// h3 refuses a path that does not percent-decode before any route runs, with this bare message
+const H3_MALFORMED_PATH = 'Bad Request';
+const MALFORMED_PATH_DETAIL = 'The path has a malformed percent-encoding (a % not followed by two hex digits); write a literal % as %25.';
+
 /** the error at the bottom of a `cause` chain (h3 wraps thrown errors, and keeps its own options as a cause) */
 function rootCause(error: unknown): unknown {
   let e = error;
@@ -65,6 +69,7 @@ export function errorAnswer(thrown: unknown): PlainAnswer {
     console.error('[svc] unhandled error:', error.cause ?? error);
     detail = 'Internal error; it has been logged.';
   }
+  if (status === 400 && detail === H3_MALFORMED_PATH) detail = MALFORMED_PATH_DETAIL;
   if (typeof detail === 'string' && (detail === '' || /^HTTPError|^Cannot find any route/i.test(detail))) detail = DEFAULT_DETAIL[status] ?? 'Request failed.';
   const headers = Object.fromEntries(new Headers(error.headers));
   headers['content-type'] = 'application/json';

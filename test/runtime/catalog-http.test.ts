@@ -171,6 +171,13 @@ describe('GET /catalog/endpoints/{id}', () => {
     expect(status).toBe(404);
     expect(typeof body.detail).toBe('string');
   });
+
+  it('a malformed percent-encoding in the path is a 400 with a sentence, on every path-parameter route', async () => {
+    for (const p of ['/catalog/endpoints/%ZZ', '/catalog/platforms/a%ZZb', '/hub/tools/%E0%A4%A']) {
+      const { status, body } = await get(p);
+      expect([status, body.detail], p).toEqual([400, expect.stringMatching(/malformed percent-encoding.*%25/)]);
+    }
+  });
 });
 
 describe('GET /openapi.json', () => {
