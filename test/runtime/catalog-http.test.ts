@@ -116,6 +116,14 @@ describe('GET /catalog/search', () => {
     expect(status).toBe(422);
     expect(body.detail[0].loc).toEqual(['query', 'limit']);
   });
+
+  it('a parameter given twice is a 422 that says so, not a type error', async () => {
+    for (const p of ['/catalog/search?q=email&limit=5&limit=6', '/catalog/search?q=a&q=b']) {
+      const { status, body } = await get(p);
+      expect(status, p).toBe(422);
+      expect(body.detail[0].msg, p).toMatch(/^'(limit|q)' was given more than once; send it once\.$/);
+    }
+  });
 });
 
 describe('status lines', () => {
