@@ -14,6 +14,19 @@ export function fail(status: number, detail: string, headers?: Record<string, st
   throw new HTTPError({ status, message: detail, headers });
 }
 
+/**
+ * 402: the balance cannot cover what the call may cost. The amount travels with the error, so a
+ * caller that words the refusal itself (a hub step) keeps it without reading the sentence.
+ */
+export function balanceTooLow(neededMicro: number, detail: string): never {
+  throw new HTTPError({ status: 402, message: detail, data: { needed_micro: neededMicro } });
+}
+
+/** the amount a balanceTooLow refusal carried, if `e` is one */
+export function neededMicroOf(e: HTTPError): number | undefined {
+  return e.status === 402 ? (e.data as { needed_micro?: number } | undefined)?.needed_micro : undefined;
+}
+
 export function invalid(issues: ValidationIssue[]): never {
   throw new HTTPError({ status: 422, message: issues[0]?.msg ?? 'invalid input', data: { detail: issues } });
 }
