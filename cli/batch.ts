@@ -89,6 +89,8 @@ export const batch = defineCommand({
     const progress = new Progress(todo.length);
     let left = budgetMicro;
     let unanswered = 0;
+    /** rows answered 422: their subject cannot be routed as it is, so running again would not help */
+    let refused = 0;
     for (let start = 0; start < todo.length; start += CHUNK) {
       if (left !== null && left <= 0) { unanswered += todo.length - start; break; }
       const chunk = todo.slice(start, start + CHUNK);
@@ -99,11 +101,16 @@ export const batch = defineCommand({
         if (line.event === 'summary') { if (left !== null) left -= line.cost_micro ?? 0; return; }
         const cost = line._svc?.cost_micro ?? 0;
         progress.row(Boolean(line._svc?.served_by), cost);
-        // answered rows (hit or miss) are kept; refused, failed and skipped rows are left for the next run
+        // answered rows (hit or miss) are kept; failed and skipped rows are left for the next run
         if (line.status === 200 && line._svc) writer.write(outputRow(rowOf.get(line.id)!, line.output, line._svc.served_by, cost));
+        else if (line.status === 422) refused++;
         else unanswered++;
       });
     }
-    progress.finish(`${done.length ? `  (${done.length} answered before)` : ''}${unanswered ? `  ${unanswered} rows not answered: run again to retry them` : ''}`);
+    progress.finish([
+      done.length ? `  (${done.length} answered before)` : '',
+      unanswered ? `  ${unanswered} rows not answered: run again to retry them` : '',
+      refused ? `  ${refused} rows refused as sent (422, e.g. no identity field): a retry will not change that; fix their input` : '',
+    ].join(''));
   },
 });

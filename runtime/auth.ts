@@ -13,11 +13,20 @@ export interface PresentedCredentials {
   org: string | null;
 }
 
+/** Where a 401 tells the caller the API token goes: the header, or wherever else the route reads it. */
+export interface TokenPlace {
+  /** completes "send an API token …" */
+  send: string;
+  invalid: string;
+}
+
+export const TOKEN_HEADER: TokenPlace = { send: 'in the x-svc-token header', invalid: 'The x-svc-token is not valid.' };
+
 /** The team behind a token or session; 401 without a valid one, 403 when `org` names another team. */
-export async function teamFor(state: State, { token, session, org }: PresentedCredentials): Promise<Team> {
-  if (!token && !session) fail(401, 'Authentication required: send an API token in the x-svc-token header.');
+export async function teamFor(state: State, { token, session, org }: PresentedCredentials, place: TokenPlace = TOKEN_HEADER): Promise<Team> {
+  if (!token && !session) fail(401, `Authentication required: send an API token ${place.send}.`);
   const team = await state.teamForCredential({ token, session });
-  if (!team) fail(401, token ? 'The x-svc-token is not valid.' : 'The session has expired or is not valid; sign in again.');
+  if (!team) fail(401, token ? place.invalid : 'The session has expired or is not valid; sign in again.');
   if (org !== null && org !== team.slug) fail(403, `The credential does not belong to team '${org.slice(0, 64)}'.`);
   return team;
 }

@@ -14,6 +14,19 @@ export function fail(status: number, detail: string, headers?: Record<string, st
   throw new HTTPError({ status, message: detail, headers });
 }
 
+/**
+ * 402: the balance cannot cover what the call may cost. The amount travels with the error, so a
+ * caller that words the refusal itself (a hub step) keeps it without reading the sentence.
+ */
+export function balanceTooLow(neededMicro: number, detail: string): never {
+  throw new HTTPError({ status: 402, message: detail, data: { needed_micro: neededMicro } });
+}
+
+/** the amount a balanceTooLow refusal carried, if `e` is one */
+export function neededMicroOf(e: HTTPError): number | undefined {
+  return e.status === 402 ? (e.data as { needed_micro?: number } | undefined)?.needed_micro : undefined;
+}
+
 export function invalid(issues: ValidationIssue[]): never {
   throw new HTTPError({ status: 422, message: issues[0]?.msg ?? 'invalid input', data: { detail: issues } });
 }
@@ -21,6 +34,10 @@ export function invalid(issues: ValidationIssue[]): never {
 const DEFAULT_DETAIL: Record<number, string> = {
   400: 'Malformed request.', 404: 'Not found.', 405: 'Method not allowed on this path.', 413: 'Request body too large.',
 };
+
+// h3 refuses a path that does not percent-decode before any route runs, with this bare message
+const H3_MALFORMED_PATH = 'Bad Request';
+const MALFORMED_PATH_DETAIL = 'The path has a malformed percent-encoding (a % not followed by two hex digits); write a literal % as %25.';
 
 /** the error at the bottom of a `cause` chain (h3 wraps thrown errors, and keeps its own options as a cause) */
 function rootCause(error: unknown): unknown {
@@ -65,6 +82,7 @@ export function errorAnswer(thrown: unknown): PlainAnswer {
     console.error('[svc] unhandled error:', error.cause ?? error);
     detail = 'Internal error; it has been logged.';
   }
+  if (status === 400 && detail === H3_MALFORMED_PATH) detail = MALFORMED_PATH_DETAIL;
   if (typeof detail === 'string' && (detail === '' || /^HTTPError|^Cannot find any route/i.test(detail))) detail = DEFAULT_DETAIL[status] ?? 'Request failed.';
   const headers = Object.fromEntries(new Headers(error.headers));
   headers['content-type'] = 'application/json';

@@ -36,10 +36,27 @@ function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
   });
 }
 
+/**
+ * Declared parameters given more than once (`?limit=5&limit=6` reads as a list): said as such, since
+ * the type check would call the list "not an integer". A parameter that takes a list says `type: 'array'`.
+ */
+function repeated(where: string, schema: { properties?: Record<string, { type?: unknown }> }, query: Record<string, unknown>): ValidationIssue[] {
+  const found: ValidationIssue[] = [];
+  for (const name in query) {
+    const declared = schema.properties?.[name];
+    if (declared && declared.type !== 'array' && Array.isArray(query[name])) {
+      found.push({ loc: [where, name], msg: `'${name}' was given more than once; send it once.`, type: 'value_error.repeated' });
+    }
+  }
+  return found;
+}
+
 /** Compile a schema for query (or path: `where`) parameters (strings coerced to the declared types). */
 export function queryValidator<T>(schema: object, where = 'query'): (query: Record<string, unknown>) => T {
   const check = once(() => queryAjv().compile(schema));
   return (query) => {
+    const twice = repeated(where, schema, query);
+    if (twice.length) invalid(twice);
     const copy = { ...query };
     if (!check()(copy)) invalid(issues(where, check().errors ?? []));
     return copy as T;

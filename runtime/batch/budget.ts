@@ -1,5 +1,6 @@
-// The whole batch's ceiling (X-Svc-Batch-Max-Cost). A row starts only once its worst case is
-// reserved, so rows in flight together can never pass it; what a row did not spend comes back.
+// The whole batch's ceiling (X-Svc-Batch-Max-Cost). A row starts only once its reservation is taken,
+// and runs with that reservation as its ceiling, so rows in flight together can never pass it; what
+// a row did not spend comes back.
 export class BatchBudget {
   private inFlight = 0;
   private waiters: Array<() => void> = [];
@@ -7,17 +8,20 @@ export class BatchBudget {
   constructor(private leftMicro: number) {}
 
   /**
-   * Reserve `micro` for one row. While other rows are in flight it waits for them to give back what
-   * they did not spend; with none in flight and too little left it answers false (the row is skipped).
+   * Reserve up to `worstMicro` for one row, less when less is left, but never below `leastMicro` (its
+   * cheapest first attempt: under that the row could try nothing). While other rows are in flight it
+   * waits for them to give back what they did not spend; with none in flight and less than
+   * `leastMicro` left it answers null (the row is skipped). Otherwise it answers what it reserved.
    */
-  async reserve(micro: number): Promise<boolean> {
-    while (micro > this.leftMicro) {
-      if (this.inFlight === 0) return false;
+  async reserve(leastMicro: number, worstMicro: number): Promise<number | null> {
+    while (leastMicro > this.leftMicro) {
+      if (this.inFlight === 0) return null;
       await new Promise<void>((wake) => this.waiters.push(wake));
     }
+    const micro = Math.min(worstMicro, this.leftMicro);
     this.leftMicro -= micro;
     this.inFlight++;
-    return true;
+    return micro;
   }
 
   /** the row is done: it spent `spentMicro` of the `reservedMicro` it held */

@@ -7,6 +7,7 @@ import type { Router } from '../router/router.ts';
 import type { RouteOptions } from '../router/options.ts';
 import type { Team } from '../state/index.ts';
 import { canonical } from '../router/merge.ts';
+import { cheapestAttemptMicro } from '../router/plan.ts';
 import { BatchBudget } from './budget.ts';
 import type { BatchLimits } from './options.ts';
 import type { BatchRow } from './input.ts';
@@ -75,13 +76,14 @@ function refusal(e: unknown): Outcome {
   return { status: e.status, detail: e.status === 422 && data?.detail ? data.detail : e.message };
 }
 
-/** The row's worst case from a dry run (no child called, nothing charged), never above its own ceiling; a refusal as its outcome. */
-async function worstCase(run: BatchRun, subject: Record<string, unknown>): Promise<number | Outcome> {
+/** What a row may need, from a dry run (no child called, nothing charged): its whole plan's worst case, never above its own ceiling, and its cheapest first attempt; a refusal as its outcome. */
+async function needs(run: BatchRun, subject: Record<string, unknown>): Promise<{ least: number; worst: number } | { refused: Outcome }> {
   try {
     const dry = await run.router.call(run.team, run.capability, subject, { ...run.options, dryRun: true });
-    return Math.min(run.options.maxCostMicro, (JSON.parse(dry.text) as { worst_cost_micro: number }).worst_cost_micro);
+    const { plan, worst_cost_micro } = JSON.parse(dry.text) as { plan: Array<{ worst_cost_micro: number }>; worst_cost_micro: number };
+    return { least: cheapestAttemptMicro(plan), worst: Math.min(run.options.maxCostMicro, worst_cost_micro) };
   } catch (e) {
-    return refusal(e);
+    return { refused: refusal(e) };
   }
 }
 
@@ -92,17 +94,19 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
 
   const once = async (subject: Record<string, unknown>): Promise<Outcome> => {
     if (!budget || run.options.dryRun) return callRow(run, subject, run.options);
-    const worst = await worstCase(run, subject);
-    if (typeof worst !== 'number') return worst;
-    if (!(await budget.reserve(worst))) return { skipped: 'budget' };
+    const need = await needs(run, subject);
+    if ('refused' in need) return need.refused;
+    const reserved = await budget.reserve(need.least, need.worst);
+    if (reserved === null) return { skipped: 'budget' };
     let spent = 0;
     try {
-      // the row's ceiling is what it reserved, so it cannot spend more even if its plan changed since
-      const outcome = await callRow(run, subject, { ...run.options, maxCostMicro: worst });
+      // the row's ceiling is what it reserved: the router plans within it (as for a single call's
+      // Max-Cost), so it cannot spend more, even if its plan changed since the dry run
+      const outcome = await callRow(run, subject, { ...run.options, maxCostMicro: reserved });
       spent = outcome._svc?.cost_micro ?? 0;
       return outcome;
     } finally {
-      budget.settle(worst, spent);
+      budget.settle(reserved, spent);
     }
   };
 

@@ -21,7 +21,8 @@ export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, ve
   let reason: string | undefined = result.reason;
   if (result.kind === 'balance') {
     status = 'unchecked';
-    reason = `${result.reason} Add credit, then POST /hub/tools/${versionKey(version)}/check.`;
+    // one sentence: the step's, then what to do
+    reason = `${result.reason!.replace(/\.$/, '')}; add credit, then POST /hub/tools/${versionKey(version)}/check.`;
   } else if (result.kind === 'done') {
     const output = result.output!;
     const { output: fits } = validatorsFor(version);

@@ -3,7 +3,7 @@
 // the router's own rules; the first step that misses, fails or is refused ends the pipeline.
 import { H3Event, HTTPError } from 'h3';
 import type { AppContext } from '../context.ts';
-import { isStorageOutage, type ValidationIssue } from '../errors.ts';
+import { isStorageOutage, neededMicroOf, type ValidationIssue } from '../errors.ts';
 import type { Team } from '../state/index.ts';
 import { parseRouteOptions } from '../router/options.ts';
 import type { RoutedResponse } from '../router/respond.ts';
@@ -40,7 +40,14 @@ export interface PipelineResult {
 // no route headers: each step runs with the defaults
 const DEFAULT_OPTIONS = parseRouteOptions(new Headers());
 
-interface StepAnswer { account: StepFacts; output?: Record<string, unknown>; reason?: string; issues?: ValidationIssue[] }
+interface StepAnswer {
+  account: StepFacts;
+  output?: Record<string, unknown>;
+  reason?: string;
+  issues?: ValidationIssue[];
+  /** a 402's amount: what the step's cheapest attempt may cost */
+  neededMicro?: number;
+}
 
 /** `callId`: the run's, carried by every step's answer and ledger rows */
 export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, input: Record<string, unknown>, callId: string): Promise<PipelineResult> {
@@ -69,7 +76,11 @@ function sentence(step: Step, kind: PipelineResult['kind'], answer: StepAnswer, 
   const why = answer.reason ? `: ${answer.reason}` : '';
   if (kind === 'miss') return `Step '${step.id}' (${step.call}) found nothing for ${sent}${why}.`;
   if (kind === 'storage') return `Step '${step.id}' (${step.call}) was cut short: ${answer.reason}.`;
-  if (kind === 'balance') return `Step '${step.id}' (${step.call}) could not run: the balance is too low${why}.`;
+  // the amount, not the router's own 402 sentence (a run or a check adds what to do next)
+  if (kind === 'balance') {
+    const short = answer.neededMicro === undefined ? why.replace(/\.$/, '') : ` for its cheapest attempt (${answer.neededMicro} micro-USD)`;
+    return `Step '${step.id}' (${step.call}) could not run: the balance is too low${short}.`;
+  }
   if (kind === 'refused') return `Step '${step.id}' (${step.call}) was refused for ${sent}${why}`;
   return `Step '${step.id}' (${step.call}) failed for ${sent}${why}.`;
 }
@@ -97,7 +108,7 @@ function refusal(e: unknown): StepAnswer {
   const detail = (e.data as { detail?: unknown } | undefined)?.detail;
   const issues = Array.isArray(detail) ? (detail as ValidationIssue[]) : undefined;
   const reason = issues ? issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join(' ') : e.message;
-  return { account: { outcome: e.status === 402 ? 'balance' : 'refused', cost_micro: 0 }, reason, issues };
+  return { account: { outcome: e.status === 402 ? 'balance' : 'refused', cost_micro: 0 }, reason, issues, neededMicro: neededMicroOf(e) };
 }
 
 async function routedStep(ctx: AppContext, team: Team, callId: string, capability: string, body: Record<string, unknown>): Promise<StepAnswer> {
@@ -110,7 +121,8 @@ async function routedStep(ctx: AppContext, team: Team, callId: string, capabilit
   const parsed = JSON.parse(res.text) as { output?: Record<string, unknown>; _svc: { served_by: string | null; cost_micro: number; stopped?: string } };
   const svc = parsed._svc;
   const outcome: StepOutcome = res.status === 502 ? 'error' : svc.stopped === 'storage' ? 'storage' : svc.stopped === 'balance' ? 'balance' : svc.served_by ? 'hit' : 'miss';
-  const reason = res.status === 502 ? 'every child that was tried failed with an error' : svc.stopped === 'storage' ? 'storage stopped answering' : svc.stopped ? `stopped by ${svc.stopped}` : undefined;
+  // a balance stop needs no reason: the step's sentence says the balance is too low
+  const reason = res.status === 502 ? 'every child that was tried failed with an error' : svc.stopped === 'storage' ? 'storage stopped answering' : svc.stopped && svc.stopped !== 'balance' ? `stopped by ${svc.stopped}` : undefined;
   return { account: { outcome, ...svc }, output: parsed.output, reason };
 }
 

@@ -35,10 +35,12 @@ function flag(headers: HeaderReader, name: string): boolean | null {
   const s = v.trim().toLowerCase();
   if (ON.includes(s)) return true;
   if (OFF.includes(s)) return false;
-  return bad(name, `${name} must be one of ${[...ON, ...OFF].join(', ')}.`);
+  const header = CANONICAL.get(name)!; // named as the docs and the other route-header errors name it
+  return bad(header, `${header} must be one of ${[...ON, ...OFF].join(', ')}.`);
 }
 
-const KNOWN = new Set(ROUTE_HEADERS.map((h) => h.toLowerCase()));
+/** lower case → the name as documented */
+const CANONICAL = new Map<string, string>(ROUTE_HEADERS.map((h) => [h.toLowerCase(), h]));
 const PREFIX = 'x-svc-route-';
 
 /**
@@ -47,7 +49,7 @@ const PREFIX = 'x-svc-route-';
  */
 function refuseUnknown(headers: HeaderReader): void {
   let unknown: string[] | null = null; // made only when there is one
-  for (const h of headers.keys()) if (h.startsWith(PREFIX) && !KNOWN.has(h)) (unknown ??= []).push(h);
+  for (const h of headers.keys()) if (h.startsWith(PREFIX) && !CANONICAL.has(h)) (unknown ??= []).push(h);
   if (!unknown) return;
   invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a route header; they are ${ROUTE_HEADERS.join(', ')}.`, type: 'value_error.unknown_header' })));
 }

@@ -6,7 +6,7 @@ import type { H3Event } from 'h3';
 import type { OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import type { AppContext } from '../context.ts';
 import type { Team } from '../state/index.ts';
-import { fail } from '../errors.ts';
+import { balanceTooLow, fail } from '../errors.ts';
 import { readJson } from '../body.ts';
 import { getPath } from '../../language/json-path.ts';
 import { OutgoingRequest, providerUrl } from './build-request.ts';
@@ -73,7 +73,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   const worst = holdMicro(op, asked);
   const hold = pays ? await spending.reserve(team.id, worst) : null;
   if (hold === 'short') {
-    fail(402, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''}; nothing was called or charged.`);
+    balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''}; nothing was called or charged.`);
   }
   if (hold === 'held') fail(402, 'Balance is held by calls in flight; retry when they finish.');
   try {

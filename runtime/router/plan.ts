@@ -63,6 +63,17 @@ export function plan(input: PlanInput): Plan {
   return { attempts, excluded };
 }
 
+/**
+ * The least the first attempt a call makes may count against its ceiling: the cheapest planned
+ * attempt's worst case (0 when nothing is planned, as nothing will be spent). The 402 sentence and a
+ * batch row's budget both start from it.
+ */
+export function cheapestAttemptMicro(attempts: ReadonlyArray<Pick<PlannedAttempt, 'worst_cost_micro'>>): number {
+  let least = attempts.length ? Infinity : 0;
+  for (const a of attempts) if (a.worst_cost_micro < least) least = a.worst_cost_micro;
+  return least;
+}
+
 // Module-level helpers rather than closures made per call: tsx names every named closure as it is
 // made (keepNames), about 0.4 µs each, and the planner runs for every child of every call.
 

@@ -3,7 +3,7 @@
 // attempt. Pure decisions live in plan.ts and classify.ts; this file is the loop around them.
 import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import type { State, Team } from '../state/index.ts';
-import { plan, type Plan, type PlannedAttempt } from './plan.ts';
+import { cheapestAttemptMicro, plan, type Plan, type PlannedAttempt } from './plan.ts';
 import { prepareCall, type PreparedCall } from '../../language/prepare-call.ts';
 import { buildChildRequest, type OutgoingRequest } from './build-request.ts';
 import { send } from './http.ts';
@@ -117,7 +117,7 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
   let opening: Hold | null = null;
   if (!thePlan.attempts.some((a) => a.key === 'own')) {
     // the first attempt's hold reads the balance too: one round trip for the 402 and the hold
-    const cheapest = Math.min(...thePlan.attempts.map((a) => a.worst_cost_micro));
+    const cheapest = cheapestAttemptMicro(thePlan.attempts);
     const reserved = await deps.spending.reserve(call.team.id, thePlan.attempts[0].worst_cost_micro, cheapest);
     if (reserved === 'short') {
       // every attempt listed as skipped for the balance: what a verification refused this way shows

@@ -30,7 +30,7 @@ export const batchRoutes = [
       headers: {
         // the route headers apply to every row
         ...anyRouteHeaders(),
-        'X-Svc-Batch-Max-Cost': 'USD the whole batch may cost; rows not started when it is reached answer skipped: budget',
+        'X-Svc-Batch-Max-Cost': 'USD the whole batch may cost; each row runs within what is left, and a row whose cheapest attempt no longer fits answers skipped: budget',
         'X-Svc-Batch-Concurrency': 'rows in flight at once, 1 to 32 (default 8)',
       },
     },

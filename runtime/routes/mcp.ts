@@ -2,20 +2,25 @@
 // x-svc-token or Authorization: Bearer; every tool call goes through the app with it.
 import { getRequestIP } from 'h3';
 import { perContext, route, type RouteRequest } from '../declared-route.ts';
-import { teamFor } from '../auth.ts';
+import { teamFor, type TokenPlace } from '../auth.ts';
 import { fail } from '../errors.ts';
 import { svcFetch } from '../mcp/svc-http.ts';
 import type { McpTool } from '../mcp/tool.ts';
 
 // the MCP SDK loads on the first /mcp request, not at start (see mcp/http-answer.ts)
 const mcp = () => import('../mcp/http-answer.ts');
+/** /mcp takes the token either way, so its 401 names both */
+const MCP_TOKEN: TokenPlace = {
+  send: 'in the x-svc-token header or as Authorization: Bearer <token>',
+  invalid: 'The API token (x-svc-token or Authorization: Bearer) is not valid.',
+};
 const bearer = (h: string | null) => (h && /^bearer\s+/i.test(h) ? h.replace(/^bearer\s+/i, '').trim() : null);
 /** the catalog is loaded once per app: so are its tools (null until asked, or after a failed load) */
 const toolsOf = perContext(() => ({ tools: null as Promise<McpTool[]> | null }));
 
 async function answer({ event, ctx, app }: RouteRequest<object>): Promise<Response> {
   const token = event.req.headers.get('x-svc-token') ?? bearer(event.req.headers.get('authorization'));
-  await teamFor(ctx.state, { token, session: null, org: event.req.headers.get('x-svc-org') });
+  await teamFor(ctx.state, { token, session: null, org: event.req.headers.get('x-svc-org') }, MCP_TOKEN);
   // the caller's address goes along, so per-client limits (the job finder's) count the agent, not svc
   const ip = getRequestIP(event, { xForwardedFor: ctx.config.trustProxy });
   const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(Object.assign(r, { ip })));

@@ -62,6 +62,16 @@ describe('svc batch', () => {
     expect(rows[0]).toMatchObject({ note: expect.any(String), email: expect.stringMatching(/^nd-/), 'output.email': expect.any(String), served_by: expect.any(String), cost_usd: expect.any(String) });
   }, 30_000);
 
+  it('rows refused as sent (422) are counted apart: running again would not help them', async () => {
+    const lines = [{ email: 'refused-ok@acme.com' }, { note: 'no email at all' }];
+    writeFileSync(join(dir, 'refused.ndjson'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    const out = join(dir, 'refused-out.ndjson');
+    const { stderr } = await svc(['batch', 'people.email.verify', join(dir, 'refused.ndjson'), '-o', out]);
+    expect(stderr).toMatch(/1 rows refused as sent \(422/);
+    expect(stderr).not.toMatch(/run again to retry/);
+    expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+
   it('a capability that does not exist is one sentence and a non-zero exit', async () => {
     await expect(svc(['batch', 'no.such', join(dir, 'in.csv'), '-o', join(dir, 'x.csv')])).rejects.toMatchObject({ stderr: expect.stringMatching(/No routed capability 'no.such'/) });
   });

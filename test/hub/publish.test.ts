@@ -114,6 +114,7 @@ describe("a new version's state (the seed's state table)", () => {
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ version: 1, status: 'unchecked', check: { ok: false, cost_micro: 0 } });
     expect(r.body.reason).toMatch(/balance is too low.*POST \/hub\/tools\/email-later@1\/check/);
+    expect(r.body.reason).toMatch(/^Step '\w+' \([\w.]+\) could not run: the balance is too low for its cheapest attempt \(\d+ micro-USD\); add credit, then POST \/hub\/tools\/email-later@1\/check\.$/);
     await w.ctx.state.credit(poor.teamId, 1_000_000);
     const c = await w.req('POST', '/hub/tools/email-later@1/check', undefined, poor.token);
     expect(c.status).toBe(200);

@@ -82,6 +82,8 @@ describe('a run', () => {
     const r = await w.req('POST', '/hub/tools/email-money/run', { input: { domain: 'nohit-checkco.io', full_name: 'Ann Lee' } }, caller.token);
     expect(r.status).toBe(402);
     expect(r.body.detail).toMatch(/Step 'verify'.*balance is too low.*the tool's price was not/);
+    // the step's sentence, then the run's: no router sentence nested inside, no "stopped by balance"
+    expect(r.body.detail).toBe("Step 'verify' (svc.people.email.verify) could not run: the balance is too low. The steps that ran were charged (20000 micro-USD); the tool's price was not.");
     expect(await w.ctx.state.balance(caller.teamId)).toBe(70_500 - 20_000);
   });
 });

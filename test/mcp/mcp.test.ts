@@ -116,8 +116,13 @@ describe.each(Object.keys(transports))('over %s', (name) => {
 describe('/mcp credentials', () => {
   it('401 without a token, or with a bad one', async () => {
     const init = (headers: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
-    expect((await fetch(`${w.url}/mcp`, init({}))).status).toBe(401);
-    expect((await fetch(`${w.url}/mcp`, init({ authorization: 'Bearer svc_nope' }))).status).toBe(401);
+    const none = await fetch(`${w.url}/mcp`, init({}));
+    expect(none.status).toBe(401);
+    // both ways of sending the token work here, so the sentence names both
+    expect((await none.json()).detail).toMatch(/x-svc-token header or as Authorization: Bearer/);
+    const bad = await fetch(`${w.url}/mcp`, init({ authorization: 'Bearer svc_nope' }));
+    expect(bad.status).toBe(401);
+    expect((await bad.json()).detail).toMatch(/x-svc-token or Authorization: Bearer/);
     expect((await fetch(`${w.url}/mcp`, init({ 'x-svc-token': w.token }))).status).not.toBe(401);
   });
 

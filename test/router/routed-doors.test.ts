@@ -34,6 +34,12 @@ describe.each(DOORS)('through the %s door', (door) => {
       expect(await w.ctx.state.balance(t.id)).toBe(1_000_000);
     });
 
+    it('a bad flag value is a 422 naming the header as documented', async () => {
+      const r = await call('people.email.verify', { email: 'jane@acme.com' }, { 'x-svc-route-dry-run': 'maybe' });
+      expect(r.status).toBe(422);
+      expect(r.body.detail).toEqual([{ loc: ['header', 'X-Svc-Route-Dry-Run'], msg: 'X-Svc-Route-Dry-Run must be one of 1, true, on, 0, false, off.', type: 'value_error' }]);
+    });
+
     it('Prefer or Exclude naming a provider with no child here is a 422 naming it', async () => {
       const prefer = await call('people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Prefer': 'zerobounce,findco' });
       expect(prefer.status).toBe(422);

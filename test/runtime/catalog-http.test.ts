@@ -116,6 +116,14 @@ describe('GET /catalog/search', () => {
     expect(status).toBe(422);
     expect(body.detail[0].loc).toEqual(['query', 'limit']);
   });
+
+  it('a parameter given twice is a 422 that says so, not a type error', async () => {
+    for (const p of ['/catalog/search?q=email&limit=5&limit=6', '/catalog/search?q=a&q=b']) {
+      const { status, body } = await get(p);
+      expect(status, p).toBe(422);
+      expect(body.detail[0].msg, p).toMatch(/^'(limit|q)' was given more than once; send it once\.$/);
+    }
+  });
 });
 
 describe('status lines', () => {
@@ -170,6 +178,13 @@ describe('GET /catalog/endpoints/{id}', () => {
     const { status, body } = await get('/catalog/endpoints/nobody.people.enrich');
     expect(status).toBe(404);
     expect(typeof body.detail).toBe('string');
+  });
+
+  it('a malformed percent-encoding in the path is a 400 with a sentence, on every path-parameter route', async () => {
+    for (const p of ['/catalog/endpoints/%ZZ', '/catalog/platforms/a%ZZb', '/hub/tools/%E0%A4%A']) {
+      const { status, body } = await get(p);
+      expect([status, body.detail], p).toEqual([400, expect.stringMatching(/malformed percent-encoding.*%25/)]);
+    }
   });
 });
 
