@@ -20,5 +20,6 @@ export function resolvePageSize(op: OperationSrc): PageSizeSrc | undefined {
   const declared = param ? declaredParam(op, param) : undefined;
   const def = op.page_size?.default ?? count(declared?.default);
   const max = op.page_size?.max ?? count(declared?.max) ?? op.response?.max_rows;
-  return { ...(param ? { param } : {}), ...(def !== undefined ? { default: def } : {}), ...(max !== undefined ? { max } : {}) };
+  const rows = op.page_size?.rows;
+  return { ...(param ? { param } : {}), ...(def !== undefined ? { default: def } : {}), ...(max !== undefined ? { max } : {}), ...(rows ? { rows } : {}) };
 }

@@ -88,6 +88,8 @@ function checkOperation(
     for (const k of ['accepts', 'request', 'response', 'bills_miss', 'bills_contract_miss'] as const) if (op[k] !== undefined) err(`${k} only makes sense with serves`, k);
     return errs;
   }
+  // one place says where a child's answer lists its billed rows
+  if (op.page_size?.rows) err('page_size.rows is for operations that serve no capability; a routed child says it in response.rows', 'page_size', 'rows');
   const cap = ctx.capabilities.get(op.serves);
   if (!cap) {
     err(`serves '${op.serves}': no such capability in catalog-src/capabilities/`, 'serves');

@@ -212,6 +212,11 @@ export interface PageSizeSrc {
   param?: string;
   default?: number;
   max?: number;
+  /**
+   * where a pass-through answer lists the rows it bills (a path to a list), for an operation that
+   * serves no capability (a child says it in response.rows); without it a hit bills the rows asked
+   */
+  rows?: string;
 }
 
 export interface OperationSrc {

@@ -48,8 +48,10 @@ function plainAnswer(call: DataCall): Answered {
   const { op } = call;
   if (call.miss && op.miss) return { ...buildMiss(null, op.miss, op.response, call.base), charge: chargeFor(op, 'miss', 0) };
   const body = call.base ?? {};
-  const listed = op.response?.rows ? getPath(body, op.response.rows) : body;
-  const rows = Array.isArray(listed) ? listed.length : (call.sent ?? 1);
+  // a declared row list is counted as it stands (none there: no rows); else a list body, else the rows sent
+  const declared = op.page_size?.rows;
+  const listed = declared ? getPath(body, declared) : body;
+  const rows = Array.isArray(listed) ? listed.length : declared ? 0 : (call.sent ?? 1);
   return { status: 200, body: structuredClone(body), charge: chargeFor(op, 'hit', rows) };
 }
 

@@ -26,12 +26,12 @@ import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
 /** Statuses by which a provider refuses the key itself (429 and 402 speak of its quota, and pass on as they are). */
 const KEY_REFUSED = new Set([401, 403]);
 
-/** Rows a per-result answer bills: counted as the routed call would for a routed child; an answer with no declared row list bills the rows asked. */
+/** Rows a per-result answer bills: counted as the routed call would for a routed child, else from the list page_size.rows names; with neither, the rows asked. */
 function rowsOf(runtime: RuntimeCatalog, op: OperationRuntime, body: unknown, asked: number): number {
   const cap = op.serves ? runtime.capabilities[op.serves] : undefined;
   if (cap && op.response) return countRows(cap, op.response, body, mapOutput(cap, op.response, body));
-  if (!op.response?.rows) return asked;
-  const list = getPath(body, op.response.rows);
+  if (!op.page_size?.rows) return asked;
+  const list = getPath(body, op.page_size.rows);
   return Array.isArray(list) ? list.length : 0;
 }
 

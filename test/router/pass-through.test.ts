@@ -82,18 +82,23 @@ describe('a per-item batch (addresses to verify, domains to enrich)', () => {
   });
 });
 
-describe('a per_result operation whose answer lists no rows (Diffbot DQL)', () => {
-  it('called without a page size, is charged its declared default page, as the provider bills it', async () => {
+describe('a per_result operation that serves no capability (Diffbot DQL, page_size.rows: data)', () => {
+  it('called without a page size, holds its declared default page and is charged the entities its answer lists, as the provider bills them', async () => {
     const dql = 'diffbot.companies.query';
     const op = w.ctx.catalog.runtime.operations[dql];
     const page = chargeMicro(op, 'hit', op.page_size!.default!);
-    const { token } = (await w.ctx.state.createTeam('dql team', page))!;
+    const { token, team } = (await w.ctx.state.createTeam('dql team', page))!;
     otherTokens.push(token);
     const billed = (await billedOf(dql)).billed_micro;
     const r = await w.call('/proxy/diffbot/kg/v3/dql?query=type%3AOrganization', undefined, {}, token);
     expect(r.status).toBe(200);
-    expect(r.headers.get('x-svc-cost-micro')).toBe(String(page));
-    expect((await billedOf(dql)).billed_micro - billed).toBe(page);
+    const listed = (r.body as { data: unknown[] }).data.length;
+    expect(listed).toBeGreaterThan(0);
+    expect(listed).toBeLessThan(op.page_size!.default!);
+    const charged = chargeMicro(op, 'hit', listed);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(charged));
+    expect((await billedOf(dql)).billed_micro - billed).toBe(charged);
+    expect(await w.ctx.state.balance(team.id)).toBe(page - charged);
   });
 });
 
