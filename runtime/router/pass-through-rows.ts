@@ -8,10 +8,10 @@ import { chargeMicro } from '../../language/prices.ts';
 
 /** A page size as sent: a count, or a list (or comma/line separated text) whose items are the rows. */
 function countOf(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
   if (Array.isArray(value)) return value.length;
   if (typeof value !== 'string') return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  if (/^-?\d+$/.test(value.trim())) return Number(value.trim());
   return value.split(/[,\n]/).filter((s) => s.trim()).length;
 }
 
@@ -23,13 +23,19 @@ export function rowsAsked(op: OperationRuntime, query: URLSearchParams, body: un
   const bound = op.page_size;
   if (!bound) return 1;
   const { param } = bound;
-  const sent = !param ? undefined : param.startsWith('query.') ? query.get(param.slice('query.'.length)) ?? undefined : getPath(body, param.slice('body'.length));
-  const n = sent === undefined || sent === null ? null : countOf(sent);
-  if (n !== null) return bound.max !== undefined ? Math.min(n, bound.max) : n;
   const fallback = bound.default ?? bound.max;
+  // no parameter to read (rows billed out of svc's sight, own keys only): the declared bound, else one
+  if (!param) return fallback ?? 1;
+  const sent = param.startsWith('query.') ? query.get(param.slice('query.'.length)) ?? undefined : getPath(body, param.slice('body'.length));
+  const n = sent === undefined || sent === null ? null : countOf(sent);
+  const [where, ...name] = param.split(/[.[]/);
+  const loc = [where, name.join('.')];
+  const named = param.slice(where.length + 1);
+  // a page of no rows (or fewer) asks for nothing: providers answer such a call with their default page, which nothing was held for
+  if (n !== null && n < 1) return invalid([{ loc, msg: `'${named}' of ${op.endpoint_id} asks for ${n} rows; send at least 1.`, type: 'value_error.number.not_ge' }]);
+  if (n !== null) return bound.max !== undefined ? Math.min(n, bound.max) : n;
   if (fallback !== undefined) return fallback;
-  const [where, ...name] = param!.split(/[.[]/);
-  return invalid([{ loc: [where, name.join('.')], msg: `${op.endpoint_id} bills every row it returns and declares no page size: send '${param!.slice(where.length + 1)}' so the call's cost is known before it runs.`, type: 'value_error.missing' }]);
+  return invalid([{ loc, msg: `${op.endpoint_id} bills every row it returns and declares no page size: send '${named}' so the call's cost is known before it runs.`, type: 'value_error.missing' }]);
 }
 
 /** The most one call can cost at `rows` rows, hit or miss: what is held for it before it runs. */

@@ -135,6 +135,14 @@ describe('what a pass-through checks before calling anyone', () => {
     expect(typed.body.detail[0]).toMatchObject({ loc: ['body', 'q'], type: 'type_error.string' });
   });
 
+  it('a page size of no rows, or fewer, is a 422 naming the parameter', async () => {
+    for (const size of ['-5', '0']) {
+      const r = await nothingHappens(`/proxy/diffbot/kg/v3/dql?query=type%3AOrganization&size=${size}`, 'GET', 'diffbot.companies.query');
+      expect(r.status).toBe(422);
+      expect(r.body.detail[0]).toMatchObject({ loc: ['query', 'size'], msg: `'size' of diffbot.companies.query asks for ${size} rows; send at least 1.` });
+    }
+  });
+
   it('every operation\'s own test request passes the checks (nothing the catalog documents is refused)', async () => {
     const { checkBody, checkQuery } = await import('../../runtime/router/pass-through-input.ts');
     const { loadRuntime } = await import('../../runtime/catalog/dist.ts');
