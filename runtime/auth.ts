@@ -3,6 +3,7 @@
 import { getCookie, type H3Event } from 'h3';
 import { fail } from './errors.ts';
 import type { State, Team } from './state/index.ts';
+import { slugify } from './state/teams.ts';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -27,7 +28,8 @@ export async function teamFor(state: State, { token, session, org }: PresentedCr
   if (!token && !session) fail(401, `Authentication required: send an API token ${place.send}.`);
   const team = await state.teamForCredential({ token, session });
   if (!team) fail(401, token ? place.invalid : 'The session has expired or is not valid; sign in again.');
-  if (org !== null && org !== team.slug) fail(403, `The credential does not belong to team '${org.slice(0, 64)}'.`);
+  // the slug in any case, or the team's name as written, names the team (slugs are made from names)
+  if (org !== null && slugify(org) !== team.slug) fail(403, `The credential does not belong to team '${org.slice(0, 64)}'.`);
   return team;
 }
 

@@ -88,6 +88,8 @@ describe('credentials', () => {
     expect((await call('/teams/me', { headers: { cookie: 'svc_session=bogus' } })).status).toBe(401);
     expect((await call('/teams/me', as(alpha.token, { 'x-svc-org': 'beta' }))).status).toBe(403);
     expect((await call('/teams/me', as(alpha.token, { 'x-svc-org': 'alpha-labs' }))).status).toBe(200);
+    // the slug in another case, or the team's name, names the same team
+    for (const org of ['ALPHA-LABS', 'Alpha Labs']) expect((await call('/teams/me', as(alpha.token, { 'x-svc-org': org }))).status).toBe(200);
     const r = await call('/teams/me');
     expect(r.body).toEqual({ detail: expect.any(String) });
   });
