@@ -1,7 +1,7 @@
 // Reading a JSON request body at the edge: over the size limit → 413, not JSON → 400.
 import type { H3Event } from 'h3';
 import type { IncomingMessage } from 'node:http';
-import { fail } from './errors.ts';
+import { fail, httpError } from './errors.ts';
 
 /**
  * On Node, read the raw request: no web stream in between. Past the limit it stops keeping data but
@@ -25,9 +25,10 @@ export function readNode(req: IncomingMessage, maxBytes: number): Promise<string
 }
 
 /** The parsed body of a Node request (undefined when empty), read within `maxBytes` (SVC_MAX_BODY_BYTES, default 64 KiB). */
-export async function readJsonNode(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  if (Number(req.headers['content-length']) > maxBytes) tooLarge(maxBytes);
-  return parseJsonText(await readNode(req, maxBytes));
+export function readJsonNode(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  // (Not async: one promise per call fewer; a refusal is still a rejection.)
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(httpError(413, tooLargeSentence(maxBytes)));
+  return readNode(req, maxBytes).then(parseJsonText);
 }
 
 /** readJsonNode for an h3 event; a web request (app.fetch) is measured once it is whole. */
@@ -42,7 +43,8 @@ export async function readJson(event: H3Event, maxBytes: number): Promise<unknow
   return parseJsonText(text);
 }
 
-const tooLarge = (maxBytes: number): never => fail(413, `Request body too large: the limit is ${maxBytes} bytes.`);
+const tooLargeSentence = (maxBytes: number) => `Request body too large: the limit is ${maxBytes} bytes.`;
+const tooLarge = (maxBytes: number): never => fail(413, tooLargeSentence(maxBytes));
 
 /** undefined for an empty body; 400 with the parser's reason for anything that is not JSON. */
 export function parseJsonText(text: string): unknown {

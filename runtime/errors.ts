@@ -11,8 +11,11 @@ export interface ValidationIssue {
 }
 
 export function fail(status: number, detail: string, headers?: Record<string, string>): never {
-  throw new HTTPError({ status, message: detail, headers });
+  throw httpError(status, detail, headers);
 }
+
+/** the error fail() throws, for a function that answers a rejected promise instead of throwing */
+export const httpError = (status: number, detail: string, headers?: Record<string, string>): HTTPError => new HTTPError({ status, message: detail, headers });
 
 /**
  * 402: the balance cannot cover what the call may cost. The amount travels with the error, so a

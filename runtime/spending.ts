@@ -47,12 +47,12 @@ export class Spending {
    * before anything runs costs no round trip of its own. The holds live in the state's atomics, so
    * on a shared backend they count across every instance.
    */
-  async reserve(teamId: number, micro: number, least = micro): Promise<Hold | Refusal> {
-    if (micro === 0) return new HeldMoney(this.state, teamId, 0, null);
+  reserve(teamId: number, micro: number, least = micro): Promise<Hold | Refusal> {
+    if (micro === 0) return Promise.resolve(new HeldMoney(this.state, teamId, 0, null));
     const id = randomUUID();
-    const { held, balance_micro } = await this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS);
-    if (held) return new HeldMoney(this.state, teamId, micro, id);
-    return balance_micro < least ? 'short' : 'held';
+    // (Not async, here and in charge: each async step is a promise and a turn more on every paid attempt.)
+    return this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS)
+      .then(({ held, balance_micro }) => (held ? new HeldMoney(this.state, teamId, micro, id) : balance_micro < least ? 'short' : 'held'));
   }
 
   /** Hold `micro` for one attempt; null when the balance minus every live hold does not cover it. */
@@ -82,17 +82,20 @@ class HeldMoney implements Hold {
 
   constructor(private state: State, private teamId: number, private micro: number, private id: string | null) {}
 
-  async charge(cost: number, ref: ChargeRef): Promise<number> {
-    if (cost === 0) return 0;
+  charge(cost: number, ref: ChargeRef): Promise<number> {
+    if (cost === 0) return Promise.resolve(0);
     // the charge and the hold's end in one step; a refused charge leaves the hold for release()
-    // (the state's charge awaited here directly: one async step fewer on every paid attempt)
-    const charged = (await this.state.charge(this.teamId, cost, ref, this.id ?? undefined)) ? cost
-      : cost > this.micro && this.micro > 0 && (await this.state.charge(this.teamId, this.micro, ref, this.id ?? undefined)) ? this.micro
-      : 0;
-    if (charged > 0) {
-      this.released = true;
-      return charged;
-    }
+    return this.state.charge(this.teamId, cost, ref, this.id ?? undefined).then((landed) => (landed ? this.landed(cost) : this.refused(cost, ref)));
+  }
+
+  private landed(charged: number): number {
+    this.released = true;
+    return charged;
+  }
+
+  /** past the hold, the amount held when the balance cannot cover more; a refusal within it is said loudly and answered as 0 */
+  private async refused(cost: number, ref: ChargeRef): Promise<number> {
+    if (cost > this.micro && this.micro > 0 && (await this.state.charge(this.teamId, this.micro, ref, this.id ?? undefined))) return this.landed(this.micro);
     process.stderr.write(`svc: charge of ${cost} micro-USD for ${ref.endpoint_id ?? ref.tool_id ?? 'a call'} refused for team ${this.teamId} inside its hold; answered uncharged\n`);
     return 0;
   }

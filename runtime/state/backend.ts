@@ -1,12 +1,14 @@
 // Which storage backs state, from SVC_STORAGE: unset → durable files under SVC_DATA_DIR; `memory:` →
-// in-process maps (tests); `redis://…` → Redis shared by several instances (records through the redis
-// driver, everything that must be exact through RedisAtomics).
+// in-process maps (tests; the ledger's chunks kept as they are, ledger-store-memory.ts); `redis://…`
+// → Redis shared by several instances (records through the redis driver, everything that must be
+// exact through RedisAtomics).
 import { createStorage, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { durableFs } from './drivers/durable-fs.ts';
 import { join, resolve } from 'node:path';
 import { LocalAtomics } from './atomics-local.ts';
 import { RecordLedgerStore } from './ledger-store-records.ts';
+import { MemoryLedgerStore } from './ledger-store-memory.ts';
 import { SegmentLedgerStore } from './ledger-store-segments.ts';
 import type { Atomics } from './atomics.ts';
 import type { StorageSpec } from '../config.ts';
@@ -32,7 +34,7 @@ export async function openBackend(spec: StorageSpec, dataDir: string): Promise<B
   if (spec.kind === 'redis') return { kind: 'redis', durable: true, exclusive: false, ...(await (await import('./backend-redis.ts')).openRedis(spec.url)) };
   if (spec.kind === 'memory') {
     const s = createStorage({ driver: memoryDriver() });
-    return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new RecordLedgerStore(s)), durable: false, exclusive: true, release: () => {} };
+    return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new MemoryLedgerStore()), durable: false, exclusive: true, release: () => {} };
   }
   const base = spec.dir ?? dataDir;
   const unlock = lockDataDir(base); // throws DataDirLocked while another live process holds it

@@ -88,10 +88,15 @@ export class Teams {
     return token;
   }
 
-  async forToken(token: string): Promise<Team | null> {
-    // the common case, a known token of a cached team, answers without a digest or another promise
+  forToken(token: string): Promise<Team | null> {
+    // the common case, a known token of a cached team, answers without a digest or an async function
     const seen = this.seen.get(token);
-    if (seen !== undefined) return this.fresh(seen)?.team ?? this.byId(seen);
+    if (seen === undefined) return this.forNewToken(token);
+    const hit = this.fresh(seen);
+    return hit ? Promise.resolve(hit.team) : this.byId(seen);
+  }
+
+  private async forNewToken(token: string): Promise<Team | null> {
     if (!TOKEN_RE.test(token)) return null;
     const digest = sha256(token);
     const known = this.tokens.get(digest);

@@ -12,6 +12,7 @@ import memoryDriver from 'unstorage/drivers/memory';
 import { LocalLedger } from '../../runtime/state/ledger-local.ts';
 import { RecordLedgerStore } from '../../runtime/state/ledger-store-records.ts';
 import { SegmentLedgerStore } from '../../runtime/state/ledger-store-segments.ts';
+import { MemoryLedgerStore } from '../../runtime/state/ledger-store-memory.ts';
 import type { LedgerStore } from '../../runtime/state/ledger-store.ts';
 import type { Atomics, LedgerEntry } from '../../runtime/state/atomics.ts';
 import { createState } from '../../runtime/state/index.ts';
@@ -25,6 +26,7 @@ const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'svc-ledger-')); di
 const stores: Array<{ name: string; make: () => () => LedgerStore }> = [
   { name: 'records', make: () => { const storage = createStorage({ driver: memoryDriver() }); return () => new RecordLedgerStore(storage); } },
   { name: 'files', make: () => { const dir = tempDir(); return () => new SegmentLedgerStore(dir, null); } },
+  { name: 'memory', make: () => { const store = new MemoryLedgerStore(); return () => store; } },
 ];
 
 const credit = (ledger: LocalLedger, amount: number) => ledger.post('acct', { kind: 'credit', amount_micro: amount });
