@@ -49,3 +49,15 @@ export async function routedWorld(distDir: string, opts: { creditMicro?: number;
     close: async () => { await server.close(); await running.close(); },
   };
 }
+
+/** Every charge row of the world's team, read page by page through GET /teams/me/ledger. */
+export async function ledgerCharges(w: RoutedWorld): Promise<Array<{ endpoint_id: string; amount_micro: number }>> {
+  const all: Array<{ kind: string; endpoint_id: string; amount_micro: number }> = [];
+  let cursor: string | null = '';
+  while (cursor !== null) {
+    const page = await w.call(`/teams/me/ledger${cursor ? `?cursor=${cursor}` : ''}`);
+    all.push(...page.body.entries);
+    cursor = page.body.next_cursor;
+  }
+  return all.filter((e) => e.kind === 'charge');
+}

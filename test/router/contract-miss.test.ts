@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../build/pipeline.ts';
 import { FIXTURE_SRC, ROOT } from '../helpers/paths.ts';
-import { DOORS, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { DOORS, ledgerCharges, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
 const MAILCO = 'mailco.people.email.find';
 const SUBJECT = { domain: 'stripe.com', first_name: 'Jane', last_name: 'Doe' };
@@ -47,16 +47,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function charges(): Promise<Array<{ endpoint_id: string; amount_micro: number }>> {
-  const all: Array<{ kind: string; endpoint_id: string; amount_micro: number }> = [];
-  let cursor: string | null = '';
-  while (cursor !== null) {
-    const page = await w.call(`/teams/me/ledger${cursor ? `?cursor=${cursor}` : ''}`);
-    all.push(...page.body.entries);
-    cursor = page.body.next_cursor;
-  }
-  return all.filter((e) => e.kind === 'charge');
-}
+const charges = () => ledgerCharges(w);
 
 describe('the plan counts a contract miss MailCo bills', () => {
   it('puts MailCo after the children whose misses are free, at its price as the worst case', async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeCatalog } from '../../language/types.ts';
 import { billsMiss } from '../../language/prices.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
-import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { ledgerCharges, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
 const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 let w: RoutedWorld;
@@ -36,16 +36,7 @@ async function viaApp(cap: string, body: unknown): Promise<Answer> {
   return { status: r.status, cost: Number(r.headers.get('x-svc-cost-micro')), body: r.body };
 }
 
-async function charges(): Promise<Array<{ endpoint_id: string; amount_micro: number }>> {
-  const all: Array<{ kind: string; endpoint_id: string; amount_micro: number }> = [];
-  let cursor: string | null = '';
-  while (cursor !== null) {
-    const page = await w.call(`/teams/me/ledger${cursor ? `?cursor=${cursor}` : ''}`);
-    all.push(...page.body.entries);
-    cursor = page.body.next_cursor;
-  }
-  return all.filter((e) => e.kind === 'charge');
-}
+const charges = () => ledgerCharges(w);
 
 /** What the sandbox billed since `before`, per endpoint. */
 function billedSince(before: Record<string, { billed_micro: number }>, after: Record<string, { billed_micro: number }>): Record<string, number> {
