@@ -3,6 +3,7 @@
 import type { Storage } from 'unstorage';
 import type { Atomics } from './atomics.ts';
 import { newOpaqueId, newToken, safeEqual, sha256, TOKEN_RE, type Sealer } from './secrets.ts';
+import { Lru } from '../util/lru.ts';
 
 export interface Team {
   id: number;
@@ -43,13 +44,11 @@ export class Teams {
    * team keeps keys for); `until` is Infinity when this process is the only writer
    */
   private cache = new Map<number, Cached>();
-  /** token digest → team id; tokens are never reissued to another team, so this cannot go stale */
-  private tokens = new Map<string, number>();
   /**
-   * token → team id for the tokens seen lately, so a known token costs no SHA-256 per call; bounded
-   * (the oldest dropped first). Like `tokens`, it cannot go stale: no token is revoked or reissued.
+   * token → team id for the tokens seen lately, so a known token costs no SHA-256 and no read per
+   * call; bounded (the least recent leaves first). It cannot go stale: no token is revoked or reissued.
    */
-  private seen = new Map<string, number>();
+  private seen = new Lru<number>(SEEN_TOKENS);
 
   constructor(private storage: Storage, private atomics: Atomics, private sealer: () => Sealer, private exclusive: boolean) {}
 
@@ -98,13 +97,8 @@ export class Teams {
 
   private async forNewToken(token: string): Promise<Team | null> {
     if (!TOKEN_RE.test(token)) return null;
-    const digest = sha256(token);
-    const known = this.tokens.get(digest);
-    const team = known !== undefined ? await this.byId(known) : await this.resolve('token', digest);
-    if (!team) return null;
-    this.tokens.set(digest, team.id);
-    if (this.seen.size >= SEEN_TOKENS) this.seen.delete(this.seen.keys().next().value!);
-    this.seen.set(token, team.id);
+    const team = await this.resolve('token', sha256(token));
+    if (team) this.seen.set(token, team.id);
     return team;
   }
 
