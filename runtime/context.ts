@@ -32,3 +32,13 @@ export function createContext(config: Config, catalog: DistCatalog, state: State
     },
   };
 }
+
+/** Make the router now if it is not made yet: null, or why it cannot be (the runtime catalog did not load). */
+export function routerProblem(ctx: AppContext): string | null {
+  try {
+    void ctx.router;
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}

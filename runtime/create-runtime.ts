@@ -8,7 +8,7 @@ import { createApp } from './app.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { fastPath } from './fast-path.ts';
 import { createState } from './state/index.ts';
-import { createContext, type AppContext } from './context.ts';
+import { createContext, routerProblem, type AppContext } from './context.ts';
 
 export interface Svc {
   ctx: AppContext;
@@ -37,11 +37,8 @@ export function assemble(ctx: AppContext): Svc {
 }
 
 function warmRouter(ctx: AppContext): void {
-  try {
-    void ctx.router;
-  } catch (e) {
-    process.stderr.write(`svc: the runtime catalog did not load (${(e as Error).message}); routed and pass-through calls answer 500 until it does\n`);
-  }
+  const problem = routerProblem(ctx);
+  if (problem) process.stderr.write(`svc: the runtime catalog did not load (${problem}); routed and pass-through calls answer 500 until it does\n`);
 }
 
 /**

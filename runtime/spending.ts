@@ -84,8 +84,12 @@ class HeldMoney implements Hold {
 
   charge(cost: number, ref: ChargeRef): Promise<number> {
     if (cost === 0) return Promise.resolve(0);
-    // the charge and the hold's end in one step; a refused charge leaves the hold for release()
-    return this.state.charge(this.teamId, cost, ref, this.id ?? undefined).then((landed) => (landed ? this.landed(cost) : this.refused(cost, ref)));
+    return this.settle(cost, ref).then((landed) => (landed ? this.landed(cost) : this.refused(cost, ref)));
+  }
+
+  /** the charge and the hold's end in one step; a refused charge leaves the hold for release() */
+  private settle(micro: number, ref: ChargeRef): Promise<boolean> {
+    return this.state.charge(this.teamId, micro, ref, this.id ?? undefined);
   }
 
   private landed(charged: number): number {
@@ -95,7 +99,7 @@ class HeldMoney implements Hold {
 
   /** past the hold, the amount held when the balance cannot cover more; a refusal within it is said loudly and answered as 0 */
   private async refused(cost: number, ref: ChargeRef): Promise<number> {
-    if (cost > this.micro && this.micro > 0 && (await this.state.charge(this.teamId, this.micro, ref, this.id ?? undefined))) return this.landed(this.micro);
+    if (cost > this.micro && this.micro > 0 && (await this.settle(this.micro, ref))) return this.landed(this.micro);
     process.stderr.write(`svc: charge of ${cost} micro-USD for ${ref.endpoint_id ?? ref.tool_id ?? 'a call'} refused for team ${this.teamId} inside its hold; answered uncharged\n`);
     return 0;
   }

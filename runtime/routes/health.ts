@@ -3,6 +3,7 @@
 // so a load balancer stops sending calls that could not be charged.
 import { route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
+import { routerProblem } from '../context.ts';
 
 export const healthRoutes = [
   route({
@@ -14,11 +15,8 @@ export const healthRoutes = [
     method: 'GET', path: '/readyz', summary: 'The router is loaded and storage takes a write (else 503)', tags: ['meta'], auth: 'none',
     responses: { 200: 'Ready', 503: 'Storage does not answer, or the runtime catalog did not load' },
     handle: async ({ ctx }) => {
-      try {
-        void ctx.router;
-      } catch (e) {
-        fail(503, `The runtime catalog did not load (${(e as Error).message}), so routed calls cannot be served.`);
-      }
+      const problem = routerProblem(ctx);
+      if (problem) fail(503, `The runtime catalog did not load (${problem}), so routed calls cannot be served.`);
       if (!(await ctx.state.ready())) fail(503, 'Storage does not answer, so svc cannot record charges; calls are refused until it does.');
       return { status: 'ready' };
     },
