@@ -8,6 +8,14 @@ function clocked() {
   return { health: new Health(() => now), advance: (ms: number) => { now += ms; } };
 }
 
+/** two instances sharing their marks through one store of the atomics, on one clock */
+function twoInstances() {
+  let now = 1_000_000;
+  const marks = new LocalEphemera(() => now);
+  const shared = { mark: async (n: string, ms: number) => marks.mark(n, ms), marks: async () => marks.marks() };
+  return { a: new Health(() => now, shared), b: new Health(() => now, shared), advance: (ms: number) => { now += ms; } };
+}
+
 describe('the circuit of a child', () => {
   it('opens after five errors in a row, not after misses or interrupted runs', () => {
     const { health } = clocked();
@@ -51,35 +59,27 @@ describe('own keys', () => {
 
 describe('health shared through the state atomics (two instances)', () => {
   it('an instance sees a circuit and a cooled key another opened, once it syncs, until they end', async () => {
-    let now = 1_000_000;
-    const marks = new LocalEphemera(() => now);
-    const shared = { mark: async (n: string, ms: number) => marks.mark(n, ms), marks: async () => marks.marks() };
-    const a = new Health(() => now, shared);
-    const b = new Health(() => now, shared);
+    const { a, b, advance } = twoInstances();
     for (let i = 0; i < CIRCUIT_ERRORS; i++) a.record('e.x', 'error');
     a.coolOwnKey(7, 'searchco');
     expect([b.circuitOpen('e.x'), b.ownKeyCooling(7, 'searchco')]).toEqual([false, false]);
     await b.sync();
     expect([b.circuitOpen('e.x'), b.ownKeyCooling(7, 'searchco'), b.ownKeyCooling(8, 'searchco')]).toEqual([true, true, false]);
-    now += CIRCUIT_COOL_MS;
+    advance(CIRCUIT_COOL_MS);
     await b.sync();
     expect([b.circuitOpen('e.x'), b.ownKeyCooling(7, 'searchco')]).toEqual([false, true]);
   });
 
   it('a key the team stores after a refusal is not set aside, on this instance or another; a later refusal sets it aside', async () => {
-    let now = 1_000_000;
-    const marks = new LocalEphemera(() => now);
-    const shared = { mark: async (n: string, ms: number) => marks.mark(n, ms), marks: async () => marks.marks() };
-    const a = new Health(() => now, shared);
-    const b = new Health(() => now, shared);
+    const { a, b, advance } = twoInstances();
     a.coolOwnKey(7, 'searchco');
     await b.sync();
-    now += 1_000;
+    advance(1_000);
     a.ownKeyReplaced(7, 'searchco');
     expect([a.ownKeyCooling(7, 'searchco'), b.ownKeyCooling(7, 'searchco')]).toEqual([false, true]);
     await b.sync();
     expect(b.ownKeyCooling(7, 'searchco')).toBe(false);
-    now += 1_000;
+    advance(1_000);
     b.coolOwnKey(7, 'searchco');
     await a.sync();
     expect([a.ownKeyCooling(7, 'searchco'), b.ownKeyCooling(7, 'searchco')]).toEqual([true, true]);
