@@ -24,12 +24,12 @@ const HEADER_DOCS: Record<Exclude<RouteHeader, 'X-Svc-Route-Verify'>, string> = 
 };
 const VERIFY_HEADER = 'true: verify a hit in the same call, within the ceiling, and report _svc.verification.';
 
-/** The route headers a capability takes: all of them, and Verify where it has a verifier. */
-export function routeHeaders(cap: CapabilitySrc): Record<string, string> {
+/**
+ * The route headers a capability takes: all of them, and Verify where it has a verifier. Without a
+ * capability (a batch, whose capability is a path parameter) every header, Verify said to apply
+ * only where there is verification.
+ */
+export function routeHeaders(cap?: CapabilitySrc): Record<string, string> {
+  if (!cap) return { ...HEADER_DOCS, 'X-Svc-Route-Verify': `${VERIFY_HEADER} Only where the capability has verification.` };
   return cap.verify ? { ...HEADER_DOCS, 'X-Svc-Route-Verify': VERIFY_HEADER } : { ...HEADER_DOCS };
-}
-
-/** Every route header, for a call whose capability is a path parameter (a batch). */
-export function anyRouteHeaders(): Record<string, string> {
-  return { ...HEADER_DOCS, 'X-Svc-Route-Verify': `${VERIFY_HEADER} Only where the capability has verification.` };
 }

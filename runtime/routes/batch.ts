@@ -11,7 +11,7 @@ import { MAX_BATCH_BYTES, parseBatch } from '../batch/input.ts';
 import { parseBatchLimits } from '../batch/options.ts';
 import { runBatch } from '../batch/run.ts';
 import type { Team } from '../state/index.ts';
-import { anyRouteHeaders } from '../../language/route-options.ts';
+import { routeHeaders } from '../../language/route-options.ts';
 
 async function readText(event: H3Event): Promise<string> {
   if (Number(event.req.headers.get('content-length')) > MAX_BATCH_BYTES) fail(413, `A batch body holds at most ${MAX_BATCH_BYTES} bytes; split the list.`);
@@ -29,7 +29,7 @@ export const batchRoutes = [
       stream: 'application/x-ndjson',
       headers: {
         // the route headers apply to every row
-        ...anyRouteHeaders(),
+        ...routeHeaders(),
         'X-Svc-Batch-Max-Cost': 'USD the whole batch may cost; each row runs within what is left, and a row whose cheapest attempt no longer fits answers skipped: budget',
         'X-Svc-Batch-Concurrency': 'rows in flight at once, 1 to 32 (default 8)',
       },
