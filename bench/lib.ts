@@ -73,10 +73,10 @@ const roles: ChildProcess[] = [];
 /**
  * One server of bench/routed-servers.ts in its own process (so servers and the load generator do not
  * share an event loop); answers the JSON line it prints, with its pid. `profile` writes CPU profiles
- * of svc and of the bare forwarder to bench/profiles/<role>/.
+ * of svc and of the bare forwarders to bench/profiles/<role>/.
  */
 export function startRole(role: string, arg: string, dist: string, opts: { storage: 'memory' | 'embedded'; profile?: boolean }): Promise<Record<string, string> & { pid: number }> {
-  const profile = opts.profile && (role === 'svc' || role === 'forwarder') ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles', role)}`] : [];
+  const profile = opts.profile && (role === 'svc' || role.startsWith('forwarder')) ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles', role)}`] : [];
   const storage = opts.storage === 'memory' ? 'memory:' : `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}`;
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: storage } });
   roles.push(child);

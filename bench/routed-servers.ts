@@ -1,6 +1,7 @@
 // Child processes of bench/routed.ts, one role each, so servers and the load generator do not share
-// an event loop: `sandbox`, `trivial`, `svc <upstreamUrl>`, `forwarder <targetOrigin>`, `forwarder-request <targetOrigin>`. Each prints one JSON line.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+// an event loop: `sandbox`, `trivial`, `svc <upstreamUrl>`, and the bare forwarders `forwarder`,
+// `forwarder-request` and `forwarder-http`, each given <targetOrigin>. Each prints one JSON line.
+import { createServer, Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
@@ -35,10 +36,11 @@ if (role === 'sandbox') {
   const { token } = (await ctx.state.createTeam(`bench ${process.pid}`, 1_000_000_000_000))!; // instances sharing Redis each make their own
   say({ url: server.url, token, storage: ctx.state.kind });
 } else {
-  // Bare forwarders, the floor for a Node proxy: forward the request with undici, send the answer
-  // back. `forwarder` makes the same client call as svc (undici's dispatch with a handler gathering
-  // the body), so the two differ only by what svc does around it; `forwarder-request` uses undici's
-  // everyday request() API, which costs the client about 1.5x the CPU (bench/README.md).
+  // Bare forwarders, the floor for a Node proxy: forward the request, send the answer back.
+  // `forwarder` makes the same client call as svc (undici's dispatch with a handler gathering the
+  // body), so the two differ only by what svc does around it; `forwarder-request` uses undici's
+  // everyday request() API, which costs the client about 1.5x the CPU (bench/README.md);
+  // `forwarder-http` is node:http on both sides (a keep-alive Agent, answers piped through).
   const target = new URL(arg);
   const answer = (res: ServerResponse, status: number, body: Buffer) => {
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length });
@@ -60,7 +62,16 @@ if (role === 'sandbox') {
     void request(`${arg}${req.url}`, { method: req.method as Dispatcher.HttpMethod, headers: req.headers as Record<string, string>, dispatcher: agent })
       .then(async (up) => answer(res, up.statusCode, Buffer.from(await up.body.arrayBuffer())), () => res.destroy());
   };
-  const server = createServer(role === 'forwarder-request' ? viaRequest : viaDispatch);
+  const keepAlive = new HttpAgent({ keepAlive: true });
+  const viaNodeHttp = (req: IncomingMessage, res: ServerResponse) => {
+    const up = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, agent: keepAlive }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  };
+  const server = createServer(role === 'forwarder-request' ? viaRequest : role === 'forwarder-http' ? viaNodeHttp : viaDispatch);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 }

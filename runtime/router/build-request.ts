@@ -37,15 +37,33 @@ export function providerUrl(provider: ProviderRuntime, env: Env, path: string): 
   return target === null ? null : new URL(`${target.origin}${target.path}`);
 }
 
-const basesIn = perObject((_env: Env) => new Map<string, { origin: string; prefix: string }>());
+/**
+ * A provider's base URL, parsed once per environment, with the paths resolved under it. Paths are
+ * remembered per base (most children call the same few paths again and again), keyed by the path
+ * alone: a catalog path is the same string on every call, so its lookup hashes nothing new.
+ */
+class Base {
+  readonly paths: Remembered<Target | null>;
 
-/** The provider's base URL, parsed once per environment. */
-function parsedBase(provider: ProviderRuntime, env: Env): { origin: string; prefix: string } {
+  constructor(readonly origin: string, readonly prefix: string) {
+    this.paths = new Remembered(1_000, (path) => this.resolve(path));
+  }
+
+  /** `path` under the base, or null if resolving it leaves the base's host or path prefix */
+  private resolve(path: string): Target | null {
+    const url = new URL(`${this.prefix}${path}`, this.origin);
+    return url.origin === this.origin && url.pathname.startsWith(this.prefix) ? { origin: this.origin, path: `${url.pathname}${url.search}` } : null;
+  }
+}
+
+const basesIn = perObject((_env: Env) => new Map<string, Base>());
+
+function parsedBase(provider: ProviderRuntime, env: Env): Base {
   const byService = basesIn(env);
   let base = byService.get(provider.service);
   if (!base) {
     const url = new URL(`${baseUrl(provider, env)}/`);
-    base = { origin: url.origin, prefix: url.pathname.replace(/\/$/, '') };
+    base = new Base(url.origin, url.pathname.replace(/\/$/, ''));
     byService.set(provider.service, base);
   }
   return base;
@@ -57,20 +75,8 @@ interface Target {
   path: string;
 }
 
-/**
- * `path` under a base (`origin\nprefix\npath`), or null if resolving it leaves the base's host or
- * path prefix. Remembered: most children call the same few paths again and again.
- */
-const joined = new Remembered<Target | null>(10_000, (id) => {
-  const a = id.indexOf('\n');
-  const b = id.indexOf('\n', a + 1);
-  const [origin, prefix] = [id.slice(0, a), id.slice(a + 1, b)];
-  const url = new URL(`${prefix}${id.slice(b + 1)}`, origin);
-  return url.origin === origin && url.pathname.startsWith(prefix) ? { origin, path: `${url.pathname}${url.search}` } : null;
-});
 function joinedTarget(provider: ProviderRuntime, env: Env, path: string): Target | null {
-  const base = parsedBase(provider, env);
-  return joined.get(`${base.origin}\n${base.prefix}\n${path}`);
+  return parsedBase(provider, env).paths.get(path);
 }
 
 function appendQuery(search: URLSearchParams, key: string, value: unknown): void {

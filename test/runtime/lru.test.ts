@@ -13,4 +13,15 @@ describe('Lru', () => {
     expect(c.set('a', 9)).toBe(9);
     expect(c.get('a')).toBe(9);
   });
+
+  it('keeps a key read on every call while new keys stream past it', () => {
+    const c = new Lru<number>(100);
+    c.set('hot', 1);
+    for (let i = 0; i < 1_000; i++) {
+      c.set(`k${i}`, i);
+      expect(c.get('hot')).toBe(1);
+    }
+    expect(c.get('k0')).toBeUndefined(); // the cold ones did leave
+    expect(c.get('k999')).toBe(999);
+  });
 });
