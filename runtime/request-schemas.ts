@@ -74,4 +74,5 @@ export const publishBody = {
 export const publishVersionBody = { type: 'object', additionalProperties: false, required: ['files'], properties: { files: hubFiles } } satisfies ObjectSchema;
 export const runBody = { type: 'object', additionalProperties: false, required: ['input'], properties: { input: { type: 'object' } } } satisfies ObjectSchema;
 export const toolListQuery = { type: 'object', properties: { mine: { type: 'string', enum: ['0', '1'] } } } satisfies ObjectSchema;
-export const runsQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{1,15}$' } } } satisfies ObjectSchema;
+// `?cursor=` (empty, as docs/hub.md writes the list) is the first page
+export const runsQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{0,15}$', 'x-expected': 'the next_cursor of the previous page (empty or absent for the first page)' } } } satisfies ObjectSchema;
