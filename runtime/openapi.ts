@@ -119,6 +119,16 @@ export function openapiDocument(routes: readonly Route[], runtime: RuntimeCatalo
         },
         HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
         HTTPError: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
+        // what X-Svc-Route-Dry-Run: 1 answers instead: the plan, no child called (docs/routing.md)
+        DryRunResponse: {
+          type: 'object', required: ['plan', 'excluded', 'worst_cost_micro'],
+          properties: {
+            plan: { type: 'array', items: { type: 'object', required: ['endpoint_id', 'key', 'worst_cost_micro'], properties: { endpoint_id: { type: 'string' }, key: { enum: ['own', 'platform'] }, worst_cost_micro: { type: 'integer' } } } },
+            excluded: { type: 'array', items: { type: 'object', properties: { endpoint_id: { type: 'string' }, reason: { type: 'string' } } } },
+            verification: { type: 'object', properties: { capability: { type: 'string' }, worst_cost_micro: { type: 'integer' } } },
+            worst_cost_micro: { type: 'integer', description: 'the sum over the plan, verification included' },
+          },
+        },
         RoutedResponse: {
           type: 'object', required: ['output', 'raw', '_svc'],
           properties: {

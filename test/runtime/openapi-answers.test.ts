@@ -1,9 +1,12 @@
 // /openapi.json against a real server on loopback: the answers the shared checks give (a credential
 // for another team, a body that is not JSON or too large, a tool id the path cannot take) are
-// listed on the operation that gives them, so a client generated from the document expects them.
+// listed on the operation that gives them, and a routed call's 200 fits the published shape, so a
+// client generated from the document expects what it gets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
+import { routedWorld } from '../helpers/routed.ts';
 import { ADMIN } from './app-helper.ts';
 
 type Op = { parameters?: Array<{ name: string; in: string }>; requestBody?: { content: Record<string, unknown> }; responses: Record<string, unknown> };
@@ -69,5 +72,29 @@ describe('/openapi.json lists what the shared checks answer', () => {
       if (!(String(status) in doc.paths[documented][method.toLowerCase()].responses)) wrong.push(`${method} ${documented}: ${status} not documented`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("/openapi.json's shape of a routed call's 200", () => {
+  it('fits both what a call answers and what a dry run answers', async () => {
+    const w = await routedWorld(FIXTURE_DIST);
+    try {
+      const published = (await w.call('/openapi.json')).body;
+      const op = published.paths['/proxy/people.email.find'].post;
+      // the components inlined as $defs, so ajv resolves the document's own references
+      const schema = JSON.parse(JSON.stringify(op.responses['200'].content['application/json'].schema).replaceAll('#/components/schemas/', '#/$defs/'));
+      const defs = JSON.parse(JSON.stringify(published.components.schemas).replaceAll('#/components/schemas/', '#/$defs/'));
+      const fits = new Ajv2020({ strict: false, allErrors: true }).compile({ ...schema, $defs: defs });
+      const body = { domain: 'acme.com', full_name: 'Ann Lee' };
+      const call = await w.call('/proxy/people.email.find', body);
+      const dry = await w.call('/proxy/people.email.find', body, { 'X-Svc-Route-Dry-Run': '1' });
+      for (const answer of [call, dry]) {
+        expect(answer.status).toBe(200);
+        expect(fits(answer.body), JSON.stringify(fits.errors)).toBe(true);
+      }
+      expect(dry.body).toHaveProperty('plan');
+    } finally {
+      await w.close();
+    }
   });
 });
