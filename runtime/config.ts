@@ -90,7 +90,22 @@ function httpUrl(env: Env, name: string, fallback: string): string {
     // not a URL at all: the same sentence as a URL of another scheme
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError(`${name}=${raw}: expected an http:// or https:// URL, such as https://svc.example.com`);
+  // paths are appended to it (/meta's proxy_url, call templates): a query or fragment would swallow
+  // them, and a user:password would be shown to anyone reading /meta
+  if (url.username || url.password || url.search || url.hash) {
+    if (url.password) url.password = '***';
+    throw new ConfigError(`${name}=${url.href}: expected a base URL without user:password@, ?query or #fragment, such as https://svc.example.com`);
+  }
   return raw.replace(/\/+$/, '');
+}
+
+/** the proxy's mount path: `/` + segments of URL-safe characters, never the root the own routes share */
+function proxyPrefix(env: Env): string {
+  const raw = given(env, 'SVC_PROXY_PREFIX');
+  if (raw === null) return '/proxy';
+  const path = raw.replace(/^\/+|\/+$/g, '');
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(path)) throw new ConfigError(`SVC_PROXY_PREFIX=${raw}: expected a path below the root, such as /proxy`);
+  return `/${path}`;
 }
 
 function flag(env: Env, name: string): boolean {
@@ -105,12 +120,11 @@ export function readConfig(env: Env = process.env): Config {
   const storage = parseStorage(env.SVC_STORAGE ?? null); // a backend no one can open stops the start here
   // each instance would otherwise seal own keys with a secret of its own, which the others cannot open
   if (storage.kind === 'redis' && !env.SVC_SECRET) throw new ConfigError('SVC_STORAGE=redis://… needs SVC_SECRET, the same on every instance, to seal and open the teams\' own provider keys');
-  const prefix = env.SVC_PROXY_PREFIX ?? '/proxy';
   return {
     port,
     host: given(env, 'HOST') ?? '127.0.0.1',
     publicUrl: httpUrl(env, 'SVC_PUBLIC_URL', `http://localhost:${port}`),
-    proxyPrefix: `/${prefix.replace(/^\/+|\/+$/g, '')}`,
+    proxyPrefix: proxyPrefix(env),
     distDir: given(env, 'SVC_DIST_DIR') ?? 'dist',
     dataDir: given(env, 'SVC_DATA_DIR') ?? '.data',
     storage,

@@ -23,6 +23,27 @@ function response(status: string, answer: Answer): object {
   return { description: answer, content: { 'application/json': { schema } } };
 }
 
+/**
+ * The answers the checks every route goes through give (register-routes.ts: the credential, then
+ * the query and the JSON body), for a route that does not word them itself: a client generated from this
+ * document then knows a 403 or a 413 can come.
+ */
+function implied(op: Operation): Operation {
+  const params = (op.parameters ?? []) as Array<{ in: string; name: string }>;
+  const json = (op.requestBody as { content?: Record<string, unknown> } | undefined)?.content?.['application/json'];
+  const checks: Record<string, string> = {
+    ...(op.security ? { 401: 'No or bad credential' } : {}),
+    ...(params.some((p) => p.name === ORG.name) ? { 403: "x-svc-org names another team than the credential's" } : {}),
+    ...(json ? { 400: 'The body is not valid JSON', 413: 'Body too large' } : {}),
+    // a path parameter may be any text (a route that checks one says so itself)
+    ...(json || params.some((p) => p.in === 'query') ? { 422: 'Validation error' } : {}),
+  };
+  // statuses are integer keys, so the object lists them in order whatever was added last
+  const responses = { ...(op.responses as Record<string, object>) };
+  for (const [status, answer] of Object.entries(checks)) responses[status] ??= response(status, answer);
+  return { ...op, responses };
+}
+
 function parameters(r: Route): object[] {
   const { path, query, headers = {}, about = {} } = r.request ?? {};
   return [
@@ -37,7 +58,7 @@ function operation(r: Route, method: Exclude<Method, 'ANY'>): Operation {
   const { body, stream } = r.request ?? {};
   const many = r.method === 'ANY' && (r.documentedMethods?.length ?? 0) > 1;
   const params = parameters(r);
-  return {
+  return implied({
     ...(r.operationId ? { operationId: many ? `${r.operationId}${method[0]}${method.slice(1).toLowerCase()}` : r.operationId } : {}),
     summary: r.summary,
     tags: r.tags,
@@ -46,7 +67,7 @@ function operation(r: Route, method: Exclude<Method, 'ANY'>): Operation {
     ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
     ...(stream ? { requestBody: { required: true, content: { [stream]: { schema: { type: 'string' } } } } } : {}),
     responses: Object.fromEntries(Object.entries(r.responses).map(([status, answer]) => [status, response(status, answer)])),
-  };
+  });
 }
 
 /** The routed call once per capability: its description, route headers and request schema. */
@@ -59,7 +80,7 @@ function capabilityPaths(r: Route, runtime: RuntimeCatalog, proxyPrefix: string)
     for (const [f, d] of Object.entries(cap.filters ?? {})) if (d.default !== undefined && d.default !== null) schema.properties[f].default = d.default;
     const headers = Object.entries(routeHeaders(cap)).map(([h, d]) => ({ name: h, in: 'header', required: false, schema: { type: 'string' }, description: d }));
     paths[`${proxyPrefix}/${name}`] = {
-      post: {
+      post: implied({
         ...base,
         operationId: `svc.${name}`,
         summary: cap.description,
@@ -68,7 +89,7 @@ function capabilityPaths(r: Route, runtime: RuntimeCatalog, proxyPrefix: string)
           required: true,
           content: { 'application/json': { schema: { ...schema, description: `Identity sets: ${cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}` } } },
         },
-      },
+      }),
     };
   }
   return paths;
@@ -98,6 +119,16 @@ export function openapiDocument(routes: readonly Route[], runtime: RuntimeCatalo
         },
         HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
         HTTPError: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
+        // what X-Svc-Route-Dry-Run: 1 answers instead: the plan, no child called (docs/routing.md)
+        DryRunResponse: {
+          type: 'object', required: ['plan', 'excluded', 'worst_cost_micro'],
+          properties: {
+            plan: { type: 'array', items: { type: 'object', required: ['endpoint_id', 'key', 'worst_cost_micro'], properties: { endpoint_id: { type: 'string' }, key: { enum: ['own', 'platform'] }, worst_cost_micro: { type: 'integer' } } } },
+            excluded: { type: 'array', items: { type: 'object', properties: { endpoint_id: { type: 'string' }, reason: { type: 'string' } } } },
+            verification: { type: 'object', properties: { capability: { type: 'string' }, worst_cost_micro: { type: 'integer' } } },
+            worst_cost_micro: { type: 'integer', description: 'the sum over the plan, verification included' },
+          },
+        },
         RoutedResponse: {
           type: 'object', required: ['output', 'raw', '_svc'],
           properties: {

@@ -34,7 +34,8 @@ export const creditBody = { type: 'object', additionalProperties: false, require
 
 // Feedback and reviews (runtime/feedback/). `x-expected` names the form a pattern wants in its 422;
 // `x-max-bytes` bounds a value's JSON text (validate.ts enforces both).
-const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '\\S', 'x-expected': 'text with at least one visible character' });
+// visible: neither white space nor a control, format (zero-width) or lone surrogate code point
+const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '[^\\s\\p{Cc}\\p{Cf}\\p{Cs}]', 'x-expected': 'text with at least one visible character' });
 export const FEEDBACK_KINDS = ['bug', 'wrong_data', 'missing', 'pricing', 'idea', 'other'] as const;
 export const USEFULNESS = ['useful', 'partly', 'not_useful'] as const;
 export const CONTEXT_MAX_BYTES = 16 * 1024;
@@ -73,4 +74,5 @@ export const publishBody = {
 export const publishVersionBody = { type: 'object', additionalProperties: false, required: ['files'], properties: { files: hubFiles } } satisfies ObjectSchema;
 export const runBody = { type: 'object', additionalProperties: false, required: ['input'], properties: { input: { type: 'object' } } } satisfies ObjectSchema;
 export const toolListQuery = { type: 'object', properties: { mine: { type: 'string', enum: ['0', '1'] } } } satisfies ObjectSchema;
-export const runsQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{1,15}$' } } } satisfies ObjectSchema;
+// `?cursor=` (empty, as docs/hub.md writes the list) is the first page
+export const runsQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{0,15}$', 'x-expected': 'the next_cursor of the previous page (empty or absent for the first page)' } } } satisfies ObjectSchema;

@@ -31,9 +31,17 @@ function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
       : e.keyword === 'required' ? `Field '${field}' is required.`
       : (e.keyword === 'pattern' || e.keyword === 'anyOf') && e.parentSchema?.['x-expected'] ? `'${field}' must be ${String(e.parentSchema['x-expected'])}.`
       : e.keyword === 'x-max-bytes' ? `'${field}' must be at most ${String(e.schema)} bytes as JSON.`
+      // the values themselves: "one of the allowed values" leaves a caller guessing which
+      : e.keyword === 'enum' ? `'${field}' must be one of ${allowed((e.params as { allowedValues: unknown[] }).allowedValues)}.`
       : `'${field}' ${e.message}.`;
     return { loc: [where, ...path], msg, type: `value_error.${e.keyword}` };
   });
+}
+
+/** `a, b or c`, strings bare (a caller types them as written), anything else as JSON */
+function allowed(values: unknown[]): string {
+  const shown = values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}` : String(shown[0]);
 }
 
 /**

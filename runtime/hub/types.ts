@@ -15,7 +15,8 @@ export interface Step {
 export interface ToolFile {
   name: string;
   summary: string;
-  price_usd: number | string;
+  /** checked by validate-files.ts (a number or a decimal string of USD) */
+  price_usd: unknown;
   steps: Step[];
   output: Record<string, unknown>;
 }

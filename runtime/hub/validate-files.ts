@@ -44,7 +44,8 @@ export function validateFiles(files: Record<FileName, string>, runtime: RuntimeC
 
   let price_micro = 0;
   if (tool) {
-    const micro = parseUsdToMicro(tool.price_usd);
+    const price = tool.price_usd;
+    const micro = typeof price === 'number' || typeof price === 'string' ? parseUsdToMicro(price) : null;
     if (micro === null) report('tool.json', '/price_usd', 'price_usd must be a USD amount ≥ 0 with at most 6 decimals, up to 9007199254.740991.', 'value_error.price');
     else price_micro = micro;
     checkSteps(tool, runtime, inputSchema, report);

@@ -56,14 +56,14 @@ export const hubRoutes = [
   route<{ team: Team }>({
     ...hub, method: 'DELETE', path: '/hub/tools/{tool_id}', summary: 'Retire every version of your tool at once; its records, runs and earnings stay readable to you',
     request: { about: { tool_id: 'tool id' } },
-    responses: { 200: 'Tool, retired', ...mine },
+    responses: { 200: 'Tool, retired', ...mine, 422: 'Not a tool id, or one with @N' },
     handle: ({ ctx, event, team }) => hubOf(ctx).retire(team, parseToolId(toolParam(event), 'Retiring')),
   }),
 
   route<{ team: Team }>({
     ...hub, method: 'POST', path: '/hub/tools/{tool_id}/check', summary: 'Run the check of an unchecked or failed version again (tool_id@N)',
     request: { about: { tool_id: 'tool id with @N' } },
-    responses: { 200: 'Status and check', ...mine, 404: 'Unknown version', 409: 'Already live', 410: 'Retired tool' },
+    responses: { 200: 'Status and check', ...mine, 404: 'Unknown version', 409: 'Already live', 410: 'Retired tool', 422: 'Not a tool id (with @N)' },
     handle: ({ ctx, event, team }) => hubOf(ctx).check(team, ref(event)),
   }),
 

@@ -1,6 +1,6 @@
 // GET /meta: where to call, which release serves, which dashboard build is live.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { perContext, route } from '../declared-route.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -15,25 +15,47 @@ export function appVersion(distDir: string): string {
   return h.digest('hex').slice(0, 12);
 }
 
-const metaOf = perContext(({ config, catalog }) => ({
-  proxy_url: `${config.publicUrl}${config.proxyPrefix}`,
-  // the proxy's path on this server: a client that reaches svc at another address than the public
-  // URL (inside the network, or behind a proxy that strips a path) calls it there
-  proxy_prefix: config.proxyPrefix,
-  svc_version: pkg.version,
-  app_version: appVersion(config.distDir),
-  catalog: {
+/**
+ * appVersion, hashed again only when either file's size or time changed: the server reads dist/
+ * from disk per request, so a dashboard built (or a rollout policy edited) while it runs is served
+ * at once, and open tabs polling /meta must see its new version then, not after a restart.
+ */
+function liveAppVersion(distDir: string): () => string {
+  let stamp = '';
+  let version = '';
+  return () => {
+    const now = ['index.html', 'rollout.json'].map((f) => {
+      const s = statSync(join(distDir, f), { throwIfNoEntry: false });
+      return s ? `${s.size}:${s.mtimeMs}` : '-';
+    }).join('|');
+    if (now !== stamp) [stamp, version] = [now, appVersion(distDir)];
+    return version;
+  };
+}
+
+const metaOf = perContext(({ config, catalog }) => {
+  const app = liveAppVersion(config.distDir);
+  const catalogFacts = {
     hash: catalog.manifest.hash,
     built_at: catalog.manifest.built_at,
     operations: catalog.manifest.operations,
     providers: catalog.manifest.providers,
-  },
-}));
+  };
+  return () => ({
+    proxy_url: `${config.publicUrl}${config.proxyPrefix}`,
+    // the proxy's path on this server: a client that reaches svc at another address than the public
+    // URL (inside the network, or behind a proxy that strips a path) calls it there
+    proxy_prefix: config.proxyPrefix,
+    svc_version: pkg.version,
+    app_version: app(),
+    catalog: catalogFacts,
+  });
+});
 
 export const metaRoutes = [
   route({
     method: 'GET', path: '/meta', summary: 'Proxy URL, release and dashboard versions, catalog hash', tags: ['meta'], auth: 'none', open: true,
     responses: { 200: 'Meta' },
-    handle: ({ ctx }) => metaOf(ctx),
+    handle: ({ ctx }) => metaOf(ctx)(),
   }),
 ];

@@ -15,7 +15,10 @@ export const proxyRoutes = [
     method: 'POST', path: '{proxy}/{capability}', tags: ['routed'], auth: 'team', checksCredential: true, openapi: 'each-capability',
     summary: 'A routed call of one capability', // /openapi.json lists each capability with its own description and schema
     responses: {
-      200: { description: 'Hit or miss, in the routed wrapper', schema: { $ref: '#/components/schemas/RoutedResponse' } },
+      200: {
+        description: 'Hit or miss, in the routed wrapper; with X-Svc-Route-Dry-Run: 1, the plan and its worst cost instead',
+        schema: { anyOf: [{ $ref: '#/components/schemas/RoutedResponse' }, { $ref: '#/components/schemas/DryRunResponse' }] },
+      },
       401: 'No or bad credential', 402: 'Balance too low', 422: 'Validation error', 502: 'Every child failed with an error',
     },
     handle: async ({ ctx, event, path: { capability } }) => {

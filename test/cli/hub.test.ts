@@ -71,6 +71,9 @@ describe('svc hub', () => {
     const refused = await svcCli(['hub', 'run', 'cli-miss-tool', 'domain=acme.com'], caller);
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(/full_name/);
+    // two problems read as one sentence, not "….; …"
+    const twice = await svcCli(['hub', 'run', 'cli-miss-tool', 'domain=ac'], caller);
+    expect(twice).toMatchObject({ code: 4, stderr: "svc: '/full_name' is required; '/domain' must NOT have fewer than 3 characters.\n" });
   });
 
   it('a version whose check fails is stored but not live (exit 3); a folder without the four files is a usage error', async () => {

@@ -35,3 +35,24 @@ it('stores feedback and reviews over HTTP, and the entry shows each review at on
   expect((await post('/reviews', { endpoint_id: id, usefulness: 'useful', reason: 'second' })).body.replaced).toBe(true);
   expect(await reviewsOf(id)).toMatchObject({ teams: 1, samples: [{ reason: 'second', usefulness: 'useful' }], share: { useful: 1 } });
 });
+
+it('names the allowed values when a kind or a usefulness is not one of them', async () => {
+  const fb = await post('/feedback', { kind: 'rant', message: 'x' });
+  expect(fb.status).toBe(422);
+  expect(fb.body.detail).toEqual([{ loc: ['body', 'kind'], msg: "'kind' must be one of bug, wrong_data, missing, pricing, idea or other.", type: 'value_error.enum' }]);
+  const rv = await post('/reviews', { endpoint_id: 'zerobounce.people.email.verify', usefulness: 'meh', reason: 'x' });
+  expect(rv.status).toBe(422);
+  expect(rv.body.detail[0].msg).toBe("'usefulness' must be one of useful, partly or not_useful.");
+});
+
+it('refuses a message or reason made only of invisible characters (controls, zero-width, a lone surrogate)', async () => {
+  for (const invisible of ['\u0000', '\u200b\u200d', '\u0007 \t', '\ud800']) {
+    const fb = await post('/feedback', { kind: 'idea', message: invisible });
+    expect(fb.status, JSON.stringify(invisible)).toBe(422);
+    expect(fb.body.detail[0]).toMatchObject({ loc: ['body', 'message'], msg: "'message' must be text with at least one visible character." });
+    const rv = await post('/reviews', { endpoint_id: 'zerobounce.people.email.verify', usefulness: 'useful', reason: invisible });
+    expect(rv.status, JSON.stringify(invisible)).toBe(422);
+  }
+  // visible text in any script, or an emoji alone, still passes
+  for (const message of ['é', '日本', '😀', '\u200bok']) expect((await post('/feedback', { kind: 'idea', message })).status).toBe(201);
+});

@@ -42,3 +42,11 @@ it("docs/hub.md's worked example goes live and runs in the sandbox, as the docs 
     await w.close();
   }
 });
+
+it('the operation ids docs/hub.md gives as examples of an operation step are in the real catalog', () => {
+  const runtime = loadRuntime(REAL_DIST);
+  const doc = readFileSync(join(ROOT, 'docs', 'hub.md'), 'utf8');
+  const named = [...doc.matchAll(/catalog operation id \(`([a-z0-9_.-]+)`\)/g)].map((m) => m[1]);
+  expect(named.length).toBeGreaterThan(0);
+  expect(named.filter((id) => !Object.hasOwn(runtime.operations, id))).toEqual([]);
+});

@@ -50,6 +50,17 @@ describe('files that cannot work are refused with every problem at once', () => 
     expect(byLoc['/steps/2/with/email']).toMatch(/would refuse 42 for 'email': 'email' must be string/);
   });
 
+  it('a price that is not a USD amount is one sentence saying what a price is, whatever its type', async () => {
+    for (const price of [-1, '-1', 'free', 0.0000001, true, null]) {
+      const r = await publish('bad-price', emailTool((f) => { f.tool.price_usd = price as never; }));
+      expect(r.status, JSON.stringify(price)).toBe(422);
+      expect(r.body.detail, JSON.stringify(price)).toEqual([{
+        loc: ['body', 'files', 'tool.json', '/price_usd'], type: 'value_error.price',
+        msg: 'price_usd must be a USD amount ≥ 0 with at most 6 decimals, up to 9007199254.740991.',
+      }]);
+    }
+  });
+
   it('refuses files that are not JSON, schemas that are not JSON Schemas, and bad ids', async () => {
     const files = { ...emailTool(), 'tool.json': '{"name": ', 'output.schema.json': JSON.stringify({ type: 'object', properties: { a: { type: 'strang' } } }) };
     const r = await publish('broken-json', files);

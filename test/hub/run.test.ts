@@ -53,6 +53,10 @@ describe('a run', () => {
     expect(tool.body).toMatchObject({ runs: 1, earnings_micro: 50_000 });
     const runs = await w.req('GET', '/hub/tools/email-money/runs');
     expect(runs.body.runs).toEqual([expect.objectContaining({ run: 1, call_id: svc.call_id, team: 'money-caller', outcome: 'ok', price_micro: 50_000, steps_cost_micro: steps })]);
+    // `?cursor=` with nothing after it, as the docs write the list, is the first page
+    const empty = await w.req('GET', '/hub/tools/email-money/runs?cursor=');
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual(runs.body);
   });
 
   it('a step that finds nothing ends the run: its steps are charged, the price is not', async () => {

@@ -31,6 +31,24 @@ describe('readConfig', () => {
   });
 });
 
+describe('SVC_PUBLIC_URL and SVC_PROXY_PREFIX', () => {
+  it('refuse a public URL paths cannot be appended to, never echoing a password', () => {
+    for (const bad of ['https://api.example.com/?x=1', 'https://api.example.com/#top', 'https://ops:hunter2@api.example.com', 'https://ops@api.example.com']) {
+      expect(() => readConfig({ SVC_PUBLIC_URL: bad }), bad).toThrow(ConfigError);
+      expect(() => readConfig({ SVC_PUBLIC_URL: bad }), bad).toThrow(/^SVC_PUBLIC_URL=.*: expected a base URL without user:password@, \?query or #fragment/);
+    }
+    expect(() => readConfig({ SVC_PUBLIC_URL: 'https://ops:hunter2@api.example.com' })).not.toThrow(/hunter2/);
+    expect(readConfig({ SVC_PUBLIC_URL: 'https://example.com/svc/' }).publicUrl).toBe('https://example.com/svc');
+  });
+
+  it('refuse a proxy prefix that is the root (the proxy would answer at //<capability>); unset or empty is /proxy', () => {
+    for (const bad of ['/', '//', '/a b', '/px?x']) expect(() => readConfig({ SVC_PROXY_PREFIX: bad }), bad).toThrow(`SVC_PROXY_PREFIX=${bad.trim()}: expected a path below the root, such as /proxy`);
+    expect(readConfig({ SVC_PROXY_PREFIX: '' }).proxyPrefix).toBe('/proxy');
+    expect(readConfig({ SVC_PROXY_PREFIX: 'px/' }).proxyPrefix).toBe('/px');
+    expect(readConfig({ SVC_PROXY_PREFIX: '/api/proxy' }).proxyPrefix).toBe('/api/proxy');
+  });
+});
+
 describe('SVC_STORAGE', () => {
   it('takes memory, files, or nothing (the embedded storage)', () => {
     for (const ok of [undefined, '', 'memory:', 'fs:/tmp/x', 'file:///tmp/x']) expect(() => readConfig({ SVC_STORAGE: ok })).not.toThrow();
