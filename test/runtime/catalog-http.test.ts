@@ -82,6 +82,12 @@ describe('GET /catalog/platforms/{slug}', () => {
     expect(body.detail).toMatch(/astrology/);
   });
 
+  it('an unknown slug names the platforms there are', async () => {
+    const { status, body } = await get('/catalog/platforms/People');
+    expect(status).toBe(404);
+    expect(body.detail).toMatch(/'People'; the platforms are .*\bpeople\b/);
+  });
+
   it('ignores unknown query parameters', async () => {
     expect((await get('/catalog/platforms/search?utm_source=x')).status).toBe(200);
   });
@@ -178,6 +184,13 @@ describe('GET /catalog/endpoints/{id}', () => {
     const { status, body } = await get('/catalog/endpoints/nobody.people.enrich');
     expect(status).toBe(404);
     expect(typeof body.detail).toBe('string');
+  });
+
+  it('an id in another case, or a capability\'s name, is a 404 that names the id meant', async () => {
+    for (const [sent, meant] of [['ZeroBounce.people.email.verify', 'zerobounce.people.email.verify'], ['people.email.verify', 'svc.people.email.verify'], ['SVC.People.Email.Verify', 'svc.people.email.verify']]) {
+      const { status, body } = await get(`/catalog/endpoints/${sent}`);
+      expect([status, body.detail], sent).toEqual([404, `No endpoint '${sent}'; did you mean '${meant}'? GET /catalog/endpoints/${meant}`]);
+    }
   });
 
   it('a malformed percent-encoding in the path is a 400 with a sentence, on every path-parameter route', async () => {
