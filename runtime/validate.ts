@@ -31,6 +31,8 @@ function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
       : e.keyword === 'required' ? `Field '${field}' is required.`
       : (e.keyword === 'pattern' || e.keyword === 'anyOf') && e.parentSchema?.['x-expected'] ? `'${field}' must be ${String(e.parentSchema['x-expected'])}.`
       : e.keyword === 'x-max-bytes' ? `'${field}' must be at most ${String(e.schema)} bytes as JSON.`
+      // ajv's own sentence ('must be equal to one of the allowed values') does not say which
+      : e.keyword === 'enum' ? `'${field}' must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}.`
       : `'${field}' ${e.message}.`;
     return { loc: [where, ...path], msg, type: `value_error.${e.keyword}` };
   });

@@ -76,6 +76,10 @@ describe('GET /catalog/platforms/{slug}', () => {
     expect(typeof body.detail[0].type).toBe('string');
   });
 
+  it('the 422 of include_hidden says which values it takes', async () => {
+    expect((await get('/catalog/platforms/search?include_hidden=yes')).body.detail[0].msg).toBe("'include_hidden' must be one of 0, 1.");
+  });
+
   it('an unknown slug is a 404 with a sentence', async () => {
     const { status, body } = await get('/catalog/platforms/astrology');
     expect(status).toBe(404);
