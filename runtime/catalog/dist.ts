@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../language/types.ts';
-import { withoutHidden, type PlatformRow, type ShelfCapability } from '../../language/shelves.ts';
+import { shelfHints, withoutHidden, type PlatformRow, type ShelfCapability } from '../../language/shelves.ts';
 import { SearchEngine, type SearchIndexDump } from '../../language/search.ts';
 import { Lru } from '../util/lru.ts';
 import { onceAsync } from '../util/once.ts';
@@ -17,6 +17,7 @@ export interface ShelfDoc {
   slug: string;
   hidden_count: number;
   capabilities: ShelfCapability[];
+  hints: string[];
 }
 
 export interface DistCatalog {
@@ -55,7 +56,7 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
   const shelf = (slug: string) => {
     if (!slugs.has(slug) || shelves.has(slug)) return shelves.get(slug);
     const all = json<ShelfDoc>(`platforms/${slug}.all.json`);
-    return shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities) } }).get(slug);
+    return shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities), hints: shelfHints(slug, all.hidden_count, false) } }).get(slug);
   };
   let ids: Set<string> | undefined;
   const endpointIds = () => (ids ??= new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length))));

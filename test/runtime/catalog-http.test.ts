@@ -76,6 +76,12 @@ describe('GET /catalog/platforms/{slug}', () => {
     expect(typeof body.detail[0].type).toBe('string');
   });
 
+  it('hints at include_hidden=1 only where it adds operations, and not in the view that has them', async () => {
+    expect((await get('/catalog/platforms/search')).body.hints[0]).toBe('GET /catalog/platforms/search?include_hidden=1 adds the 1 account and utility operations');
+    expect((await get('/catalog/platforms/search?include_hidden=1')).body.hints.join(' ')).not.toContain('include_hidden');
+    expect((await get('/catalog/platforms/youtube')).body.hints.join(' ')).not.toContain('include_hidden');
+  });
+
   it('the 422 of include_hidden says which values it takes', async () => {
     expect((await get('/catalog/platforms/search?include_hidden=yes')).body.detail[0].msg).toBe("'include_hidden' must be one of 0, 1.");
   });
