@@ -126,6 +126,14 @@ describe('/mcp credentials', () => {
     expect((await fetch(`${w.url}/mcp`, init({ 'x-svc-token': w.token }))).status).not.toBe(401);
   });
 
+  it('GET and DELETE are a 405 at once (stateless: no stream to open, no session to close), never a stream held open', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(`${w.url}/mcp`, { method, headers: { accept: 'application/json, text/event-stream', 'x-svc-token': w.token }, signal: AbortSignal.timeout(5000) });
+      expect([method, r.status, r.headers.get('allow')]).toEqual([method, 405, 'POST']);
+      expect(typeof (await r.json()).detail).toBe('string');
+    }
+  });
+
   it('413 for a body over the request limit, as on every other endpoint', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } });
     const r = await fetch(`${w.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-svc-token': w.token }, body: big });
