@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FIXTURE_DIST, ROOT } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 import { emailTool } from '../hub/tool-files.ts';
+import { svcCli } from '../helpers/cli.ts';
 
 let w: RoutedWorld;
 let brokeToken: string;
@@ -110,6 +111,15 @@ describe.each(Object.keys(transports))('over %s', (name) => {
     expect(shown.structuredContent!.endpoint.id).toBe(first.endpoint_id);
     const jobs = await call(client, 'find_operations', { q: 'check that an email address is deliverable' });
     expect(jobs.structuredContent!.rows.length).toBeGreaterThan(0);
+  });
+});
+
+describe('svc mcp refuses to start without a working svc and token', () => {
+  it('a bad SVC_TOKEN is the server\'s 401 sentence (exit 4); nothing listening at SVC_URL is exit 6', async () => {
+    expect(await svcCli(['mcp'], { SVC_URL: w.url, SVC_TOKEN: 'svc_nope' })).toEqual({ code: 4, stdout: '', stderr: 'svc: The x-svc-token is not valid.\n' });
+    const gone = await svcCli(['mcp'], { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: w.token });
+    expect([gone.code, gone.stdout]).toEqual([6, '']);
+    expect(gone.stderr).toMatch(/^svc: Cannot reach http:\/\/127\.0\.0\.1:9 .*is SVC_URL right\?\n$/);
   });
 });
 
