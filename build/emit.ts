@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { Resolved } from './resolve.ts';
 import { GENERATED } from './generated.ts';
 import { exportSearchIndex } from '../language/search.ts';
+import { shelfHints } from '../language/shelves.ts';
 
 /** Writes the catalog and returns its content hash (of every byte written but the manifest). */
 export async function emitCatalog(r: Resolved, out: string, sourceHash: string, log: (m: string) => void): Promise<string> {
@@ -21,9 +22,8 @@ export async function emitCatalog(r: Resolved, out: string, sourceHash: string, 
   };
   write('platforms.json', { platforms: r.platforms, hints: ['GET /catalog/platforms/{slug} lists one shelf by capability', 'GET /catalog/search?q=… finds operations (svc search WORDS in a terminal)'] });
   for (const s of r.shelves) {
-    const hints = [`GET /catalog/platforms/${s.slug}?include_hidden=1 adds the ${s.hidden_count} account and utility operations`, 'GET /catalog/endpoints/{id} for params, cost, siblings and a call template (svc show ID in a terminal)'];
-    write(`platforms/${s.slug}.json`, { slug: s.slug, label: s.label, description: s.description, capabilities: s.capabilities, hidden_count: s.hidden_count, hints });
-    write(`platforms/${s.slug}.all.json`, { slug: s.slug, label: s.label, description: s.description, capabilities: s.all, hidden_count: s.hidden_count, hints });
+    write(`platforms/${s.slug}.json`, { slug: s.slug, label: s.label, description: s.description, capabilities: s.capabilities, hidden_count: s.hidden_count, hints: shelfHints(s.slug, s.hidden_count, false) });
+    write(`platforms/${s.slug}.all.json`, { slug: s.slug, label: s.label, description: s.description, capabilities: s.all, hidden_count: s.hidden_count, hints: shelfHints(s.slug, s.hidden_count, true) });
   }
   let n = 0;
   for (const e of r.entries) {

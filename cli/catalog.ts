@@ -49,7 +49,10 @@ export const show = defineCommand({
   meta: { name: 'show', description: 'Show one operation: parameters, cost, siblings, the command that runs it' },
   args: { id: { type: 'positional', required: true, description: 'endpoint id, e.g. svc.people.email.verify' }, json },
   async run({ args }) {
-    const e = await ok<Entry>(`${baseUrl()}/catalog/endpoints/${pathId(args.id)}`);
+    // an empty id would ask for /catalog/endpoints/ itself, which the server calls only 'Not found'
+    const id = args.id.trim();
+    if (!id) throw new CliFailure('svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).', EXIT.usage);
+    const e = await ok<Entry>(`${baseUrl()}/catalog/endpoints/${pathId(id)}`);
     if (args.json) return printJson(e);
     const p = e.endpoint;
     out(pairs({

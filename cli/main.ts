@@ -20,12 +20,14 @@ const main = defineCommand({
   subCommands: { search, show, find, call, hub, me, feedback, review, serve, demo, build, admin, mcp, batch },
 });
 
-// A reader that stops early (`svc search email | head -1`) closes the pipe; that ends the command
-// quietly instead of in a stack trace.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+// A reader that stops early (`svc search email | head -1`, or `2>&1 | head -1`) closes the pipe;
+// that ends the command quietly, with the exit code of what it did, instead of in a stack trace.
+const closedPipe = (e: NodeJS.ErrnoException) => {
   if (e.code !== 'EPIPE') process.stderr.write(`svc: cannot write the output (${e.code ?? e.message}).\n`);
   process.exit(e.code === 'EPIPE' ? Number(process.exitCode ?? 0) : EXIT.unexpected);
-});
+};
+process.stdout.on('error', closedPipe);
+process.stderr.on('error', closedPipe);
 
 const rawArgs = process.argv.slice(2);
 try {

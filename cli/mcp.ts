@@ -6,11 +6,16 @@ import { loadTools, mcpServer } from '../runtime/mcp/server.ts';
 import { svcFetch } from '../runtime/mcp/svc-http.ts';
 import { svcTarget } from './target.ts';
 import { CliFailure } from './fail.ts';
+import { failureOf, request } from './http.ts';
 
 export const mcp = defineCommand({
   meta: { name: 'mcp', description: 'Serve svc as an MCP server over stdio (reads SVC_URL and SVC_TOKEN)' },
   async run() {
     const { url, token } = svcTarget();
+    // the credential is checked before the protocol, as /mcp does: an unreachable SVC_URL or a wrong
+    // SVC_TOKEN is one sentence and its exit code (6, 4), not a server whose every tool call fails
+    const me = await request(`${url}/teams/me`, { headers: { 'x-svc-token': token } });
+    if (me.status !== 200) throw failureOf(me);
     const http = svcFetch(url, token, (r) => fetch(r));
     const tools = await loadTools(http).catch((e: Error) => {
       throw new CliFailure(`cannot read the catalog of ${url}: ${e.message}`);

@@ -146,6 +146,8 @@ export class SearchEngine {
   /** per capability doc: its rows, routed entry first, then cheaper first */
   private rowsOf: number[][];
   private pairs: Array<Set<string>>;
+  /** a provider's display name that looks like a domain reads as its key: 'Hunter.io' names Hunter, not 'this domain' */
+  private providerNames: { pattern: RegExp; keys: Map<string, string> } | null;
   /** every word the catalog holds, for correcting misspelled query words */
   private known: Set<string>;
   /** the known words by first letter: a misspelling seldom changes the first */
@@ -184,6 +186,7 @@ export class SearchEngine {
     this.routedOf = new Int32Array(capabilities.length).fill(-1);
     this.rowsOf = capabilities.map(() => []);
     this.pairs = capabilities.map(vocabularyPairs);
+    this.providerNames = providerNames(rows);
     this.known = new Set([...this.own.flatMap((w) => [...w]), ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : [])))]);
     for (const w of [...this.known].sort()) {
       const list = this.knownByLetter.get(w[0]);
@@ -201,7 +204,12 @@ export class SearchEngine {
 
   /** The query as search reads it: content terms, what the caller has, misspellings corrected. */
   read(q: string): ReadQuery {
-    return readQuery(q, (w) => this.correct(w));
+    return readQuery(this.named(q), (w) => this.correct(w));
+  }
+
+  private named(q: string): string {
+    const names = this.providerNames;
+    return names ? q.replace(names.pattern, (_whole, before: string, name: string) => `${before}${names.keys.get(name.toLowerCase())}`) : q;
   }
 
   private correct(w: string): string {
@@ -266,7 +274,7 @@ export class SearchEngine {
     const stamp = ++this.query;
     const mark = this.mark;
     const see = (i: number) => { if (mark[2 * i] !== stamp) { mark[2 * i] = stamp; ids.push(i); } };
-    for (const { field, result } of this.index.search(q, { limit: CANDIDATES, suggest: true })) {
+    for (const { field, result } of this.index.search(this.named(q), { limit: CANDIDATES, suggest: true })) {
       for (const i of result) { see(i); if (field === 'summary') mark[2 * i + 1] = stamp; }
     }
     const topCaps = [...touched].sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
@@ -321,6 +329,19 @@ export class SearchEngine {
     }
     return { hits, total: ids.length };
   }
+}
+
+/** Display names the encoder would read as a domain ('Snov.io'), longest first, as one pattern. */
+function providerNames(rows: SearchRow[]): { pattern: RegExp; keys: Map<string, string> } | null {
+  const keys = new Map<string, string>();
+  for (const r of rows) {
+    const name = r.provider_display.trim().toLowerCase();
+    if (name.includes('.')) keys.set(name, r.provider);
+  }
+  if (!keys.size) return null;
+  const names = [...keys.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  // whole names only: not inside a longer word or domain ('hunter.io' but not 'myhunter.io' or 'hunter.io.example')
+  return { pattern: new RegExp(`(^|[^\\p{L}\\p{N}.@])(${names.join('|')})(?![\\p{L}\\p{N}]|\\.[\\p{L}\\p{N}])`, 'giu'), keys };
 }
 
 function startsWithAny(words: Set<string>, prefix: string): boolean {

@@ -80,6 +80,12 @@ export function withoutHidden(all: ShelfCapability[]): ShelfCapability[] {
     .sort(byShelfOrder);
 }
 
+/** A shelf's next commands; include_hidden=1 only where it adds operations, and not in the view that has them already. */
+export function shelfHints(slug: string, hiddenCount: number, withHidden: boolean): string[] {
+  const detail = 'GET /catalog/endpoints/{id} for params, cost, siblings and a call template (svc show ID in a terminal)';
+  return hiddenCount && !withHidden ? [`GET /catalog/platforms/${slug}?include_hidden=1 adds the ${hiddenCount} account and utility operations`, detail] : [detail];
+}
+
 export function shelves(entries: CatalogEntry[], platforms: PlatformSrc[]): { platformRows: PlatformRow[]; shelfList: Shelf[] } {
   const shelfList: Shelf[] = [];
   const platformRows: PlatformRow[] = [];

@@ -33,7 +33,7 @@ export const ROUTES: readonly Route[] = [
   ...feedbackRoutes, // POST /feedback, GET /feedback/{feedback_id}
   ...reviewRoutes, //   POST /reviews
   ...hubRoutes, //      POST, GET /hub/tools; PUT, GET, DELETE /hub/tools/{tool_id}; POST …/check, …/run; GET …/runs
-  ...mcpRoutes, //      GET, POST, DELETE /mcp (MCP over Streamable HTTP)
+  ...mcpRoutes, //      POST /mcp (MCP over Streamable HTTP, stateless)
   ...batchRoutes, //    POST {proxy}/{capability}/batch (NDJSON in, NDJSON rows and a summary out)
   ...proxyRoutes, //    POST {proxy}/{capability} routed; {proxy}/{provider}/{path} pass-through
   ...openapiRoutes, //  GET /openapi.json

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../language/types.ts';
-import { withoutHidden, type PlatformRow, type ShelfCapability } from '../../language/shelves.ts';
+import { shelfHints, withoutHidden, type PlatformRow, type ShelfCapability } from '../../language/shelves.ts';
 import { SearchEngine, type SearchIndexDump } from '../../language/search.ts';
 import { Lru } from '../util/lru.ts';
 import { onceAsync } from '../util/once.ts';
@@ -17,6 +17,7 @@ export interface ShelfDoc {
   slug: string;
   hidden_count: number;
   capabilities: ShelfCapability[];
+  hints: string[];
 }
 
 export interface DistCatalog {
@@ -26,6 +27,8 @@ export interface DistCatalog {
   shelves: { get(slug: string): { visible: ShelfDoc; all: ShelfDoc } | undefined };
   /** an entry as JSON bytes, proxy URL filled in; null for an unknown id */
   endpointBytes(id: string): Buffer | null;
+  /** every endpoint id the build wrote */
+  endpointIds(): ReadonlySet<string>;
   /** the search engine, loaded on the first call (svc.listen makes that call): later calls share it; a failed load is tried again */
   search(): Promise<SearchEngine>;
   /** providers, operations and capabilities, parsed on first read (create-runtime.ts warms it after the search index) */
@@ -53,10 +56,11 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
   const shelf = (slug: string) => {
     if (!slugs.has(slug) || shelves.has(slug)) return shelves.get(slug);
     const all = json<ShelfDoc>(`platforms/${slug}.all.json`);
-    return shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities) } }).get(slug);
+    return shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities), hints: shelfHints(slug, all.hidden_count, false) } }).get(slug);
   };
-  let endpointIds: Set<string> | undefined;
-  const isEndpoint = (id: string) => (endpointIds ??= new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length)))).has(id);
+  let ids: Set<string> | undefined;
+  const endpointIds = () => (ids ??= new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length))));
+  const isEndpoint = (id: string) => endpointIds().has(id);
   const cache = new Lru<Buffer>(ENTRY_CACHE);
   const endpointBytes = (id: string) => (!isEndpoint(id) ? null
     : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll(PROXY_URL, proxyUrl))));
@@ -75,6 +79,7 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
     platforms: json('platforms.json'),
     shelves: { get: shelf },
     endpointBytes,
+    endpointIds,
     search: onceAsync(loadSearch),
     get runtime() {
       return (runtime ??= loadRuntime(distDir));

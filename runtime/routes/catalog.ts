@@ -12,6 +12,13 @@ const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { he
 /** `<id>.json` under these routes is the build's static shard (the CDN's path), served as a file */
 const shard = async (ctx: AppContext, event: H3Event, name: string, missing: string) => (name.endsWith('.json') ? await filesOf(ctx)(event) : undefined) ?? fail(404, missing);
 
+/** The id a caller most likely meant: the same in another case, or a capability's routed entry ('people.enrich' is svc.people.enrich). */
+function meant(ids: ReadonlySet<string>, id: string): string | null {
+  const wanted = new Set([id.toLowerCase(), `svc.${id.toLowerCase()}`]);
+  for (const known of ids) if (wanted.has(known.toLowerCase())) return known;
+  return null;
+}
+
 export const catalogRoutes = [
   route({
     method: 'GET', path: '/catalog/platforms', summary: 'Platform shelves, busiest first', tags: ['catalog'], auth: 'none', open: true,
@@ -30,7 +37,7 @@ export const catalogRoutes = [
     responses: { 200: 'Shelf', 404: 'Unknown platform', 422: 'Validation error' },
     handle: ({ ctx, event, path: { slug }, query: { include_hidden } }) => {
       const shelf = ctx.catalog.shelves.get(slug);
-      if (!shelf) return shard(ctx, event, slug, `No platform '${slug}'. GET /catalog/platforms lists them.`);
+      if (!shelf) return shard(ctx, event, slug, `No platform '${slug}'; the platforms are ${ctx.catalog.platforms.platforms.map((p) => p.slug).join(', ')}.`);
       return include_hidden === '1' ? shelf.all : shelf.visible;
     },
   }),
@@ -58,7 +65,10 @@ export const catalogRoutes = [
     responses: { 200: 'Catalog entry', 404: 'Unknown endpoint', 422: 'Validation error' },
     handle: ({ ctx, event, path: { endpoint_id } }) => {
       const bytes = ctx.entryBytes(endpoint_id);
-      if (!bytes) return shard(ctx, event, endpoint_id, `No endpoint '${endpoint_id}'. GET /catalog/search?q=… finds one.`);
+      if (!bytes) {
+        const near = meant(ctx.catalog.endpointIds(), endpoint_id);
+        return shard(ctx, event, endpoint_id, near ? `No endpoint '${endpoint_id}'; did you mean '${near}'? GET /catalog/endpoints/${near}` : `No endpoint '${endpoint_id}'. GET /catalog/search?q=… finds one.`);
+      }
       return jsonBytes(bytes);
     },
   }),

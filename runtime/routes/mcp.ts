@@ -31,12 +31,14 @@ async function answer({ event, ctx, app }: RouteRequest<object>): Promise<Respon
   return (await mcp()).answerMcp(await tools, http, event.req as unknown as Request);
 }
 
-// the methods of Streamable HTTP (GET and DELETE answer 405 in stateless mode, from the SDK)
-export const mcpRoutes = (['POST', 'GET', 'DELETE'] as const).map((method) =>
+// POST only: stateless, there is no server stream to open (GET) or session to close (DELETE), and the
+// SDK's transport would hold a GET open with nothing ever sent and answer DELETE 200, so both are
+// svc's 405 with Allow: POST, which the MCP spec lets a server answer and clients expect.
+export const mcpRoutes = [
   route({
-    method, path: '/mcp', tags: ['mcp'], auth: 'agent',
+    method: 'POST', path: '/mcp', tags: ['mcp'], auth: 'agent',
     summary: 'MCP over Streamable HTTP, stateless: catalog tools, one tool per routed capability, your live hub tools (docs/agents.md)',
-    responses: { 200: 'A JSON-RPC answer', 401: 'No or bad credential', 405: 'No stream in stateless mode' },
+    responses: { 200: 'A JSON-RPC answer', 401: 'No or bad credential' },
     handle: answer,
   }),
-);
+];

@@ -58,6 +58,15 @@ describe('svc show', () => {
     expect(r).toMatchObject({ stdout: 'exit 0\n', stderr: '' });
   });
 
+  it('ends quietly with its own exit code when stderr goes to a closed pipe too', async () => {
+    const r = await run('bash', ['--norc', '-c', `for a in "show nope.nothing" "search zzzzqqqq"; do "${process.execPath}" "${SVC_BIN}" $a 2>&1 | true; echo "exit \${PIPESTATUS[0]}"; done`], { env: { PATH: process.env.PATH, ...env } });
+    expect(r).toMatchObject({ stdout: 'exit 4\nexit 3\n', stderr: '' });
+  });
+
+  it('an empty id is a usage error naming what to give, before anything is sent (exit 2)', async () => {
+    for (const id of ['', '  ']) expect(await svcCli(['show', id], env)).toMatchObject({ code: 2, stdout: '', stderr: 'svc: svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).\n' });
+  });
+
   it('an unknown id is refused with the server\'s sentence (exit 4)', async () => {
     expect(await svcCli(['show', 'nope.nothing'], env)).toMatchObject({ code: 4, stderr: "svc: No endpoint 'nope.nothing'. GET /catalog/search?q=… finds one.\n" });
   });

@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { FIXTURE_DIST, ROOT } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 import { emailTool } from '../hub/tool-files.ts';
+import { svcCli } from '../helpers/cli.ts';
 
 let w: RoutedWorld;
 let brokeToken: string;
@@ -113,6 +114,15 @@ describe.each(Object.keys(transports))('over %s', (name) => {
   });
 });
 
+describe('svc mcp refuses to start without a working svc and token', () => {
+  it('a bad SVC_TOKEN is the server\'s 401 sentence (exit 4); nothing listening at SVC_URL is exit 6', async () => {
+    expect(await svcCli(['mcp'], { SVC_URL: w.url, SVC_TOKEN: 'svc_nope' })).toEqual({ code: 4, stdout: '', stderr: 'svc: The x-svc-token is not valid.\n' });
+    const gone = await svcCli(['mcp'], { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: w.token });
+    expect([gone.code, gone.stdout]).toEqual([6, '']);
+    expect(gone.stderr).toMatch(/^svc: Cannot reach http:\/\/127\.0\.0\.1:9 .*is SVC_URL right\?\n$/);
+  });
+});
+
 describe('/mcp credentials', () => {
   it('401 without a token, or with a bad one', async () => {
     const init = (headers: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
@@ -124,6 +134,14 @@ describe('/mcp credentials', () => {
     expect(bad.status).toBe(401);
     expect((await bad.json()).detail).toMatch(/x-svc-token or Authorization: Bearer/);
     expect((await fetch(`${w.url}/mcp`, init({ 'x-svc-token': w.token }))).status).not.toBe(401);
+  });
+
+  it('GET and DELETE are a 405 at once (stateless: no stream to open, no session to close), never a stream held open', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(`${w.url}/mcp`, { method, headers: { accept: 'application/json, text/event-stream', 'x-svc-token': w.token }, signal: AbortSignal.timeout(5000) });
+      expect([method, r.status, r.headers.get('allow')]).toEqual([method, 405, 'POST']);
+      expect(typeof (await r.json()).detail).toBe('string');
+    }
   });
 
   it('413 for a body over the request limit, as on every other endpoint', async () => {

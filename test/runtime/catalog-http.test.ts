@@ -76,10 +76,26 @@ describe('GET /catalog/platforms/{slug}', () => {
     expect(typeof body.detail[0].type).toBe('string');
   });
 
+  it('hints at include_hidden=1 only where it adds operations, and not in the view that has them', async () => {
+    expect((await get('/catalog/platforms/search')).body.hints[0]).toBe('GET /catalog/platforms/search?include_hidden=1 adds the 1 account and utility operations');
+    expect((await get('/catalog/platforms/search?include_hidden=1')).body.hints.join(' ')).not.toContain('include_hidden');
+    expect((await get('/catalog/platforms/youtube')).body.hints.join(' ')).not.toContain('include_hidden');
+  });
+
+  it('the 422 of include_hidden says which values it takes', async () => {
+    expect((await get('/catalog/platforms/search?include_hidden=yes')).body.detail[0].msg).toBe("'include_hidden' must be one of 0 or 1.");
+  });
+
   it('an unknown slug is a 404 with a sentence', async () => {
     const { status, body } = await get('/catalog/platforms/astrology');
     expect(status).toBe(404);
     expect(body.detail).toMatch(/astrology/);
+  });
+
+  it('an unknown slug names the platforms there are', async () => {
+    const { status, body } = await get('/catalog/platforms/People');
+    expect(status).toBe(404);
+    expect(body.detail).toMatch(/'People'; the platforms are .*\bpeople\b/);
   });
 
   it('ignores unknown query parameters', async () => {
@@ -178,6 +194,13 @@ describe('GET /catalog/endpoints/{id}', () => {
     const { status, body } = await get('/catalog/endpoints/nobody.people.enrich');
     expect(status).toBe(404);
     expect(typeof body.detail).toBe('string');
+  });
+
+  it('an id in another case, or a capability\'s name, is a 404 that names the id meant', async () => {
+    for (const [sent, meant] of [['ZeroBounce.people.email.verify', 'zerobounce.people.email.verify'], ['people.email.verify', 'svc.people.email.verify'], ['SVC.People.Email.Verify', 'svc.people.email.verify']]) {
+      const { status, body } = await get(`/catalog/endpoints/${sent}`);
+      expect([status, body.detail], sent).toEqual([404, `No endpoint '${sent}'; did you mean '${meant}'? GET /catalog/endpoints/${meant}`]);
+    }
   });
 
   it('a malformed percent-encoding in the path is a 400 with a sentence, on every path-parameter route', async () => {

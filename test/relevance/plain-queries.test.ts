@@ -1,0 +1,49 @@
+// Plain queries whose answer is not in doubt, over the real catalog and a loopback server: a
+// provider written as its brand ('Hunter.io' reads as a domain otherwise), and jobs whose one
+// generic word ('stats', 'likes') once made the finder's judge keep another platform's rows.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REAL_DIST } from '../helpers/paths.ts';
+import { appContext, serve } from '../helpers/server.ts';
+
+let base = '';
+let close: () => Promise<void> = async () => {};
+beforeAll(async () => {
+  const s = await serve(await appContext(REAL_DIST, { SVC_FIND_RATE_PER_MINUTE: '100000' }));
+  base = s.url;
+  close = s.close;
+});
+afterAll(() => close());
+
+const search = async (q: string) =>
+  ((await (await fetch(`${base}/catalog/search?q=${encodeURIComponent(q)}&limit=5`)).json()) as { results: Array<{ endpoint_id: string; capability: string }> }).results;
+
+async function find(q: string): Promise<{ capabilityOf: Map<string, string>; kept: Array<{ endpoint_id: string; why: string }>; verdict: string }> {
+  const [candidates, judged] = (await (await fetch(`${base}/catalog/find?q=${encodeURIComponent(q)}`)).text()).trim().split('\n').map((l) => JSON.parse(l));
+  return { capabilityOf: new Map(candidates.candidates.map((c: { endpoint_id: string; capability: string }) => [c.endpoint_id, c.capability])), kept: judged.kept, verdict: judged.verdict };
+}
+
+describe('a provider named by its brand', () => {
+  it.each([['Hunter.io', 'hunter.'], ['Snov.io', 'snov.'], ['apollo.io', 'apollo.'], ['Tomba.io email finder', 'tomba.']])('%s answers its own operations', async (q, prefix) => {
+    const results = await search(q);
+    expect(results.length).toBeGreaterThan(0);
+    for (const r of results.slice(0, 3)) expect(r.endpoint_id.startsWith(prefix)).toBe(true);
+  });
+
+  it('a domain that is no provider still reads as a domain', async () => {
+    expect((await search('competitors of stripe.com'))[0].capability).toBe('companies.similar');
+  });
+});
+
+describe('the finder keeps rows of the platform the job names', () => {
+  it('youtube channel stats: YouTube first, no LinkedIn post said to do the job', async () => {
+    const { capabilityOf, kept } = await find('youtube channel stats');
+    expect(capabilityOf.get(kept[0].endpoint_id)).toBe('youtube.channel.profile');
+    const linkedin = kept.filter((k) => capabilityOf.get(k.endpoint_id)?.startsWith('linkedin.'));
+    for (const k of linkedin) expect(k.why).toMatch(/^matches the words/);
+  });
+
+  it('youtube video likes: no lookalike companies', async () => {
+    const { capabilityOf, kept } = await find('youtube video likes');
+    expect(kept.map((k) => capabilityOf.get(k.endpoint_id)).filter((c) => c === 'companies.similar')).toEqual([]);
+  });
+});
