@@ -147,4 +147,16 @@ describe('route headers and input', () => {
     expect((await fetch(`${w.url}/proxy/people.email.verify/batch`, { method: 'POST', body: one })).status).toBe(401);
     expect((await batch('no.such.thing', one)).status).toBe(404);
   });
+
+  it('a misspelt batch header is a 422 naming it, not a batch run without the budget meant', async () => {
+    w.sandbox.reset();
+    const before = await spent();
+    const r = await batch('people.email.verify', ndjson([{ email: 'budget@acme.com' }]), { 'x-svc-batch-max-costs': '0' });
+    expect(r.status).toBe(422);
+    const { detail } = await r.json();
+    expect(detail[0].loc).toEqual(['header', 'x-svc-batch-max-costs']);
+    expect(detail[0].msg).toMatch(/not a batch header.*X-Svc-Batch-Max-Cost/);
+    expect(await spent()).toBe(before);
+    expect(await billed()).toBe(0);
+  });
 });
