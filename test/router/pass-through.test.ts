@@ -135,6 +135,12 @@ describe('what a pass-through checks before calling anyone', () => {
     expect(typed.body.detail[0]).toMatchObject({ loc: ['body', 'q'], type: 'type_error.string' });
   });
 
+  it('a declared parameter sent twice is a 422 naming it: svc would hold for one page size while the provider may read the other', async () => {
+    const r = await nothingHappens('/proxy/hunter/domain-search?domain=stripe.com&limit=10&limit=100', 'GET', SEARCH);
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toEqual([{ loc: ['query', 'limit'], msg: "'limit' of hunter.people.search is sent 2 times; send it once.", type: 'value_error.repeated' }]);
+  });
+
   it('a page size of no rows, or fewer, is a 422 naming the parameter', async () => {
     for (const size of ['-5', '0']) {
       const r = await nothingHappens(`/proxy/diffbot/kg/v3/dql?query=type%3AOrganization&size=${size}`, 'GET', 'diffbot.companies.query');
