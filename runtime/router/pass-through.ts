@@ -88,7 +88,8 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     if (answer.failure) {
       state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
       const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${router.deps.maxAnswerBytes} bytes` }[answer.failure];
-      fail(502, `${prov.display_name} ${why}; nothing was charged.`);
+      // the provider was called: the answer names the call and its cost, as every other answer of it does
+      fail(502, `${prov.display_name} ${why}; nothing was charged.`, { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' });
     }
     // the routed child's rules: a miss status or body condition is a miss; another non-2xx status,
     // or a 2xx body that is not JSON, is an error and costs nothing

@@ -322,3 +322,16 @@ describe('a path copied from the provider\'s docs', () => {
     expect(unknown.body.detail).toMatch(/^No operation of 'hunter' at \/v2\/no-such-thing; it has \d+: GET \/email-finder, .*, …$/);
   });
 });
+
+describe('a provider that cannot be reached', () => {
+  it('is a 502 that still names the call and its cost (0), as every other answer of a called provider does', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const before = await balance();
+    const r = await w.call('/proxy/serper/search', { q: 'reset-serper coffee' });
+    expect(r.status).toBe(502);
+    expect(r.body.detail).toBe('Serper could not be reached; nothing was charged.');
+    expect(r.headers.get('x-svc-call-id')).toMatch(/^call_[0-9a-f]{32}$/);
+    expect(r.headers.get('x-svc-cost-micro')).toBe('0');
+    expect(await balance()).toBe(before);
+  });
+});
