@@ -124,6 +124,16 @@ describe('route headers and input', () => {
     expect(await spent()).toBe(before);
   });
 
+  it('a row names the filters its server ignored in its _svc, as the single call\'s X-Svc-Ignored-Filters does', async () => {
+    // with limit 1 the per-row child serves first, and it cannot apply a country (random faults may pass a row to the other)
+    const subjects = Array.from({ length: 8 }, (_, i) => ({ q: `coffee ${i}`, country: 'de', limit: 1 }));
+    const rows = (await readLines(await batch('google.serp.organic', ndjson(subjects)))).slice(0, -1);
+    const byRows = rows.filter((l) => l._svc?.served_by === 'searchco.google.serp.organic.rows');
+    expect(byRows.length).toBeGreaterThan(0);
+    for (const l of byRows) expect(l._svc.ignored_filters).toEqual(['country']);
+    for (const l of rows.filter((x) => x._svc?.served_by === 'searchco.google.serp.organic')) expect(l._svc).not.toHaveProperty('ignored_filters');
+  });
+
   it('a row the single call would refuse is a row with its status and sentence, not a failed batch', async () => {
     const lines = await readLines(await batch('people.email.verify', ndjson([{ id: 'bad', emial: 'x' }, { id: 'ok', email: 'ok@acme.com' }])));
     const bad = lines.find((l) => l.id === 'bad')!;
