@@ -234,6 +234,15 @@ describe('bad calls change nothing', () => {
   });
 });
 
+describe('request bodies', () => {
+  it('a body file saved with a UTF-8 byte order mark is read as the JSON it holds, as a batch line is', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ q: 'coffee' }))]);
+    const r = await fetch(`${w.url}/proxy/google.serp.organic`, { method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body });
+    expect(r.status).toBe(200);
+    expect((await r.json())._svc.served_by).toBe('searchco.google.serp.organic');
+  });
+});
+
 describe('concurrent calls of one team', () => {
   it('cannot spend the same balance twice: an attempt that cannot be covered is skipped, and the answer says why', async () => {
     const lw = await routedWorld(FIXTURE_DIST, { creditMicro: 1000 });
