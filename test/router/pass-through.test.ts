@@ -335,3 +335,32 @@ describe('a provider that cannot be reached', () => {
     expect(await balance()).toBe(before);
   });
 });
+
+describe('an operation that answers with a queued job (icypeas email search)', () => {
+  const FIND = 'icypeas.people.email.find';
+  const search = (lastname: string) => w.call('/proxy/icypeas/email-search', { firstname: 'Jane', lastname, domainOrCompany: 'stripe.com' });
+
+  it('is polled to its end, as a routed child is: a search that finds nothing costs nothing, as the provider bills it', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const before = await balance();
+    const billed = (await billedOf(FIND)).billed_micro;
+    const r = await search('nohit-icypeas');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-cost-micro')).toBe('0');
+    expect(r.body.items[0].results.emails).toEqual([]);
+    expect(await balance()).toBe(before);
+    expect((await billedOf(FIND)).billed_micro).toBe(billed);
+  });
+
+  it('a search that finds the email is charged once, what the provider billed, and answered with the finished job', async () => {
+    const before = await balance();
+    const billed = (await billedOf(FIND)).billed_micro;
+    const r = await search('Doe');
+    expect(r.status).toBe(200);
+    const price = w.ctx.catalog.runtime.operations[FIND].price_micro;
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(price));
+    expect(r.body.items[0].results.emails[0].email).toEqual(expect.any(String));
+    expect(before - (await balance())).toBe(price);
+    expect((await billedOf(FIND)).billed_micro - billed).toBe(price);
+  });
+});
