@@ -23,7 +23,7 @@ import { pathParams } from '../../language/paths.ts';
 import { countRows, mapOutput, missWhen } from '../../language/map-response.ts';
 import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
 import { pollJob } from './poll.ts';
-import { DEFAULT_TIMEOUT_MS } from '../../language/route-options.ts';
+import { passThroughOptions, refuseOverCeiling } from './pass-through-options.ts';
 
 /** Statuses by which a provider refuses the key itself (429 and 402 speak of its quota, and pass on as they are). */
 const KEY_REFUSED = new Set([401, 403]);
@@ -58,6 +58,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   const url = new URL(event.req.url);
   const path = catalogPath(catalog.runtime, provider, url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/');
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
+  const options = passThroughOptions(event.req.headers);
   // a body is read only where the method carries one (nothing sent is `undefined`), before matching:
   // operations sharing one path are told apart by what the call sends
   const method = event.req.method;
@@ -73,6 +74,9 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   if (!key) fail(403, `svc holds no key for '${provider}' that may serve this operation; store your own with POST /teams/me/keys/${provider}.`);
   const pays = own === null;
   const worst = holdMicro(op, asked);
+  refuseOverCeiling(options, op.endpoint_id, worst);
+  // the routed dry run's answer for a plan of one: what the call would hold, nothing called or charged
+  if (options.dryRun) return Response.json({ plan: [{ endpoint_id: op.endpoint_id, key: pays ? 'platform' : 'own', worst_cost_micro: worst }], excluded: [], worst_cost_micro: worst });
   const hold = pays ? await spending.reserve(team.id, worst) : null;
   if (hold === 'short') {
     balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''}; nothing was called or charged.`);
@@ -86,7 +90,8 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     placeKey(prov, key, query, headers);
     target.search = query.toString();
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body)), router.deps.attemptTimeoutMs, router.deps.maxAnswerBytes);
+    const started = Date.now();
+    const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body)), Math.min(router.deps.attemptTimeoutMs, options.timeoutMs), router.deps.maxAnswerBytes);
     if (answer.failure) {
       state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
       const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${router.deps.maxAnswerBytes} bytes` }[answer.failure];
@@ -106,7 +111,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
       // the job ends (a lookup that finds nothing is free). Polled to its end as a routed child's is,
       // so the call is charged by that end and answered with the provider's answer holding it.
       const polled = await pollJob(op, answer, {
-        operations: catalog.runtime.operations, provider: prov, key, env: config.env, deadline: Date.now() + DEFAULT_TIMEOUT_MS,
+        operations: catalog.runtime.operations, provider: prov, key, env: config.env, deadline: started + options.timeoutMs,
         intervalMaxMs: router.deps.pollIntervalMaxMs, maxAnswerBytes: router.deps.maxAnswerBytes,
       });
       if (polled.kind === 'error') {

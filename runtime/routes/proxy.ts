@@ -30,10 +30,18 @@ export const proxyRoutes = [
   route<{ team: Team; path: { provider: string } }>({
     method: 'ANY', documentedMethods: ['GET', 'POST'], path: '{proxy}/{provider}/{path*}', tags: ['pass-through'], auth: 'team', operationId: 'passThrough',
     summary: "Call one catalog operation as its provider defines it, svc's key injected; the provider's own status and body",
-    request: { about: { provider: 'provider key, e.g. hunter', path: "the operation's path as in its catalog entry; may hold slashes" } },
+    request: {
+      about: { provider: 'provider key, e.g. hunter', path: "the operation's path as in its catalog entry; may hold slashes" },
+      // the route headers that mean something for one operation (runtime/router/pass-through-options.ts); the others are a 422
+      headers: {
+        'X-Svc-Route-Max-Cost': 'Ceiling in USD: a call that may cost more (its price, or its price for the rows it may return) is a 422, nothing called or charged.',
+        'X-Svc-Route-Dry-Run': '1: answer {plan, excluded, worst_cost_micro} for this one operation without calling it or charging.',
+        'X-Svc-Route-Timeout-Ms': 'Deadline in milliseconds, polling of a queued job included (default 60000; may only lower it).',
+      },
+    },
     responses: {
       default: "The provider's answer, with X-Svc-Cost-Micro", 401: 'No or bad credential', 402: 'Balance too low', 404: 'No such provider or operation',
-      405: 'Not the method the operation declares', 422: 'A parameter the operation does not declare (strict entries)', 502: "The provider refused svc's key or failed",
+      405: 'Not the method the operation declares', 422: 'A parameter the operation does not declare (strict entries), or a route header that does not apply or whose ceiling the call passes', 502: "The provider refused svc's key or failed",
     },
     handle: ({ ctx, event, team, path: { provider } }) => {
       if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {

@@ -364,3 +364,45 @@ describe('an operation that answers with a queued job (icypeas email search)', (
     expect((await billedOf(FIND)).billed_micro - billed).toBe(price);
   });
 });
+
+describe('route headers on a pass-through call', () => {
+  const VERIFY = 'hunter.people.email.verify';
+  const verify = (headers: Record<string, string>) => w.call('/proxy/hunter/email-verifier?email=jane@stripe.com', undefined, headers);
+  const price = () => w.ctx.catalog.runtime.operations[VERIFY].price_micro;
+
+  it('X-Svc-Route-Dry-Run answers what the call would hold, calling and charging nothing', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const before = await balance();
+    const calls = (await billedOf(VERIFY)).calls;
+    const r = await verify({ 'x-svc-route-dry-run': '1' });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ plan: [{ endpoint_id: VERIFY, key: 'platform', worst_cost_micro: price() }], excluded: [], worst_cost_micro: price() });
+    expect(r.headers.get('x-svc-cost-micro')).toBeNull();
+    expect((await billedOf(VERIFY)).calls).toBe(calls);
+    expect(await balance()).toBe(before);
+  });
+
+  it('X-Svc-Route-Max-Cost below what the call may cost is a 422 before calling; at or above it, the call runs', async () => {
+    const before = await balance();
+    const calls = (await billedOf(VERIFY)).calls;
+    const r = await verify({ 'x-svc-route-max-cost': ((price() - 1) / 1e6).toFixed(6) });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0]).toMatchObject({ loc: ['header', 'X-Svc-Route-Max-Cost'], msg: `${VERIFY} may cost ${price()} micro-USD, more than X-Svc-Route-Max-Cost allows (${price() - 1}); nothing was called or charged.` });
+    expect((await billedOf(VERIFY)).calls).toBe(calls);
+    expect(await balance()).toBe(before);
+    const ok = await verify({ 'x-svc-route-max-cost': (price() / 1e6).toFixed(6) });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-svc-cost-micro')).toBe(String(price()));
+  });
+
+  it('a header that chooses among children, or one the router does not know, is a 422 naming it, nothing charged', async () => {
+    const before = await balance();
+    const calls = (await billedOf(VERIFY)).calls;
+    const r = await verify({ 'x-svc-route-exclude': 'hunter', 'x-svc-route-waterfall': '0' });
+    expect(r.status).toBe(422);
+    expect(r.body.detail.map((d: { loc: string[] }) => d.loc[1])).toEqual(['X-Svc-Route-Waterfall', 'X-Svc-Route-Exclude']);
+    expect((await verify({ 'x-svc-route-max-costs': '0' })).status).toBe(422);
+    expect((await billedOf(VERIFY)).calls).toBe(calls);
+    expect(await balance()).toBe(before);
+  });
+});
