@@ -158,6 +158,19 @@ describe('route headers and input', () => {
     expect((await batch('no.such.thing', one)).status).toBe(404);
   });
 
+  it('two rows with one id are a 400 naming both lines before any row runs: answers come out of order, so ids must tell them apart', async () => {
+    w.sandbox.reset();
+    const before = await spent();
+    const r = await batch('people.email.verify', ndjson([{ id: 'a', email: 'one@acme.com' }, { email: 'two@acme.com' }, { id: 'a', email: 'three@acme.com' }]));
+    expect(r.status).toBe(400);
+    expect((await r.json()).detail).toBe('Line 3: id "a" is already the id of line 1; give each row its own id, since rows are answered as they finish, not in order.');
+    // a given id may not take another row's default (its line number) either
+    const clash = await batch('people.email.verify', ndjson([{ email: 'one@acme.com' }, { id: 1, email: 'two@acme.com' }]));
+    expect(clash.status).toBe(400);
+    expect(await spent()).toBe(before);
+    expect(await billed()).toBe(0);
+  });
+
   it('a misspelt batch header is a 422 naming it, not a batch run without the budget meant', async () => {
     w.sandbox.reset();
     const before = await spent();
