@@ -388,6 +388,24 @@ describe('own keys', () => {
   });
 });
 
+describe('own keys in the answer', () => {
+  it('an attempt on the team\'s own key says so in _svc.tried, so the answer reconciles with the ledger, which has no charge for it', async () => {
+    const own = await routedWorld(FIXTURE_DIST);
+    try {
+      await own.call('/teams/me/keys/zerobounce', { key: own.keys.zerobounce });
+      const r = await own.call('/proxy/people.email.verify', { email: 'nohit-zerobounce.jane@acme.com' });
+      expect(r.body._svc.tried.map((t: { endpoint_id: string; key?: string }) => `${t.endpoint_id}:${t.key ?? 'platform'}`)).toEqual(['zerobounce.people.email.verify:own', 'checkco.people.email.verify:platform']);
+      const paid = r.body._svc.tried.filter((t: { key?: string }) => t.key !== 'own').reduce((n: number, t: { cost_micro: number }) => n + t.cost_micro, 0);
+      const ledger = (await own.call('/teams/me/ledger')).body.entries.filter((e: { call_id?: string }) => e.call_id === r.body._svc.call_id);
+      expect(ledger.reduce((n: number, e: { amount_micro: number }) => n - e.amount_micro, 0)).toBe(paid);
+      // a refused own key, then the same child on the platform key: two entries told apart
+      await own.call('/teams/me/keys/zerobounce', { key: 'revoked-key-123456' });
+      const retried = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' });
+      expect(retried.body._svc.tried.map((t: { outcome: string; key?: string }) => `${t.outcome}:${t.key ?? 'platform'}`)).toEqual(['error:own', 'hit:platform']);
+    } finally { await own.close(); }
+  });
+});
+
 describe('children that keep erroring', () => {
   it('are skipped with circuit_open after five errors in a row', async () => {
     const cw = await routedWorld(FIXTURE_DIST);
