@@ -406,3 +406,13 @@ describe('route headers on a pass-through call', () => {
     expect(await balance()).toBe(before);
   });
 });
+
+describe('an operation whose price svc cannot know (any Apify Actor)', () => {
+  it('is never run on svc\'s platform key, where the team would pay 0 and svc the Actor\'s bill: 403, nothing called', async () => {
+    const calls = Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
+    const r = await w.call('/proxy/apify/acts/someone~expensive-actor/runs', { startUrls: ['https://example.com'] });
+    expect(r.status).toBe(403);
+    expect(r.body.detail).toBe("svc holds no key for 'apify' that may serve this operation; store your own with POST /teams/me/keys/apify.");
+    expect(Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0)).toBe(calls);
+  });
+});
