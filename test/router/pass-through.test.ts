@@ -415,4 +415,11 @@ describe('an operation whose price svc cannot know (any Apify Actor)', () => {
     expect(r.body.detail).toBe("svc holds no key for 'apify' that may serve this operation; store your own with POST /teams/me/keys/apify.");
     expect(Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0)).toBe(calls);
   });
+
+  it('nor is Apify\'s private user data, which holds the account\'s proxy password: 403, nothing called', async () => {
+    const calls = Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
+    const r = await w.call('/proxy/apify/users/me');
+    expect(r.status).toBe(403);
+    expect(Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0)).toBe(calls);
+  });
 });
