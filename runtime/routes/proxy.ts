@@ -45,7 +45,14 @@ export const proxyRoutes = [
     },
     handle: ({ ctx, event, team, path: { provider } }) => {
       if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {
-        if (ctx.router.isCapability(provider)) fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`, { allow: 'POST' });
+        if (ctx.router.isCapability(provider)) {
+          const base = `${ctx.config.proxyPrefix}/${provider}`;
+          const rest = new URL(event.req.url).pathname.slice(base.length);
+          // the capability's own path and its batch take POST only: they reach here with another method
+          if (rest === '' || rest === '/') fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`, { allow: 'POST' });
+          if (rest === '/batch') fail(405, `The batch of ${provider} takes POST with an NDJSON body, one subject per line.`, { allow: 'POST' });
+          fail(404, `No path ${rest} under the routed capability ${provider}: POST ${base} calls it for one subject, POST ${base}/batch for a list.`);
+        }
         fail(404, `No provider '${provider}' in the catalog.`);
       }
       return passThrough(ctx, team, provider, event);

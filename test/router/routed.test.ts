@@ -234,6 +234,19 @@ describe('bad calls change nothing', () => {
   });
 });
 
+describe('paths under a capability', () => {
+  it('its batch with another method is a 405 about the batch; any other path under it a 404 naming the two there are', async () => {
+    const get = await w.call('/proxy/people.email.verify/batch');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(get.body.detail).toBe('The batch of people.email.verify takes POST with an NDJSON body, one subject per line.');
+    // a POST was told "call it with POST"
+    const other = await w.call('/proxy/people.email.verify/batch/x', { email: 'jane@acme.com' });
+    expect(other.status).toBe(404);
+    expect(other.body.detail).toBe('No path /batch/x under the routed capability people.email.verify: POST /proxy/people.email.verify calls it for one subject, POST /proxy/people.email.verify/batch for a list.');
+  });
+});
+
 describe('request bodies', () => {
   it('a body file saved with a UTF-8 byte order mark is read as the JSON it holds, as a batch line is', async () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ q: 'coffee' }))]);
