@@ -22,6 +22,10 @@ export function chargeErrors(op: OperationSrc, at: (...path: Array<string | numb
   // an own key costs the balance nothing, so only a platform-key call needs the bound
   const bound = resolvePageSize(op);
   const platform = op.platform_eligible ?? provider.defaults?.platform_eligible ?? true;
+  // a price nobody knows is charged as 0 while the provider bills svc's account whatever it bills
+  if (op.cost && op.cost.type !== 'free' && op.cost.usd === null && platform) {
+    err('cost.usd is null (unknown): a platform-key call would be charged 0 while the provider bills svc; set platform_eligible: false (the team\'s own key only) or a price', 'cost', 'usd');
+  }
   if (bound && platform && !bound.param && bound.default === undefined && bound.max === undefined) {
     err('per_result pricing needs a bound on the rows one call is billed for: page_size {param, default, max}, or platform_eligible: false', 'cost', 'type');
   }

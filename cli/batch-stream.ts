@@ -9,7 +9,7 @@ export interface Line {
   status?: number;
   output?: Record<string, unknown>;
   cost_micro?: number;
-  _svc?: { served_by: string | null; cost_micro: number };
+  _svc?: { served_by: string | null; cost_micro: number; stopped?: string };
 }
 
 export async function streamBatch(target: SvcTarget, capabilityPath: string, rows: Array<{ id: number; subject: Record<string, unknown> }>, headers: Record<string, string>, onLine: (line: Line) => void): Promise<void> {

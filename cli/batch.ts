@@ -101,8 +101,9 @@ export const batch = defineCommand({
         if (line.event === 'summary') { if (left !== null) left -= line.cost_micro ?? 0; return; }
         const cost = line._svc?.cost_micro ?? 0;
         progress.row(Boolean(line._svc?.served_by), cost);
-        // answered rows (hit or miss) are kept; failed and skipped rows are left for the next run
-        if (line.status === 200 && line._svc) writer.write(outputRow(rowOf.get(line.id)!, line.output, line._svc.served_by, cost));
+        // answered rows (hit or miss) are kept; failed and skipped rows are left for the next run, and
+        // so is a row the balance stopped (held by rows in flight): no provider answered it, as a 402
+        if (line.status === 200 && line._svc && line._svc.stopped !== 'balance') writer.write(outputRow(rowOf.get(line.id)!, line.output, line._svc.served_by, cost));
         else if (line.status === 422) refused++;
         else unanswered++;
       });

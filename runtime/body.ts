@@ -46,11 +46,15 @@ export async function readJson(event: H3Event, maxBytes: number): Promise<unknow
 const tooLargeSentence = (maxBytes: number) => `Request body too large: the limit is ${maxBytes} bytes.`;
 const tooLarge = (maxBytes: number): never => fail(413, tooLargeSentence(maxBytes));
 
-/** undefined for an empty body; 400 with the parser's reason for anything that is not JSON. */
+/**
+ * undefined for an empty body; 400 with the parser's reason for anything that is not JSON. A leading
+ * UTF-8 byte order mark (a file saved by many Windows editors) is skipped, as RFC 8259 allows and as
+ * a batch line's is: JSON.parse would refuse it with an "unexpected token" the caller cannot see.
+ */
 export function parseJsonText(text: string): unknown {
   if (!/\S/.test(text)) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
   } catch (e) {
     return fail(400, `The request body is not valid JSON (${(e as Error).message.replace(/\s+/g, ' ').slice(0, 120)}).`);
   }

@@ -16,7 +16,8 @@ export const searchQuery = {
   type: 'object', properties: { q: { type: 'string', default: '', maxLength: 500 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
 } satisfies ObjectSchema;
 export const findQuery = { type: 'object', properties: { q: { type: 'string', default: '', maxLength: 500 } } } satisfies ObjectSchema;
-export const ledgerQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{1,15}$' } } } satisfies ObjectSchema;
+// `?cursor=` (empty, as the contract writes it) is the first page
+export const ledgerQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{0,15}$', 'x-expected': 'the next_cursor of the previous page (empty or absent for the first page)' } } } satisfies ObjectSchema;
 
 export const sessionBody = {
   type: 'object', additionalProperties: false, required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 200 } },

@@ -7,9 +7,9 @@ import { once } from './util/once.ts';
 
 // validateSchema: false, as these are svc's own schemas: test/runtime/own-schemas.test.ts checks
 // them against the meta-schema, which otherwise compiles here on the first request (100+ ms, 5 MB).
-const queryAjv = once(() => newAjv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false, validateSchema: false }));
+// verbose on both: a pattern's error can name the form it wants (`x-expected` beside the pattern)
+const queryAjv = once(() => newAjv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false, verbose: true, validateSchema: false }));
 const bodyAjv = once(() => {
-  // verbose: a pattern's error can name the form it wants (`x-expected` beside the pattern)
   const ajv = newAjv({ allErrors: true, useDefaults: true, strict: false, verbose: true, validateSchema: false });
   // `x-max-bytes`: a value's JSON text is at most that many bytes (a free-form object's size bound)
   ajv.addKeyword({ keyword: 'x-max-bytes', schemaType: 'number', validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max });

@@ -14,6 +14,8 @@ export interface BatchRow {
 
 export function parseBatch(text: string): BatchRow[] {
   const rows: BatchRow[] = [];
+  /** line of each id given so far, by its text: rows answer out of order, so the id is how a caller matches them */
+  const lineOf = new Map<string, number>();
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
@@ -28,7 +30,11 @@ export function parseBatch(text: string): BatchRow[] {
     if (!value || typeof value !== 'object' || Array.isArray(value)) fail(400, `Line ${i + 1} of the batch is not a JSON object; send one subject object per line.`);
     const { id, ...subject } = value as Record<string, unknown>;
     if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') fail(400, `Line ${i + 1}: id must be a string or a number.`);
-    rows.push({ id: (id as string | number | undefined) ?? i + 1, subject });
+    const rowId = (id as string | number | undefined) ?? i + 1;
+    const earlier = lineOf.get(String(rowId));
+    if (earlier !== undefined) fail(400, `Line ${i + 1}: id ${JSON.stringify(rowId)} is already the id of line ${earlier}; give each row its own id, since rows are answered as they finish, not in order.`);
+    lineOf.set(String(rowId), i + 1);
+    rows.push({ id: rowId, subject });
   }
   if (!rows.length) fail(400, 'The batch is empty; send one JSON subject per line.');
   return rows;

@@ -15,7 +15,20 @@ export interface BatchLimits {
 
 const bad = (header: string, msg: string): never => invalid([{ loc: ['header', header], msg, type: 'value_error' }]);
 
+const BATCH_HEADERS = ['X-Svc-Batch-Max-Cost', 'X-Svc-Batch-Concurrency'];
+const KNOWN = new Set(BATCH_HEADERS.map((h) => h.toLowerCase()));
+
+/**
+ * A misspelt batch header would otherwise be ignored and the batch run without the budget the
+ * caller meant (X-Svc-Batch-Max-Costs: 0 spending the balance), so every unknown one is named.
+ */
+function refuseUnknown(headers: HeaderReader): void {
+  const unknown = [...headers.keys()].filter((h) => h.startsWith('x-svc-batch-') && !KNOWN.has(h));
+  if (unknown.length) invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a batch header; they are ${BATCH_HEADERS.join(', ')}.`, type: 'value_error.unknown_header' })));
+}
+
 export function parseBatchLimits(headers: HeaderReader): BatchLimits {
+  refuseUnknown(headers);
   const cost = headers.get('x-svc-batch-max-cost');
   let maxCostMicro: number | null = null;
   if (cost !== null) {

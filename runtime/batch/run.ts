@@ -61,6 +61,9 @@ async function callRow(run: BatchRun, subject: Record<string, unknown>, options:
     const answer = await run.router.call(run.team, run.capability, subject, options);
     // the answer without `raw` (the provider's own bytes stay out of a list); a dry run's plan as it is
     const { raw: _raw, ...body } = JSON.parse(answer.text) as { raw?: unknown; output?: unknown; _svc?: RowSvc };
+    // a row has no headers: the filters its server ignored (X-Svc-Ignored-Filters) travel in its _svc
+    const ignored = answer.headers['x-svc-ignored-filters'];
+    if (ignored && body._svc) body._svc.ignored_filters = ignored.split(',');
     return { status: answer.status, ...body };
   } catch (e) {
     return refusal(e);

@@ -72,10 +72,22 @@ export function checkPath(op: OperationRuntime, values: Record<string, string>):
   if (issues.length) invalid(issues);
 }
 
+/**
+ * A declared parameter sent twice (`limit=10&limit=100`): svc checks and holds for one value while a
+ * provider may read the other (many take the last), so the call would be checked, held and billed
+ * for a page it did not ask for.
+ */
+function repeated(query: URLSearchParams, declared: Record<string, ParamSrc> | undefined, op: OperationRuntime): ValidationIssue[] {
+  return Object.keys(declared ?? {})
+    .filter((name) => query.getAll(name).length > 1)
+    .map((name) => ({ loc: ['query', name], msg: `'${name}' of ${op.endpoint_id} is sent ${query.getAll(name).length} times; send it once${declared![name].type === 'array' ? ', its items separated by commas' : ''}.`, type: 'value_error.repeated' }));
+}
+
 /** 422 unless the query is what the operation declares. */
 export function checkQuery(op: OperationRuntime, query: URLSearchParams): void {
   const declared = op.input.queryParams;
   const issues = op.strict_query ? undeclared('query', new Set(query.keys()), declared, op) : [];
+  issues.push(...repeated(query, declared, op));
   issues.push(...checkDeclared('query', declared, (name, p) => {
     const text = query.get(name);
     return text === null ? undefined : queryValue(p.type, text);

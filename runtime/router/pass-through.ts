@@ -22,6 +22,8 @@ import { catalogPath, matchOperation, templateOf } from './pass-through-match.ts
 import { pathParams } from '../../language/paths.ts';
 import { countRows, mapOutput, missWhen } from '../../language/map-response.ts';
 import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
+import { pollJob } from './poll.ts';
+import { passThroughOptions, refuseOverCeiling } from './pass-through-options.ts';
 
 /** Statuses by which a provider refuses the key itself (429 and 402 speak of its quota, and pass on as they are). */
 const KEY_REFUSED = new Set([401, 403]);
@@ -56,6 +58,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   const url = new URL(event.req.url);
   const path = catalogPath(catalog.runtime, provider, url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/');
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
+  const options = passThroughOptions(event.req.headers);
   // a body is read only where the method carries one (nothing sent is `undefined`), before matching:
   // operations sharing one path are told apart by what the call sends
   const method = event.req.method;
@@ -71,6 +74,9 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   if (!key) fail(403, `svc holds no key for '${provider}' that may serve this operation; store your own with POST /teams/me/keys/${provider}.`);
   const pays = own === null;
   const worst = holdMicro(op, asked);
+  refuseOverCeiling(options, op.endpoint_id, worst);
+  // the routed dry run's answer for a plan of one: what the call would hold, nothing called or charged
+  if (options.dryRun) return Response.json({ plan: [{ endpoint_id: op.endpoint_id, key: pays ? 'platform' : 'own', worst_cost_micro: worst }], excluded: [], worst_cost_micro: worst });
   const hold = pays ? await spending.reserve(team.id, worst) : null;
   if (hold === 'short') {
     balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''}; nothing was called or charged.`);
@@ -84,27 +90,49 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     placeKey(prov, key, query, headers);
     target.search = query.toString();
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body)), router.deps.attemptTimeoutMs, router.deps.maxAnswerBytes);
+    const started = Date.now();
+    const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body)), Math.min(router.deps.attemptTimeoutMs, options.timeoutMs), router.deps.maxAnswerBytes);
     if (answer.failure) {
       state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
       const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${router.deps.maxAnswerBytes} bytes` }[answer.failure];
-      fail(502, `${prov.display_name} ${why}; nothing was charged.`);
+      // the provider was called: the answer names the call and its cost, as every other answer of it does
+      fail(502, `${prov.display_name} ${why}; nothing was charged.`, { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' });
     }
     // the routed child's rules: a miss status or body condition is a miss; another non-2xx status,
     // or a 2xx body that is not JSON, is an error and costs nothing
     const byStatus = classifyStatus(op, answer);
-    const outcome = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
+    let outcome: 'hit' | 'miss' | 'error' = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
+    /** what the call is answered with: the provider's answer that ended it */
+    let final = answer;
+    /** where its miss conditions and rows are read */
+    let record = answer.body;
+    if (!byStatus && op.async) {
+      // A submitted job: the submission says only that it was queued, and the provider bills by how
+      // the job ends (a lookup that finds nothing is free). Polled to its end as a routed child's is,
+      // so the call is charged by that end and answered with the provider's answer holding it.
+      const polled = await pollJob(op, answer, {
+        operations: catalog.runtime.operations, provider: prov, key, env: config.env, deadline: started + options.timeoutMs,
+        intervalMaxMs: router.deps.pollIntervalMaxMs, maxAnswerBytes: router.deps.maxAnswerBytes,
+      });
+      if (polled.kind === 'error') {
+        state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
+        fail(502, `${prov.display_name} accepted the job but it did not finish (${polled.reason}); nothing was charged.`, { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' });
+      }
+      final = polled.answer ?? answer;
+      record = polled.kind === 'done' ? polled.record : undefined;
+      outcome = polled.kind === 'done' && !missWhen(op.miss, record) ? 'hit' : 'miss';
+    }
     const hit = outcome === 'hit';
-    const price = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, answer.body, asked) : 0);
+    const price = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, record, asked) : 0);
     // More rows than were asked and held for, past what the balance covers: the hold charges what was
     // held, and the answer says so (spending.ts).
     const cost = hold ? await hold.charge(price, { endpoint_id: op.endpoint_id, call_id: callId }) : price;
     state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
     if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
     if (outcome === 'error' && KEY_REFUSED.has(answer.status)) return keyRefused(provider, prov.display_name, own !== null, answer, key, callId);
-    return new Response(redact(answer.text, key), {
-      status: answer.status,
-      headers: { 'content-type': answer.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost) },
+    return new Response(redact(final.text, key), {
+      status: final.status,
+      headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost) },
     });
   } finally {
     hold?.release();

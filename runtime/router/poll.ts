@@ -7,9 +7,10 @@ import { send, type ChildAnswer } from './http.ts';
 import { classifyStatus } from './classify.ts';
 import type { Env } from '../../language/provider-auth.ts';
 
+/** `answer`: the poll answer that ended the job (none when the submission itself did), for a pass-through to answer as it came */
 export type PollOutcome =
-  | { kind: 'done'; record: unknown; body: unknown }
-  | { kind: 'failed' }
+  | { kind: 'done'; record: unknown; body: unknown; answer?: ChildAnswer }
+  | { kind: 'failed'; answer?: ChildAnswer }
   | { kind: 'error'; reason: string; status?: number };
 
 const WHERE = { queryParams: 'query', pathParams: 'path', body: 'body' } as const;
@@ -39,11 +40,11 @@ export async function pollJob(
     await sleep(wait);
     const answer = await send(buildChildRequest(pollOp, deps.provider, request, { job: jobId }, deps.key, deps.env), deps.deadline - Date.now(), deps.maxAnswerBytes);
     const byStatus = classifyStatus(op, answer);
-    if (byStatus?.outcome === 'miss') return { kind: 'failed' };
+    if (byStatus?.outcome === 'miss') return { kind: 'failed', answer };
     if (byStatus) return { kind: 'error', reason: `poll: ${byStatus.reason}`, status: answer.status || undefined };
     const status = getPath(answer.body, a.status.path);
-    if (statusIn(status, a.status.success)) return { kind: 'done', record: resultOf(answer.body), body: answer.body };
-    if (statusIn(status, a.status.failure)) return { kind: 'failed' };
+    if (statusIn(status, a.status.success)) return { kind: 'done', record: resultOf(answer.body), body: answer.body, answer };
+    if (statusIn(status, a.status.failure)) return { kind: 'failed', answer };
     if (a.max_age && Date.now() - started > a.max_age * 1000) return { kind: 'error', reason: 'job outlived max_age' };
   }
 }

@@ -40,6 +40,8 @@ export interface Tried {
   status?: number;
   ms: number;
   cost_micro: number;
+  /** 'own' on an attempt made with the team's own key: its cost_micro counts in the call's, but the provider bills the team, not the balance */
+  key?: 'own';
 }
 
 export interface Verification {
@@ -178,7 +180,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
       deps.health.record(a.endpoint_id, verdict.outcome);
       // undefined fields are left out of the JSON answer
-      const entry: Tried = { endpoint_id: a.endpoint_id, outcome: verdict.outcome, reason: verdict.outcome === 'hit' ? undefined : verdict.reason, status: status || undefined, ms, cost_micro: cost };
+      const entry: Tried = { endpoint_id: a.endpoint_id, outcome: verdict.outcome, reason: verdict.outcome === 'hit' ? undefined : verdict.reason, status: status || undefined, ms, cost_micro: cost, key: a.key === 'own' ? 'own' : undefined };
       tried.push(entry);
       if (verdict.outcome === 'error' && a.key === 'own' && status && KEY_TROUBLE.has(status)) {
         deps.health.coolOwnKey(call.team.id, a.provider);

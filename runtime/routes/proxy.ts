@@ -33,14 +33,29 @@ export const proxyRoutes = [
   route<{ team: Team; path: { provider: string } }>({
     method: 'ANY', documentedMethods: ['GET', 'POST'], path: '{proxy}/{provider}/{path*}', tags: ['pass-through'], auth: 'team', operationId: 'passThrough',
     summary: "Call one catalog operation as its provider defines it, svc's key injected; the provider's own status and body",
-    request: { about: { provider: 'provider key, e.g. hunter', path: "the operation's path as in its catalog entry; may hold slashes" } },
+    request: {
+      about: { provider: 'provider key, e.g. hunter', path: "the operation's path as in its catalog entry; may hold slashes" },
+      // the route headers that mean something for one operation (runtime/router/pass-through-options.ts); the others are a 422
+      headers: {
+        'X-Svc-Route-Max-Cost': 'Ceiling in USD: a call that may cost more (its price, or its price for the rows it may return) is a 422, nothing called or charged.',
+        'X-Svc-Route-Dry-Run': '1: answer {plan, excluded, worst_cost_micro} for this one operation without calling it or charging.',
+        'X-Svc-Route-Timeout-Ms': 'Deadline in milliseconds, polling of a queued job included (default 60000; may only lower it).',
+      },
+    },
     responses: {
       default: "The provider's answer, with X-Svc-Cost-Micro", 401: 'No or bad credential', 402: 'Balance too low', 404: 'No such provider or operation',
-      405: 'Not the method the operation declares', 422: 'A parameter the operation does not declare (strict entries)', 502: "The provider refused svc's key or failed",
+      405: 'Not the method the operation declares', 422: 'A parameter the operation does not declare (strict entries), or a route header that does not apply or whose ceiling the call passes', 502: "The provider refused svc's key or failed",
     },
     handle: ({ ctx, event, team, path: { provider } }) => {
       if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {
-        if (ctx.router.isCapability(provider)) fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`, { allow: 'POST' });
+        if (ctx.router.isCapability(provider)) {
+          const base = `${ctx.config.proxyPrefix}/${provider}`;
+          const rest = new URL(event.req.url).pathname.slice(base.length);
+          // the capability's own path and its batch take POST only: they reach here with another method
+          if (rest === '' || rest === '/') fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`, { allow: 'POST' });
+          if (rest === '/batch') fail(405, `The batch of ${provider} takes POST with an NDJSON body, one subject per line.`, { allow: 'POST' });
+          fail(404, `No path ${rest} under the routed capability ${provider}: POST ${base} calls it for one subject, POST ${base}/batch for a list.`);
+        }
         fail(404, `No provider '${provider}' in the catalog.`);
       }
       return passThrough(ctx, team, provider, event);

@@ -27,7 +27,7 @@ export const teamRoutes = [
     ...mine, method: 'GET', path: '/teams/me/ledger', summary: 'Ledger entries, newest first, 50 a page',
     request: { query: schemas.ledgerQuery, about: { cursor: 'next_cursor of the previous page' } },
     responses: { 200: 'Ledger page', 401: 'No or bad credential', 422: 'Validation error' },
-    handle: ({ ctx: { state }, team, query: { cursor } }) => state.ledger(team.id, cursor ?? null),
+    handle: ({ ctx: { state }, team, query: { cursor } }) => state.ledger(team.id, cursor || null),
   }),
 
   route<{ team: Team; path: { provider: string }; body: { key: string } }>({

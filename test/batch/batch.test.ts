@@ -124,6 +124,16 @@ describe('route headers and input', () => {
     expect(await spent()).toBe(before);
   });
 
+  it('a row names the filters its server ignored in its _svc, as the single call\'s X-Svc-Ignored-Filters does', async () => {
+    // with limit 1 the per-row child serves first, and it cannot apply a country (random faults may pass a row to the other)
+    const subjects = Array.from({ length: 8 }, (_, i) => ({ q: `coffee ${i}`, country: 'de', limit: 1 }));
+    const rows = (await readLines(await batch('google.serp.organic', ndjson(subjects)))).slice(0, -1);
+    const byRows = rows.filter((l) => l._svc?.served_by === 'searchco.google.serp.organic.rows');
+    expect(byRows.length).toBeGreaterThan(0);
+    for (const l of byRows) expect(l._svc.ignored_filters).toEqual(['country']);
+    for (const l of rows.filter((x) => x._svc?.served_by === 'searchco.google.serp.organic')) expect(l._svc).not.toHaveProperty('ignored_filters');
+  });
+
   it('a row the single call would refuse is a row with its status and sentence, not a failed batch', async () => {
     const lines = await readLines(await batch('people.email.verify', ndjson([{ id: 'bad', emial: 'x' }, { id: 'ok', email: 'ok@acme.com' }])));
     const bad = lines.find((l) => l.id === 'bad')!;
@@ -146,5 +156,30 @@ describe('route headers and input', () => {
     expect((await batch('people.email.verify', many)).status).toBe(413);
     expect((await fetch(`${w.url}/proxy/people.email.verify/batch`, { method: 'POST', body: one })).status).toBe(401);
     expect((await batch('no.such.thing', one)).status).toBe(404);
+  });
+
+  it('two rows with one id are a 400 naming both lines before any row runs: answers come out of order, so ids must tell them apart', async () => {
+    w.sandbox.reset();
+    const before = await spent();
+    const r = await batch('people.email.verify', ndjson([{ id: 'a', email: 'one@acme.com' }, { email: 'two@acme.com' }, { id: 'a', email: 'three@acme.com' }]));
+    expect(r.status).toBe(400);
+    expect((await r.json()).detail).toBe('Line 3: id "a" is already the id of line 1; give each row its own id, since rows are answered as they finish, not in order.');
+    // a given id may not take another row's default (its line number) either
+    const clash = await batch('people.email.verify', ndjson([{ email: 'one@acme.com' }, { id: 1, email: 'two@acme.com' }]));
+    expect(clash.status).toBe(400);
+    expect(await spent()).toBe(before);
+    expect(await billed()).toBe(0);
+  });
+
+  it('a misspelt batch header is a 422 naming it, not a batch run without the budget meant', async () => {
+    w.sandbox.reset();
+    const before = await spent();
+    const r = await batch('people.email.verify', ndjson([{ email: 'budget@acme.com' }]), { 'x-svc-batch-max-costs': '0' });
+    expect(r.status).toBe(422);
+    const { detail } = await r.json();
+    expect(detail[0].loc).toEqual(['header', 'x-svc-batch-max-costs']);
+    expect(detail[0].msg).toMatch(/not a batch header.*X-Svc-Batch-Max-Cost/);
+    expect(await spent()).toBe(before);
+    expect(await billed()).toBe(0);
   });
 });

@@ -15,7 +15,7 @@ const CREDIT = 10_000_000;
 let w: RoutedWorld;
 let dir: string;
 
-const svc = (args: string[]) => run(process.execPath, [join(ROOT, 'bin/svc.js'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, SVC_URL: w.url, SVC_TOKEN: w.token } });
+const svc = (args: string[], token = w.token) => run(process.execPath, [join(ROOT, 'bin/svc.js'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, SVC_URL: w.url, SVC_TOKEN: token } });
 const calls = async () => Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
 
 beforeAll(async () => {
@@ -70,6 +70,22 @@ describe('svc batch', () => {
     expect(stderr).toMatch(/1 rows refused as sent \(422/);
     expect(stderr).not.toMatch(/run again to retry/);
     expect(readFileSync(out, 'utf8').trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+
+  it('a row the balance stopped (held by the rows in flight) is left for the next run, not written as a miss', async () => {
+    const plan = (await w.call('/proxy/people.email.verify', { email: 'plan@acme.com' }, { 'x-svc-route-dry-run': '1' })).body.plan as Array<{ endpoint_id: string; worst_cost_micro: number }>;
+    const cheapest = plan.reduce((a, b) => (b.worst_cost_micro < a.worst_cost_micro ? b : a));
+    // credit for one attempt: the two rows race for it, and the provider is slow enough that the
+    // loser finds it held and every child skipped for the balance
+    const { token } = (await w.ctx.state.createTeam('one attempt team', cheapest.worst_cost_micro))!;
+    const slow = `latency400ms-${cheapest.endpoint_id.split('.')[0]}`;
+    writeFileSync(join(dir, 'broke.ndjson'), ['a', 'b'].map((n) => JSON.stringify({ email: `${slow}.${n}@acme.com` })).join('\n'));
+    const out = join(dir, 'broke-out.ndjson');
+    const { stderr } = await svc(['batch', 'people.email.verify', join(dir, 'broke.ndjson'), '-o', out, '--concurrency', '2'], token);
+    const written = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(written).toHaveLength(1);
+    expect(written[0].served_by).toBe(cheapest.endpoint_id);
+    expect(stderr).toMatch(/1 rows not answered: run again/);
   }, 30_000);
 
   it('a capability that does not exist is one sentence and a non-zero exit', async () => {

@@ -135,6 +135,12 @@ describe('what a pass-through checks before calling anyone', () => {
     expect(typed.body.detail[0]).toMatchObject({ loc: ['body', 'q'], type: 'type_error.string' });
   });
 
+  it('a declared parameter sent twice is a 422 naming it: svc would hold for one page size while the provider may read the other', async () => {
+    const r = await nothingHappens('/proxy/hunter/domain-search?domain=stripe.com&limit=10&limit=100', 'GET', SEARCH);
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toEqual([{ loc: ['query', 'limit'], msg: "'limit' of hunter.people.search is sent 2 times; send it once.", type: 'value_error.repeated' }]);
+  });
+
   it('a page size of no rows, or fewer, is a 422 naming the parameter', async () => {
     for (const size of ['-5', '0']) {
       const r = await nothingHappens(`/proxy/diffbot/kg/v3/dql?query=type%3AOrganization&size=${size}`, 'GET', 'diffbot.companies.query');
@@ -314,5 +320,106 @@ describe('a path copied from the provider\'s docs', () => {
     const unknown = await w.call('/proxy/hunter/v2/no-such-thing');
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toMatch(/^No operation of 'hunter' at \/v2\/no-such-thing; it has \d+: GET \/email-finder, .*, …$/);
+  });
+});
+
+describe('a provider that cannot be reached', () => {
+  it('is a 502 that still names the call and its cost (0), as every other answer of a called provider does', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const before = await balance();
+    const r = await w.call('/proxy/serper/search', { q: 'reset-serper coffee' });
+    expect(r.status).toBe(502);
+    expect(r.body.detail).toBe('Serper could not be reached; nothing was charged.');
+    expect(r.headers.get('x-svc-call-id')).toMatch(/^call_[0-9a-f]{32}$/);
+    expect(r.headers.get('x-svc-cost-micro')).toBe('0');
+    expect(await balance()).toBe(before);
+  });
+});
+
+describe('an operation that answers with a queued job (icypeas email search)', () => {
+  const FIND = 'icypeas.people.email.find';
+  const search = (lastname: string) => w.call('/proxy/icypeas/email-search', { firstname: 'Jane', lastname, domainOrCompany: 'stripe.com' });
+
+  it('is polled to its end, as a routed child is: a search that finds nothing costs nothing, as the provider bills it', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const before = await balance();
+    const billed = (await billedOf(FIND)).billed_micro;
+    const r = await search('nohit-icypeas');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-cost-micro')).toBe('0');
+    expect(r.body.items[0].results.emails).toEqual([]);
+    expect(await balance()).toBe(before);
+    expect((await billedOf(FIND)).billed_micro).toBe(billed);
+  });
+
+  it('a search that finds the email is charged once, what the provider billed, and answered with the finished job', async () => {
+    const before = await balance();
+    const billed = (await billedOf(FIND)).billed_micro;
+    const r = await search('Doe');
+    expect(r.status).toBe(200);
+    const price = w.ctx.catalog.runtime.operations[FIND].price_micro;
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(price));
+    expect(r.body.items[0].results.emails[0].email).toEqual(expect.any(String));
+    expect(before - (await balance())).toBe(price);
+    expect((await billedOf(FIND)).billed_micro - billed).toBe(price);
+  });
+});
+
+describe('route headers on a pass-through call', () => {
+  const VERIFY = 'hunter.people.email.verify';
+  const verify = (headers: Record<string, string>) => w.call('/proxy/hunter/email-verifier?email=jane@stripe.com', undefined, headers);
+  const price = () => w.ctx.catalog.runtime.operations[VERIFY].price_micro;
+
+  it('X-Svc-Route-Dry-Run answers what the call would hold, calling and charging nothing', async () => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const before = await balance();
+    const calls = (await billedOf(VERIFY)).calls;
+    const r = await verify({ 'x-svc-route-dry-run': '1' });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ plan: [{ endpoint_id: VERIFY, key: 'platform', worst_cost_micro: price() }], excluded: [], worst_cost_micro: price() });
+    expect(r.headers.get('x-svc-cost-micro')).toBeNull();
+    expect((await billedOf(VERIFY)).calls).toBe(calls);
+    expect(await balance()).toBe(before);
+  });
+
+  it('X-Svc-Route-Max-Cost below what the call may cost is a 422 before calling; at or above it, the call runs', async () => {
+    const before = await balance();
+    const calls = (await billedOf(VERIFY)).calls;
+    const r = await verify({ 'x-svc-route-max-cost': ((price() - 1) / 1e6).toFixed(6) });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0]).toMatchObject({ loc: ['header', 'X-Svc-Route-Max-Cost'], msg: `${VERIFY} may cost ${price()} micro-USD, more than X-Svc-Route-Max-Cost allows (${price() - 1}); nothing was called or charged.` });
+    expect((await billedOf(VERIFY)).calls).toBe(calls);
+    expect(await balance()).toBe(before);
+    const ok = await verify({ 'x-svc-route-max-cost': (price() / 1e6).toFixed(6) });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-svc-cost-micro')).toBe(String(price()));
+  });
+
+  it('a header that chooses among children, or one the router does not know, is a 422 naming it, nothing charged', async () => {
+    const before = await balance();
+    const calls = (await billedOf(VERIFY)).calls;
+    const r = await verify({ 'x-svc-route-exclude': 'hunter', 'x-svc-route-waterfall': '0' });
+    expect(r.status).toBe(422);
+    expect(r.body.detail.map((d: { loc: string[] }) => d.loc[1])).toEqual(['X-Svc-Route-Waterfall', 'X-Svc-Route-Exclude']);
+    expect((await verify({ 'x-svc-route-max-costs': '0' })).status).toBe(422);
+    expect((await billedOf(VERIFY)).calls).toBe(calls);
+    expect(await balance()).toBe(before);
+  });
+});
+
+describe('an operation whose price svc cannot know (any Apify Actor)', () => {
+  it('is never run on svc\'s platform key, where the team would pay 0 and svc the Actor\'s bill: 403, nothing called', async () => {
+    const calls = Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
+    const r = await w.call('/proxy/apify/acts/someone~expensive-actor/runs', { startUrls: ['https://example.com'] });
+    expect(r.status).toBe(403);
+    expect(r.body.detail).toBe("svc holds no key for 'apify' that may serve this operation; store your own with POST /teams/me/keys/apify.");
+    expect(Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0)).toBe(calls);
+  });
+
+  it('nor is Apify\'s private user data, which holds the account\'s proxy password: 403, nothing called', async () => {
+    const calls = Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
+    const r = await w.call('/proxy/apify/users/me');
+    expect(r.status).toBe(403);
+    expect(Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0)).toBe(calls);
   });
 });

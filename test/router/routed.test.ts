@@ -234,6 +234,28 @@ describe('bad calls change nothing', () => {
   });
 });
 
+describe('paths under a capability', () => {
+  it('its batch with another method is a 405 about the batch; any other path under it a 404 naming the two there are', async () => {
+    const get = await w.call('/proxy/people.email.verify/batch');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(get.body.detail).toBe('The batch of people.email.verify takes POST with an NDJSON body, one subject per line.');
+    // a POST was told "call it with POST"
+    const other = await w.call('/proxy/people.email.verify/batch/x', { email: 'jane@acme.com' });
+    expect(other.status).toBe(404);
+    expect(other.body.detail).toBe('No path /batch/x under the routed capability people.email.verify: POST /proxy/people.email.verify calls it for one subject, POST /proxy/people.email.verify/batch for a list.');
+  });
+});
+
+describe('request bodies', () => {
+  it('a body file saved with a UTF-8 byte order mark is read as the JSON it holds, as a batch line is', async () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ q: 'coffee' }))]);
+    const r = await fetch(`${w.url}/proxy/google.serp.organic`, { method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body });
+    expect(r.status).toBe(200);
+    expect((await r.json())._svc.served_by).toBe('searchco.google.serp.organic');
+  });
+});
+
 describe('concurrent calls of one team', () => {
   it('cannot spend the same balance twice: an attempt that cannot be covered is skipped, and the answer says why', async () => {
     const lw = await routedWorld(FIXTURE_DIST, { creditMicro: 1000 });
@@ -375,6 +397,24 @@ describe('own keys', () => {
       expect(JSON.stringify(r.body)).not.toContain('revoked-key-123456');
       const dry = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
       expect(dry.body.plan.find((p: { endpoint_id: string }) => p.endpoint_id === 'zerobounce.people.email.verify').key).toBe('platform');
+    } finally { await own.close(); }
+  });
+});
+
+describe('own keys in the answer', () => {
+  it('an attempt on the team\'s own key says so in _svc.tried, so the answer reconciles with the ledger, which has no charge for it', async () => {
+    const own = await routedWorld(FIXTURE_DIST);
+    try {
+      await own.call('/teams/me/keys/zerobounce', { key: own.keys.zerobounce });
+      const r = await own.call('/proxy/people.email.verify', { email: 'nohit-zerobounce.jane@acme.com' });
+      expect(r.body._svc.tried.map((t: { endpoint_id: string; key?: string }) => `${t.endpoint_id}:${t.key ?? 'platform'}`)).toEqual(['zerobounce.people.email.verify:own', 'checkco.people.email.verify:platform']);
+      const paid = r.body._svc.tried.filter((t: { key?: string }) => t.key !== 'own').reduce((n: number, t: { cost_micro: number }) => n + t.cost_micro, 0);
+      const ledger = (await own.call('/teams/me/ledger')).body.entries.filter((e: { call_id?: string }) => e.call_id === r.body._svc.call_id);
+      expect(ledger.reduce((n: number, e: { amount_micro: number }) => n - e.amount_micro, 0)).toBe(paid);
+      // a refused own key, then the same child on the platform key: two entries told apart
+      await own.call('/teams/me/keys/zerobounce', { key: 'revoked-key-123456' });
+      const retried = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' });
+      expect(retried.body._svc.tried.map((t: { outcome: string; key?: string }) => `${t.outcome}:${t.key ?? 'platform'}`)).toEqual(['error:own', 'hit:platform']);
     } finally { await own.close(); }
   });
 });

@@ -139,6 +139,15 @@ describe('team endpoints', () => {
     expect((await call('/teams/me/ledger?cursor=abc', as(beta.token))).status).toBe(422);
   });
 
+  it('reads ?cursor= (empty, as a client passing back no cursor sends it) as the first page; a bad cursor is a sentence', async () => {
+    const first = await call('/teams/me/ledger', as(beta.token));
+    const empty = await call('/teams/me/ledger?cursor=', as(beta.token));
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual(first.body);
+    const bad = await call('/teams/me/ledger?cursor=abc', as(beta.token));
+    expect(bad.body.detail[0].msg).toBe("'cursor' must be the next_cursor of the previous page (empty or absent for the first page).");
+  });
+
   it('keeps teams apart: each sees only its own balance, ledger and keys', async () => {
     const a = await call('/teams/me/ledger', as(alpha.token));
     expect(a.body.entries.every((e: { kind: string }) => e.kind === 'credit')).toBe(true);

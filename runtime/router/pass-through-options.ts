@@ -1,0 +1,32 @@
+// Route headers on a pass-through call. It is one operation, so the headers that choose among a
+// capability's children cannot apply: each is a 422 naming it, never ignored (a caller who sent
+// X-Svc-Route-Exclude meant something). The ceiling, the dry run and the deadline mean what they
+// mean on a routed call, so a caller's X-Svc-Route-Max-Cost or Dry-Run is never a paid call it did
+// not agree to.
+import { invalid } from '../errors.ts';
+import { parseRouteOptions, type HeaderReader } from './options.ts';
+
+export interface PassThroughOptions {
+  /** X-Svc-Route-Max-Cost in micro-USD when sent; a pass-through has no default ceiling beyond the balance */
+  maxCostMicro: number | null;
+  dryRun: boolean;
+  timeoutMs: number;
+}
+
+const CHOOSING = ['X-Svc-Route-Waterfall', 'X-Svc-Route-Prefer', 'X-Svc-Route-Exclude', 'X-Svc-Route-Strict-Filters', 'X-Svc-Route-Verify'];
+
+export function passThroughOptions(headers: HeaderReader): PassThroughOptions {
+  // unknown and malformed route headers: the routed call's 422s
+  const o = parseRouteOptions(headers);
+  const sent = CHOOSING.filter((h) => headers.get(h.toLowerCase()) !== null);
+  if (sent.length) {
+    invalid(sent.map((h) => ({ loc: ['header', h], msg: `${h} chooses among the children of a routed capability; a pass-through call is one operation, so drop it.`, type: 'value_error.not_applicable' })));
+  }
+  return { maxCostMicro: headers.get('x-svc-route-max-cost') === null ? null : o.maxCostMicro, dryRun: o.dryRun, timeoutMs: o.timeoutMs };
+}
+
+/** 422 when the most the call may cost passes the caller's ceiling: nothing is called or charged. */
+export function refuseOverCeiling(o: PassThroughOptions, endpointId: string, worstMicro: number): void {
+  if (o.maxCostMicro === null || worstMicro <= o.maxCostMicro) return;
+  invalid([{ loc: ['header', 'X-Svc-Route-Max-Cost'], msg: `${endpointId} may cost ${worstMicro} micro-USD, more than X-Svc-Route-Max-Cost allows (${o.maxCostMicro}); nothing was called or charged.`, type: 'value_error.max_cost' }]);
+}
