@@ -39,6 +39,25 @@ export function operationCapability(service: string, op: OperationSrc): string {
   return op.capability ?? op.serves ?? op.id.slice(service.length + 1);
 }
 
+/**
+ * An `account.*` operation reports on the account of the key it is called with: on the platform key
+ * that is svc's own provider account (credits, usage, key scopes, past searches), which no team
+ * should read. So it is own-key only unless the operation itself says otherwise.
+ */
+const readsKeysAccount = (op: OperationSrc, provider: ProviderSrc): boolean => operationCapability(provider.service, op).startsWith('account.');
+
+/** whether svc's platform key may serve the operation */
+export function platformEligible(op: OperationSrc, provider: ProviderSrc): boolean {
+  return op.platform_eligible ?? (readsKeysAccount(op, provider) ? false : (provider.defaults?.platform_eligible ?? true));
+}
+
+/** why the platform key may not serve it, when it may not */
+function platformBlocked(op: OperationSrc, provider: ProviderSrc): string {
+  return op.platform_blocked ?? provider.defaults?.platform_blocked ?? (readsKeysAccount(op, provider)
+    ? 'Reports on the account of the key it is called with, so it runs on your own key only (add one with POST /teams/me/keys/{provider}).'
+    : 'Needs the caller\'s own key.');
+}
+
 export interface EndpointContext {
   provider: ProviderSrc;
   platforms: Map<string, PlatformSrc>;
@@ -50,7 +69,7 @@ export function resolveEndpoint(op: OperationSrc, ctx: EndpointContext): Endpoin
   const d = ctx.provider.defaults ?? {};
   const capability = operationCapability(ctx.provider.service, op);
   const platform = (op.platform ?? d.platform)!;
-  const platformEligible = op.platform_eligible ?? d.platform_eligible ?? true;
+  const eligible = platformEligible(op, ctx.provider);
   const out: EndpointOut = {
     id: op.id,
     provider: ctx.provider.service,
@@ -66,8 +85,8 @@ export function resolveEndpoint(op: OperationSrc, ctx: EndpointContext): Endpoin
     call_template: passThroughTemplate(ctx.provider.service, op),
     cost: costOut(op.cost),
     async: op.async ?? null,
-    platform_eligible: platformEligible,
-    platform_blocked: platformEligible ? null : (op.platform_blocked ?? d.platform_blocked ?? 'Needs the caller\'s own key.'),
+    platform_eligible: eligible,
+    platform_blocked: eligible ? null : platformBlocked(op, ctx.provider),
     miss: op.miss ? { status: op.miss.status?.[0] ?? 200, means: op.miss.means } : null,
     status: op.status ?? null,
     status_note: op.status_note ?? null,

@@ -6,7 +6,7 @@ import type { SourceFile } from './load.ts';
 import type { OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 import type { BuildError } from './build-error.ts';
 import { declaredParam, resolvePageSize } from './page-size.ts';
-import { priceMicro } from './resolve-endpoint.ts';
+import { platformEligible, priceMicro } from './resolve-endpoint.ts';
 import { compileTemplate, tie, type PathTemplate } from '../language/paths.ts';
 
 /** A price whose micro-USD is a safe integer; a per_result operation's bound on its rows (see page-size.ts). */
@@ -21,7 +21,7 @@ export function chargeErrors(op: OperationSrc, at: (...path: Array<string | numb
   if (param && param !== 'body' && !within.some((p) => declaredParam(op, p))) err(`page_size.param '${param}': not a declared parameter (input.queryParams or input.body)`, 'page_size', 'param');
   // an own key costs the balance nothing, so only a platform-key call needs the bound
   const bound = resolvePageSize(op);
-  const platform = op.platform_eligible ?? provider.defaults?.platform_eligible ?? true;
+  const platform = platformEligible(op, provider);
   // a price nobody knows is charged as 0 while the provider bills svc's account whatever it bills
   if (op.cost && op.cost.type !== 'free' && op.cost.usd === null && platform) {
     err('cost.usd is null (unknown): a platform-key call would be charged 0 while the provider bills svc; set platform_eligible: false (the team\'s own key only) or a price', 'cost', 'usd');

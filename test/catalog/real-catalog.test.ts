@@ -88,6 +88,13 @@ describe('the real catalog', () => {
     for (const s of ['companies', 'people', 'search', 'linkedin', 'youtube']) expect(slugs).toContain(s);
   });
 
+  it("never serves an account operation on svc's platform key, where a team would read svc's own provider account", () => {
+    const accountOps = readdirSync(join(dist, 'endpoints')).map((f) => read<CatalogEntry>(`endpoints/${f}`).endpoint).filter((e) => e.capability?.startsWith('account.'));
+    expect(accountOps.length).toBeGreaterThan(50);
+    expect(accountOps.filter((e) => e.platform_eligible).map((e) => e.id)).toEqual([]);
+    expect(accountOps.filter((e) => !e.platform_blocked).map((e) => e.id)).toEqual([]);
+  });
+
   it('every parameter description says required as a boolean, false included, on entries and their siblings', () => {
     const problems: string[] = [];
     let optional = 0;

@@ -423,3 +423,13 @@ describe('an operation whose price svc cannot know (any Apify Actor)', () => {
     expect(Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0)).toBe(calls);
   });
 });
+
+describe("an operation that reports on the key's own account (credits, usage, key scopes)", () => {
+  it("runs on the team's own key only: on svc's key a team would read svc's provider account (403 naming the fix, nothing called)", async () => {
+    const calls = Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
+    const r = await w.call('/proxy/hunter/account');
+    expect(r.status).toBe(403);
+    expect(r.body.detail).toBe("svc holds no key for 'hunter' that may serve this operation; store your own with POST /teams/me/keys/hunter.");
+    expect(Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0)).toBe(calls);
+  });
+});
