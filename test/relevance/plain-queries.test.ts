@@ -1,24 +1,16 @@
 // Plain queries whose answer is not in doubt, over the real catalog and a loopback server: a
 // provider written as its brand ('Hunter.io' reads as a domain otherwise), and jobs whose one
 // generic word ('stats', 'likes') once made the finder's judge keep another platform's rows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REAL_DIST } from '../helpers/paths.ts';
-import { appContext, serve } from '../helpers/server.ts';
+import { describe, expect, it } from 'vitest';
+import { servedRealCatalog } from './served.ts';
 
-let base = '';
-let close: () => Promise<void> = async () => {};
-beforeAll(async () => {
-  const s = await serve(await appContext(REAL_DIST, { SVC_FIND_RATE_PER_MINUTE: '100000' }));
-  base = s.url;
-  close = s.close;
-});
-afterAll(() => close());
+const server = servedRealCatalog();
 
 const search = async (q: string) =>
-  ((await (await fetch(`${base}/catalog/search?q=${encodeURIComponent(q)}&limit=5`)).json()) as { results: Array<{ endpoint_id: string; capability: string }> }).results;
+  ((await (await fetch(`${server.url}/catalog/search?q=${encodeURIComponent(q)}&limit=5`)).json()) as { results: Array<{ endpoint_id: string; capability: string }> }).results;
 
 async function find(q: string): Promise<{ capabilityOf: Map<string, string>; kept: Array<{ endpoint_id: string; why: string }>; verdict: string }> {
-  const [candidates, judged] = (await (await fetch(`${base}/catalog/find?q=${encodeURIComponent(q)}`)).text()).trim().split('\n').map((l) => JSON.parse(l));
+  const [candidates, judged] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text()).trim().split('\n').map((l) => JSON.parse(l));
   return { capabilityOf: new Map(candidates.candidates.map((c: { endpoint_id: string; capability: string }) => [c.endpoint_id, c.capability])), kept: judged.kept, verdict: judged.verdict };
 }
 

@@ -4,21 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REAL_DIST } from '../helpers/paths.ts';
-import { appContext, serve } from '../helpers/server.ts';
+import { servedRealCatalog } from './served.ts';
 
 interface Case { q: string; answers: string[] }
 const cases = parse(readFileSync(join(import.meta.dirname, 'phrasings.yaml'), 'utf8')) as Case[];
 
-let base = '';
-let close: () => Promise<void> = async () => {};
-beforeAll(async () => {
-  const s = await serve(await appContext(REAL_DIST, { SVC_FIND_RATE_PER_MINUTE: '100000' }));
-  base = s.url;
-  close = s.close;
-});
-afterAll(() => close());
+const server = servedRealCatalog();
 
 const capabilitiesOf = (rows: Array<{ endpoint_id: string }>, capabilityOf: Map<string, string>) => rows.map((r) => capabilityOf.get(r.endpoint_id) ?? '?');
 
@@ -40,7 +33,7 @@ describe('relevance of search and the finder', () => {
     const top1: string[] = [];
     const top5: string[] = [];
     for (const { q, answers } of cases) {
-      const { results } = (await (await fetch(`${base}/catalog/search?q=${encodeURIComponent(q)}&limit=5`)).json()) as { results: Array<{ capability: string }> };
+      const { results } = (await (await fetch(`${server.url}/catalog/search?q=${encodeURIComponent(q)}&limit=5`)).json()) as { results: Array<{ capability: string }> };
       const got = results.map((r) => r.capability);
       const line = `${q} -> ${got.join(', ') || 'nothing'} (want ${answers.join(' | ')})`;
       if (!answers.includes(got[0])) top1.push(line);
@@ -55,7 +48,7 @@ describe('relevance of search and the finder', () => {
   it('finder: the first five kept rows hold a right answer >= 95%', async () => {
     const misses: string[] = [];
     for (const { q, answers } of cases) {
-      const text = await (await fetch(`${base}/catalog/find?q=${encodeURIComponent(q)}`)).text();
+      const text = await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text();
       const [candidates, judged] = text.trim().split('\n').map((l) => JSON.parse(l));
       const capabilityOf = new Map<string, string>(candidates.candidates.map((c: { endpoint_id: string; capability: string }) => [c.endpoint_id, c.capability]));
       const got = capabilitiesOf(judged?.kept?.slice(0, 5) ?? [], capabilityOf);
