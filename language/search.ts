@@ -204,7 +204,12 @@ export class SearchEngine {
 
   /** The query as search reads it: content terms, what the caller has, misspellings corrected. */
   read(q: string): ReadQuery {
-    return readQuery(this.named(q), (w) => this.correct(w));
+    return this.readNamed(this.named(q));
+  }
+
+  /** read() of a query whose provider names were already read as providers */
+  private readNamed(named: string): ReadQuery {
+    return readQuery(named, (w) => this.correct(w));
   }
 
   private named(q: string): string {
@@ -243,7 +248,9 @@ export class SearchEngine {
 
   /** `measured(id)` says whether an endpoint has observations (live state). */
   search(q: string, limit: number, measured: (id: string) => boolean): { hits: SearchHit[]; total: number } {
-    const read = this.read(q);
+    // the names read once: the query's reading and the operations index take the same text
+    const named = this.named(q);
+    const read = this.readNamed(named);
     const terms = read.terms.map((t) => t.term);
     if (!terms.length) return { hits: [], total: 0 };
     const nCaps = this.capabilities.length;
@@ -274,7 +281,7 @@ export class SearchEngine {
     const stamp = ++this.query;
     const mark = this.mark;
     const see = (i: number) => { if (mark[2 * i] !== stamp) { mark[2 * i] = stamp; ids.push(i); } };
-    for (const { field, result } of this.index.search(this.named(q), { limit: CANDIDATES, suggest: true })) {
+    for (const { field, result } of this.index.search(named, { limit: CANDIDATES, suggest: true })) {
       for (const i of result) { see(i); if (field === 'summary') mark[2 * i + 1] = stamp; }
     }
     const topCaps = [...touched].sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
