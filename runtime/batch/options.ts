@@ -2,7 +2,7 @@
 // naming the header, as for the route headers.
 import { invalid } from '../errors.ts';
 import { parseUsdCeiling } from '../state/money.ts';
-import type { HeaderReader } from '../router/options.ts';
+import { unknownHeaderCheck, type HeaderReader } from '../router/options.ts';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 32;
@@ -15,17 +15,8 @@ export interface BatchLimits {
 
 const bad = (header: string, msg: string): never => invalid([{ loc: ['header', header], msg, type: 'value_error' }]);
 
-const BATCH_HEADERS = ['X-Svc-Batch-Max-Cost', 'X-Svc-Batch-Concurrency'];
-const KNOWN = new Set(BATCH_HEADERS.map((h) => h.toLowerCase()));
-
-/**
- * A misspelt batch header would otherwise be ignored and the batch run without the budget the
- * caller meant (X-Svc-Batch-Max-Costs: 0 spending the balance), so every unknown one is named.
- */
-function refuseUnknown(headers: HeaderReader): void {
-  const unknown = [...headers.keys()].filter((h) => h.startsWith('x-svc-batch-') && !KNOWN.has(h));
-  if (unknown.length) invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a batch header; they are ${BATCH_HEADERS.join(', ')}.`, type: 'value_error.unknown_header' })));
-}
+// a misspelt one (X-Svc-Batch-Max-Costs: 0) would run the batch without the budget meant
+const refuseUnknown = unknownHeaderCheck('batch', ['X-Svc-Batch-Max-Cost', 'X-Svc-Batch-Concurrency']);
 
 export function parseBatchLimits(headers: HeaderReader): BatchLimits {
   refuseUnknown(headers);

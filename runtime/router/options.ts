@@ -41,18 +41,24 @@ function flag(headers: HeaderReader, name: string): boolean | null {
 
 /** lower case → the name as documented */
 const CANONICAL = new Map<string, string>(ROUTE_HEADERS.map((h) => [h.toLowerCase(), h]));
-const PREFIX = 'x-svc-route-';
 
 /**
- * A misspelt header would otherwise be ignored and the call run on defaults (a 1 USD ceiling where
- * the caller meant a micro-dollar), so every unknown one is named.
+ * A 422 naming every header of a family (`X-Svc-Route-*`, `X-Svc-Batch-*`) that is not one of its
+ * `names`: a misspelt header would otherwise be ignored and the call run on defaults (a 1 USD
+ * ceiling where the caller meant a micro-dollar, a batch without its budget).
  */
-function refuseUnknown(headers: HeaderReader): void {
-  let unknown: string[] | null = null; // made only when there is one
-  for (const h of headers.keys()) if (h.startsWith(PREFIX) && !CANONICAL.has(h)) (unknown ??= []).push(h);
-  if (!unknown) return;
-  invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a route header; they are ${ROUTE_HEADERS.join(', ')}.`, type: 'value_error.unknown_header' })));
+export function unknownHeaderCheck(family: string, names: readonly string[]): (headers: HeaderReader) => void {
+  const prefix = `x-svc-${family}-`;
+  const known = new Set(names.map((h) => h.toLowerCase()));
+  return (headers) => {
+    let unknown: string[] | null = null; // made only when there is one
+    for (const h of headers.keys()) if (h.startsWith(prefix) && !known.has(h)) (unknown ??= []).push(h);
+    if (!unknown) return;
+    invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a ${family} header; they are ${names.join(', ')}.`, type: 'value_error.unknown_header' })));
+  };
 }
+
+const refuseUnknown = unknownHeaderCheck('route', ROUTE_HEADERS);
 
 export function parseRouteOptions(headers: HeaderReader): RouteOptions {
   refuseUnknown(headers);
