@@ -4,6 +4,7 @@
 // mean on a routed call, so a caller's X-Svc-Route-Max-Cost or Dry-Run is never a paid call it did
 // not agree to.
 import { invalid } from '../errors.ts';
+import { ROUTE_HEADERS } from '../../language/route-options.ts';
 import { parseRouteOptions, type HeaderReader } from './options.ts';
 
 export interface PassThroughOptions {
@@ -13,7 +14,9 @@ export interface PassThroughOptions {
   timeoutMs: number;
 }
 
-const CHOOSING = ['X-Svc-Route-Waterfall', 'X-Svc-Route-Prefer', 'X-Svc-Route-Exclude', 'X-Svc-Route-Strict-Filters', 'X-Svc-Route-Verify'];
+/** what one operation can honour; every other route header (a new one too) is refused, never ignored */
+const APPLYING = new Set(['X-Svc-Route-Max-Cost', 'X-Svc-Route-Dry-Run', 'X-Svc-Route-Timeout-Ms']);
+const CHOOSING = ROUTE_HEADERS.filter((h) => !APPLYING.has(h));
 
 export function passThroughOptions(headers: HeaderReader): PassThroughOptions {
   // unknown and malformed route headers: the routed call's 422s

@@ -91,12 +91,13 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     target.search = query.toString();
     if (body !== undefined) headers['content-type'] = 'application/json';
     const started = Date.now();
+    // a failure after the provider was called: the answer names the call and its cost, as every other answer of it does
+    const uncharged = { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' };
     const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body)), Math.min(router.deps.attemptTimeoutMs, options.timeoutMs), router.deps.maxAnswerBytes);
     if (answer.failure) {
       state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
       const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${router.deps.maxAnswerBytes} bytes` }[answer.failure];
-      // the provider was called: the answer names the call and its cost, as every other answer of it does
-      fail(502, `${prov.display_name} ${why}; nothing was charged.`, { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' });
+      fail(502, `${prov.display_name} ${why}; nothing was charged.`, uncharged);
     }
     // the routed child's rules: a miss status or body condition is a miss; another non-2xx status,
     // or a 2xx body that is not JSON, is an error and costs nothing
@@ -116,7 +117,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
       });
       if (polled.kind === 'error') {
         state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
-        fail(502, `${prov.display_name} accepted the job but it did not finish (${polled.reason}); nothing was charged.`, { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' });
+        fail(502, `${prov.display_name} accepted the job but it did not finish (${polled.reason}); nothing was charged.`, uncharged);
       }
       final = polled.answer ?? answer;
       record = polled.kind === 'done' ? polled.record : undefined;
