@@ -60,9 +60,8 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
   };
   let ids: Set<string> | undefined;
   const endpointIds = () => (ids ??= new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length))));
-  const isEndpoint = (id: string) => endpointIds().has(id);
   const cache = new Lru<Buffer>(ENTRY_CACHE);
-  const endpointBytes = (id: string) => (!isEndpoint(id) ? null
+  const endpointBytes = (id: string) => (!endpointIds().has(id) ? null
     : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll(PROXY_URL, proxyUrl))));
   // between slices of the index the event loop runs: requests keep being answered while it loads
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
