@@ -1,23 +1,17 @@
 // Batch calls (issue: agents and lists): 10,000 distinct rows through POST …/batch against the same
 // rows as single routed calls at the same concurrency (32), svc and the sandbox in their own
 // processes; rows a second and svc's CPU per row for each, alternating over three rounds.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import autocannon from 'autocannon';
 import { buildCatalog } from '../build/pipeline.ts';
-import { cpuUs, fmt, line, median } from './lib.ts';
+import { cpuUs, fmt, line, median, startRole, stopRoles } from './lib.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const CONCURRENCY = 32;
-const children: ChildProcess[] = [];
 
-async function start(role: string, arg: string, dist: string): Promise<Record<string, string> & { pid: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: 'memory:' } });
-  children.push(child);
-  return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
-}
+const start = (role: string, arg: string, dist: string) => startRole(role, arg, dist, { storage: 'memory' });
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-batch-'));
 const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dist, 'catalog') });
@@ -68,4 +62,4 @@ const s = median(singles.map((r) => r.rowsPerSecond));
 line('(a) single calls, 32 connections (median of 3)', `${Math.round(s)} rows/s  ${Math.round(median(singles.map((r) => r.cpuPerRowUs)))} µs CPU/row`);
 line('(b) one batch, concurrency 32 (median of 3)', `${Math.round(b)} rows/s  ${Math.round(median(batches.map((r) => r.cpuPerRowUs)))} µs CPU/row`);
 line('(b) / (a) rows a second', `${fmt(b / s)}x`, '>= 1.5x', b / s >= 1.5);
-for (const child of children) child.kill('SIGTERM');
+stopRoles();

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { SearchEngine } from '../language/search.ts';
+import { npmStart } from './npm-start.ts';
 
 /** the middle item by `by` (the upper middle of an even count) */
 export const middle = <T>(xs: T[], by: (x: T) => number): T => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
@@ -71,14 +72,21 @@ export async function bareServer(body: Buffer): Promise<{ url: string; server: S
 const roles: ChildProcess[] = [];
 
 /**
- * One server of bench/routed-servers.ts in its own process (so servers and the load generator do not
- * share an event loop); answers the JSON line it prints, with its pid. `profile` writes CPU profiles
- * of svc and of the bare forwarders to bench/profiles/<role>/.
+ * One server in its own process (so servers and the load generator do not share an event loop):
+ * `svc` as `npm start` runs it, `arg` its upstream; any other role is one of
+ * bench/routed-servers.ts. Answers the JSON line the role prints, with its pid. `profile` writes CPU
+ * profiles of svc and of the bare forwarders to bench/profiles/<role>/.
  */
-export function startRole(role: string, arg: string, dist: string, opts: { storage: 'memory' | 'embedded'; profile?: boolean }): Promise<Record<string, string> & { pid: number }> {
+export async function startRole(role: string, arg: string, dist: string, opts: { storage: string; profile?: boolean }): Promise<Record<string, string> & { pid: number }> {
   const profile = opts.profile && (role === 'svc' || role.startsWith('forwarder')) ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles', role)}`] : [];
-  const storage = opts.storage === 'memory' ? 'memory:' : `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}`;
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: storage } });
+  const storage = opts.storage === 'memory' ? 'memory:' : opts.storage === 'embedded' ? `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}` : opts.storage;
+  if (role === 'svc') {
+    const svc = await npmStart(dist, arg, storage, profile);
+    roles.push(svc.child);
+    const said: Record<string, string> = { url: svc.url, token: svc.token };
+    return Object.assign(said, { pid: svc.pid });
+  }
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'] });
   roles.push(child);
   return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
 }

@@ -1,13 +1,12 @@
-// Child processes of bench/routed.ts, one role each, so servers and the load generator do not share
-// an event loop: `sandbox`, `trivial`, `svc <upstreamUrl>`, and the bare forwarders `forwarder`,
-// `forwarder-request` and `forwarder-http`, each given <targetOrigin>. Each prints one JSON line.
+// Child processes of the benches, one role each, so servers and the load generator do not share an
+// event loop (svc itself runs as `npm start` does, bench/npm-start.ts): `sandbox`, `trivial`, and the
+// bare forwarders `forwarder`, `forwarder-request` and `forwarder-http`, each given <targetOrigin>.
+// Each prints one JSON line.
 import { createServer, Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox } from '../sandbox/index.ts';
-import { sandboxEnv } from '../sandbox/svc-env.ts';
-import { testRuntime } from '../test/helpers/server.ts';
 
 const [role, arg, dist] = process.argv.slice(2);
 // SIGINT exits cleanly, so a --cpu-prof run (BENCH_PROFILE=1) writes its profile
@@ -29,12 +28,6 @@ if (role === 'sandbox') {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys });
-} else if (role === 'svc') {
-  // the storage the bench chose (testRuntime alone would keep state in memory)
-  const { ctx, listen } = await testRuntime(dist, { SVC_STORAGE: process.env.SVC_STORAGE ?? 'memory:', ...sandboxEnv(runtime, arg, keys) });
-  const server = await listen(0);
-  const { token } = (await ctx.state.createTeam(`bench ${process.pid}`, 1_000_000_000_000))!; // instances sharing Redis each make their own
-  say({ url: server.url, token, storage: ctx.state.kind });
 } else {
   // Bare forwarders, the floor for a Node proxy: forward the request, send the answer back.
   // `forwarder` makes the same client call as svc (undici's dispatch with a handler gathering the

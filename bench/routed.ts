@@ -25,7 +25,6 @@ if (built.errors.length) throw new Error(built.errors.join('\n'));
 const sandbox = await start('sandbox', '', dist);
 const keys = sandbox.keys as unknown as Record<string, string>;
 const svc = await start('svc', sandbox.url, dist);
-if (svc.storage !== (STORAGE === 'memory' ? 'memory' : 'fs')) throw new Error(`svc runs on ${svc.storage} state, not ${STORAGE}`);
 const forwarder = await start('forwarder', sandbox.url, dist);
 const forwarderRequest = await start('forwarder-request', sandbox.url, dist);
 

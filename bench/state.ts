@@ -6,13 +6,12 @@
 // for what durable money costs a call; last, what each AOF setting costs a ledger post. Beside each
 // throughput, the CPU per call of every process on the path (load generator, sandbox, svc,
 // redis-server): on a machine of few cores their sum, not svc alone, bounds what one more instance adds.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import { buildCatalog } from '../build/pipeline.ts';
-import { cpuUs, fmt, line, load, middle, type LoadResult } from './lib.ts';
+import { cpuUs, fmt, line, load, middle, startRole, stopRoles, type LoadResult } from './lib.ts';
 import { ownRedis, type Fsync, type OwnRedis } from '../test/helpers/redis-server.ts';
 import { randomUUID } from 'node:crypto';
 import { createState, teamAccount, type State } from '../runtime/state/index.ts';
@@ -20,14 +19,9 @@ import { HOLD_TTL_MS, Spending } from '../runtime/spending.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const connections = 50;
-const children: ChildProcess[] = [];
 type Started = Record<string, string> & { pid: number };
 
-async function start(role: string, arg: string, dist: string, storage = 'memory:'): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SVC_STORAGE: storage } });
-  children.push(child);
-  return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
-}
+const start = (role: string, arg: string, dist: string, storage = 'memory:'): Promise<Started> => startRole(role, arg, dist, { storage });
 
 const servers: OwnRedis[] = [await ownRedis('off'), await ownRedis('always')];
 const [REDIS, REDIS_AOF] = servers.map((s) => s.url(0));
@@ -108,7 +102,7 @@ line('two instances on redis (no AOF), together', `${Math.round(pair.rps)} req/s
 process.stdout.write(`  ${pathText(pair.path)}\n`);
 line('two instances / one, on redis', `${fmt(pair.rps / r.rps)}x`, '>= 1.6x (cores allowing)', pair.rps / r.rps >= 1.6);
 process.stdout.write(`load average at the end ${loadavg()[0].toFixed(1)}\n`);
-for (const child of children) child.kill('SIGTERM');
+stopRoles();
 
 // What one paid attempt's money costs, in CPU (steadier than throughput on a shared machine): the
 // path as it was (balance read, hold, charge, release: four Redis round trips) against the money

@@ -54,13 +54,23 @@ function takes(fast: NodeFastPath, req: IncomingMessage, res: ServerResponse): b
   }
 }
 
-export function startServer(app: H3, opts: { port: number; hostname?: string; fast?: NodeFastPath }): Promise<RunningServer> {
+/** `call` runs once, the first time `inFlight` requests are in flight together */
+export interface Crowd {
+  inFlight: number;
+  call: () => void;
+}
+
+export function startServer(app: H3, opts: { port: number; hostname?: string; fast?: NodeFastPath; crowd?: Crowd }): Promise<RunningServer> {
   const h3 = toNodeHandler(app);
   const fast = opts.fast;
   let inFlight = 0;
+  let crowd = opts.crowd;
   let idle: (() => void) | null = null;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    inFlight++;
+    if (++inFlight === crowd?.inFlight) {
+      crowd.call();
+      crowd = undefined;
+    }
     res.once('close', () => {
       if (--inFlight === 0) idle?.();
     });
