@@ -142,7 +142,7 @@ export function readConfig(env: Env = process.env): Config {
     maxAnswerBytes: whole(env, 'SVC_MAX_ANSWER_BYTES', MAX_ANSWER_BYTES, 1),
     pollIntervalMaxMs: whole(env, 'SVC_POLL_INTERVAL_MAX_MS', null, 1),
     drainMs: whole(env, 'SVC_DRAIN_MS', 20_000, 0),
-    env,
+    env: { ...env }, // a copy: process.env is read through the C++ environment on every access (about 170 ns each)
   };
 }
 
