@@ -1,6 +1,6 @@
 // Ledger chunks in one append-only file per account, `{dir}/{account}.jsonl`: a chunk is one line (a
-// JSON array of its entries) written at the end of the file and then fdatasync'd, so a group commit
-// costs one write and one sync, and opening an account scans its file once. Only the last line can be
+// JSON array of its entries) written at the end of the file and stored before the write returns
+// (O_DSYNC), so a group commit costs one synchronous write, and opening an account scans its file once. Only the last line can be
 // torn by a crash, and nothing in it was acknowledged, so opening cuts it off; any other damage stops
 // the open with an error rather than guessing at money. An account still in the record layout of
 // earlier builds is copied into a new file on first open.
@@ -27,6 +27,13 @@ const SCAN_BLOCK = 1 << 20;
 const COPY_CHUNK = 256;
 
 const NEWLINE = 0x0a;
+/**
+ * Appends open the file with O_DSYNC where the platform has it: a write then returns once its data
+ * and the file's new size are stored, as a write followed by fdatasync would, in one system call and
+ * one trip to the thread pool instead of two (a group commit here: about 130 µs of CPU against
+ * 190 µs, bench/README.md). Elsewhere each append is followed by fdatasync.
+ */
+const DSYNC: number = constants.O_DSYNC ?? 0;
 
 export class SegmentLedgerStore implements LedgerStore {
   private segments = new Map<string, Segment>();
@@ -40,7 +47,7 @@ export class SegmentLedgerStore implements LedgerStore {
     this.segments.delete(account);
     const path = this.path(account);
     if (!existsSync(path)) await this.create(account, path);
-    const fd = await open(path, constants.O_RDWR);
+    const fd = await open(path, constants.O_RDWR | DSYNC);
     try {
       const { segment, last } = await scan(fd, path);
       this.segments.set(account, segment);
@@ -57,7 +64,7 @@ export class SegmentLedgerStore implements LedgerStore {
     try {
       const { bytesWritten } = await seg.fd.write(line, 0, line.length, seg.size);
       if (bytesWritten !== line.length) throw new Error(`ledger ${account}: short write (${bytesWritten} of ${line.length} bytes)`);
-      await seg.fd.datasync();
+      if (!DSYNC) await seg.fd.datasync();
     } catch (e) {
       // cut off what may have landed: a chunk that was not acknowledged must not be read back
       await seg.fd.truncate(seg.size).catch(() => {});
