@@ -73,15 +73,15 @@ const roles: ChildProcess[] = [];
 
 /**
  * One server in its own process (so servers and the load generator do not share an event loop):
- * `svc` as `npm start` runs it, `arg` its upstream; any other role is one of
+ * `svc` as `npm start` runs it, `arg` its upstream (`root`: another checkout's); any other role is one of
  * bench/routed-servers.ts. Answers the JSON line the role prints, with its pid. `profile` writes CPU
  * profiles of svc and of the bare forwarders to bench/profiles/<role>/.
  */
-export async function startRole(role: string, arg: string, dist: string, opts: { storage: string; profile?: boolean }): Promise<Record<string, string> & { pid: number }> {
+export async function startRole(role: string, arg: string, dist: string, opts: { storage: string; profile?: boolean; root?: string }): Promise<Record<string, string> & { pid: number }> {
   const profile = opts.profile && (role === 'svc' || role.startsWith('forwarder')) ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles', role)}`] : [];
   const storage = opts.storage === 'memory' ? 'memory:' : opts.storage === 'embedded' ? `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}` : opts.storage;
   if (role === 'svc') {
-    const svc = await npmStart(dist, arg, storage, profile);
+    const svc = await npmStart(dist, arg, storage, { nodeArgs: profile, root: opts.root });
     roles.push(svc.child);
     const said: Record<string, string> = { url: svc.url, token: svc.token };
     return Object.assign(said, { pid: svc.pid });

@@ -2,17 +2,16 @@
 // process with the start script's flags (the young generation held until a load crowds in, no tsx),
 // over a catalog of the bench's choosing, its providers pointed at the bench's upstream.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogSourceHash } from '../build/source-hash.ts';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
 import { sandboxKeys } from '../sandbox/index.ts';
 import { sandboxEnv } from '../sandbox/svc-env.ts';
-import pkg from '../package.json' with { type: 'json' };
 
 const ROOT = join(import.meta.dirname, '..');
-/** `npm start` without npm: node's arguments from the start script */
-export const NPM_START = pkg.scripts.start.split(' ').slice(1);
+/** `npm start` without npm: node's arguments from the start script of the checkout at `root` */
+export const npmStartArgs = (root = ROOT): string[] => (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1);
 const ADMIN = 'bench-admin';
 
 /**
@@ -28,11 +27,15 @@ export function servable(dist: string): string {
 
 export interface StartedSvc { url: string; token: string; pid: number; child: ChildProcess }
 
-/** `npm start`'s server over `dist` with `storage`, its providers at `upstream`, and a team with ample credit */
-export async function npmStart(dist: string, upstream: string, storage: string, nodeArgs: string[] = []): Promise<StartedSvc> {
+/**
+ * `npm start`'s server over `dist` with `storage`, its providers at `upstream`, and a team with ample
+ * credit. `root`: another checkout of svc (built) to start instead, to compare two versions in one run.
+ */
+export async function npmStart(dist: string, upstream: string, storage: string, opts: { nodeArgs?: string[]; root?: string } = {}): Promise<StartedSvc> {
+  const root = opts.root ?? ROOT;
   const runtime = loadRuntime(dist);
   const env = { ...process.env, ...sandboxEnv(runtime, upstream, sandboxKeys(runtime, {}).keys), PORT: '0', SVC_STORAGE: storage, SVC_DIST_DIR: servable(dist), SVC_ADMIN_TOKEN: ADMIN, SVC_SECRET: 'bench' };
-  const child = spawn(process.execPath, [...nodeArgs, ...NPM_START], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...npmStartArgs(root)], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (d: Buffer) => {

@@ -3,32 +3,29 @@
 // answer (median of 5 starts, catalog already built) and resident memory after that answer and after
 // a burst of catalog reads, with the real catalog and 10,000 operations.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileServer } from '../bin/compile-server.js';
 import { buildCatalog } from '../build/pipeline.ts';
-import { catalogSourceHash } from '../build/source-hash.ts';
 import { generateCatalog } from './generate-catalog.ts';
 import { cpuUs, fmt, line, median } from './lib.ts';
-import pkg from '../package.json' with { type: 'json' };
+import { npmStartArgs, servable } from './npm-start.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-start-'));
 // `npm start` without npm: `node <flags> bin/start.js`, which checks the compiled server is fresh, then runs it
-const npmStart = pkg.scripts.start.split(' ').slice(1);
+const npmStart = npmStartArgs();
 const STARTS = { compiled: [process.execPath, ...npmStart], tsx: [join(ROOT, 'node_modules', '.bin', 'tsx'), 'runtime/start.ts'] };
 
 if (!existsSync(join(ROOT, 'dist', 'index.html'))) throw new Error('run `npm run build` first: the starts measured here build nothing');
 await compileServer(); // into dist-server/: the packages it imports resolve from the checkout's node_modules
 
-/** a dist dir with `catalogOut`'s catalog and the built dashboard, marked as built from today's catalog-src so a start serves it as is */
+/** a dist dir with `catalogOut`'s catalog and the built dashboard, which a start serves as is */
 function distWith(catalogOut: string): string {
   const dist = join(tmp, `dist-${readdirSync(tmp).length}`);
-  cpSync(join(ROOT, 'dist'), dist, { recursive: true });
   cpSync(catalogOut, join(dist, 'catalog'), { recursive: true });
-  writeFileSync(join(dist, 'catalog', '.source-hash'), catalogSourceHash('catalog-src'));
-  return dist;
+  return servable(dist);
 }
 
 /** resident memory of a process and its children (tsx runs the server in a child), in MB */
