@@ -13,7 +13,7 @@ import { LocalLedger } from '../../runtime/state/ledger-local.ts';
 import { RecordLedgerStore } from '../../runtime/state/ledger-store-records.ts';
 import { SegmentLedgerStore } from '../../runtime/state/ledger-store-segments.ts';
 import { MemoryLedgerStore } from '../../runtime/state/ledger-store-memory.ts';
-import type { LedgerStore } from '../../runtime/state/ledger-store.ts';
+import type { LedgerStore, StoredEntry } from '../../runtime/state/ledger-store.ts';
 import type { Atomics, LedgerEntry } from '../../runtime/state/atomics.ts';
 import { createState } from '../../runtime/state/index.ts';
 import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
@@ -210,6 +210,35 @@ describe('a write that fails or stalls', () => {
     release();
     expect((await pending)!.id).toBe(2);
     expect(await ledger.account('acct')).toEqual({ balance_micro: 105, earnings_micro: 0 });
+  });
+});
+
+describe('group commit', () => {
+  it('the chunk after a write takes the posts decided before the next turn of the event loop, not only those decided during the write', async () => {
+    const chunks: number[] = [];
+    let gate: Promise<void> | null = null;
+    class Counting extends MemoryLedgerStore {
+      override async append(account: string, entries: StoredEntry[]): Promise<void> {
+        chunks.push(entries.length);
+        if (gate) await gate;
+        return super.append(account, entries);
+      }
+    }
+    const ledger = new LocalLedger(new Counting());
+    await credit(ledger, 100);
+    let release!: () => void;
+    gate = new Promise((r) => { release = r; });
+    const first = credit(ledger, 1);
+    await new Promise((r) => setImmediate(r)); // its write has started and is held
+    const during = credit(ledger, 2);
+    // the write ends, and another answer charges before the event loop turns again
+    const after = await new Promise<Promise<LedgerEntry | null>>((resolve) => setImmediate(() => {
+      gate = null;
+      release();
+      setImmediate(() => resolve(credit(ledger, 3)));
+    }));
+    expect((await Promise.all([first, during, after])).map((e) => e!.id)).toEqual([2, 3, 4]);
+    expect(chunks).toEqual([1, 1, 2]);
   });
 });
 
