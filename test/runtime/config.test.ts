@@ -21,6 +21,12 @@ describe('readConfig', () => {
     expect(readConfig({ PORT: '0', SVC_TRUST_PROXY: '0', SVC_POLL_INTERVAL_MAX_MS: '' })).toMatchObject({ port: 0, trustProxy: false, pollIntervalMaxMs: null });
   });
 
+  it('keeps a plain copy of the environment (the provider keys and bases are read from it on every call)', () => {
+    const c = readConfig(process.env);
+    expect(c.env).not.toBe(process.env);
+    expect(c.env).toEqual({ ...process.env });
+  });
+
   it.each([
     ['PORT', 'abc'], ['PORT', '70000'], ['PORT', '-1'], ['SVC_ATTEMPT_TIMEOUT_MS', '1.5'], ['SVC_ATTEMPT_TIMEOUT_MS', '0'],
     ['SVC_MAX_ANSWER_BYTES', '8MB'], ['SVC_MAX_BODY_BYTES', '1e6'], ['SVC_POLL_INTERVAL_MAX_MS', 'fast'], ['SVC_FIND_RATE_PER_MINUTE', '0'],
