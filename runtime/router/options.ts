@@ -60,7 +60,15 @@ export function unknownHeaderCheck(family: string, names: readonly string[]): (h
 
 const refuseUnknown = unknownHeaderCheck('route', ROUTE_HEADERS);
 
+/** a call that sends no route header (most do) shares these; nothing changes options once parsed */
+const DEFAULTS: RouteOptions = Object.freeze({
+  waterfall: true, maxCostMicro: DEFAULT_MAX_COST_MICRO, prefer: [], exclude: [], strictFilters: false, verify: false, dryRun: false, timeoutMs: DEFAULT_TIMEOUT_MS,
+});
+
 export function parseRouteOptions(headers: HeaderReader): RouteOptions {
+  let sent = false;
+  for (const h of headers.keys()) if (h.startsWith('x-svc-route-')) { sent = true; break; }
+  if (!sent) return DEFAULTS;
   refuseUnknown(headers);
   const maxCost = headers.get('x-svc-route-max-cost');
   let maxCostMicro = DEFAULT_MAX_COST_MICRO;
@@ -100,6 +108,7 @@ export interface RouteScope {
 
 /** 422 for a Prefer/Exclude provider the call could never try, or Verify where nothing verifies. */
 export function refuseOutOfScope(o: RouteOptions, scope: RouteScope): void {
+  if (!o.prefer.length && !o.exclude.length && !o.verify) return; // nothing named: nothing to check, nothing made
   const issues: ValidationIssue[] = [];
   const reach = o.verify ? new Set([...scope.providers, ...scope.verifiers]) : scope.providers;
   for (const [header, named, known] of [['X-Svc-Route-Prefer', o.prefer, scope.providers], ['X-Svc-Route-Exclude', o.exclude, reach]] as const) {

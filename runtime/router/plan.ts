@@ -53,14 +53,27 @@ export function plan(input: PlanInput): Plan {
     if (reason) excluded.push({ endpoint_id: id, reason });
     else attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: missMayCost(op), expected_micro: usdPerHit(worst, input.observed(id)) ?? Infinity });
   }
-  const { prefer } = options;
-  if (attempts.length > 1) attempts.sort((a, b) =>
-    Number(b.key === 'own') - Number(a.key === 'own')
+  sortAttempts(attempts, options.prefer);
+  return { attempts, excluded };
+}
+
+/** own keys first, then the caller's preference, then free misses, then the cheapest per hit */
+function before(prefer: string[], a: PlannedAttempt, b: PlannedAttempt): number {
+  return Number(b.key === 'own') - Number(a.key === 'own')
     || preferRank(prefer, a.provider) - preferRank(prefer, b.provider)
     || Number(a.bills_miss) - Number(b.bills_miss)
     || a.expected_micro - b.expected_micro
-    || a.endpoint_id.localeCompare(b.endpoint_id));
-  return { attempts, excluded };
+    || a.endpoint_id.localeCompare(b.endpoint_id);
+}
+
+/** An insertion sort in place: a capability has a handful of children, and Array.prototype.sort makes a work array on every call. */
+function sortAttempts(attempts: PlannedAttempt[], prefer: string[]): void {
+  for (let i = 1; i < attempts.length; i++) {
+    const a = attempts[i];
+    let j = i - 1;
+    for (; j >= 0 && before(prefer, attempts[j], a) > 0; j--) attempts[j + 1] = attempts[j];
+    attempts[j + 1] = a;
+  }
 }
 
 /**
