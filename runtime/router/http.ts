@@ -21,8 +21,10 @@ type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestSt
  */
 let agent: Agent | null = null;
 let loading: Promise<Agent> | undefined;
+// undici's own header and body timeouts are off: each exchange has its one timer (Exchange), and
+// undici's would be set and cleared twice more per request.
 const pool = (): Promise<Agent> =>
-  (loading ??= import('undici').then((undici) => (agent = new undici.Agent())).catch((e: unknown) => { loading = undefined; throw e; }));
+  (loading ??= import('undici').then((undici) => (agent = new undici.Agent({ headersTimeout: 0, bodyTimeout: 0 }))).catch((e: unknown) => { loading = undefined; throw e; }));
 
 const OVERDUE = 'SVC_ANSWER_OVERDUE';
 const TOO_LARGE = 'SVC_ANSWER_TOO_LARGE';

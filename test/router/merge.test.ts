@@ -17,6 +17,12 @@ describe('mergeKey', () => {
       .toBe(mergeKey(1, 'people.enrich', { name: { last: 'B', first: 'A' }, email: 'a@b.co' }, defaults));
   });
 
+  it('is the same for options sent at their defaults as for none sent', () => {
+    const sent = parseRouteOptions(new Headers({ 'x-svc-route-waterfall': 'true', 'x-svc-route-verify': '0', 'x-svc-route-max-cost': '1.00' }));
+    expect(sent).not.toBe(defaults);
+    expect(mergeKey(1, 'people.enrich', { email: 'a@b.co' }, sent)).toBe(mergeKey(1, 'people.enrich', { email: 'a@b.co' }, defaults));
+  });
+
   it('differs when the team, capability, body or any single option differs', () => {
     const base = mergeKey(1, 'people.enrich', { email: 'a@b.co' }, defaults);
     expect(mergeKey(2, 'people.enrich', { email: 'a@b.co' }, defaults)).not.toBe(base);
