@@ -54,9 +54,10 @@ function takes(fast: NodeFastPath, req: IncomingMessage, res: ServerResponse): b
   }
 }
 
-/** `call` runs once, the first time `inFlight` requests are in flight together */
+/** `call` runs once, the first time `inFlight` requests that `counts` are in flight together */
 export interface Crowd {
   inFlight: number;
+  counts: (req: IncomingMessage) => boolean;
   call: () => void;
 }
 
@@ -65,11 +66,15 @@ export function startServer(app: H3, opts: { port: number; hostname?: string; fa
   const fast = opts.fast;
   let inFlight = 0;
   let crowd = opts.crowd;
+  let crowded = 0;
   let idle: (() => void) | null = null;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (++inFlight === crowd?.inFlight) {
-      crowd.call();
-      crowd = undefined;
+    inFlight++;
+    if (crowd?.counts(req)) {
+      if (++crowded === crowd.inFlight) {
+        crowd.call();
+        crowd = undefined;
+      } else res.once('close', () => { crowded--; });
     }
     res.once('close', () => {
       if (--inFlight === 0) idle?.();

@@ -2,6 +2,7 @@
 // (runtime/young-generation.ts): the hold and its release in a Node process of their own, as this
 // Node's V8 does them, and the server's one call when the crowd first forms, over real HTTP.
 import { execFile } from 'node:child_process';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { H3 } from 'h3';
@@ -31,26 +32,36 @@ describe('the young generation', () => {
     expect(released).toBeGreaterThan(held);
   });
 
-  it('is released once, when the server first has the crowd in flight together', async () => {
+  it('is released once, when the server first has the crowd of counted requests in flight together', async () => {
     let calls = 0;
     const gates: Array<() => void> = [];
-    const app = new H3().get('/slow', () => new Promise<string>((resolve) => gates.push(() => resolve('ok'))));
-    const server = await startServer(app, { port: 0, crowd: { inFlight: 3, call: () => { calls++; } } });
+    const slow = () => new Promise<string>((resolve) => gates.push(() => resolve('ok')));
+    const app = new H3().get('/paid/slow', slow).get('/free/slow', slow);
+    const counts = (req: IncomingMessage) => req.url?.startsWith('/paid/') === true;
+    const server = await startServer(app, { port: 0, crowd: { inFlight: 3, counts, call: () => { calls++; } } });
     const waitFor = async (n: number) => { while (gates.length < n) await new Promise((r) => setTimeout(r, 5)); };
-    const get = () => fetch(`${server.url}/slow`).then((r) => r.text());
-    const two = [get(), get()];
+    const get = (path: string) => fetch(`${server.url}${path}`).then((r) => r.text());
+    const open = async (wanted: Array<Promise<string>>) => { for (const o of gates.splice(0)) o(); expect(await Promise.all(wanted)).toEqual(wanted.map(() => 'ok')); };
+    // uncounted requests, however many, release nothing
+    const free = [0, 1, 2, 3].map(() => get('/free/slow'));
+    await waitFor(4);
+    expect(calls).toBe(0);
+    await open(free);
+    // two counted ones come and go, then three together
+    const two = [get('/paid/slow'), get('/paid/slow')];
+    await waitFor(2);
+    await open(two);
+    const three = [get('/paid/slow'), get('/paid/slow')];
     await waitFor(2);
     expect(calls).toBe(0);
-    const third = get();
+    three.push(get('/paid/slow'));
     await waitFor(3);
     expect(calls).toBe(1);
-    for (const open of gates.splice(0)) open();
-    expect(await Promise.all([...two, third])).toEqual(['ok', 'ok', 'ok']);
+    await open(three);
     // a second crowd calls nothing more
-    const again = [get(), get(), get()];
+    const again = [get('/paid/slow'), get('/paid/slow'), get('/paid/slow')];
     await waitFor(3);
-    for (const open of gates.splice(0)) open();
-    await Promise.all(again);
+    await open(again);
     expect(calls).toBe(1);
     await server.close();
   });
