@@ -4,9 +4,9 @@
 // searches grew it for nothing: 10-13 MB of resident memory. So svc holds it at its first size
 // (growth factor 1) until paid calls crowd in: with many in flight their objects do survive, and a
 // capped young generation made a routed call cost about 25% more CPU (bench/README.md); searches
-// cost the same either way. Then V8's default factor, 2, applies for the rest of
-// the process. V8 reads the factor at each growth, so
-// setting it at run time takes effect (it raises a factor below 2 given on the command line).
+// cost the same either way. Then V8's default factor, 2, applies for the rest of the process. V8
+// reads the factor at each growth, so setting it at run time takes effect (it raises a factor below
+// 2 given on the command line).
 import { setFlagsFromString } from 'node:v8';
 
 /** paid calls in flight together that release the young generation: a load, not one client's calls */
