@@ -133,7 +133,8 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     if (outcome === 'error' && KEY_REFUSED.has(answer.status)) return keyRefused(provider, prov.display_name, own !== null, answer, key, callId);
     return new Response(redact(final.text, key), {
       status: final.status,
-      headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost) },
+      // whose key served: with the team's own, the cost is the provider's bill to the team, not a charge to the balance
+      headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost), 'x-svc-key': pays ? 'platform' : 'own' },
     });
   } finally {
     hold?.release();

@@ -43,7 +43,7 @@ export const proxyRoutes = [
       },
     },
     responses: {
-      default: "The provider's answer, with X-Svc-Cost-Micro", 401: 'No or bad credential', 402: 'Balance too low', 404: 'No such provider or operation',
+      default: "The provider's answer, with X-Svc-Cost-Micro and X-Svc-Key (platform or own)", 401: 'No or bad credential', 402: 'Balance too low', 404: 'No such provider or operation',
       405: 'Not the method the operation declares', 422: 'A parameter the operation does not declare (strict entries), or a route header that does not apply or whose ceiling the call passes', 502: "The provider refused svc's key or failed",
     },
     handle: ({ ctx, event, team, path: { provider } }) => {

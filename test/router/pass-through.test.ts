@@ -54,6 +54,7 @@ describe('a per_result pass-through (hunter domain search)', () => {
     expect(billed.calls).toBe(1);
     expect(billed.billed_micro).toBeGreaterThan(0);
     expect(r.headers.get('x-svc-cost-micro')).toBe(String(billed.billed_micro));
+    expect(r.headers.get('x-svc-key')).toBe('platform');
     expect(await balance()).toBe(before - billed.billed_micro);
     expect((await chargedByEndpoint())[SEARCH]).toBe(billed.billed_micro);
   });
@@ -304,6 +305,7 @@ describe('a provider refusing the key', () => {
     const r = await w.call('/proxy/hunter/email-verifier?email=jane@stripe.com', undefined, {}, token);
     expect(r.status).toBe(200);
     expect(r.headers.get('x-svc-cost-micro')).toBe(String(w.ctx.catalog.runtime.operations['hunter.people.email.verify'].price_micro));
+    expect(r.headers.get('x-svc-key')).toBe('own');
     expect(await w.ctx.state.balance(team.id)).toBe(1_000_000); // the team's own key: the provider bills the team, not svc
     const routed = await w.call('/proxy/people.email.verify', { email: 'jane@stripe.com' }, { 'x-svc-route-dry-run': '1' }, token);
     expect(routed.body.plan[0]).toMatchObject({ endpoint_id: 'hunter.people.email.verify', key: 'own' });
