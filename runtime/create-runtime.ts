@@ -4,7 +4,8 @@ import type { H3 } from 'h3';
 import type { Config } from './config.ts';
 import { ensureBuilt } from './ensure-built.ts';
 import { loadDist } from './catalog/dist.ts';
-import { createApp } from './app.ts';
+import { createApp, ROUTES } from './app.ts';
+import { refuseClashingPrefix } from './declared-route.ts';
 import { startServer, type Crowd, type RunningServer } from './server.ts';
 import { fastPath } from './fast-path.ts';
 import { createState } from './state/index.ts';
@@ -42,10 +43,12 @@ function warmRouter(ctx: AppContext): void {
 }
 
 /**
- * svc from its configuration. State opens first, so a data directory another process holds stops
- * the start before any build work; `build` rebuilds a stale catalog (npm start) before loading it.
+ * svc from its configuration. A proxy prefix clashing with svc's own paths stops it first; then state
+ * opens, so a data directory another process holds stops the start before any build work; `build`
+ * rebuilds a stale catalog (npm start) before loading it.
  */
 export async function createRuntime(config: Config, opts: { build?: boolean } = {}): Promise<Svc> {
+  refuseClashingPrefix(ROUTES, config.proxyPrefix);
   const state = await createState(config);
   if (opts.build) await ensureBuilt(config.distDir);
   const catalog = loadDist(config.distDir, `${config.publicUrl}${config.proxyPrefix}`);

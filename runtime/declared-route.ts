@@ -3,7 +3,7 @@
 // A route group (runtime/routes/<group>.ts) exports a list of these; app.ts lists the groups.
 import type { H3, H3Event } from 'h3';
 import type { AppContext } from './context.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import type { ObjectSchema } from './request-schemas.ts';
 import type { Team } from './state/index.ts';
 
@@ -124,6 +124,16 @@ export const isCatchAll = (r: Pick<Route, 'path'>): boolean => /\*\}$/.test(r.pa
 
 /** the routes a server with this configuration serves */
 export const servedBy = (routes: readonly Route[], config: Config): Route[] => routes.filter((r) => r.when?.(config) ?? true);
+
+/**
+ * A proxy prefix that starts with one of svc's own first path segments (`/catalog`, `/hub`, …) would
+ * split that path between two sets of routes, so the start refuses it, naming them.
+ */
+export function refuseClashingPrefix(routes: readonly Route[], proxyPrefix: string): void {
+  const own = new Set(routes.filter((r) => !r.path.startsWith('{proxy}')).map((r) => r.path.split('/')[1]).filter((s) => s && !s.startsWith('{')));
+  const first = proxyPrefix.split('/')[1];
+  if (own.has(first)) throw new ConfigError(`SVC_PROXY_PREFIX=${proxyPrefix}: /${first} is one of svc's own paths (${[...own].sort().map((s) => `/${s}`).join(', ')}); choose another, such as /proxy`);
+}
 
 /** One value per app context, made on first use (a group's shared parts: a hub, a rate limit). */
 export function perContext<T>(make: (ctx: AppContext) => T): (ctx: AppContext) => T {

@@ -102,6 +102,14 @@ describe('start checks', () => {
       expect(s.stderr()).toBe(`svc: SVC_PUBLIC_URL=${bad}: expected an http:// or https:// URL, such as https://svc.example.com\n`);
     }
   }, 60_000);
+
+  it("refuses an SVC_PROXY_PREFIX under one of svc's own paths, which it would split between two sets of routes", async () => {
+    for (const bad of ['/catalog', '/hub/calls']) {
+      const s = await start({ SVC_DATA_DIR: dataDir('prefix'), SVC_PROXY_PREFIX: bad });
+      expect(await s.exited).toBe(2);
+      expect(s.stderr()).toMatch(new RegExp(`^svc: SVC_PROXY_PREFIX=${bad}: /${bad.split('/')[1]} is one of svc's own paths \\(.*/catalog.*/hub.*\\); choose another, such as /proxy\n$`));
+    }
+  }, 60_000);
 });
 
 describe('SIGTERM', () => {
