@@ -1,6 +1,7 @@
 // Plain queries whose answer is not in doubt, over the real catalog and a loopback server: a
-// provider written as its brand ('Hunter.io' reads as a domain otherwise), and jobs whose one
-// generic word ('stats', 'likes') once made the finder's judge keep another platform's rows.
+// provider written as its brand ('Hunter.io' reads as a domain otherwise), a video's counts asked
+// for in plain words, and jobs whose one generic word ('stats', 'likes') once made the finder's judge
+// keep another platform's rows.
 import { describe, expect, it } from 'vitest';
 import { servedRealCatalog } from './served.ts';
 
@@ -23,6 +24,13 @@ describe('a provider named by its brand', () => {
 
   it('a domain that is no provider still reads as a domain', async () => {
     expect((await search('competitors of stripe.com'))[0].capability).toBe('companies.similar');
+  });
+});
+
+describe("a video's counts", () => {
+  it.each(['youtube likes', 'youtube video likes', 'youtube video stats', 'video view count'])('%s: video details first, before any lookalike companies', async (q) => {
+    const caps = (await search(q)).map((r) => r.capability);
+    expect(caps.slice(0, 2)).toEqual(['youtube.video.detail', 'youtube.video.detail']);
   });
 });
 
