@@ -79,7 +79,8 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   if (options.dryRun) return Response.json({ plan: [{ endpoint_id: op.endpoint_id, key: pays ? 'platform' : 'own', worst_cost_micro: worst }], excluded: [], worst_cost_micro: worst });
   const hold = pays ? await spending.reserve(team.id, worst) : null;
   if (hold === 'short') {
-    balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''}; nothing was called or charged.`);
+    const balance = await state.balance(team.id);
+    balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''} and the balance is ${balance} micro-USD; nothing was called or charged.`);
   }
   if (hold === 'held') fail(402, 'Balance is held by calls in flight; retry when they finish.');
   try {

@@ -63,8 +63,9 @@ export interface RouteOutcome {
   verification?: Verification;
   ignored_filters: string[];
   plan: Plan;
-  /** the cheapest attempt's worst charge to the balance, for the 402 sentence */
+  /** the cheapest attempt's worst charge to the balance, and the balance, for the 402 sentence */
   needed_micro?: number;
+  balance_micro?: number;
   /** a dry run with verification on: what each verification may cost at worst */
   verifier?: { capability: string; worst_cost_micro: number };
 }
@@ -122,8 +123,10 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
     const cheapest = cheapestAttemptMicro(thePlan.attempts);
     const reserved = await deps.spending.reserve(call.team.id, thePlan.attempts[0].worst_cost_micro, cheapest);
     if (reserved === 'short') {
-      // every attempt listed as skipped for the balance: what a verification refused this way shows
-      return { ...base, kind: 'broke', needed_micro: cheapest, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
+      // every attempt listed as skipped for the balance: what a verification refused this way shows;
+      // the balance read again for the 402's sentence (a refusal, so the read costs no paid call)
+      const balance = await deps.state.balance(call.team.id);
+      return { ...base, kind: 'broke', needed_micro: cheapest, balance_micro: balance, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
     }
     if (reserved !== 'held') opening = reserved;
   }

@@ -228,7 +228,7 @@ describe('bad calls change nothing', () => {
     const billing = JSON.stringify(await w.billing());
     const r = await w.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, {}, broke.token);
     expect(r.status).toBe(402);
-    expect(r.body.detail).toMatch(/1000 micro-USD/);
+    expect(r.body.detail).toBe('Balance too low: the cheapest eligible attempt may cost 1000 micro-USD and the balance is 500 micro-USD; nothing was called or charged. Add credit and retry.');
     expect(JSON.stringify(await w.billing())).toBe(billing);
     expect(await w.ctx.state.balance(broke.team.id)).toBe(500);
   });
@@ -509,7 +509,7 @@ describe('a per-row pass-through', () => {
     try {
       const r = await rw.call('/proxy/searchco/rows/google?query=coffee&size=3');
       expect(r.status).toBe(402);
-      expect(r.body.detail).toContain('1500 micro-USD for the 3 rows');
+      expect(r.body.detail).toContain('1500 micro-USD for the 3 rows this call may return and the balance is 1000 micro-USD;');
       expect((await rw.billing())['searchco.google.serp.organic.rows']).toBeUndefined();
       expect((await rw.call('/teams/me')).body.balance_micro).toBe(1_000);
       const two = await rw.call('/proxy/searchco/rows/google?query=coffee&size=2');
