@@ -7,6 +7,7 @@
 // twice pays once. Money still moves only through Spending.pay.
 import { randomUUID } from 'node:crypto';
 import { isStorageOutage } from '../errors.ts';
+import { now } from '../util/clock.ts';
 import type { Spending } from '../spending.ts';
 import type { LedgerEntry, State } from '../state/index.ts';
 
@@ -22,16 +23,19 @@ export interface Due {
 interface DueRecord extends Due {
   /** epoch ms the record was stored: the ledgers are read back to about then */
   at: number;
-  /** the instance holding the record, the token of its hold, and until when (epoch ms) it holds */
+  /** the process and the instance in it holding the record, the token of its hold, and until when (epoch ms) it holds */
+  process: string;
   holder: string;
   lease: string;
   lease_until: number;
 }
 
 const PREFIX = 'earning-due';
+/** this process: on the single-writer stores, a hold of any other process is a dead one's */
+const PROCESS = randomUUID();
 const keyOf = (callId: string) => `${PREFIX}:${callId}`;
 /** how long a hold keeps other instances off a record: far past the few writes between its storing and removal */
-const LEASE_MS = 10 * 60_000;
+export const LEASE_MS = 10 * 60_000;
 /** after an outage; longer than redis-doubts' round, so a post whose answer was lost is settled (and reversed) first */
 const RETRY_MS = 5000;
 /** entry times come from each instance's clock; a minute covers their drift */
@@ -57,8 +61,8 @@ export class EarningsDue {
     if (due.amount_micro === 0) return charge();
     this.running.add(due.call_id);
     try {
-      const now = Date.now();
-      await this.state.atomics.claim<DueRecord>(keyOf(due.call_id), { ...due, at: now, holder: this.me, lease: randomUUID(), lease_until: now + LEASE_MS });
+      const at = now();
+      await this.state.atomics.claim<DueRecord>(keyOf(due.call_id), { ...due, at, process: PROCESS, holder: this.me, lease: randomUUID(), lease_until: at + LEASE_MS });
       return await charge();
     } catch (e) {
       this.release(due.call_id);
@@ -111,11 +115,11 @@ export class EarningsDue {
 
   /** null when settled or gone; else the ms until another instance's hold on it ends */
   private async settleOne(key: string): Promise<number | null> {
-    const now = Date.now();
+    const at = now();
     const lease = randomUUID();
-    const record = await this.state.atomics.update<DueRecord>(key, (d) => (d && this.mayTake(d, now) ? { ...d, holder: this.me, lease, lease_until: now + LEASE_MS } : undefined));
+    const record = await this.state.atomics.update<DueRecord>(key, (d) => (d && this.mayTake(d, at) ? { ...d, process: PROCESS, holder: this.me, lease, lease_until: at + LEASE_MS } : undefined));
     if (!record) return null;
-    if (record.lease !== lease) return this.running.has(record.call_id) ? null : Math.max(0, record.lease_until - now);
+    if (record.lease !== lease) return this.running.has(record.call_id) ? null : Math.max(0, record.lease_until - at);
     const owed = await this.owed(record);
     if (owed === null) {
       process.stderr.write(`svc: cannot tell whether the maker's earning of ${record.amount_micro} micro-USD for ${record.call_id} is owed: its charge is past the ledger read back; the record ${key} stays for an operator\n`);
@@ -127,11 +131,11 @@ export class EarningsDue {
   }
 
   /**
-   * Not a run of this process in flight, and: the embedded and memory stores have one process, so
-   * a hold by another instance is a dead one's; on Redis another instance's hold is waited out.
+   * Not a run of this instance in flight, and held by none other: this instance's own (its run gave
+   * up), a hold run out, or, on the embedded and memory stores (one process each), another process's.
    */
-  private mayTake(d: DueRecord, now: number): boolean {
-    return !this.running.has(d.call_id) && (this.state.kind !== 'redis' || d.holder === this.me || d.lease_until <= now);
+  private mayTake(d: DueRecord, at: number): boolean {
+    return !this.running.has(d.call_id) && (d.holder === this.me || d.lease_until <= at || (this.state.kind !== 'redis' && d.process !== PROCESS));
   }
 
   /** what the caller was charged for the call (refunds taken off) less what the maker earned for it; null when the ledger is too long to tell */
