@@ -43,17 +43,19 @@ const backends: Array<{ name: string; open: () => Promise<{ state: State; anothe
 const PRICE = 70_000;
 
 describe.each(backends)('earnings due on $name', ({ name, open }) => {
-  /** a caller and a maker; `left` runs the hub's order up to the charge and stops there, as a process killed then would */
+  /** a caller and a maker; `left` runs the hub's order up to `stage` and stops there, as a process killed then would */
   async function world() {
     const opened = await open();
     const { state } = opened;
     const caller = (await state.createTeam('due caller', 1_000_000))!.team.id;
     const maker = (await state.createTeam('due maker', 0))!.team.id;
-    const left = async (charge: boolean): Promise<Due> => {
+    const left = async (stage: 'due' | 'charged' | 'earned'): Promise<Due> => {
       const spending = new Spending(state);
       const due: Due = { maker, caller, amount_micro: PRICE, tool_id: 'due-tool@1', call_id: newCallId() };
       const hold = (await spending.hold(caller, PRICE))!;
-      await new EarningsDue(state, spending).charge(due, async () => (charge ? hold.charge(PRICE, { tool_id: due.tool_id, call_id: due.call_id }) : 0));
+      await new EarningsDue(state, spending).charge(due, async () => (stage === 'due' ? 0 : hold.charge(PRICE, { tool_id: due.tool_id, call_id: due.call_id })));
+      // paid, and killed before the record was removed
+      if (stage === 'earned') await spending.pay(maker, PRICE, { tool_id: due.tool_id, call_id: due.call_id });
       return due;
     };
     const repair = async (s: State) => new EarningsDue(s, new Spending(s)).settle();
@@ -65,7 +67,7 @@ describe.each(backends)('earnings due on $name', ({ name, open }) => {
 
   it("pays the maker a charge that landed, once, however often it is repaired, and leaves no record", async () => {
     const { state, another, close, maker, caller, left, repair, earned, pastLease } = await world();
-    const due = await left(true);
+    const due = await left('charged');
     expect(await state.balance(caller)).toBe(1_000_000 - PRICE);
     expect((await state.account(maker)).earnings_micro).toBe(0);
     const next = await another();
@@ -80,9 +82,9 @@ describe.each(backends)('earnings due on $name', ({ name, open }) => {
     await close();
   });
 
-  it('two repairs at once pay once', async () => {
+  it('two repairs at once pay once, and a record whose earning was posted pays nothing more', async () => {
     const { another, close, maker, left, repair, earned, pastLease } = await world();
-    const dues = [await left(true), await left(true), await left(true)];
+    const dues = [await left('charged'), await left('charged'), await left('earned')];
     const a = await another();
     const b = name === 'redis' ? await another() : a; // one process holds the embedded store
 
@@ -96,7 +98,7 @@ describe.each(backends)('earnings due on $name', ({ name, open }) => {
 
   it('pays nothing for a record whose charge never landed, and removes it', async () => {
     const { another, close, maker, caller, left, repair, earned, pastLease } = await world();
-    const due = await left(false);
+    const due = await left('due');
     const next = await another();
     expect(await next.atomics.keys('earning-due')).toHaveLength(1);
     pastLease();
