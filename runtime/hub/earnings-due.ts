@@ -48,7 +48,7 @@ export class EarningsDue {
   /** calls whose run, in this process, is between storing the record and removing it */
   private running = new Set<string>();
   private timer: { handle: NodeJS.Timeout; at: number } | null = null;
-  private round: Promise<void> | null = null;
+  private rounds: Promise<void> = Promise.resolve();
 
   constructor(private state: State, private spending: Spending) {}
 
@@ -83,9 +83,14 @@ export class EarningsDue {
     }
   }
 
-  /** Settle every record no live run holds; one round at a time in this process. */
+  /**
+   * Settle every record no live run holds. Rounds of one instance run one after another; one asked
+   * for during another runs after it, as it may be for a record the running round listed too early.
+   */
   settle(): Promise<void> {
-    return (this.round ??= this.settleAll().finally(() => { this.round = null; }));
+    const round = this.rounds.then(() => this.settleAll());
+    this.rounds = round.catch(() => {});
+    return round;
   }
 
   private release(callId: string): void {
