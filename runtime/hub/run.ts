@@ -46,7 +46,7 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
       const due = { maker: tool.team_id, caller: caller.id, amount_micro: price, tool_id: key, call_id: callId };
       try {
         charged = await earnings.charge(due, () => hold.charge(price, { tool_id: key, call_id: callId }));
-        await afterCharge(earnings.pay(due, charged), `the maker's earning of ${charged} micro-USD for ${callId} (settled once storage answers)`);
+        await afterCharge(earnings.pay(due, charged), `the maker's earning of ${charged} micro-USD for ${callId} (still due: paid once storage answers)`);
       } catch (e) {
         // the steps were charged; a charge of the price in doubt is undone by the state (redis-doubts)
         if (!(result.cost_micro > 0 && isStorageOutage(e))) throw e;
