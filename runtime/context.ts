@@ -7,6 +7,7 @@ import { liveData, type State } from './state/index.ts';
 import { createRouter, type Router } from './router/router.ts';
 import { entryBytes, type EntryBytes } from './catalog/entry-bytes.ts';
 import { Spending } from './spending.ts';
+import { EarningsDue, logFailure } from './hub/earnings-due.ts';
 
 export interface AppContext {
   config: Config;
@@ -17,6 +18,8 @@ export interface AppContext {
   readonly router: Router;
   /** holds and charges: how every call spends a team's money */
   spending: Spending;
+  /** hub earnings made certain across a crash between a run's charge and its maker's earning */
+  earnings: EarningsDue;
   /** bytes of GET /catalog/endpoints/{id}, live parts included */
   entryBytes: EntryBytes;
 }
@@ -24,9 +27,12 @@ export interface AppContext {
 export function createContext(config: Config, catalog: DistCatalog, state: State): AppContext {
   const live = liveData(state, catalog);
   const spending = new Spending(state);
+  // earnings left due by a process that died mid-run are settled as this one starts
+  const earnings = new EarningsDue(state, spending);
+  earnings.settle().catch(logFailure);
   let router: Router | undefined;
   return {
-    config, catalog, live, state, spending, entryBytes: entryBytes(catalog, live),
+    config, catalog, live, state, spending, earnings, entryBytes: entryBytes(catalog, live),
     get router() {
       return (router ??= createRouter({ runtime: catalog.runtime, state, live, config, spending }));
     },

@@ -1,7 +1,8 @@
 // A run for a caller: the input checked against the input schema, the tool's price held on the
 // caller's balance, the steps run through the router on the caller's balance, then the price
 // charged and credited to the maker, in the same ledger, only when the run produced an output that
-// fits the output schema. A step that ran is charged by the router whatever happens after it.
+// fits the output schema (the earning stored as due first, so it is paid even if svc dies between
+// the two writes: earnings-due.ts). A step that ran is charged by the router whatever happens after it.
 import type { AppContext } from '../context.ts';
 import { fail, invalid, isStorageOutage } from '../errors.ts';
 import { STORAGE_RETRY_AFTER_S } from '../state/unavailable.ts';
@@ -27,7 +28,7 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
   if (!validators.input(input)) {
     invalid(dataProblems(validators.input.errors).map((p) => ({ loc: ['body', 'input', ...p.pointer.split('/').slice(1)], msg: p.msg, type: 'value_error.input' })));
   }
-  const { spending } = ctx;
+  const { spending, earnings } = ctx;
   const price = version.price_micro;
   const hold = await spending.hold(caller.id, price);
   if (!hold) fail(402, `Balance too low: ${key} costs ${price} micro-USD a run plus its steps' charges. Nothing was charged.`);
@@ -41,14 +42,16 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
     }
     // charged while the hold still stands, so the price is there whatever ran meanwhile
     if (result.kind === 'done') {
+      // the earning is due before the caller is charged, so a crash between the two cannot lose it
+      const due = { maker: tool.team_id, caller: caller.id, amount_micro: price, tool_id: key, call_id: callId };
       try {
-        charged = await hold.charge(price, { tool_id: key, call_id: callId });
+        charged = await earnings.charge(due, () => hold.charge(price, { tool_id: key, call_id: callId }));
+        await afterCharge(earnings.pay(due, charged), `the maker's earning of ${charged} micro-USD for ${callId} (still due: paid once storage answers)`);
       } catch (e) {
         // the steps were charged; a charge of the price in doubt is undone by the state (redis-doubts)
         if (!(result.cost_micro > 0 && isStorageOutage(e))) throw e;
         result = { ...result, kind: 'storage', output: null, reason: "Storage stopped answering before the tool's price was charged." };
       }
-      if (charged > 0) await afterCharge(spending.pay(tool.team_id, charged, { tool_id: key, call_id: callId }), `the maker's earning of ${charged} micro-USD for ${callId}`);
     }
   } finally {
     hold.release();
@@ -63,7 +66,8 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
 
 /**
  * Bookkeeping after money moved (the maker's earning, the run record): if storage fails there, the
- * caller still gets what was charged for, and the loss is logged for an operator.
+ * caller still gets what was charged for, and the failure is logged (an earning left due is paid by
+ * repair once storage answers; a lost run record stays lost).
  */
 async function afterCharge(write: Promise<unknown>, what: string): Promise<void> {
   try {

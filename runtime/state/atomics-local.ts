@@ -107,6 +107,14 @@ export class LocalAtomics implements Atomics {
     });
   }
 
+  remove(key: string): Promise<void> {
+    return this.lock.run(`record:${key}`, () => this.storage.removeItem(key));
+  }
+
+  keys(prefix: string): Promise<string[]> {
+    return this.storage.getKeys(prefix);
+  }
+
   async hit(name: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     return this.ephemera.hit(name, windowMs);
   }

@@ -115,6 +115,14 @@ export class RedisAtomics implements Atomics {
     return (await onRedis(this.client.set(RECORD_PREFIX + key, JSON.stringify(value), 'NX'))) === 'OK';
   }
 
+  remove(key: string): Promise<void> {
+    return this.storage.removeItem(key);
+  }
+
+  keys(prefix: string): Promise<string[]> {
+    return this.storage.getKeys(prefix);
+  }
+
   async hit(name: string, windowMs: number): Promise<{ count: number; resetMs: number }> {
     const [count, resetMs] = (await onRedis(this.scripts.windowHit(`w:${name}`, windowMs))) as [number, number];
     return { count, resetMs: Math.max(0, resetMs) };

@@ -61,6 +61,10 @@ export interface Atomics {
   update<T>(key: string, fn: (current: T | null) => T | undefined | Promise<T | undefined>): Promise<T | null>;
   /** write `value` only when `key` is free; false when it was taken */
   claim<T>(key: string, value: T): Promise<boolean>;
+  /** drop one record (nothing to do when there is none) */
+  remove(key: string): Promise<void>;
+  /** the keys of every record under `prefix` (`a` lists `a:…`), in no set order */
+  keys(prefix: string): Promise<string[]>;
   /**
    * Count one hit in the current fixed window of `name` (windows are `windowMs` long, starting at a
    * window's first hit): the hits so far in it, this one included, and the ms until it ends.

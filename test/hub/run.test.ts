@@ -1,7 +1,8 @@
 // Running tools: money that reconciles caller, maker and the sandbox's billing exactly; what a run
 // that stops early charges; pinned versions and their 30 days (a controllable clock); retiring.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setClock } from '../../runtime/util/clock.ts';
+import { StorageUnavailable } from '../../runtime/state/unavailable.ts';
 import { hubWorld, type HubWorld } from './world.ts';
 import { emailTool } from './tool-files.ts';
 
@@ -43,7 +44,9 @@ describe('a run', () => {
     expect(await billed()).toBe(steps);
     // one ledger: the price row and the earning row carry the run's call id and version
     expect((await ledgerRows(caller.teamId)).find((e) => e.tool_id)).toMatchObject({ kind: 'charge', amount_micro: -50_000, tool_id: 'email-money@1', call_id: svc.call_id });
-    expect((await ledgerRows(w.teamId)).find((e) => e.kind === 'earning')).toMatchObject({ amount_micro: 50_000, tool_id: 'email-money@1', call_id: svc.call_id });
+    expect((await ledgerRows(w.teamId)).filter((e) => e.kind === 'earning')).toEqual([expect.objectContaining({ amount_micro: 50_000, tool_id: 'email-money@1', call_id: svc.call_id })]);
+    // the earning was due while the price was charged, and is not due any more
+    expect(await w.ctx.state.atomics.keys('earning-due')).toEqual([]);
     // and so do the steps' charges: the caller's rows of this run, summed by its call id, are what it cost
     const runRows = (await ledgerRows(caller.teamId)).filter((e) => e.call_id === svc.call_id);
     expect(runRows.length).toBeGreaterThan(1);
@@ -58,6 +61,27 @@ describe('a run', () => {
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual(runs.body);
   });
+
+  it("an earning that storage would not take is paid once storage answers again, and only once", async () => {
+    const caller = await w.team('outage caller', 5_000_000);
+    const makerBefore = await w.ctx.state.account(w.teamId);
+    const { state } = w.ctx;
+    const earn = state.earn;
+    state.earn = () => Promise.reject(new StorageUnavailable(new Error('connect ECONNREFUSED'), 'Redis'));
+    try {
+      const r = await w.req('POST', '/hub/tools/email-money/run', { input: { domain: 'nohit-checkco.io', full_name: 'Ann Lee' } }, caller.token);
+      expect(r.status).toBe(200);
+      expect(r.body._svc.price_micro).toBe(50_000);
+      expect((await state.account(w.teamId)).earnings_micro).toBe(makerBefore.earnings_micro);
+      expect(await state.atomics.keys('earning-due')).toHaveLength(1);
+    } finally {
+      state.earn = earn;
+    }
+    // the retry after the outage, on its own
+    await vi.waitFor(async () => expect(await state.atomics.keys('earning-due')).toEqual([]), { timeout: 10_000, interval: 200 });
+    await w.ctx.earnings.settle();
+    expect((await state.account(w.teamId)).earnings_micro - makerBefore.earnings_micro).toBe(50_000);
+  }, 20_000);
 
   it('a step that finds nothing ends the run: its steps are charged, the price is not', async () => {
     const caller = await w.team('miss caller', 5_000_000);
