@@ -36,7 +36,7 @@ const PROCESS = randomUUID();
 const keyOf = (callId: string) => `${PREFIX}:${callId}`;
 /** how long a hold keeps other instances off a record: far past the few writes between its storing and removal */
 export const LEASE_MS = 10 * 60_000;
-/** after an outage; longer than redis-doubts' round, so a post whose answer was lost is settled (and reversed) first */
+/** after an outage, or while posts whose answer was lost are still in doubt */
 const RETRY_MS = 5000;
 /** entry times come from each instance's clock; a minute covers their drift */
 const SKEW_MS = 60_000;
@@ -108,6 +108,12 @@ export class EarningsDue {
 
   private async settleAll(): Promise<void> {
     try {
+      // Posts whose answer was lost are settled (a landed charge refunded, an earning reversed)
+      // before any record is: until then the ledger may show a charge that is about to be given back.
+      if (!(await this.state.atomics.doubtsSettled())) {
+        this.wake(RETRY_MS);
+        return;
+      }
       for (const key of await this.state.atomics.keys(PREFIX)) {
         const wait = await this.settleOne(key);
         if (wait !== null) this.wake(wait);

@@ -152,4 +152,9 @@ export class RedisAtomics implements Atomics {
   flush(): Promise<void> {
     return this.doubts.settle();
   }
+
+  async doubtsSettled(): Promise<boolean> {
+    await this.doubts.settle();
+    return this.doubts.none();
+  }
 }

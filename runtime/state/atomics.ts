@@ -84,4 +84,9 @@ export interface Atomics {
   marks(): Promise<Map<string, number>>;
   /** finish pending writes (the ledger's, account checkpoints) before the process exits */
   flush(): Promise<void>;
+  /**
+   * Settle what can be of the posts whose answer was lost (Redis only: redis-doubts.ts); true when
+   * none is left in doubt, so the ledger says what was charged and earned for good.
+   */
+  doubtsSettled(): Promise<boolean>;
 }

@@ -30,6 +30,11 @@ export class Doubts {
     private refund: (account: string, chargeId: number, amount: number) => Promise<LedgerEntry | null>,
   ) {}
 
+  /** true when no post is waiting to be checked */
+  none(): boolean {
+    return this.open.length === 0;
+  }
+
   add(doubt: Doubt): void {
     this.open.push(doubt);
     this.timer ??= setTimeout(() => void this.settle(), RETRY_MS).unref();

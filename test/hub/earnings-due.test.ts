@@ -110,6 +110,25 @@ describe.each(backends)('earnings due on $name', ({ name, open }) => {
     await close();
   });
 
+  it('settles nothing while a post whose answer was lost is in doubt (its charge may be about to be refunded)', async () => {
+    const { another, close, left, earned, pastLease } = await world();
+    const due = await left('charged');
+    const next = await another();
+    pastLease();
+    let doubtful = true;
+    // the state's own answer, but for whether a lost answer is still being checked (redis-doubts.ts)
+    const atomics = Object.create(next.atomics, { doubtsSettled: { value: async () => !doubtful } }) as State['atomics'];
+    const earnings = new EarningsDue({ ...next, atomics }, new Spending(next));
+    await earnings.settle();
+    expect(await earned(next, due.call_id)).toEqual([]);
+    expect(await next.atomics.keys('earning-due')).toHaveLength(1);
+    doubtful = false;
+    await earnings.settle();
+    expect(await earned(next, due.call_id)).toHaveLength(1);
+    expect(await next.atomics.keys('earning-due')).toEqual([]);
+    await close();
+  });
+
   it('leaves alone a run in flight in this process and, on Redis, a live hold of another instance', async () => {
     const { state, another, close, maker, caller, repair } = await world();
     const spending = new Spending(state);
