@@ -59,7 +59,7 @@ export function parseStorage(spec: string | null): StorageSpec {
 export function describeStorage(config: Pick<Config, 'storage' | 'dataDir'>): string {
   const s = config.storage;
   if (s.kind === 'memory') return 'in memory (nothing survives a restart)';
-  if (s.kind === 'fs') return `embedded storage in ${config.dataDir}`;
+  if (s.kind === 'fs') return `embedded storage in ${s.dir ?? config.dataDir}`; // fs:<dir> wins over SVC_DATA_DIR, as in the backend
   return `shared on Redis at ${s.url.replace(/\/\/[^@/]*@/, '//…@')}`;
 }
 

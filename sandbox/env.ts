@@ -30,12 +30,19 @@ export function sandboxKeys(runtime: RuntimeCatalog, env: NodeJS.ProcessEnv = pr
   return { keys, madeUp };
 }
 
+export class SandboxSettingError extends Error {}
+
+/** SVC_SANDBOX_FAULT_RATE (0..1, default 0) and SVC_SANDBOX_SEED (a whole number, default 1): a value
+ * they do not take is an error naming it, so a soak test never runs quietly without its faults. */
+export function sandboxFaults(env: NodeJS.ProcessEnv = process.env): { faultRate: number; seed: number } {
+  const rate = env.SVC_SANDBOX_FAULT_RATE?.trim() || '0';
+  const seed = env.SVC_SANDBOX_SEED?.trim() || '1';
+  const faultRate = /^(\d+\.?\d*|\.\d+)$/.test(rate) ? Number(rate) : NaN;
+  if (!(faultRate >= 0 && faultRate <= 1)) throw new SandboxSettingError(`SVC_SANDBOX_FAULT_RATE=${rate}: expected a share from 0 to 1, such as 0.05`);
+  if (!/^\d+$/.test(seed) || !Number.isSafeInteger(Number(seed))) throw new SandboxSettingError(`SVC_SANDBOX_SEED=${seed}: expected a whole number, such as 1`);
+  return { faultRate, seed: Number(seed) };
+}
+
 export function sandboxOptionsFromEnv(runtime: RuntimeCatalog, env: NodeJS.ProcessEnv = process.env): SandboxOptions & KeyChoice {
-  const rate = Number(env.SVC_SANDBOX_FAULT_RATE ?? 0);
-  const seed = Number(env.SVC_SANDBOX_SEED ?? 1);
-  return {
-    ...sandboxKeys(runtime, env),
-    faultRate: Number.isFinite(rate) ? Math.min(Math.max(rate, 0), 1) : 0,
-    seed: Number.isFinite(seed) ? seed : 1,
-  };
+  return { ...sandboxKeys(runtime, env), ...sandboxFaults(env) };
 }

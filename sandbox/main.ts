@@ -1,9 +1,9 @@
 // `tsx sandbox/main.ts`: serve every provider of $SVC_DIST_DIR/catalog/runtime.json on SVC_SANDBOX_PORT.
-// It reads the two settings itself: the sandbox stands apart from the service it imitates providers for.
+// It reads its settings itself: the sandbox stands apart from the service it imitates providers for.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuntimeCatalog } from '../language/types.ts';
-import { createSandbox, sandboxOptionsFromEnv, startSandbox } from './index.ts';
+import { createSandbox, sandboxOptionsFromEnv, SandboxSettingError, startSandbox } from './index.ts';
 
 const dist = process.env.SVC_DIST_DIR || 'dist';
 const port = Number(process.env.SVC_SANDBOX_PORT || 8788);
@@ -18,7 +18,15 @@ try {
   console.error(`sandbox: cannot read ${dist}/catalog/runtime.json; run \`npm run build\` first`);
   process.exit(1);
 }
-const opts = sandboxOptionsFromEnv(runtime);
+const opts = (() => {
+  try {
+    return sandboxOptionsFromEnv(runtime);
+  } catch (e) {
+    if (!(e instanceof SandboxSettingError)) throw e;
+    console.error(`sandbox: ${e.message}`);
+    process.exit(2);
+  }
+})();
 const running = await startSandbox(createSandbox(runtime, opts), port);
 console.log(`sandbox: ${Object.keys(runtime.providers).length} providers on ${running.url}/<service>`);
 if (opts.madeUp.length) console.log(`sandbox: made-up keys (their SVC_KEY_… variable unset) for: ${opts.madeUp.join(', ')}`);

@@ -71,6 +71,7 @@ describe('SVC_STORAGE', () => {
     expect(describeStorage(readConfig({ SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:6379/3', SVC_SECRET: 's' }))).toBe('shared on Redis at redis://…@127.0.0.1:6379/3');
     expect(describeStorage(readConfig({ SVC_STORAGE: 'memory:' }))).toBe('in memory (nothing survives a restart)');
     expect(describeStorage(readConfig({ SVC_DATA_DIR: '/var/lib/svc' }))).toBe('embedded storage in /var/lib/svc');
+    expect(describeStorage(readConfig({ SVC_STORAGE: 'fs:/srv/svc-state', SVC_DATA_DIR: '/var/lib/svc' }))).toBe('embedded storage in /srv/svc-state');
     expect(() => readConfig({ SVC_STORAGE: 'postgres://db' })).toThrow(ConfigError);
   });
 });

@@ -71,6 +71,21 @@ describe('npm run demo', () => {
     }
   }, 70_000);
 
+  it('stops on a sandbox setting it does not take, with that sentence and exit code 2, before building anything', () => {
+    for (const [env, line] of [
+      [{ SVC_SANDBOX_FAULT_RATE: 'lots' }, 'svc: SVC_SANDBOX_FAULT_RATE=lots: expected a share from 0 to 1, such as 0.05'],
+      [{ SVC_SANDBOX_FAULT_RATE: '1.5' }, 'svc: SVC_SANDBOX_FAULT_RATE=1.5: expected a share from 0 to 1, such as 0.05'],
+      [{ SVC_SANDBOX_SEED: 'x' }, 'svc: SVC_SANDBOX_SEED=x: expected a whole number, such as 1'],
+    ] as const) {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+        cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: '/nonexistent' },
+        timeout: 15_000, // a demo that took the value would serve until killed
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toBe(line);
+    }
+  }, 60_000);
+
   it('says in a sentence that its port is taken', async () => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
