@@ -35,6 +35,10 @@ export interface Hold {
  */
 export type Refusal = 'short' | 'held';
 
+/** Hold ids: this process's random prefix and a count, unique across instances sharing Redis without drawing a UUID per attempt. */
+const HOLDER = `${randomUUID()}.`;
+let holds = 0;
+
 /** the longest a hold outlives an instance that died holding it */
 export const HOLD_TTL_MS = 10 * 60_000;
 
@@ -49,7 +53,7 @@ export class Spending {
    */
   reserve(teamId: number, micro: number, least = micro): Promise<Hold | Refusal> {
     if (micro === 0) return Promise.resolve(new HeldMoney(this.state, teamId, 0, null));
-    const id = randomUUID();
+    const id = `${HOLDER}${(++holds).toString(36)}`;
     // (Not async, here and in charge: each async step is a promise and a turn more on every paid attempt.)
     return this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS)
       .then(({ held, balance_micro }) => (held ? new HeldMoney(this.state, teamId, micro, id) : balance_micro < least ? 'short' : 'held'));

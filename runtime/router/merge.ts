@@ -9,9 +9,9 @@ export class CallMerger<T> {
   run(key: string, work: () => Promise<T>, joined: (first: T) => T): Promise<T> {
     const existing = this.inFlight.get(key);
     if (existing) return existing.then(joined);
-    const result = work();
-    // both ways, so a failed waterfall is not left in flight (its rejection is the callers' to see)
-    result.then(() => this.inFlight.delete(key), () => this.inFlight.delete(key));
+    // gone from the map as the work settles, either way (a failed waterfall's rejection is the
+    // callers' to see), in the answer's own chain rather than a second one beside it
+    const result = work().then((r) => { this.inFlight.delete(key); return r; }, (e: unknown) => { this.inFlight.delete(key); throw e; });
     this.inFlight.set(key, result);
     return result;
   }

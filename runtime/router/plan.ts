@@ -33,7 +33,7 @@ export interface PlanInput {
   sentFilters: string[];
   limit: number;
   options: RouteOptions;
-  ownKeys: Set<string>;
+  ownKeys: ReadonlySet<string>;
   teamId: number;
   hasPlatformKey: (provider: string) => boolean;
   observed: (endpointId: string) => Observed | null;

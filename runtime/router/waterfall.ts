@@ -80,6 +80,9 @@ export interface RouteCall {
 
 type Cap = CapabilitySrc & { children: string[] };
 
+/** a team that keeps no keys of its own (most): one empty set for all */
+const NO_KEYS: ReadonlySet<string> = new Set();
+
 const skipped = (endpoint_id: string, reason: string): Tried => ({ endpoint_id, outcome: 'skipped', reason, ms: 0, cost_micro: 0 });
 
 /** Children the plan left out for the ceiling or an open circuit: attempts in all but name. */
@@ -95,7 +98,8 @@ function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
 export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<RouteOutcome> {
   const cap = deps.runtime.capabilities[call.capability] as Cap;
   const prepared = prepareCall(cap, call.body);
-  const ownKeys = new Set(await deps.state.ownKeyProviders(call.team.id));
+  const providers = await deps.state.ownKeyProviders(call.team.id);
+  const ownKeys: ReadonlySet<string> = providers.length ? new Set(providers) : NO_KEYS;
   const thePlan = plan({
     capability: cap, operations: deps.runtime.operations, fields: prepared.fields, sentFilters: prepared.sentFilters,
     limit: prepared.limit, options: call.options, ownKeys, teamId: call.team.id,
@@ -272,7 +276,7 @@ function verifierOptions(o: RouteOptions, budgetMicro: number, timeoutMs: number
   return { ...o, maxCostMicro: Math.max(0, budgetMicro), verify: false, dryRun: false, waterfall: true, prefer: [], strictFilters: false, timeoutMs: Math.max(1, timeoutMs) };
 }
 
-function dryRun(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: Set<string>, base: Omit<RouteOutcome, 'kind'>): RouteOutcome {
+function dryRun(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: ReadonlySet<string>, base: Omit<RouteOutcome, 'kind'>): RouteOutcome {
   return { ...base, kind: 'dry_run', verifier: call.options.verify && cap.verify ? verifierWorst(deps, call, cap, ownKeys) : undefined };
 }
 
@@ -280,7 +284,7 @@ function dryRun(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: Set<string
  * The most one verification of this call may cost: the verifier's whole waterfall, planned as a hit
  * would fill it (its input fields present) under the call's own exclusions and ceiling.
  */
-function verifierWorst(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: Set<string>): { capability: string; worst_cost_micro: number } {
+function verifierWorst(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: ReadonlySet<string>): { capability: string; worst_cost_micro: number } {
   const v = cap.verify!;
   const verifier = deps.runtime.capabilities[v.capability] as Cap;
   const p = plan({

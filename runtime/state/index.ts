@@ -48,7 +48,7 @@ export interface State {
   /** the team's own key for a provider, decrypted; null when it has none */
   ownKey(teamId: number, provider: string): Promise<string | null>;
   /** providers the team holds its own key for, sorted */
-  ownKeyProviders(teamId: number): Promise<string[]>;
+  ownKeyProviders(teamId: number): Promise<readonly string[]>;
   setOwnKey(teamId: number, provider: string, key: string): Promise<void>;
   /** true when a key was removed */
   removeOwnKey(teamId: number, provider: string): Promise<boolean>;

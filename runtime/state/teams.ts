@@ -154,10 +154,11 @@ export class Teams {
     return sealed ? this.sealer().open(sealed, `${teamId}:${provider}`) : null;
   }
 
-  async ownKeyProviders(teamId: number): Promise<string[]> {
+  /** (Not async, and the cached list itself, not a copy: every routed call asks.) */
+  ownKeyProviders(teamId: number): Promise<readonly string[]> {
     const hit = this.fresh(teamId);
-    if (hit) return [...hit.providers];
-    return Object.keys((await this.record(teamId))?.keys ?? {}).sort();
+    if (hit) return Promise.resolve(hit.providers);
+    return this.record(teamId).then((r) => Object.keys(r?.keys ?? {}).sort());
   }
 
   private async resolve(kind: 'token' | 'session', digest: string): Promise<Team | null> {
