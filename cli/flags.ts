@@ -31,7 +31,8 @@ export function refuseUnknownFlags(root: Command, rawArgs: string[]): void {
     const name = arg.replace(/^--?/, '').split('=')[0];
     if (known.has(name) || (name.startsWith('no-') && booleans.has(name.slice(3)))) continue;
     const command = ['svc', ...path].join(' ');
-    const flags = named.map(([name]) => `--${kebab(name)}`).join(', ');
+    // a switch that is on unless turned off is listed as its help and the docs write it: --no-<name>
+    const flags = named.map(([name, d]) => `--${d.type === 'boolean' && d.default === true ? 'no-' : ''}${kebab(name)}`).join(', ');
     throw new CliFailure(`${command} has no option '${arg.split('=')[0]}'${flags ? `; its options are ${flags}` : ''}.`, EXIT.usage);
   }
 }

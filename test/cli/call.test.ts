@@ -153,6 +153,8 @@ describe('svc call usage errors (exit 2, nothing sent)', () => {
   it('refuses a misspelt flag, a word that is not field=value, and a missing SVC_TOKEN', async () => {
     const misspelt = await svc(['call', 'people.email.verify', 'email=a@b.co', '--max-costs', '0.1']);
     expect(misspelt).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc: svc call has no option '--max-costs'; its options are --max-cost,/) });
+    expect(misspelt.stderr).toContain('--no-waterfall');
+    expect(misspelt.stderr).not.toMatch(/[ ,]--waterfall\b/);
     expect(await svc(['call', 'people.email.verify', 'jane@stripe.com'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/is not field=value/) });
     expect(await svc(['call', 'people.email.verify', 'email=a@b.co'], { SVC_URL: w.url })).toMatchObject({ code: 2, stderr: expect.stringMatching(/SVC_TOKEN is not set/) });
     expect(await svc(['call'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/CAPABILITY/) });
