@@ -15,7 +15,7 @@ import { cpuUs, fmt, line, load, middle, startRole, stopRoles, type LoadResult }
 import { ownRedis, type Fsync, type OwnRedis } from '../test/helpers/redis-server.ts';
 import { randomUUID } from 'node:crypto';
 import { createState, teamAccount, type State } from '../runtime/state/index.ts';
-import { HOLD_TTL_MS, Spending } from '../runtime/spending.ts';
+import { HOLD_TTL_MS, isRefusal, Spending } from '../runtime/spending.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const connections = 50;
@@ -118,7 +118,7 @@ async function fourSteps(state: State, teamId: number, n: number): Promise<void>
 }
 async function twoSteps(spending: Spending, teamId: number, n: number): Promise<void> {
   const hold = await spending.reserve(teamId, 1_000, 1_000);
-  if (typeof hold === 'string') throw new Error('bench hold refused');
+  if (isRefusal(hold)) throw new Error('bench hold refused');
   await hold.charge(700, { endpoint_id: 'bench.money', call_id: `c${n}` });
   hold.release();
 }

@@ -31,9 +31,16 @@ export interface Hold {
 
 /**
  * Why a reservation was refused: `short` when the balance itself is below the least the call needs
- * (nothing can run: 402), `held` when calls in flight hold what the balance lacks for this amount.
+ * (nothing can run: 402), `held` when calls in flight hold what the balance lacks for this amount;
+ * with the balance read in the same step, which the 402 sentence names.
  */
-export type Refusal = 'short' | 'held';
+export interface Refusal {
+  why: 'short' | 'held';
+  balance_micro: number;
+}
+
+/** whether a reservation was refused (a Hold has no `why`) */
+export const isRefusal = (r: Hold | Refusal): r is Refusal => 'why' in r;
 
 /** Hold ids: this process's random prefix and a count, unique across instances sharing Redis without drawing a UUID per attempt. */
 const HOLDER = `${randomUUID()}.`;
@@ -56,13 +63,13 @@ export class Spending {
     const id = `${HOLDER}${(++holds).toString(36)}`;
     // (Not async, here and in charge: each async step is a promise and a turn more on every paid attempt.)
     return this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS)
-      .then(({ held, balance_micro }) => (held ? new HeldMoney(this.state, teamId, micro, id) : balance_micro < least ? 'short' : 'held'));
+      .then(({ held, balance_micro }) => (held ? new HeldMoney(this.state, teamId, micro, id) : { why: balance_micro < least ? 'short' : 'held', balance_micro }));
   }
 
   /** Hold `micro` for one attempt; null when the balance minus every live hold does not cover it. */
   async hold(teamId: number, micro: number): Promise<Hold | null> {
     const reserved = await this.reserve(teamId, micro);
-    return typeof reserved === 'string' ? null : reserved;
+    return isRefusal(reserved) ? null : reserved;
   }
 
   /**

@@ -7,6 +7,7 @@ import type { OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import type { AppContext } from '../context.ts';
 import type { Team } from '../state/index.ts';
 import { balanceTooLow, fail } from '../errors.ts';
+import { isRefusal } from '../spending.ts';
 import { readJson } from '../body.ts';
 import { getPath } from '../../language/json-path.ts';
 import { OutgoingRequest, providerUrl } from './build-request.ts';
@@ -78,11 +79,10 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
   // the routed dry run's answer for a plan of one: what the call would hold, nothing called or charged
   if (options.dryRun) return Response.json({ plan: [{ endpoint_id: op.endpoint_id, key: pays ? 'platform' : 'own', worst_cost_micro: worst }], excluded: [], worst_cost_micro: worst });
   const hold = pays ? await spending.reserve(team.id, worst) : null;
-  if (hold === 'short') {
-    const balance = await state.balance(team.id);
-    balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''} and the balance is ${balance} micro-USD; nothing was called or charged.`);
+  if (hold && isRefusal(hold)) {
+    if (hold.why === 'held') fail(402, 'Balance is held by calls in flight; retry when they finish.');
+    balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''} and the balance is ${hold.balance_micro} micro-USD; nothing was called or charged.`);
   }
-  if (hold === 'held') fail(402, 'Balance is held by calls in flight; retry when they finish.');
   try {
     const target = providerUrl(prov, config.env, path);
     if (!target) fail(400, 'That path leaves the provider\'s host.');

@@ -15,7 +15,7 @@ import { redact } from './redact.ts';
 import { attemptChargeMicro } from '../../language/prices.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
-import type { Hold, Spending } from '../spending.ts';
+import { isRefusal, type Hold, type Spending } from '../spending.ts';
 import { isStorageOutage } from '../errors.ts';
 
 export interface RouterDeps {
@@ -126,13 +126,11 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
     // the first attempt's hold reads the balance too: one round trip for the 402 and the hold
     const cheapest = cheapestAttemptMicro(thePlan.attempts);
     const reserved = await deps.spending.reserve(call.team.id, thePlan.attempts[0].worst_cost_micro, cheapest);
-    if (reserved === 'short') {
-      // every attempt listed as skipped for the balance: what a verification refused this way shows;
-      // the balance read again for the 402's sentence (a refusal, so the read costs no paid call)
-      const balance = await deps.state.balance(call.team.id);
-      return { ...base, kind: 'broke', needed_micro: cheapest, balance_micro: balance, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
+    if (!isRefusal(reserved)) opening = reserved;
+    else if (reserved.why === 'short') {
+      // every attempt listed as skipped for the balance: what a verification refused this way shows
+      return { ...base, kind: 'broke', needed_micro: cheapest, balance_micro: reserved.balance_micro, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
     }
-    if (reserved !== 'held') opening = reserved;
   }
   try {
     return await waterfall(deps, call, cap, prepared, base, opening);

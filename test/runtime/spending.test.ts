@@ -46,13 +46,14 @@ describe('Spending', () => {
   it('says whether the balance covers an amount, with the hold, and why a hold was refused', async () => {
     const { spending, teamId } = await funded(100);
     const held = await spending.reserve(teamId, 100);
-    expect(typeof held).toBe('object');
-    expect(await spending.reserve(teamId, 101)).toBe('short');
+    expect(held).not.toHaveProperty('why');
+    // each refusal says why, with the balance read in the same step
+    expect(await spending.reserve(teamId, 101)).toEqual({ why: 'short', balance_micro: 100 });
     // the balance covers the least the call needs, but calls in flight hold what this one lacks
-    expect(await spending.reserve(teamId, 60, 10)).toBe('held');
-    expect(await spending.reserve(teamId, 160, 101)).toBe('short');
+    expect(await spending.reserve(teamId, 60, 10)).toEqual({ why: 'held', balance_micro: 100 });
+    expect(await spending.reserve(teamId, 160, 101)).toEqual({ why: 'short', balance_micro: 100 });
     (held as Hold).release();
-    expect(typeof (await spending.reserve(teamId, 60, 10))).toBe('object');
+    expect(await spending.reserve(teamId, 60, 10)).not.toHaveProperty('why');
   });
 
   it('drops the hold with the charge, so the money charged is not also held', async () => {
