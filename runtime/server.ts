@@ -70,13 +70,13 @@ export function startServer(app: H3, opts: { port: number; hostname?: string; fa
   let idle: (() => void) | null = null;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     inFlight++;
-    if (crowd?.counts(req)) {
-      if (++crowded === crowd.inFlight) {
-        crowd.call();
-        crowd = undefined;
-      } else res.once('close', () => { crowded--; });
+    const counted = crowd?.counts(req) === true;
+    if (counted && ++crowded === crowd!.inFlight) {
+      crowd!.call();
+      crowd = undefined;
     }
     res.once('close', () => {
+      if (counted) crowded--;
       if (--inFlight === 0) idle?.();
     });
     if (fast && takes(fast, req, res)) return;
