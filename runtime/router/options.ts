@@ -122,8 +122,6 @@ export function refuseOutOfScope(o: RouteOptions, scope: RouteScope): void {
 
 /** The options as a short text, equal exactly when every option is (what the call merger keys on). */
 export function optionsKey(o: RouteOptions): string {
-  if (o === DEFAULTS) return DEFAULTS_KEY;
   const flags = `${+o.waterfall}${+o.strictFilters}${+o.verify}${+o.dryRun}`;
   return `${flags}|${o.maxCostMicro}|${o.timeoutMs}|${o.prefer.join(',')}|${o.exclude.join(',')}`;
 }
-const DEFAULTS_KEY = optionsKey({ ...DEFAULTS });

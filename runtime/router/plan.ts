@@ -53,7 +53,8 @@ export function plan(input: PlanInput): Plan {
     if (reason) excluded.push({ endpoint_id: id, reason });
     else attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: missMayCost(op), expected_micro: usdPerHit(worst, input.observed(id)) ?? Infinity });
   }
-  sortAttempts(attempts, options.prefer);
+  const { prefer } = options;
+  attempts.sort((a, b) => before(prefer, a, b));
   return { attempts, excluded };
 }
 
@@ -64,16 +65,6 @@ function before(prefer: string[], a: PlannedAttempt, b: PlannedAttempt): number 
     || Number(a.bills_miss) - Number(b.bills_miss)
     || a.expected_micro - b.expected_micro
     || a.endpoint_id.localeCompare(b.endpoint_id);
-}
-
-/** An insertion sort in place: a capability has a handful of children, and Array.prototype.sort makes a work array on every call. */
-function sortAttempts(attempts: PlannedAttempt[], prefer: string[]): void {
-  for (let i = 1; i < attempts.length; i++) {
-    const a = attempts[i];
-    let j = i - 1;
-    for (; j >= 0 && before(prefer, attempts[j], a) > 0; j--) attempts[j + 1] = attempts[j];
-    attempts[j + 1] = a;
-  }
 }
 
 /**
