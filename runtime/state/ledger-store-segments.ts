@@ -1,9 +1,9 @@
 // Ledger chunks in one append-only file per account, `{dir}/{account}.jsonl`: a chunk is one line (a
 // JSON array of its entries) written at the end of the file and stored before the write returns
-// (O_DSYNC), so a group commit costs one synchronous write, and opening an account scans its file once. Only the last line can be
-// torn by a crash, and nothing in it was acknowledged, so opening cuts it off; any other damage stops
-// the open with an error rather than guessing at money. An account still in the record layout of
-// earlier builds is copied into a new file on first open.
+// (O_DSYNC), so a group commit costs one synchronous write, and opening an account scans its file
+// once. Only the last line can be torn by a crash, and nothing in it was acknowledged, so opening
+// cuts it off; any other damage stops the open with an error rather than guessing at money. An
+// account still in the record layout of earlier builds is copied into a new file on first open.
 import { constants, existsSync } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
