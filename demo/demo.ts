@@ -10,7 +10,7 @@ import { ensureBuilt } from '../runtime/ensure-built.ts';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
 import { listenError } from '../runtime/server.ts';
 import { createRuntime } from '../runtime/create-runtime.ts';
-import { createSandbox, sandboxFaults, sandboxKeys, SandboxSettingError, startSandbox } from '../sandbox/index.ts';
+import { createSandbox, sandboxFaults, sandboxKeys, settingOrExit, startSandbox } from '../sandbox/index.ts';
 import { sandboxEnv } from '../sandbox/svc-env.ts';
 import { parseRouteOptions } from '../runtime/router/options.ts';
 import { orRefuse, stopOnSignals } from '../runtime/lifecycle.ts';
@@ -20,15 +20,7 @@ const DEMO_CREDIT_MICRO = 25_000_000;
 
 const base = readConfigOrExit();
 // the sandbox's own settings stop the demo as the service's do: at once, with exit code 2
-const faults = (() => {
-  try {
-    return sandboxFaults(base.env);
-  } catch (e) {
-    if (!(e instanceof SandboxSettingError)) throw e;
-    process.stderr.write(`svc: ${e.message}\n`);
-    process.exit(2);
-  }
-})();
+const faults = settingOrExit('svc', () => sandboxFaults(base.env));
 const fresh = base.env.SVC_DATA_DIR || base.env.SVC_STORAGE ? null : mkdtempSync(join(tmpdir(), 'svc-demo-'));
 if (fresh) process.once('exit', () => rmSync(fresh, { recursive: true, force: true }));
 await ensureBuilt(base.distDir);

@@ -43,6 +43,17 @@ export function sandboxFaults(env: NodeJS.ProcessEnv = process.env): { faultRate
   return { faultRate, seed: Number(seed) };
 }
 
+/** `read()`, or, for a sandbox setting it does not take, its sentence on stderr as `<who>: …` and exit 2 (a start check) */
+export function settingOrExit<T>(who: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof SandboxSettingError)) throw e;
+    process.stderr.write(`${who}: ${e.message}\n`);
+    process.exit(2);
+  }
+}
+
 export function sandboxOptionsFromEnv(runtime: RuntimeCatalog, env: NodeJS.ProcessEnv = process.env): SandboxOptions & KeyChoice {
   return { ...sandboxKeys(runtime, env), ...sandboxFaults(env) };
 }

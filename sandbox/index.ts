@@ -15,6 +15,6 @@ export function createSandbox(runtime: RuntimeCatalog, opts: SandboxOptions): Sa
 }
 
 export { startSandbox, type RunningSandbox } from './server.ts';
-export { sandboxFaults, sandboxKeys, sandboxOptionsFromEnv, SandboxSettingError } from './env.ts';
+export { sandboxFaults, sandboxKeys, sandboxOptionsFromEnv, settingOrExit } from './env.ts';
 export type { BillingCounts, SandboxOptions } from './types.ts';
 export type { Sandbox } from './sandbox.ts';

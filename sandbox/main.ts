@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RuntimeCatalog } from '../language/types.ts';
-import { createSandbox, sandboxOptionsFromEnv, SandboxSettingError, startSandbox } from './index.ts';
+import { createSandbox, sandboxOptionsFromEnv, settingOrExit, startSandbox } from './index.ts';
 
 const dist = process.env.SVC_DIST_DIR || 'dist';
 const port = Number(process.env.SVC_SANDBOX_PORT || 8788);
@@ -18,15 +18,7 @@ try {
   console.error(`sandbox: cannot read ${dist}/catalog/runtime.json; run \`npm run build\` first`);
   process.exit(1);
 }
-const opts = (() => {
-  try {
-    return sandboxOptionsFromEnv(runtime);
-  } catch (e) {
-    if (!(e instanceof SandboxSettingError)) throw e;
-    console.error(`sandbox: ${e.message}`);
-    process.exit(2);
-  }
-})();
+const opts = settingOrExit('sandbox', () => sandboxOptionsFromEnv(runtime));
 const running = await startSandbox(createSandbox(runtime, opts), port);
 console.log(`sandbox: ${Object.keys(runtime.providers).length} providers on ${running.url}/<service>`);
 if (opts.madeUp.length) console.log(`sandbox: made-up keys (their SVC_KEY_… variable unset) for: ${opts.madeUp.join(', ')}`);
