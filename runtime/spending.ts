@@ -42,10 +42,6 @@ export interface Refusal {
 /** whether a reservation was refused (a Hold has no `why`) */
 export const isRefusal = (r: Hold | Refusal): r is Refusal => 'why' in r;
 
-/** Hold ids: this process's random prefix and a count, unique across instances sharing Redis without drawing a UUID per attempt. */
-const HOLDER = `${randomUUID()}.`;
-let holds = 0;
-
 /** the longest a hold outlives an instance that died holding it */
 export const HOLD_TTL_MS = 10 * 60_000;
 
@@ -60,7 +56,7 @@ export class Spending {
    */
   reserve(teamId: number, micro: number, least = micro): Promise<Hold | Refusal> {
     if (micro === 0) return Promise.resolve(new HeldMoney(this.state, teamId, 0, null));
-    const id = `${HOLDER}${(++holds).toString(36)}`;
+    const id = randomUUID();
     // (Not async, here and in charge: each async step is a promise and a turn more on every paid attempt.)
     return this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS)
       .then(({ held, balance_micro }) => (held ? new HeldMoney(this.state, teamId, micro, id) : { why: balance_micro < least ? 'short' : 'held', balance_micro }));

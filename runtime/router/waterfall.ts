@@ -80,9 +80,6 @@ export interface RouteCall {
 
 type Cap = CapabilitySrc & { children: string[] };
 
-/** a team that keeps no keys of its own (most): one empty set for all */
-const NO_KEYS: ReadonlySet<string> = new Set();
-
 const skipped = (endpoint_id: string, reason: string): Tried => ({ endpoint_id, outcome: 'skipped', reason, ms: 0, cost_micro: 0 });
 
 /** Children the plan left out for the ceiling or an open circuit: attempts in all but name. */
@@ -98,8 +95,7 @@ function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
 export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<RouteOutcome> {
   const cap = deps.runtime.capabilities[call.capability] as Cap;
   const prepared = prepareCall(cap, call.body);
-  const providers = await deps.state.ownKeyProviders(call.team.id);
-  const ownKeys: ReadonlySet<string> = providers.length ? new Set(providers) : NO_KEYS;
+  const ownKeys: ReadonlySet<string> = new Set(await deps.state.ownKeyProviders(call.team.id));
   const thePlan = plan({
     capability: cap, operations: deps.runtime.operations, fields: prepared.fields, sentFilters: prepared.sentFilters,
     limit: prepared.limit, options: call.options, ownKeys, teamId: call.team.id,
