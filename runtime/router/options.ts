@@ -45,16 +45,22 @@ const CANONICAL = new Map<string, string>(ROUTE_HEADERS.map((h) => [h.toLowerCas
 /**
  * A 422 naming every header of a family (`X-Svc-Route-*`, `X-Svc-Batch-*`) that is not one of its
  * `names`: a misspelt header would otherwise be ignored and the call run on defaults (a 1 USD
- * ceiling where the caller meant a micro-dollar, a batch without its budget).
+ * ceiling where the caller meant a micro-dollar, a batch without its budget). Answers whether any
+ * header of the family was sent.
  */
-export function unknownHeaderCheck(family: string, names: readonly string[]): (headers: HeaderReader) => void {
+export function unknownHeaderCheck(family: string, names: readonly string[]): (headers: HeaderReader) => boolean {
   const prefix = `x-svc-${family}-`;
   const known = new Set(names.map((h) => h.toLowerCase()));
   return (headers) => {
+    let sent = false;
     let unknown: string[] | null = null; // made only when there is one
-    for (const h of headers.keys()) if (h.startsWith(prefix) && !known.has(h)) (unknown ??= []).push(h);
-    if (!unknown) return;
-    invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a ${family} header; they are ${names.join(', ')}.`, type: 'value_error.unknown_header' })));
+    for (const h of headers.keys()) {
+      if (!h.startsWith(prefix)) continue;
+      sent = true;
+      if (!known.has(h)) (unknown ??= []).push(h);
+    }
+    if (!unknown) return sent;
+    return invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a ${family} header; they are ${names.join(', ')}.`, type: 'value_error.unknown_header' })));
   };
 }
 
@@ -66,10 +72,7 @@ const DEFAULTS: RouteOptions = Object.freeze({
 });
 
 export function parseRouteOptions(headers: HeaderReader): RouteOptions {
-  let sent = false;
-  for (const h of headers.keys()) if (h.startsWith('x-svc-route-')) { sent = true; break; }
-  if (!sent) return DEFAULTS;
-  refuseUnknown(headers);
+  if (!refuseUnknown(headers)) return DEFAULTS;
   const maxCost = headers.get('x-svc-route-max-cost');
   let maxCostMicro = DEFAULT_MAX_COST_MICRO;
   if (maxCost !== null) {
