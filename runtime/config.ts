@@ -38,7 +38,14 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export type StorageSpec = { kind: 'memory' } | { kind: 'fs'; dir: string | null } | { kind: 'redis'; url: string };
+/**
+ * The embedded ledger's default SVC_LEDGER_SYNC_MS: an acknowledged charge is in the kernel at once
+ * (it survives a crash of svc) and flushed to the disk within this many milliseconds (docs/deploy.md).
+ */
+export const LEDGER_SYNC_MS = 100;
+
+/** `ledgerSyncMs`: SVC_LEDGER_SYNC_MS (LEDGER_SYNC_MS when absent); 0 flushes each write before it is acknowledged */
+export type StorageSpec = { kind: 'memory' } | { kind: 'fs'; dir: string | null; ledgerSyncMs?: number } | { kind: 'redis'; url: string };
 
 /** What SVC_STORAGE names: in-process memory, files under a directory (null: SVC_DATA_DIR), or Redis. */
 export function parseStorage(spec: string | null): StorageSpec {
@@ -117,7 +124,9 @@ function flag(env: Env, name: string): boolean {
 
 export function readConfig(env: Env = process.env): Config {
   const port = whole(env, 'PORT', 8787, 0, 65535);
-  const storage = parseStorage(env.SVC_STORAGE ?? null); // a backend no one can open stops the start here
+  const parsed = parseStorage(env.SVC_STORAGE ?? null); // a backend no one can open stops the start here
+  const ledgerSyncMs = whole(env, 'SVC_LEDGER_SYNC_MS', LEDGER_SYNC_MS, 0, 60_000);
+  const storage = parsed.kind === 'fs' ? { ...parsed, ledgerSyncMs } : parsed;
   // each instance would otherwise seal own keys with a secret of its own, which the others cannot open
   if (storage.kind === 'redis' && !env.SVC_SECRET) throw new ConfigError('SVC_STORAGE=redis://… needs SVC_SECRET, the same on every instance, to seal and open the teams\' own provider keys');
   return {

@@ -11,7 +11,7 @@ import { RecordLedgerStore } from './ledger-store-records.ts';
 import { MemoryLedgerStore } from './ledger-store-memory.ts';
 import { SegmentLedgerStore } from './ledger-store-segments.ts';
 import type { Atomics } from './atomics.ts';
-import type { StorageSpec } from '../config.ts';
+import { LEDGER_SYNC_MS, type StorageSpec } from '../config.ts';
 import { lockDataDir } from './dir-lock.ts';
 
 /** the embedded ledger's files, under the data directory */
@@ -41,7 +41,7 @@ export async function openBackend(spec: StorageSpec, dataDir: string): Promise<B
   let released = false;
   const s = createStorage({ driver: durableFs({ base }) });
   // the ledger appends to a file per account; accounts of earlier builds are read from records once
-  const ledger = new SegmentLedgerStore(join(resolve(base), LEDGER_DIR), new RecordLedgerStore(s));
+  const ledger = new SegmentLedgerStore(join(resolve(base), LEDGER_DIR), new RecordLedgerStore(s), spec.ledgerSyncMs ?? LEDGER_SYNC_MS);
   return {
     kind: 'fs', storage: s, atomics: new LocalAtomics(s, ledger), durable: true, exclusive: true,
     release: () => { if (!released) { released = true; unlock(); } },

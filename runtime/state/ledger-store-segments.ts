@@ -1,10 +1,12 @@
 // Ledger chunks in one append-only file per account, `{dir}/{account}.jsonl`: a chunk is one line (a
-// JSON array of its entries) written at the end of the file and stored before the write returns
-// (O_DSYNC), so a group commit costs one synchronous write, and opening an account scans its file
-// once. Only the last line can be torn by a crash, and nothing in it was acknowledged, so opening
-// cuts it off; any other damage stops the open with an error rather than guessing at money. An
-// account still in the record layout of earlier builds is copied into a new file on first open.
-import { constants, existsSync } from 'node:fs';
+// JSON array of its entries) written at the end of the file, and opening an account scans its file
+// once. A chunk is in the kernel before append resolves, so it survives a crash of svc (kill -9); it
+// reaches the disk within `syncMs` (one fdatasync per account for every chunk written meanwhile), or,
+// with syncMs 0 and for any chunk holding a credit (money paid in), before append resolves. Only the
+// last line can be torn by a crash, and nothing in it was acknowledged, so opening cuts it off; any
+// other damage stops the open with an error rather than guessing at money. An account still in the
+// record layout of earlier builds is copied into a new file on first open.
+import { constants, existsSync, writeSync } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { lastAtOrBelow } from '../util/sorted.ts';
@@ -14,6 +16,10 @@ import { LedgerDamaged, totalsAfter, type LedgerStore, type StoredEntry, type To
 interface Segment {
   fd: FileHandle;
   size: number;
+  /** written since its last fdatasync */
+  dirty: boolean;
+  /** a background fdatasync that failed: what was acknowledged may not be on the disk, so the account is read again */
+  syncFailed: unknown;
   /** per line: its chunk's first id and its byte offset */
   firsts: number[];
   starts: number[];
@@ -28,9 +34,9 @@ const COPY_CHUNK = 256;
 
 const NEWLINE = 0x0a;
 /**
- * Appends open the file with O_DSYNC where the platform has it: a write then returns once its data
- * and the file's new size are stored, as a write followed by fdatasync would, in one system call and
- * one trip to the thread pool instead of two (a group commit here: about 130 µs of CPU against
+ * With syncMs 0 appends open the file with O_DSYNC where the platform has it: a write then returns once
+ * its data and the file's new size are stored, as a write followed by fdatasync would, in one system
+ * call and one trip to the thread pool instead of two (a group commit here: about 130 µs of CPU against
  * 190 µs, bench/README.md). Elsewhere each append is followed by fdatasync.
  */
 const DSYNC: number = constants.O_DSYNC ?? 0;
@@ -38,16 +44,23 @@ const DSYNC: number = constants.O_DSYNC ?? 0;
 export class SegmentLedgerStore implements LedgerStore {
   private segments = new Map<string, Segment>();
   private dirReady: Promise<void> | null = null;
+  private syncTimer: NodeJS.Timeout | null = null;
+  private syncing: Promise<void> | null = null;
 
-  /** `legacy`: the record store of earlier builds, read once per account that has no file yet */
-  constructor(private dir: string, private legacy: LedgerStore | null) {}
+  /**
+   * `legacy`: the record store of earlier builds, read once per account that has no file yet;
+   * `syncMs`: the longest an acknowledged chunk waits for the disk (0: none, each write is synced)
+   */
+  constructor(private dir: string, private legacy: LedgerStore | null, private syncMs: number) {}
 
   async open(account: string): Promise<Totals> {
-    await this.segments.get(account)?.fd.close().catch(() => {});
+    const before = this.segments.get(account);
+    if (before?.dirty) await before.fd.datasync().catch(() => {});
+    await before?.fd.close().catch(() => {});
     this.segments.delete(account);
     const path = this.path(account);
     if (!existsSync(path)) await this.create(account, path);
-    const fd = await open(path, constants.O_RDWR | DSYNC);
+    const fd = await open(path, constants.O_RDWR | (this.syncMs === 0 ? DSYNC : 0));
     try {
       const { segment, last } = await scan(fd, path);
       this.segments.set(account, segment);
@@ -60,11 +73,15 @@ export class SegmentLedgerStore implements LedgerStore {
 
   async append(account: string, entries: StoredEntry[]): Promise<void> {
     const seg = this.segments.get(account)!;
+    if (seg.syncFailed) throw seg.syncFailed;
     const line = Buffer.from(`${JSON.stringify(entries)}\n`);
+    const now = this.syncMs === 0 || entries.some(paidIn);
     try {
-      const { bytesWritten } = await seg.fd.write(line, 0, line.length, seg.size);
-      if (bytesWritten !== line.length) throw new Error(`ledger ${account}: short write (${bytesWritten} of ${line.length} bytes)`);
-      if (!DSYNC) await seg.fd.datasync();
+      // A small write to the kernel's cache takes microseconds: done here, it spares the thread
+      // pool's round trip. A synced write waits for the disk, so it goes to the thread pool.
+      const written = now ? (await seg.fd.write(line, 0, line.length, seg.size)).bytesWritten : writeSync(seg.fd.fd, line, 0, line.length, seg.size);
+      if (written !== line.length) throw new Error(`ledger ${account}: short write (${written} of ${line.length} bytes)`);
+      if (now && !(this.syncMs === 0 && DSYNC)) await seg.fd.datasync();
     } catch (e) {
       // cut off what may have landed: a chunk that was not acknowledged must not be read back
       await seg.fd.truncate(seg.size).catch(() => {});
@@ -73,6 +90,7 @@ export class SegmentLedgerStore implements LedgerStore {
     seg.firsts.push(entries[0].id);
     seg.starts.push(seg.size);
     seg.size += line.length;
+    if (!now) this.syncSoon(seg);
   }
 
   async firsts(account: string): Promise<readonly number[]> {
@@ -88,8 +106,34 @@ export class SegmentLedgerStore implements LedgerStore {
   }
 
   async close(): Promise<void> {
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+    await this.syncing;
+    await this.syncDirty();
     for (const seg of this.segments.values()) await seg.fd.close().catch(() => {});
     this.segments.clear();
+  }
+
+  /** an fdatasync of every account written since the last one, syncMs after the first such write */
+  private syncSoon(seg: Segment): void {
+    seg.dirty = true;
+    this.syncTimer ??= setTimeout(() => {
+      this.syncTimer = null;
+      this.syncing = this.syncDirty().finally(() => { this.syncing = null; });
+    }, this.syncMs).unref();
+  }
+
+  private async syncDirty(): Promise<void> {
+    for (const seg of this.segments.values()) {
+      if (!seg.dirty) continue;
+      seg.dirty = false;
+      // After a failed fdatasync the kernel may drop the pages it could not write, so the account
+      // takes no more posts until it is read again (ledger-local.ts reopens it on a failed append).
+      await seg.fd.datasync().catch((e: unknown) => {
+        seg.syncFailed = e;
+        process.stderr.write(`svc: ledger: fdatasync failed (${e instanceof Error ? e.message : String(e)}); the account is read again from its file\n`);
+      });
+    }
   }
 
   private path(account: string): string {
@@ -106,6 +150,9 @@ export class SegmentLedgerStore implements LedgerStore {
     await writeAtomically(path, lines.join(''));
   }
 }
+
+/** money paid in (a credit) is on the disk before it is acknowledged, whatever syncMs says */
+const paidIn = (e: StoredEntry): boolean => e.kind === 'credit';
 
 /** every entry an account holds in another store, checked to run 1, 2, 3… */
 async function copyOut(store: LedgerStore, account: string): Promise<StoredEntry[]> {
@@ -180,7 +227,7 @@ async function scan(fd: FileHandle, path: string): Promise<{ segment: Segment; l
     await fd.truncate(end);
     await fd.datasync();
   }
-  return { segment: { fd, size: end, firsts: firsts as number[], starts }, last };
+  return { segment: { fd, size: end, dirty: false, syncFailed: null, firsts: firsts as number[], starts }, last };
 }
 
 async function readHead(fd: FileHandle, start: number): Promise<Buffer> {

@@ -30,7 +30,8 @@ describe('readConfig', () => {
   it.each([
     ['PORT', 'abc'], ['PORT', '70000'], ['PORT', '-1'], ['SVC_ATTEMPT_TIMEOUT_MS', '1.5'], ['SVC_ATTEMPT_TIMEOUT_MS', '0'],
     ['SVC_MAX_ANSWER_BYTES', '8MB'], ['SVC_MAX_BODY_BYTES', '1e6'], ['SVC_POLL_INTERVAL_MAX_MS', 'fast'], ['SVC_FIND_RATE_PER_MINUTE', '0'],
-    ['SVC_JUDGE_TIMEOUT_MS', 'NaN'], ['SVC_TRUST_PROXY', 'yes'], ['SVC_SANDBOX_PORT', 'auto'],
+    ['SVC_JUDGE_TIMEOUT_MS', 'NaN'], ['SVC_TRUST_PROXY', 'yes'], ['SVC_SANDBOX_PORT', 'auto'], ['SVC_LEDGER_SYNC_MS', '-1'],
+    ['SVC_LEDGER_SYNC_MS', '0.5'], ['SVC_LEDGER_SYNC_MS', '60001'],
   ])('refuses %s=%s with a sentence naming it', (name, value) => {
     expect(() => readConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => readConfig({ [name]: value })).toThrow(`${name}=${value}: expected`);
@@ -58,6 +59,12 @@ describe('SVC_PUBLIC_URL and SVC_PROXY_PREFIX', () => {
 describe('SVC_STORAGE', () => {
   it('takes memory, files, or nothing (the embedded storage)', () => {
     for (const ok of [undefined, '', 'memory:', 'fs:/tmp/x', 'file:///tmp/x']) expect(() => readConfig({ SVC_STORAGE: ok })).not.toThrow();
+  });
+
+  it('gives the embedded storage its ledger sync interval: 100 ms unless SVC_LEDGER_SYNC_MS says otherwise, 0 for a sync at each write', () => {
+    expect(readConfig({}).storage).toEqual({ kind: 'fs', dir: null, ledgerSyncMs: 100 });
+    expect(readConfig({ SVC_STORAGE: 'fs:/srv/x', SVC_LEDGER_SYNC_MS: '0' }).storage).toEqual({ kind: 'fs', dir: '/srv/x', ledgerSyncMs: 0 });
+    expect(readConfig({ SVC_STORAGE: 'memory:', SVC_LEDGER_SYNC_MS: '5' }).storage).toEqual({ kind: 'memory' });
   });
 
   it('takes redis://host:port/db with SVC_SECRET, and refuses it without one or malformed, never echoing its password', () => {

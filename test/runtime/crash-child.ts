@@ -1,4 +1,4 @@
-// Child process for crash.test.ts: writes records (credits, ids, records, feedback, reviews) as fast
+// Child process for crash.test.ts: writes records (credits, charges, ids, records, feedback, reviews) as fast
 // as it can and prints one line per write the state layer acknowledged, until it is killed.
 import { createState } from '../../runtime/state/index.ts';
 import { HubStore } from '../../runtime/hub/store.ts';
@@ -16,6 +16,8 @@ for (let i = 1; ; i++) {
   await Promise.all([
     // several credits at once, so the ledger's chunks hold more than one entry when the kill lands
     ...[0, 1, 2, 3, 4, 5, 6, 7].map((k) => state.credit(created.team.id, i * 8 + k).then(() => process.stdout.write(`credit ${i * 8 + k}\n`))),
+    // charges, acknowledged once in the file and synced later: a kill -9 must not lose them either
+    ...[0, 1, 2].map((k) => state.charge(created.team.id, 1, { call_id: `c${i}.${k}` }).then((ok) => { if (ok) process.stdout.write(`charge c${i}.${k}\n`); })),
     state.atomics.nextId('crash').then((id) => process.stdout.write(`id ${id}\n`)),
     state.atomics.claim(`rec:${i}`, { i, pad }).then(() => process.stdout.write(`rec ${i}\n`)),
     // feedback, and reviews that replace each other on a few endpoints

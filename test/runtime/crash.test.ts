@@ -16,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('survives kill -9 with no lost acknowledged write and no torn record', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'crash-child.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const acked = { credits: [] as number[], ids: [] as number[], recs: [] as number[], pubs: [] as number[], team: 0, token: '' };
+  const acked = { credits: [] as number[], charges: [] as string[], ids: [] as number[], recs: [] as number[], pubs: [] as number[], team: 0, token: '' };
   const feedback: Array<[id: number, i: number]> = [];
   const reviews: Array<[id: number, i: number]> = [];
   await new Promise<void>((resolve, reject) => {
@@ -26,6 +26,7 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
       const [what, a, b] = line.split(' ');
       if (what === 'team') { acked.team = Number(a); acked.token = b; }
       if (what === 'credit') acked.credits.push(Number(a));
+      if (what === 'charge') acked.charges.push(a);
       if (what === 'id') acked.ids.push(Number(a));
       if (what === 'rec') acked.recs.push(Number(a));
       if (what === 'feedback') feedback.push([Number(a), Number(b)]);
@@ -40,18 +41,23 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
 
   const state = await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'crash-secret' });
   expect((await state.teamForCredential({ token: acked.token }))?.id).toBe(acked.team);
-  // every acknowledged credit is on the balance and in the ledger; at most the in-flight ones more
+  // every acknowledged credit and charge is in the ledger, and the balance is its sum
   const sum = acked.credits.reduce((s, n) => s + n, 0);
   const balance = await state.balance(acked.team);
-  expect(balance).toBeGreaterThanOrEqual(sum);
   const ledger: number[] = [];
+  const charged = new Set<string>();
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-    const page: { entries: Array<{ amount_micro: number }>; next_cursor: string | null } = await state.ledger(acked.team, cursor);
+    const page: { entries: Array<{ amount_micro: number; call_id?: string }>; next_cursor: string | null } = await state.ledger(acked.team, cursor);
     ledger.push(...page.entries.map((e) => e.amount_micro));
+    for (const e of page.entries) if (e.call_id) charged.add(e.call_id);
     cursor = page.next_cursor;
   }
   expect(ledger.reduce((s, n) => s + n, 0)).toBe(balance);
   for (const c of acked.credits) expect(ledger).toContain(c);
+  expect(acked.charges.length).toBeGreaterThan(100);
+  for (const c of acked.charges) expect(charged.has(c)).toBe(true);
+  // at most the in-flight posts more than what was acknowledged (each charge is 1 micro-USD)
+  expect(balance).toBeGreaterThanOrEqual(sum - charged.size);
   // ids keep increasing past every acknowledged one
   expect(await state.atomics.nextId('crash')).toBeGreaterThan(Math.max(...acked.ids));
   // every acknowledged publish is there, whole, and version numbers go on past them

@@ -16,6 +16,7 @@ import { MemoryLedgerStore } from '../../runtime/state/ledger-store-memory.ts';
 import type { LedgerStore, StoredEntry } from '../../runtime/state/ledger-store.ts';
 import type { Atomics, LedgerEntry } from '../../runtime/state/atomics.ts';
 import { createState } from '../../runtime/state/index.ts';
+import { LEDGER_SYNC_MS } from '../../runtime/config.ts';
 import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
 
 const dirs: string[] = [];
@@ -25,7 +26,8 @@ const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'svc-ledger-')); di
 /** a store and a way to open another one on the same data, as a restarted process would */
 const stores: Array<{ name: string; make: () => () => LedgerStore }> = [
   { name: 'records', make: () => { const storage = createStorage({ driver: memoryDriver() }); return () => new RecordLedgerStore(storage); } },
-  { name: 'files', make: () => { const dir = tempDir(); return () => new SegmentLedgerStore(dir, null); } },
+  { name: 'files', make: () => { const dir = tempDir(); return () => new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS); } },
+  { name: 'files synced at each write', make: () => { const dir = tempDir(); return () => new SegmentLedgerStore(dir, null, 0); } },
   { name: 'memory', make: () => { const store = new MemoryLedgerStore(); return () => store; } },
 ];
 
@@ -105,12 +107,12 @@ describe('the record layout of earlier builds (one entry per record)', () => {
 
   it('is copied into a file on first open by the file store', async () => {
     const dir = tempDir();
-    const ledger = new LocalLedger(new SegmentLedgerStore(dir, new RecordLedgerStore(await oldLedger())));
+    const ledger = new LocalLedger(new SegmentLedgerStore(dir, new RecordLedgerStore(await oldLedger()), LEDGER_SYNC_MS));
     expect(await ledger.account('acct')).toEqual({ balance_micro: 60, earnings_micro: 0 });
     await Promise.all([credit(ledger, 1), credit(ledger, 2)]);
     expect((await allPages(ledger, 2)).map((e) => [e.id, e.amount_micro])).toEqual(expected);
     // the file alone now holds it all
-    expect((await allPages(new LocalLedger(new SegmentLedgerStore(dir, null)), 50)).map((e) => [e.id, e.amount_micro])).toEqual(expected);
+    expect((await allPages(new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS)), 50)).map((e) => [e.id, e.amount_micro])).toEqual(expected);
   });
 
   it('is not copied when it skips an entry', async () => {
@@ -118,14 +120,14 @@ describe('the record layout of earlier builds (one entry per record)', () => {
     await storage.removeItem('ledger:acct:000000000002');
     await storage.removeItem('account:acct');
     await storage.setItem('account:acct', { balance_micro: 60, earnings_micro: 0, seq: 3 });
-    await expect(new LocalLedger(new SegmentLedgerStore(tempDir(), new RecordLedgerStore(storage))).account('acct')).rejects.toThrow(/skips from 1 to 3/);
+    await expect(new LocalLedger(new SegmentLedgerStore(tempDir(), new RecordLedgerStore(storage), LEDGER_SYNC_MS)).account('acct')).rejects.toThrow(/skips from 1 to 3/);
   });
 });
 
 describe('the file store after a crash', () => {
   async function written(): Promise<string> {
     const dir = tempDir();
-    const ledger = new LocalLedger(new SegmentLedgerStore(dir, null));
+    const ledger = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
     await credit(ledger, 10);
     await Promise.all([credit(ledger, 20), credit(ledger, 30)]);
     await ledger.flush();
@@ -138,7 +140,7 @@ describe('the file store after a crash', () => {
       const file = join(dir, 'acct.jsonl');
       const whole = readFileSync(file, 'utf8');
       appendFileSync(file, torn);
-      const ledger = new LocalLedger(new SegmentLedgerStore(dir, null));
+      const ledger = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
       expect(await ledger.account('acct')).toEqual({ balance_micro: 60, earnings_micro: 0 });
       expect(readFileSync(file, 'utf8')).toBe(whole);
       expect((await credit(ledger, 1))!.id).toBe(4);
@@ -151,7 +153,7 @@ describe('the file store after a crash', () => {
     const file = join(dir, 'acct.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
     writeFileSync(file, [lines[0].replace('"id"', '"xx"'), ...lines.slice(1)].join('\n'));
-    await expect(new LocalLedger(new SegmentLedgerStore(dir, null)).account('acct')).rejects.toThrow(/line at byte 0 is damaged/);
+    await expect(new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS)).account('acct')).rejects.toThrow(/line at byte 0 is damaged/);
   });
 });
 
