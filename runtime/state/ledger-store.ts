@@ -10,7 +10,7 @@ export interface Totals { balance_micro: number; earnings_micro: number; seq: nu
 export interface LedgerStore {
   /** read an account (again, after a failed append): the totals after its last stored entry */
   open(account: string): Promise<Totals>;
-  /** store one chunk of an opened account, whole or not at all, durably before it resolves */
+  /** store one chunk of an opened account, whole or not at all, before it resolves (so it survives a crash of svc; the file store says when it reaches the disk) */
   append(account: string, entries: StoredEntry[]): Promise<void>;
   /** the first ids of an opened account's stored chunks, ascending (the store keeps this index) */
   firsts(account: string): Promise<readonly number[]>;
