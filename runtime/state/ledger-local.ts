@@ -1,8 +1,9 @@
 // The ledger of one process (the only writer of its storage, so balances may be decided in memory).
 // A post is decided at once against everything decided before it, then stored with the other posts
-// decided while the previous write was in flight, as one chunk (group commit): durable storage pays
-// one sync per chunk instead of one per entry, and a chunk lands whole or not at all. A post is
-// acknowledged only once its chunk is stored; balances and pages show stored entries only.
+// decided in the same turn or while the previous write was in flight, as one chunk (group commit): the
+// file store pays one write (and at most one sync) per chunk instead of one per entry, and a chunk
+// lands whole or not at all. A post is acknowledged only once its chunk is stored; balances and pages
+// show stored entries only.
 import { nowIso } from '../util/clock.ts';
 import { lastAtOrBelow } from '../util/sorted.ts';
 import type { Account, LedgerDraft, LedgerEntry } from './atomics.ts';
