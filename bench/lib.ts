@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { SearchEngine } from '../language/search.ts';
 import { npmStart } from './npm-start.ts';
+import { LEDGER_SYNC_MS } from '../runtime/config.ts';
 
 /** the middle item by `by` (the upper middle of an even count) */
 export const middle = <T>(xs: T[], by: (x: T) => number): T => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
@@ -75,13 +76,13 @@ const roles: ChildProcess[] = [];
  * One server in its own process (so servers and the load generator do not share an event loop):
  * `svc` as `npm start` runs it, `arg` its upstream (`root`: another checkout's); any other role is one of
  * bench/routed-servers.ts. Answers the JSON line the role prints, with its pid. `profile` writes CPU
- * profiles of svc and of the bare forwarders to bench/profiles/<role>/.
+ * profiles of svc and of the bare forwarders to bench/profiles/<role>/; `env` adds to svc's environment.
  */
-export async function startRole(role: string, arg: string, dist: string, opts: { storage: string; profile?: boolean; root?: string }): Promise<Record<string, string> & { pid: number }> {
+export async function startRole(role: string, arg: string, dist: string, opts: { storage: string; profile?: boolean; root?: string; env?: Record<string, string> }): Promise<Record<string, string> & { pid: number }> {
   const profile = opts.profile && (role === 'svc' || role.startsWith('forwarder')) ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles', role)}`] : [];
   const storage = opts.storage === 'memory' ? 'memory:' : opts.storage === 'embedded' ? `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}` : opts.storage;
   if (role === 'svc') {
-    const svc = await npmStart(dist, arg, storage, { nodeArgs: profile, root: opts.root });
+    const svc = await npmStart(dist, arg, storage, { nodeArgs: profile, root: opts.root, env: opts.env });
     roles.push(svc.child);
     const said: Record<string, string> = { url: svc.url, token: svc.token };
     return Object.assign(said, { pid: svc.pid });
@@ -117,3 +118,9 @@ export function searchThroughput(search: SearchEngine, queries: string[], rounds
   for (let r = 0; r < 7; r++) { rawRuns.push(loop(rawQuery)); ourRuns.push(loop(ourQuery)); }
   return { rawQps: median(rawRuns), oursQps: median(ourRuns) };
 }
+
+/** the embedded storage in words, with its ledger sync setting (SVC_LEDGER_SYNC_MS passes through to svc) */
+export const storageWords = (): string => {
+  const ms = process.env.SVC_LEDGER_SYNC_MS;
+  return `embedded files, ledger ${ms === '0' ? 'synced at each write' : `synced within ${ms ?? LEDGER_SYNC_MS} ms`}`;
+};

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCatalog } from '../build/pipeline.ts';
-import { fmt, line, load, middle, startRole, stopRoles, type LoadResult } from './lib.ts';
+import { fmt, line, load, middle, startRole, stopRoles, storageWords, type LoadResult } from './lib.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const STORAGE = process.env.BENCH_STORAGE === 'embedded' ? 'embedded' : 'memory';
@@ -54,7 +54,7 @@ async function alternate(connections: number): Promise<{ svcs: LoadResult[]; for
 }
 const cpu = (r: LoadResult) => (r.cpu === null ? '' : `  ${Math.round(r.cpu)} µs CPU/req`);
 
-process.stdout.write(`routed calls against a trivial upstream (${seconds} s runs; svc state ${STORAGE === 'memory' ? 'in memory' : 'embedded, durable'}${BEFORE ? `; before: ${BEFORE}` : ''})\n`);
+process.stdout.write(`routed calls against a trivial upstream (${seconds} s runs; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()}${BEFORE ? `; before: ${BEFORE}` : ''})\n`);
 for (const f of forwarders) await via(f.role, CONNECTIONS); // warm-ups
 for (const s of svcs) await routed(s.role, CONNECTIONS, 'warm');
 

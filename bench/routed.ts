@@ -5,7 +5,7 @@
 // BENCH_PROFILE=1 writes a CPU profile of the svc process to bench/profiles/.
 import { join } from 'node:path';
 import { buildCatalog } from '../build/pipeline.ts';
-import { fmt, line, load, middle, startRole, stopRoles, type LoadOptions, type LoadResult } from './lib.ts';
+import { fmt, line, load, middle, startRole, stopRoles, storageWords, type LoadOptions, type LoadResult } from './lib.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
@@ -35,7 +35,7 @@ const routed = (email: (n: number) => string, conns = connections) => run(`${svc
   connections: conns, method: 'POST', server: svc.pid, headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' }, body: (n) => JSON.stringify({ email: email(n) }),
 });
 
-process.stdout.write(`routed-call benchmarks (${connections} connections unless said, ${seconds} s each; svc state ${STORAGE === 'memory' ? 'in memory' : 'embedded, durable'})\n`);
+process.stdout.write(`routed-call benchmarks (${connections} connections unless said, ${seconds} s each; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()})\n`);
 await direct(); // warm-ups: JIT and connection pools, for both sides
 await routed((n) => `warm${n}@acme.com`);
 const a = await direct();

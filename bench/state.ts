@@ -21,7 +21,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const connections = 50;
 type Started = Record<string, string> & { pid: number };
 
-const start = (role: string, arg: string, dist: string, storage = 'memory:'): Promise<Started> => startRole(role, arg, dist, { storage });
+const start = (role: string, arg: string, dist: string, storage = 'memory:', env?: Record<string, string>): Promise<Started> => startRole(role, arg, dist, { storage, env });
 
 const servers: OwnRedis[] = [await ownRedis('off'), await ownRedis('always')];
 const [REDIS, REDIS_AOF] = servers.map((s) => s.url(0));
@@ -40,6 +40,8 @@ const sandbox = await start('sandbox', '', dist);
 const svcs = {
   memory: await start('svc', sandbox.url, dist, 'memory:'),
   embedded: await start('svc', sandbox.url, dist, `fs:${mkdtempSync(join(tmpdir(), 'svc-state-bench-data-'))}`),
+  // every ledger line synced before its callers are answered (docs/teams-and-billing.md)
+  embeddedSynced: await start('svc', sandbox.url, dist, `fs:${mkdtempSync(join(tmpdir(), 'svc-state-bench-data-'))}`, { SVC_LEDGER_SYNC_MS: '0' }),
   redis: await start('svc', sandbox.url, dist, REDIS),
   redisAof: await start('svc', sandbox.url, dist, REDIS_AOF),
 };
@@ -73,9 +75,9 @@ async function measured(svcPids: number[], redis: number | null, run: () => Prom
 const load0 = loadavg()[0];
 process.stdout.write(`routed throughput per state backend (${connections} connections, ${seconds} s a run, medians of 3 alternating rounds; load average ${load0.toFixed(1)})\n`);
 for (const svc of [...Object.values(svcs), second]) await routed(svc); // warm-ups
-const redisOf = { memory: null, embedded: null, redis: REDIS_PID, redisAof: REDIS_AOF_PID };
+const redisOf = { memory: null, embedded: null, embeddedSynced: null, redis: REDIS_PID, redisAof: REDIS_AOF_PID };
 type Name = keyof typeof svcs;
-const runs: Record<Name, Array<Awaited<ReturnType<typeof measured>>>> = { memory: [], embedded: [], redis: [], redisAof: [] };
+const runs: Record<Name, Array<Awaited<ReturnType<typeof measured>>>> = { memory: [], embedded: [], embeddedSynced: [], redis: [], redisAof: [] };
 const both: Array<Awaited<ReturnType<typeof measured>>> = [];
 for (let round = 0; round < 3; round++) {
   for (const name of Object.keys(svcs) as Name[]) runs[name].push(await measured([svcs[name].pid], redisOf[name], async () => [await routed(svcs[name])]));
@@ -83,17 +85,18 @@ for (let round = 0; round < 3; round++) {
   both.push(await measured([svcs.redis.pid, second.pid], REDIS_PID, () => Promise.all([routed(svcs.redis, connections / 2), routed(second, connections / 2)])));
 }
 const mid = (rs: Array<Awaited<ReturnType<typeof measured>>>) => middle(rs, (r) => r.rps);
-const [m, e, r, ra] = [mid(runs.memory), mid(runs.embedded), mid(runs.redis), mid(runs.redisAof)];
+const [m, e, es, r, ra] = [mid(runs.memory), mid(runs.embedded), mid(runs.embeddedSynced), mid(runs.redis), mid(runs.redisAof)];
 const pathText = ({ self, sandbox: sb, svc, redis }: Path) => {
   const total = self + sb + svc + redis;
   return `CPU µs/call: svc ${Math.round(svc)}, redis-server ${Math.round(redis)}, sandbox ${Math.round(sb)}, load generator ${Math.round(self)}; all ${Math.round(total)} (2 cores: at most ${Math.round(2e6 / total)} calls/s)`;
 };
-for (const [label, x] of [['memory', m], ['embedded (durable files)', e], ['redis (no AOF)', r], ['redis (appendfsync always)', ra]] as const) {
+for (const [label, x] of [['memory', m], ['embedded (durable files)', e], ['embedded, each write synced', es], ['redis (no AOF)', r], ['redis (appendfsync always)', ra]] as const) {
   const one = x.results[0];
   line(`svc on ${label}`, `${Math.round(x.rps)} req/s  p50 ${one.p50} ms  p99 ${one.p99} ms`);
   process.stdout.write(`  ${pathText(x.path)}\n`);
 }
 line('embedded / memory', `${fmt(e.rps / m.rps)}x`, '>= 0.85x', e.rps / m.rps >= 0.85);
+line('embedded, each write synced / memory', `${fmt(es.rps / m.rps)}x`);
 line('redis / memory', `${fmt(r.rps / m.rps)}x`, '>= 0.7x', r.rps / m.rps >= 0.7);
 line('redis (appendfsync always) / memory', `${fmt(ra.rps / m.rps)}x`);
 line('svc CPU per call: embedded, redis / memory', `${fmt(e.path.svc / m.path.svc)}x, ${fmt(r.path.svc / m.path.svc)}x`);
