@@ -4,14 +4,14 @@ import type { IncomingMessage } from 'node:http';
 import { describeStorage, readConfigOrExit } from './config.ts';
 import { createRuntime } from './create-runtime.ts';
 import { orRefuse, stopOnSignals } from './lifecycle.ts';
-import { releaseYoungGeneration, YOUNG_GENERATION_CROWD } from './young-generation.ts';
+import { releaseYoungGeneration, YOUNG_GENERATION_CALLS, YOUNG_GENERATION_CROWD } from './young-generation.ts';
 
 const config = readConfigOrExit();
 const svc = await orRefuse(createRuntime(config, { build: true }));
 const { state, catalog } = svc.ctx;
 // paid calls (routed, batch, pass-through) all come under the proxy prefix
 const paid = `${config.proxyPrefix}/`;
-const crowd = { inFlight: YOUNG_GENERATION_CROWD, counts: (req: IncomingMessage) => req.url?.startsWith(paid) === true, call: releaseYoungGeneration };
+const crowd = { inFlight: YOUNG_GENERATION_CROWD, total: YOUNG_GENERATION_CALLS, counts: (req: IncomingMessage) => req.url?.startsWith(paid) === true, call: releaseYoungGeneration };
 const server = await orRefuse(svc.listen(config.port, crowd));
 stopOnSignals(server, config.drainMs, [() => state.close()]);
 process.stderr.write(`svc listening on ${server.url}\n`);

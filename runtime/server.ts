@@ -54,9 +54,10 @@ function takes(fast: NodeFastPath, req: IncomingMessage, res: ServerResponse): b
   }
 }
 
-/** `call` runs once, the first time `inFlight` requests that `counts` are in flight together */
+/** `call` runs once, the first time `inFlight` requests that `counts` are in flight together, or once `total` of them have come */
 export interface Crowd {
   inFlight: number;
+  total: number;
   counts: (req: IncomingMessage) => boolean;
   call: () => void;
 }
@@ -67,11 +68,12 @@ export function startServer(app: H3, opts: { port: number; hostname?: string; fa
   let inFlight = 0;
   let crowd = opts.crowd;
   let crowded = 0;
+  let came = 0;
   let idle: (() => void) | null = null;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     inFlight++;
     const counted = crowd?.counts(req) === true;
-    if (counted && ++crowded === crowd!.inFlight) {
+    if (counted && (++crowded === crowd!.inFlight || ++came === crowd!.total)) {
       crowd!.call();
       crowd = undefined;
     }

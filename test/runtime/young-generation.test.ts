@@ -1,6 +1,6 @@
-// npm start holds V8's young generation at its first size until requests crowd in
-// (runtime/young-generation.ts): the hold and its release in a Node process of their own, as this
-// Node's V8 does them, and the server's one call when the crowd first forms, over real HTTP.
+// npm start holds V8's young generation at its first size until paid requests come (runtime/
+// young-generation.ts): the hold and its release in a Node process of their own, as this Node's V8
+// does them, and the server's one call when a crowd first forms or enough have come, over real HTTP.
 import { execFile } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ describe('the young generation', () => {
     const slow = () => new Promise<string>((resolve) => gates.push(() => resolve('ok')));
     const app = new H3().get('/paid/slow', slow).get('/free/slow', slow);
     const counts = (req: IncomingMessage) => req.url?.startsWith('/paid/') === true;
-    const server = await startServer(app, { port: 0, crowd: { inFlight: 3, counts, call: () => { calls++; } } });
+    const server = await startServer(app, { port: 0, crowd: { inFlight: 3, total: 100, counts, call: () => { calls++; } } });
     const waitFor = async (n: number) => { while (gates.length < n) await new Promise((r) => setTimeout(r, 5)); };
     const get = (path: string) => fetch(`${server.url}${path}`).then((r) => r.text());
     const open = async (wanted: Array<Promise<string>>) => { for (const o of gates.splice(0)) o(); expect(await Promise.all(wanted)).toEqual(wanted.map(() => 'ok')); };
@@ -62,6 +62,22 @@ describe('the young generation', () => {
     const again = [get('/paid/slow'), get('/paid/slow'), get('/paid/slow')];
     await waitFor(3);
     await open(again);
+    expect(calls).toBe(1);
+    await server.close();
+  });
+
+  it('is released once, too, when the total of counted requests has come one after another', async () => {
+    let calls = 0;
+    const app = new H3().get('/paid/quick', () => 'ok').get('/free/quick', () => 'ok');
+    const counts = (req: IncomingMessage) => req.url?.startsWith('/paid/') === true;
+    const server = await startServer(app, { port: 0, crowd: { inFlight: 3, total: 5, counts, call: () => { calls++; } } });
+    const get = (path: string) => fetch(`${server.url}${path}`).then((r) => r.text());
+    for (let i = 0; i < 10; i++) expect(await get('/free/quick')).toBe('ok');
+    for (let i = 0; i < 4; i++) expect(await get('/paid/quick')).toBe('ok');
+    expect(calls).toBe(0);
+    expect(await get('/paid/quick')).toBe('ok');
+    expect(calls).toBe(1);
+    for (let i = 0; i < 10; i++) await get('/paid/quick');
     expect(calls).toBe(1);
     await server.close();
   });
