@@ -10,14 +10,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCatalog } from '../build/pipeline.ts';
-import { fmt, line, load, middle, startRole, stopRoles, storageWords, type LoadResult } from './lib.ts';
+import { fmt, line, load, median, middle, startRole, stopRoles, storageWords, type LoadResult } from './lib.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const STORAGE = process.env.BENCH_STORAGE === 'embedded' ? 'embedded' : 'memory';
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const BEFORE = process.env.BENCH_BEFORE;
 const CONNECTIONS = 32;
-const ROUNDS = 3;
+/** BENCH_ROUNDS: more rounds steady the medians on a noisy machine */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-trivial-'));
 const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dist, 'catalog') });
@@ -42,15 +43,20 @@ const routed = (svc: Role, connections: number, round: string) => load(`${svc.ur
   body: (n) => JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
 });
 
-/** every side once per round, in turn, so a noisy stretch does not fall on one side only; medians */
-async function alternate(connections: number): Promise<{ svcs: LoadResult[]; forwarders: LoadResult[] }> {
+/**
+ * every side once per round, in turn, so a noisy stretch does not fall on one side only; medians, and
+ * `paired[svc][forwarder]`: the median of each round's own throughput ratio, which a machine drifting
+ * between rounds moves less than a ratio of medians
+ */
+async function alternate(connections: number): Promise<{ svcs: LoadResult[]; forwarders: LoadResult[]; paired: number[][] }> {
   const runs = { svcs: svcs.map(() => [] as LoadResult[]), forwarders: forwarders.map(() => [] as LoadResult[]) };
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, f] of forwarders.entries()) runs.forwarders[i].push(await via(f.role, connections));
     for (const [i, s] of svcs.entries()) runs.svcs[i].push(await routed(s.role, connections, `c${connections}r${round}`));
   }
   const mid = (rs: LoadResult[]) => middle(rs, (r) => r.rps);
-  return { svcs: runs.svcs.map(mid), forwarders: runs.forwarders.map(mid) };
+  const paired = runs.svcs.map((mine) => runs.forwarders.map((theirs) => median(mine.map((r, k) => r.rps / theirs[k].rps))));
+  return { svcs: runs.svcs.map(mid), forwarders: runs.forwarders.map(mid), paired };
 }
 const cpu = (r: LoadResult) => (r.cpu === null ? '' : `  ${Math.round(r.cpu)} µs CPU/req`);
 
@@ -66,6 +72,7 @@ for (const [j, s] of svcs.entries()) {
     const r = many.forwarders[i];
     if (j === 0) line(`${f.label}, ${CONNECTIONS} connections`, `${Math.round(r.rps)} req/s${cpu(r)}`);
     line(`  ${s.label} throughput / ${f.label}`, `${fmt(mine.rps / r.rps)}x`, '>= 0.9x', mine.rps / r.rps >= 0.9);
+    line(`    the same, median of the rounds' own ratios`, `${fmt(many.paired[j][i])}x`);
     if (r.cpu !== null && mine.cpu !== null) line(`  ${s.label} CPU per request / ${f.label}`, `${fmt(mine.cpu / r.cpu)}x`);
   }
 }
