@@ -40,7 +40,7 @@ export class ConfigError extends Error {}
 
 /**
  * The embedded ledger's default SVC_LEDGER_SYNC_MS: an acknowledged charge is in the kernel at once
- * (it survives a crash of svc) and flushed to the disk within this many milliseconds (docs/deploy.md).
+ * (it survives a crash of svc) and flushed to the disk within this many milliseconds (docs/teams-and-billing.md).
  */
 export const LEDGER_SYNC_MS = 100;
 
