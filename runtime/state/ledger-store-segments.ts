@@ -54,6 +54,7 @@ export class SegmentLedgerStore implements LedgerStore {
   constructor(private dir: string, private legacy: LedgerStore | null, private syncMs: number) {}
 
   async open(account: string): Promise<Totals> {
+    await this.syncing; // a background sync must not meet a handle closed below
     const before = this.segments.get(account);
     if (before?.dirty) await before.fd.datasync().catch(() => {});
     await before?.fd.close().catch(() => {});
