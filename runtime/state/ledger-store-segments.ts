@@ -46,12 +46,16 @@ export class SegmentLedgerStore implements LedgerStore {
   private dirReady: Promise<void> | null = null;
   private syncTimer: NodeJS.Timeout | null = null;
   private syncing: Promise<void> | null = null;
+  /** O_DSYNC when every write is synced and the platform has it (then no write needs an fdatasync), else 0 */
+  private readonly dsync: number;
 
   /**
    * `legacy`: the record store of earlier builds, read once per account that has no file yet;
    * `syncMs`: the longest an acknowledged chunk waits for the disk (0: none, each write is synced)
    */
-  constructor(private dir: string, private legacy: LedgerStore | null, private syncMs: number) {}
+  constructor(private dir: string, private legacy: LedgerStore | null, private syncMs: number) {
+    this.dsync = syncMs === 0 ? DSYNC : 0;
+  }
 
   async open(account: string): Promise<Totals> {
     await this.syncing; // a background sync must not meet a handle closed below
@@ -61,7 +65,7 @@ export class SegmentLedgerStore implements LedgerStore {
     this.segments.delete(account);
     const path = this.path(account);
     if (!existsSync(path)) await this.create(account, path);
-    const fd = await open(path, constants.O_RDWR | (this.syncMs === 0 ? DSYNC : 0));
+    const fd = await open(path, constants.O_RDWR | this.dsync);
     try {
       const { segment, last } = await scan(fd, path);
       this.segments.set(account, segment);
@@ -76,13 +80,13 @@ export class SegmentLedgerStore implements LedgerStore {
     const seg = this.segments.get(account)!;
     if (seg.syncFailed) throw seg.syncFailed;
     const line = Buffer.from(`${JSON.stringify(entries)}\n`);
-    const now = this.syncMs === 0 || entries.some(paidIn);
+    const waitForDisk = this.syncMs === 0 || entries.some(paidIn);
     try {
       // A small write to the kernel's cache takes microseconds: done here, it spares the thread
       // pool's round trip. A synced write waits for the disk, so it goes to the thread pool.
-      const written = now ? (await seg.fd.write(line, 0, line.length, seg.size)).bytesWritten : writeSync(seg.fd.fd, line, 0, line.length, seg.size);
+      const written = waitForDisk ? (await seg.fd.write(line, 0, line.length, seg.size)).bytesWritten : writeSync(seg.fd.fd, line, 0, line.length, seg.size);
       if (written !== line.length) throw new Error(`ledger ${account}: short write (${written} of ${line.length} bytes)`);
-      if (now && !(this.syncMs === 0 && DSYNC)) await seg.fd.datasync();
+      if (waitForDisk && !this.dsync) await seg.fd.datasync();
     } catch (e) {
       // cut off what may have landed: a chunk that was not acknowledged must not be read back
       await seg.fd.truncate(seg.size).catch(() => {});
@@ -91,7 +95,7 @@ export class SegmentLedgerStore implements LedgerStore {
     seg.firsts.push(entries[0].id);
     seg.starts.push(seg.size);
     seg.size += line.length;
-    if (!now) this.syncSoon(seg);
+    if (!waitForDisk) this.syncSoon(seg);
   }
 
   async firsts(account: string): Promise<readonly number[]> {
