@@ -124,7 +124,7 @@ export class LocalLedger {
       chunk.resolve();
       // As the first chunk does, the next one takes what the rest of this turn of the event loop
       // decides: the answers that arrived with this write's end charge into it, not into a third
-      // write (under load, chunks twice the size and half the syncs, bench/README.md).
+      // write (under load, chunks twice the size and half the writes, bench/README.md).
       if (log.next) await nextTurn();
     }
     log.writing = null;
