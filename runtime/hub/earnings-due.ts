@@ -152,7 +152,8 @@ export class EarningsDue {
   /** what the caller was charged for the call (refunds taken off) less what the maker earned for it; null when the ledger is too long to tell */
   private async owed(d: DueRecord): Promise<number | null> {
     const charged = await this.sum(d.caller, d, (e) => e.kind !== 'earning' && e.tool_id === d.tool_id);
-    if (charged === null || charged >= 0) return charged === null ? null : 0;
+    if (charged === null) return null;
+    if (charged >= 0) return 0; // nothing charged, or refunded in full
     const earned = await this.sum(d.maker, d, (e) => e.kind === 'earning');
     return earned === null ? null : Math.max(0, -charged - earned);
   }
