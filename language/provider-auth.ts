@@ -12,13 +12,18 @@ export function platformKey(provider: ProviderRuntime, env: Env): string | null 
   return env[provider.auth.env] || null;
 }
 
+/** Where a query parameter is set, as URLSearchParams.set sets it (a pass-through's URLSearchParams, a child request's query). */
+export interface QueryParams {
+  set(name: string, value: string): void;
+}
+
 /** Place a key where the provider expects it: header, query, bearer or basic. */
-export function placeKey(provider: ProviderRuntime, key: string, query: URLSearchParams, headers: Record<string, string>): void {
+export function placeKey(provider: ProviderRuntime, key: string, query: QueryParams, headers: Record<string, string>): void {
   place(provider.auth, key, query, headers);
   for (const extra of provider.auth.also ?? []) place(extra, key, query, headers);
 }
 
-function place(p: AuthPlacementSrc, key: string, query: URLSearchParams, headers: Record<string, string>): void {
+function place(p: AuthPlacementSrc, key: string, query: QueryParams, headers: Record<string, string>): void {
   const value = p.part === undefined ? key : (key.split(':')[p.part] ?? '');
   if (p.in === 'query') query.set(p.name!, value);
   else if (p.in === 'header') headers[p.name!.toLowerCase()] = `${p.prefix ?? ''}${value}`;

@@ -6,6 +6,7 @@ import { transforms } from '../../language/transforms.ts';
 import { isUnsafePath } from '../../language/paths.ts';
 import { baseUrl, placeKey, type Env } from '../../language/provider-auth.ts';
 import { perObject, Remembered } from '../../language/remember.ts';
+import { formEncode } from '../util/form-encode.ts';
 
 /**
  * One request to a provider. The client sends `origin` and `path` as they are; the parsed `url` is
@@ -79,10 +80,16 @@ function joinedTarget(provider: ProviderRuntime, env: Env, path: string): Target
   return parsedBase(provider, env).paths.get(path);
 }
 
-function appendQuery(search: URLSearchParams, key: string, value: unknown): void {
-  if (Array.isArray(value)) for (const v of value) search.append(key, String(v));
-  else if (value !== null && value !== undefined) search.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+/** `qs` with `key`'s pairs added: one per item of a list, an object as its JSON, none for null */
+function appendQuery(qs: string, key: string, value: unknown): string {
+  if (Array.isArray(value)) {
+    for (const v of value) qs = withPair(qs, key, String(v));
+    return qs;
+  }
+  return value === null || value === undefined ? qs : withPair(qs, key, typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
+
+const withPair = (qs: string, key: string, value: string): string => `${qs}${qs ? '&' : ''}${formEncode(key)}=${formEncode(value)}`;
 
 interface CompiledRequest {
   constHeaders: Record<string, string>;
@@ -129,12 +136,13 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
   const filled = op.path.includes('{') ? op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, p: string) => encodeURIComponent(path[p] ?? '')) : op.path;
   const target = joinedTarget(provider, env, filled);
   if (!target) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);
-  // The query is built apart and appended as text: form-encoded, it is already what a URL parser
-  // would make of it, so no URL is parsed per call.
-  const search = new URLSearchParams();
-  for (const k in query) appendQuery(search, k, query[k]);
-  placeKey(provider, key, search, headers);
-  const qs = search.toString();
+  // The key goes into the query as URLSearchParams.set would put it: in the place of a parameter of
+  // its name, else last.
+  placeKey(provider, key, { set: (name, value) => { if (query[name] === null || query[name] === undefined) delete query[name]; query[name] = value; } }, headers);
+  // The query is written as text, form-encoded as URLSearchParams writes it (runtime/util/form-encode.ts):
+  // already what a URL parser would make of it, so no URL is parsed per call.
+  let qs = '';
+  for (const k in query) qs = appendQuery(qs, k, query[k]);
   const sent = qs ? `${target.path}${target.path.includes('?') ? '&' : '?'}${qs}` : target.path;
   if (body !== null) headers['content-type'] = op.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
   const encoded = body === null ? null

@@ -58,6 +58,17 @@ describe('buildChildRequest', () => {
     expect([h['x-key'], h['x-secret']]).toEqual(['key1', 'secret2']);
   });
 
+  it('writes the query as URLSearchParams would, the key in the place of a parameter of its name, else last', () => {
+    const request: RequestSrc = { map: [{ from: 'q', to: 'query.q' }, { from: 'tags', to: 'query.tag' }], const: { query: { api_key: 'placeholder', lang: 'de' } } };
+    const r = buildChildRequest(op('/search'), QUERY_KEY, request, { q: "coffee & cake (berlin)!", tags: ['a b', 'ü'] }, 'k 1/2', {});
+    const expected = new URLSearchParams([['api_key', 'placeholder'], ['lang', 'de'], ['q', "coffee & cake (berlin)!"], ['tag', 'a b'], ['tag', 'ü']]);
+    expected.set('api_key', 'k 1/2');
+    expect(r.path).toBe(`/v2/search?${expected}`);
+    // a parameter left out (null) is no place to put the key: it goes last, as URLSearchParams.set puts a new one
+    const unset = buildChildRequest(op('/search'), QUERY_KEY, { map: [{ from: 'q', to: 'query.q' }], const: { query: { api_key: null, lang: 'de' } } }, { q: 'x' }, 'k', {});
+    expect(unset.path).toBe('/v2/search?lang=de&q=x&api_key=k');
+  });
+
   it('goes to SVC_BASE_<SERVICE> when set', () => {
     const r = buildChildRequest(op('/x'), QUERY_KEY, { map: [] }, {}, 'k', { SVC_BASE_ACME: 'http://127.0.0.1:9/acme' });
     expect(r.url.href).toBe('http://127.0.0.1:9/acme/x?api_key=k');
