@@ -1,12 +1,15 @@
 // Child processes of the benches, one role each, so servers and the load generator do not share an
 // event loop (svc itself runs as `npm start` does, bench/npm-start.ts): `sandbox`, `trivial`, and the
-// bare forwarders `forwarder`, `forwarder-request` and `forwarder-http`, each given <targetOrigin>.
-// Each prints one JSON line.
+// bare forwarders `forwarder`, `forwarder-request` and `forwarder-http`, and svc's `plumbing`, each given
+// <targetOrigin>. Each prints one JSON line.
 import { createServer, Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox } from '../sandbox/index.ts';
+import { readJsonNode } from '../runtime/body.ts';
+import { send } from '../runtime/router/http.ts';
+import { OutgoingRequest } from '../runtime/router/build-request.ts';
 
 const [role, arg, dist] = process.argv.slice(2);
 // SIGINT exits cleanly, so a --cpu-prof run (BENCH_PROFILE=1) writes its profile
@@ -28,6 +31,24 @@ if (role === 'sandbox') {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys });
+} else if (role === 'plumbing') {
+  // The least a routed call can cost with svc's own plumbing and none of its decisions: the Node
+  // server, svc's JSON body reader and client exchange (the one child request a routed call makes to
+  // the trivial upstream) and an answer wrapping the child's, without credentials, options, plan,
+  // money, mapping or observations. svc's CPU beyond it is what routing itself costs.
+  const headers = { accept: 'application/json', 'x-check-key': keys.checkco };
+  const server = createServer((req, res) => {
+    void readJsonNode(req, 65_536)
+      .then((body) => send(new OutgoingRequest('GET', arg, `/checkco/check?address=${encodeURIComponent((body as { email: string }).email)}`, headers, null), 15_000))
+      .then((child) => {
+        const text = `{"output":${JSON.stringify(child.body)},"raw":${child.text}}`;
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      }, () => res.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  // a token the calls carry (and the plumbing ignores), so its requests are svc's, byte for byte
+  say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 'svc_plumbing' });
 } else {
   // Bare forwarders, the floor for a Node proxy: forward the request, send the answer back.
   // `forwarder` makes the same client call as svc (undici's dispatch with a handler gathering the

@@ -5,7 +5,9 @@
 // throughput; one connection for added latency, where a closed loop's mean latency is exactly
 // 1 / throughput (so it is read from throughput, finer than autocannon's whole-millisecond
 // percentiles). Every server runs in its own process. BENCH_BEFORE=<another checkout, built> runs
-// that checkout's svc too, in the same rounds: before and after in one run.
+// that checkout's svc too, in the same rounds: before and after in one run. svc's plumbing (its body
+// reader and client exchange without any routing, bench/routed-servers.ts) runs in the same rounds
+// too, so each run says how much of a call's CPU routing itself takes.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,8 +29,10 @@ const start = (role: string, arg = '', root?: string) => startRole(role, arg, di
 const upstream = await start('trivial');
 const keys = upstream.keys as unknown as Record<string, string>;
 type Role = Awaited<ReturnType<typeof startRole>>;
-const svcs: Array<{ label: string; role: Role }> = [{ label: 'svc', role: await start('svc', upstream.url) }];
-if (BEFORE) svcs.push({ label: 'svc before', role: await start('svc', upstream.url, BEFORE) });
+/** `routes`: a real svc, held to the targets; svc's plumbing is measured beside them, not held to them */
+const svcs: Array<{ label: string; role: Role; routes: boolean }> = [{ label: 'svc', role: await start('svc', upstream.url), routes: true }];
+if (BEFORE) svcs.push({ label: 'svc before', role: await start('svc', upstream.url, BEFORE), routes: true });
+svcs.push({ label: 'svc plumbing only', role: await start('plumbing', upstream.url), routes: false });
 const forwarders = [
   { label: 'node:http forwarder', role: await start('forwarder-http', upstream.url) },
   { label: 'undici dispatch forwarder', role: await start('forwarder', upstream.url) },
@@ -48,7 +52,7 @@ const routed = (svc: Role, connections: number, round: string) => load(`${svc.ur
  * `paired[svc][forwarder]`: the median of each round's own throughput ratio, which a machine drifting
  * between rounds moves less than a ratio of medians
  */
-async function alternate(connections: number): Promise<{ svcs: LoadResult[]; forwarders: LoadResult[]; paired: number[][] }> {
+async function alternate(connections: number): Promise<{ svcs: LoadResult[]; forwarders: LoadResult[]; paired: number[][]; rounds: LoadResult[][] }> {
   const runs = { svcs: svcs.map(() => [] as LoadResult[]), forwarders: forwarders.map(() => [] as LoadResult[]) };
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, f] of forwarders.entries()) runs.forwarders[i].push(await via(f.role, connections));
@@ -56,7 +60,7 @@ async function alternate(connections: number): Promise<{ svcs: LoadResult[]; for
   }
   const mid = (rs: LoadResult[]) => middle(rs, (r) => r.rps);
   const paired = runs.svcs.map((mine) => runs.forwarders.map((theirs) => median(mine.map((r, k) => r.rps / theirs[k].rps))));
-  return { svcs: runs.svcs.map(mid), forwarders: runs.forwarders.map(mid), paired };
+  return { svcs: runs.svcs.map(mid), forwarders: runs.forwarders.map(mid), paired, rounds: runs.svcs };
 }
 const cpu = (r: LoadResult) => (r.cpu === null ? '' : `  ${Math.round(r.cpu)} µs CPU/req`);
 
@@ -67,15 +71,31 @@ for (const s of svcs) await routed(s.role, CONNECTIONS, 'warm');
 const many = await alternate(CONNECTIONS);
 for (const [j, s] of svcs.entries()) {
   const mine = many.svcs[j];
-  line(`${s.label} routed call, ${CONNECTIONS} connections (median of ${ROUNDS})`, `${Math.round(mine.rps)} req/s${cpu(mine)}`);
+  line(`${s.label}${s.routes ? ' routed call' : ''}, ${CONNECTIONS} connections (median of ${ROUNDS})`, `${Math.round(mine.rps)} req/s${cpu(mine)}`);
   for (const [i, f] of forwarders.entries()) {
     const r = many.forwarders[i];
     if (j === 0) line(`${f.label}, ${CONNECTIONS} connections`, `${Math.round(r.rps)} req/s${cpu(r)}`);
-    line(`  ${s.label} throughput / ${f.label}`, `${fmt(mine.rps / r.rps)}x`, '>= 0.9x', mine.rps / r.rps >= 0.9);
+    line(`  ${s.label} throughput / ${f.label}`, `${fmt(mine.rps / r.rps)}x`, s.routes ? '>= 0.9x' : undefined, mine.rps / r.rps >= 0.9);
     line(`    the same, median of the rounds' own ratios`, `${fmt(many.paired[j][i])}x`);
     if (r.cpu !== null && mine.cpu !== null) line(`  ${s.label} CPU per request / ${f.label}`, `${fmt(mine.cpu / r.cpu)}x`);
   }
 }
+
+/** svc's CPU per call over its plumbing's, measured in the same rounds: what routing itself adds */
+function routingShare(results: LoadResult[]): void {
+  const [mine, plumbing] = [results[0], results[svcs.findIndex((s) => !s.routes)]];
+  if (mine.cpu !== null && plumbing.cpu !== null) line('svc CPU per request / svc plumbing only (what routing adds)', `${fmt(mine.cpu / plumbing.cpu)}x`);
+}
+
+/** with BENCH_BEFORE: svc against that checkout's, round by round (the medians of each round's own ratios) */
+function againstBefore([mine, theirs]: LoadResult[][]): void {
+  if (!BEFORE) return;
+  line("svc / svc before, throughput (the rounds' own ratios)", `${fmt(median(mine.map((r, k) => r.rps / theirs[k].rps)))}x`);
+  const cpus = mine.flatMap((r, k) => (r.cpu === null || theirs[k].cpu === null ? [] : [r.cpu / theirs[k].cpu!]));
+  if (cpus.length) line("svc / svc before, CPU per request (the same)", `${fmt(median(cpus))}x`);
+}
+routingShare(many.svcs);
+againstBefore(many.rounds);
 
 const meanMs = (r: LoadResult) => 1000 / r.rps;
 const d1 = middle([await direct(1), await direct(1), await direct(1)], (r) => r.rps);
@@ -91,9 +111,11 @@ for (const [j, s] of svcs.entries()) {
   line(`${s.label} added latency, 1 connection`, `${fmt(sAdded * 1000, 0)} µs${cpu(mine)}`);
   for (const [i, f] of forwarders.entries()) {
     const r = one.forwarders[i];
-    line(`  ${s.label} added latency / ${f.label}'s`, `${fmt(sAdded / (meanMs(r) - meanMs(d1)))}x`, '<= 1.5x', sAdded / (meanMs(r) - meanMs(d1)) <= 1.5);
+    line(`  ${s.label} added latency / ${f.label}'s`, `${fmt(sAdded / (meanMs(r) - meanMs(d1)))}x`, s.routes ? '<= 1.5x' : undefined, sAdded / (meanMs(r) - meanMs(d1)) <= 1.5);
     // on one connection all of a call's CPU is on its path, and CPU is far less noisy than the clock here
     if (r.cpu !== null && mine.cpu !== null) line(`  ${s.label} CPU per request / ${f.label}`, `${fmt(mine.cpu / r.cpu)}x`);
   }
 }
+routingShare(one.svcs);
+againstBefore(one.rounds);
 stopRoles(PROFILE);
