@@ -7,8 +7,8 @@
 // balance, a call never reports a charge the ledger did not take, and a refund never gives back more
 // than the charge it names. Where storage is shared, a paid attempt is two round trips: the hold and
 // the charge.
-import { randomUUID } from 'node:crypto';
 import { teamAccount, type State } from './state/index.ts';
+import { randomHex } from './util/call-id.ts';
 
 export interface ChargeRef {
   endpoint_id?: string;
@@ -56,7 +56,7 @@ export class Spending {
    */
   reserve(teamId: number, micro: number, least = micro): Promise<Hold | Refusal> {
     if (micro === 0) return Promise.resolve(new HeldMoney(this.state, teamId, 0, null));
-    const id = randomUUID();
+    const id = randomHex();
     // (Not async, here and in charge: each async step is a promise and a turn more on every paid attempt.)
     return this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS)
       .then(({ held, balance_micro }) => (held ? new HeldMoney(this.state, teamId, micro, id) : { why: balance_micro < least ? 'short' : 'held', balance_micro }));

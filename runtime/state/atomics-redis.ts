@@ -6,12 +6,12 @@
 import type { Storage } from 'unstorage';
 import { KeyedLock } from './lock.ts';
 import { nowIso } from '../util/clock.ts';
+import { randomHex } from '../util/call-id.ts';
 import { onRedis, type RedisClient } from './redis-client.ts';
 import { withScripts, type Scripted } from './redis-scripts.ts';
 import { RECORD_PREFIX } from './drivers/redis.ts';
 import { StorageUnavailable } from './unavailable.ts';
 import { Doubts } from './redis-doubts.ts';
-import { randomUUID } from 'node:crypto';
 import type { Account, Atomics, HoldAnswer, LedgerDraft, LedgerEntry } from './atomics.ts';
 
 const CAS_TRIES = 200;
@@ -50,7 +50,7 @@ export class RedisAtomics implements Atomics {
   }
 
   async post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null> {
-    const receipt = `receipt:${randomUUID()}`;
+    const receipt = `receipt:${randomHex()}`;
     try {
       return await this.send(account, draft, receipt, unhold);
     } catch (e) {

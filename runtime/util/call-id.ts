@@ -4,16 +4,22 @@ import { randomBytes } from 'node:crypto';
 
 export const CALL_ID_HEADER = 'x-svc-call-id';
 
-/** 16 random bytes per id, drawn from a block of 256 ids: one call into the CSPRNG per block, not per id */
-const BLOCK = 16 * 256;
-let block = Buffer.alloc(0);
+/**
+ * 16 random bytes as 32 hex digits, cut from a block of 256 drawn and written as hex at once: one
+ * call into the CSPRNG and one conversion per block. Per id, randomUUID or a hex conversion cost
+ * 1.1–1.5 µs of a routed call in the server, which makes two (the call's id, its hold's).
+ */
+const BLOCK = 256;
+let hex = '';
 let at = BLOCK;
 
-export function newCallId(): string {
+export function randomHex(): string {
   if (at >= BLOCK) {
-    block = randomBytes(BLOCK);
+    hex = randomBytes(16 * BLOCK).toString('hex');
     at = 0;
   }
-  at += 16;
-  return `call_${block.toString('hex', at - 16, at)}`;
+  at++;
+  return hex.slice(32 * (at - 1), 32 * at);
 }
+
+export const newCallId = (): string => `call_${randomHex()}`;

@@ -1,0 +1,17 @@
+// Call ids and hold ids are cut from blocks of random hex: each must still be 16 random bytes, never repeated.
+import { describe, expect, it } from 'vitest';
+import { newCallId, randomHex } from '../../runtime/util/call-id.ts';
+
+describe('call and hold ids', () => {
+  it('are 32 hex digits each, distinct across many blocks', () => {
+    const ids = Array.from({ length: 3_000 }, () => randomHex());
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('name a call as call_ and 32 hex digits', () => {
+    const ids = Array.from({ length: 600 }, () => newCallId());
+    for (const id of ids) expect(id).toMatch(/^call_[0-9a-f]{32}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
