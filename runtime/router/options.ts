@@ -70,6 +70,8 @@ const refuseUnknown = unknownHeaderCheck('route', ROUTE_HEADERS);
 const DEFAULTS: RouteOptions = Object.freeze({
   waterfall: true, maxCostMicro: DEFAULT_MAX_COST_MICRO, prefer: [], exclude: [], strictFilters: false, verify: false, dryRun: false, timeoutMs: DEFAULT_TIMEOUT_MS,
 });
+/** their merge key, made once */
+const DEFAULTS_KEY = keyOf(DEFAULTS);
 
 export function parseRouteOptions(headers: HeaderReader): RouteOptions {
   if (!refuseUnknown(headers)) return DEFAULTS;
@@ -125,6 +127,10 @@ export function refuseOutOfScope(o: RouteOptions, scope: RouteScope): void {
 
 /** The options as a short text, equal exactly when every option is (what the call merger keys on). */
 export function optionsKey(o: RouteOptions): string {
+  return o === DEFAULTS ? DEFAULTS_KEY : keyOf(o);
+}
+
+function keyOf(o: RouteOptions): string {
   const flags = `${+o.waterfall}${+o.strictFilters}${+o.verify}${+o.dryRun}`;
   return `${flags}|${o.maxCostMicro}|${o.timeoutMs}|${o.prefer.join(',')}|${o.exclude.join(',')}`;
 }
