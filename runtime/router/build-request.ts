@@ -141,7 +141,13 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
   if (!target) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);
   // The key goes into the query as URLSearchParams.set would put it: in the place of a parameter of
   // its name, else last.
-  placeKey(provider, key, { set: (name, value) => { if (query[name] === null || query[name] === undefined) delete query[name]; query[name] = value; } }, headers);
+  const params = {
+    set(name: string, value: string): void {
+      if (query[name] === null || query[name] === undefined) delete query[name];
+      query[name] = value;
+    },
+  };
+  placeKey(provider, key, params, headers);
   // The query is written as text, form-encoded as URLSearchParams writes it (runtime/util/form-encode.ts):
   // already what a URL parser would make of it, so no URL is parsed per call.
   let qs = '';

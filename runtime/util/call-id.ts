@@ -1,5 +1,6 @@
 // The id of one paid call (routed, pass-through, batch row, hub run): sent back as X-Svc-Call-Id and
 // `_svc.call_id`, and written on every ledger row the call causes, so a charge can be traced to it.
+// The money path's own ids (a hold's, a Redis post's receipt) are drawn the same way.
 import { randomBytes } from 'node:crypto';
 
 export const CALL_ID_HEADER = 'x-svc-call-id';
@@ -18,8 +19,8 @@ export function randomHex(): string {
     hex = randomBytes(16 * BLOCK).toString('hex');
     at = 0;
   }
-  at++;
-  return hex.slice(32 * (at - 1), 32 * at);
+  const i = at++;
+  return hex.slice(32 * i, 32 * (i + 1));
 }
 
 export const newCallId = (): string => `call_${randomHex()}`;

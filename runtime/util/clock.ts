@@ -1,7 +1,7 @@
 // The service's clock: Date.now unless a test has moved it (setClock), so time-bound rules (review
 // months, pinning windows) are tested without waiting. The current time as ISO text: ledger entries
 // are stamped on every charge, several in each millisecond under load, and Date's own formatting is
-// slow in the server (about 1.4 µs of a routed call's CPU, bench/README.md), so the text is made once
+// slow in the server (about 1 µs of a routed call's CPU, bench/README.md), so the text is made once
 // per millisecond, and Date formats only the second.
 let source: () => number = Date.now;
 let lastMs = -1;
