@@ -6,7 +6,6 @@
 const PLAIN = /^[\w*.-]*$/;
 /** what encodeURIComponent leaves that the form encoding does not, and its escaped space */
 const AFTER_URI = /[!'()~]|%20/g;
-const AFTER_URI_ANY = /[!'()~]|%20/;
 const FIXED: Readonly<Record<string, string>> = { '!': '%21', "'": '%27', '(': '%28', ')': '%29', '~': '%7E', '%20': '+' };
 
 export function formEncode(text: string): string {
@@ -18,5 +17,5 @@ export function formEncode(text: string): string {
     // a lone surrogate, which encodeURIComponent refuses and URLSearchParams writes as U+FFFD
     return new URLSearchParams([['', text]]).toString().slice(1);
   }
-  return AFTER_URI_ANY.test(uri) ? uri.replace(AFTER_URI, (c) => FIXED[c]) : uri;
+  return uri.replace(AFTER_URI, (c) => FIXED[c]);
 }
