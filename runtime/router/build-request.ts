@@ -4,7 +4,7 @@ import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../langua
 import { setPath } from '../../language/json-path.ts';
 import { transforms } from '../../language/transforms.ts';
 import { isUnsafePath } from '../../language/paths.ts';
-import { baseUrl, placeKey, type Env } from '../../language/provider-auth.ts';
+import { baseUrl, placeKey, type Env, type QueryParams } from '../../language/provider-auth.ts';
 import { perObject, Remembered } from '../../language/remember.ts';
 import { formEncode } from '../util/form-encode.ts';
 
@@ -80,16 +80,45 @@ function joinedTarget(provider: ProviderRuntime, env: Env, path: string): Target
   return parsedBase(provider, env).paths.get(path);
 }
 
-/** `qs` with `key`'s pairs added: one per item of a list, an object as its JSON, none for null */
-function appendQuery(qs: string, key: string, value: unknown): string {
-  if (Array.isArray(value)) {
-    for (const v of value) qs = withPair(qs, key, String(v));
+/**
+ * A child request's query: the mapping's constants, its fields, and the key where the provider takes
+ * it there, placed as URLSearchParams.set places a parameter (in the place of one of its name, else
+ * last). Written as form-encoded text, as URLSearchParams writes it (runtime/util/form-encode.ts):
+ * already what a URL parser would make of it, so no URL or URLSearchParams is made per call.
+ */
+class ChildQuery implements QueryParams {
+  private params: Record<string, unknown>;
+
+  constructor(constants: Record<string, unknown> | undefined) {
+    // Copied with Object.assign, not spread: on Node 20 an object spread from another and then given
+    // a property gets a new hidden class on every call (about 1 µs each in a loop, and several in the
+    // server, bench/README.md); Object.assign's copies share one.
+    this.params = Object.assign({}, constants);
+  }
+
+  /** a mapped field (names are literal: `domains[]` is sent as `domains[]=…`, as PHP-style APIs expect) */
+  put(name: string, value: unknown): void {
+    this.params[name] = value;
+  }
+
+  set(name: string, value: string): void {
+    if (this.params[name] === null || this.params[name] === undefined) delete this.params[name];
+    this.params[name] = value;
+  }
+
+  /** the pairs: one per item of a list, an object as its JSON, none for null */
+  text(): string {
+    let qs = '';
+    for (const name in this.params) {
+      const value = this.params[name];
+      if (Array.isArray(value)) for (const v of value) qs = withPair(qs, name, String(v));
+      else if (value !== null && value !== undefined) qs = withPair(qs, name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    }
     return qs;
   }
-  return value === null || value === undefined ? qs : withPair(qs, key, typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
-const withPair = (qs: string, key: string, value: string): string => `${qs}${qs ? '&' : ''}${formEncode(key)}=${formEncode(value)}`;
+const withPair = (qs: string, name: string, value: string): string => `${qs}${qs ? '&' : ''}${formEncode(name)}=${formEncode(value)}`;
 
 interface CompiledRequest {
   constHeaders: Record<string, string>;
@@ -109,11 +138,8 @@ const compiled = perObject((request: RequestSrc): CompiledRequest => ({
 }));
 
 export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntime, request: RequestSrc, fields: Record<string, unknown>, key: string, env: Env): OutgoingRequest {
-  // Copied with Object.assign, not spread: on Node 20 an object spread from another and then given a
-  // property gets a new hidden class on every call (about 1 µs each in a loop, and several in the
-  // server, bench/README.md); Object.assign's copies share one.
-  const query: Record<string, unknown> = Object.assign({}, request.const?.query);
-  const path: Record<string, string> = Object.assign({}, request.const?.path);
+  const query = new ChildQuery(request.const?.query);
+  const path: Record<string, string> = Object.assign({}, request.const?.path); // not spread, as ChildQuery says
   const { constHeaders, targets } = compiled(request);
   const headers: Record<string, string> = { accept: 'application/json', ...constHeaders };
   let body: Record<string, unknown> | unknown[] | null = request.const?.body !== undefined ? structuredClone(request.const.body) as Record<string, unknown> : null;
@@ -125,8 +151,7 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
     if (typeof value === 'number' && m.max !== undefined) value = Math.min(value, m.max);
     if (value === null || value === undefined) continue;
     const { where, target } = targets[i];
-    // Query keys are literal (`domains[]` is sent as `domains[]=…`, as PHP-style APIs expect).
-    if (where === 'query') query[target] = value;
+    if (where === 'query') query.put(target, value);
     else if (where === 'path') path[target] = String(value);
     else if (where === 'header') headers[target] = String(value);
     else {
@@ -139,19 +164,8 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
   const filled = op.path.includes('{') ? op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, p: string) => encodeURIComponent(path[p] ?? '')) : op.path;
   const target = joinedTarget(provider, env, filled);
   if (!target) throw new Error(`operation ${op.endpoint_id} resolves outside its provider's host`);
-  // The key goes into the query as URLSearchParams.set would put it: in the place of a parameter of
-  // its name, else last.
-  const params = {
-    set(name: string, value: string): void {
-      if (query[name] === null || query[name] === undefined) delete query[name];
-      query[name] = value;
-    },
-  };
-  placeKey(provider, key, params, headers);
-  // The query is written as text, form-encoded as URLSearchParams writes it (runtime/util/form-encode.ts):
-  // already what a URL parser would make of it, so no URL is parsed per call.
-  let qs = '';
-  for (const k in query) qs = appendQuery(qs, k, query[k]);
+  placeKey(provider, key, query, headers);
+  const qs = query.text();
   const sent = qs ? `${target.path}${target.path.includes('?') ? '&' : '?'}${qs}` : target.path;
   if (body !== null) headers['content-type'] = op.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
   const encoded = body === null ? null
