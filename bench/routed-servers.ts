@@ -10,6 +10,7 @@ import { createSandbox, sandboxKeys, startSandbox } from '../sandbox/index.ts';
 import { readJsonNode } from '../runtime/body.ts';
 import { send } from '../runtime/router/http.ts';
 import { OutgoingRequest } from '../runtime/router/build-request.ts';
+import { readConfig } from '../runtime/config.ts';
 
 const [role, arg, dist] = process.argv.slice(2);
 // SIGINT exits cleanly, so a --cpu-prof run (BENCH_PROFILE=1) writes its profile
@@ -37,9 +38,10 @@ if (role === 'sandbox') {
   // the trivial upstream) and an answer wrapping the child's, without credentials, options, plan,
   // money, mapping or observations. svc's CPU beyond it is what routing itself costs.
   const headers = { accept: 'application/json', 'x-check-key': keys.checkco };
+  const { maxBodyBytes, attemptTimeoutMs } = readConfig({}); // svc's own defaults
   const server = createServer((req, res) => {
-    void readJsonNode(req, 65_536)
-      .then((body) => send(new OutgoingRequest('GET', arg, `/checkco/check?address=${encodeURIComponent((body as { email: string }).email)}`, headers, null), 15_000))
+    void readJsonNode(req, maxBodyBytes)
+      .then((body) => send(new OutgoingRequest('GET', arg, `/checkco/check?address=${encodeURIComponent((body as { email: string }).email)}`, headers, null), attemptTimeoutMs))
       .then((child) => {
         const text = `{"output":${JSON.stringify(child.body)},"raw":${child.text}}`;
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });

@@ -47,6 +47,13 @@ const routed = (svc: Role, connections: number, round: string) => load(`${svc.ur
   body: (n) => JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
 });
 
+/** the median of each round's own ratio of `of(mine)` to `of(theirs)` (rounds where either is unknown left out) */
+function roundRatio(mine: LoadResult[], theirs: LoadResult[], of: (r: LoadResult) => number | null): number | null {
+  const ratios = mine.flatMap((r, k) => { const [a, b] = [of(r), of(theirs[k])]; return a === null || b === null ? [] : [a / b]; });
+  return ratios.length ? median(ratios) : null;
+}
+const rps = (r: LoadResult) => r.rps;
+
 /**
  * every side once per round, in turn, so a noisy stretch does not fall on one side only; medians, and
  * `paired[svc][forwarder]`: the median of each round's own throughput ratio, which a machine drifting
@@ -59,7 +66,7 @@ async function alternate(connections: number): Promise<{ svcs: LoadResult[]; for
     for (const [i, s] of svcs.entries()) runs.svcs[i].push(await routed(s.role, connections, `c${connections}r${round}`));
   }
   const mid = (rs: LoadResult[]) => middle(rs, (r) => r.rps);
-  const paired = runs.svcs.map((mine) => runs.forwarders.map((theirs) => median(mine.map((r, k) => r.rps / theirs[k].rps))));
+  const paired = runs.svcs.map((mine) => runs.forwarders.map((theirs) => roundRatio(mine, theirs, rps)!));
   return { svcs: runs.svcs.map(mid), forwarders: runs.forwarders.map(mid), paired, rounds: runs.svcs };
 }
 const cpu = (r: LoadResult) => (r.cpu === null ? '' : `  ${Math.round(r.cpu)} µs CPU/req`);
@@ -90,9 +97,9 @@ function routingShare(results: LoadResult[]): void {
 /** with BENCH_BEFORE: svc against that checkout's, round by round (the medians of each round's own ratios) */
 function againstBefore([mine, theirs]: LoadResult[][]): void {
   if (!BEFORE) return;
-  line("svc / svc before, throughput (the rounds' own ratios)", `${fmt(median(mine.map((r, k) => r.rps / theirs[k].rps)))}x`);
-  const cpus = mine.flatMap((r, k) => (r.cpu === null || theirs[k].cpu === null ? [] : [r.cpu / theirs[k].cpu!]));
-  if (cpus.length) line("svc / svc before, CPU per request (the same)", `${fmt(median(cpus))}x`);
+  line("svc / svc before, throughput (the rounds' own ratios)", `${fmt(roundRatio(mine, theirs, rps)!)}x`);
+  const cpuRatio = roundRatio(mine, theirs, (r) => r.cpu);
+  if (cpuRatio !== null) line("svc / svc before, CPU per request (the same)", `${fmt(cpuRatio)}x`);
 }
 routingShare(many.svcs);
 againstBefore(many.rounds);
