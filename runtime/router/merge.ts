@@ -5,13 +5,16 @@ import { optionsKey, type RouteOptions } from './options.ts';
 export class CallMerger<T> {
   private inFlight = new Map<string, Promise<T>>();
 
-  /** `joined` turns the first caller's answer into the answer of a caller who joined it */
-  run(key: string, work: () => Promise<T>, joined: (first: T) => T): Promise<T> {
+  /**
+   * `answer` turns the work's outcome into the first caller's answer, `joined` that answer into the
+   * answer of a caller who joined it. The call leaves the map in the same step as it is answered
+   * (a failed waterfall's rejection is the callers' to see): one promise per call, not one for the
+   * answer and a second for the cleanup.
+   */
+  run<W>(key: string, work: () => Promise<W>, answer: (outcome: W) => T, joined: (first: T) => T): Promise<T> {
     const existing = this.inFlight.get(key);
     if (existing) return existing.then(joined);
-    // gone from the map as the work settles, either way (a failed waterfall's rejection is the
-    // callers' to see), in the answer's own chain rather than a second one beside it
-    const result = work().then((r) => { this.inFlight.delete(key); return r; }, (e: unknown) => { this.inFlight.delete(key); throw e; });
+    const result = work().then((w) => { this.inFlight.delete(key); return answer(w); }, (e: unknown) => { this.inFlight.delete(key); throw e; });
     this.inFlight.set(key, result);
     return result;
   }

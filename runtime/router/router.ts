@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import type { LiveData } from '../live.ts';
 import type { State, Team } from '../state/index.ts';
 import { bodyValidator } from '../validate.ts';
-import { routeCall, type RouterDeps } from './waterfall.ts';
+import { routeCall, type RouteOutcome, type RouterDeps } from './waterfall.ts';
 import { Health } from './health.ts';
 import { platformKey } from '../../language/provider-auth.ts';
 import type { Spending } from '../spending.ts';
@@ -57,8 +57,11 @@ export function createRouter({ runtime, state, live, config, spending }: RouterP
       } catch (e) {
         return Promise.reject(e);
       }
-      if (options.dryRun) return routeAndRespond(deps, team, capability, body, options, callId ?? newCallId());
-      return merger.run(mergeKey(team.id, capability, body, options), () => routeAndRespond(deps, team, capability, body, options, callId ?? newCallId()), sharedAnswer);
+      const id = callId ?? newCallId();
+      const answer = (outcome: RouteOutcome) => respond(outcome, deps.runtime.capabilities[capability].identity, capability, id);
+      const work = () => routeCall(deps, { team, capability, body, options, callId: id });
+      if (options.dryRun) return work().then(answer);
+      return merger.run(mergeKey(team.id, capability, body, options), work, answer, sharedAnswer);
     },
   };
 }
@@ -75,9 +78,4 @@ function sharedAnswer(first: RoutedResponse): RoutedResponse {
   body._svc.cost_micro = 0;
   body._svc.shared = true;
   return { status: first.status, headers: { ...first.headers, 'x-svc-cost-micro': '0' }, text: JSON.stringify(body) };
-}
-
-/** (Not async: the outcome's promise carries on into the answer, one promise hop fewer per call.) */
-function routeAndRespond(deps: RouterDeps, team: Team, capability: string, body: Record<string, unknown>, options: RouteOptions, callId: string): Promise<RoutedResponse> {
-  return routeCall(deps, { team, capability, body, options, callId }).then((outcome) => respond(outcome, deps.runtime.capabilities[capability].identity, capability, callId));
 }

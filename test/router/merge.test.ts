@@ -42,11 +42,21 @@ describe('CallMerger', () => {
     let runs = 0;
     const work = async () => { runs++; await new Promise((r) => setTimeout(r, 5)); return runs; };
     const joined = (first: number) => -first; // what a caller who joined is answered
-    expect(await Promise.all([merger.run('k', work, joined), merger.run('k', work, joined), merger.run('other', work, joined)])).toEqual([2, -2, 2]);
-    expect(await merger.run('k', work, joined)).toBe(3);
+    const answer = (runsThen: number) => runsThen; // the work's outcome as the first caller's answer
+    expect(await Promise.all([merger.run('k', work, answer, joined), merger.run('k', work, answer, joined), merger.run('other', work, answer, joined)])).toEqual([2, -2, 2]);
+    expect(await merger.run('k', work, answer, joined)).toBe(3);
     const failing = () => Promise.reject(new Error('no'));
-    const both = [merger.run('f', failing, joined), merger.run('f', work, joined)];
+    const both = [merger.run('f', failing, answer, joined), merger.run('f', work, answer, joined)];
     for (const p of both) await expect(p).rejects.toThrow('no'); // a joined caller sees the failure too
-    expect(await merger.run('f', work, joined)).toBe(4); // a failure does not stay in flight
+    expect(await merger.run('f', work, answer, joined)).toBe(4); // a failure does not stay in flight
+  });
+
+  it('answers from the outcome once, and joined callers from that answer', async () => {
+    const merger = new CallMerger<string>();
+    let answered = 0;
+    const answer = (n: number) => { answered++; return `answer ${n}`; };
+    const work = () => new Promise<number>((r) => setTimeout(r, 5, 7));
+    expect(await Promise.all([merger.run('k', work, answer, (a) => `${a}, shared`), merger.run('k', work, answer, (a) => `${a}, shared`)])).toEqual(['answer 7', 'answer 7, shared']);
+    expect(answered).toBe(1);
   });
 });
