@@ -6,7 +6,7 @@ import type { State, Team } from '../state/index.ts';
 import { cheapestAttemptMicro, plan, type Plan, type PlannedAttempt } from './plan.ts';
 import { prepareCall, type PreparedCall } from '../../language/prepare-call.ts';
 import { buildChildRequest, type OutgoingRequest } from './build-request.ts';
-import { send } from './http.ts';
+import { send, type ChildAnswer } from './http.ts';
 import { chargedAs, classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './classify.ts';
 import { pollJob } from './poll.ts';
 import { missOutput } from '../../language/map-response.ts';
@@ -228,28 +228,44 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   return finished(base, tried, spent, 'error', broke);
 }
 
-/** One child, start to finish: the request, async polling, and the verdict on what came back. */
-async function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number) {
+/** what one attempt came to: the verdict, the child's status and time, and its answer as JSON text */
+interface Attempted {
+  verdict: Verdict;
+  status: number | undefined;
+  ms: number;
+  raw: string;
+}
+
+/**
+ * One child, start to finish: the request, async polling, and the verdict on what came back. (Not
+ * async: a child answering at once, the common case, is one promise from request to verdict.)
+ */
+function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number): Promise<Attempted> {
   const provider = deps.runtime.providers[op.provider];
   let req: OutgoingRequest;
   try {
     req = buildChildRequest(op, provider, op.request!, fields, key, deps.env);
   } catch (e) {
-    return { verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` } as Verdict, status: undefined, ms: 0, raw: 'null' };
+    return Promise.resolve({ verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` }, status: undefined, ms: 0, raw: 'null' });
   }
-  const answer = await send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()), deps.maxAnswerBytes);
-  const byStatus = classifyStatus(op, answer);
-  if (byStatus || !op.async) {
+  return send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()), deps.maxAnswerBytes).then((answer) => {
+    const byStatus = classifyStatus(op, answer);
+    if (!byStatus && op.async) return polled(deps, cap, op, answer, key, deadline);
     const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
     // The provider's own text (it parsed as JSON), so the answer is not serialised twice.
     return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key) };
-  }
+  });
+}
+
+/** An async child's job, polled from its first answer to its end. */
+async function polled(deps: RouterDeps, cap: Cap, op: OperationRuntime, answer: ChildAnswer, key: string, deadline: number): Promise<Attempted> {
   const t0 = Date.now();
-  const polled = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs, maxAnswerBytes: deps.maxAnswerBytes });
+  const provider = deps.runtime.providers[op.provider];
+  const job = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs, maxAnswerBytes: deps.maxAnswerBytes });
   const ms = answer.ms + (Date.now() - t0);
-  if (polled.kind === 'error') return { verdict: { outcome: 'error', reason: polled.reason } as Verdict, status: polled.status, ms, raw: 'null' };
-  if (polled.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' } as Verdict, status: answer.status, ms, raw: 'null' };
-  return { verdict: classifyRecord(cap, op, polled.record), status: answer.status, ms, raw: redact(JSON.stringify(polled.body ?? null), key) };
+  if (job.kind === 'error') return { verdict: { outcome: 'error', reason: job.reason }, status: job.status, ms, raw: 'null' };
+  if (job.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' }, status: answer.status, ms, raw: 'null' };
+  return { verdict: classifyRecord(cap, op, job.record), status: answer.status, ms, raw: redact(JSON.stringify(job.body ?? null), key) };
 }
 
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */
