@@ -45,7 +45,8 @@ export class LocalAtomics implements Atomics {
   post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null> {
     let entry: Promise<LedgerEntry | null>;
     try {
-      entry = this.ledger.post(account, draft);
+      // with no other call of the account holding money, no other post can join this one's chunk
+      entry = this.ledger.post(account, draft, this.ephemera.othersHeld(account, unhold) > 0);
     } catch (e) {
       return Promise.reject(e);
     }

@@ -38,6 +38,13 @@ export class LocalEphemera {
     if (end < mine.firstEnd) mine.firstEnd = end;
   }
 
+  /** how many holds of the account are in flight besides `id` (an expired one counts until it is swept) */
+  othersHeld(account: string, id?: string): number {
+    const mine = this.holds.get(account);
+    if (!mine) return 0;
+    return mine.byId.size - (id !== undefined && mine.byId.has(id) ? 1 : 0);
+  }
+
   unhold(account: string, id: string): void {
     const mine = this.holds.get(account);
     const h = mine?.byId.get(id);

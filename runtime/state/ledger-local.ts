@@ -28,6 +28,7 @@ interface AccountLog {
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const THIS_TURN = Promise.resolve();
 
 /** (The promise's own resolve and reject are kept, not a closure over them: tsx names each closure as it is made.) */
 function newChunk(): Chunk {
@@ -44,10 +45,16 @@ export class LocalLedger {
 
   constructor(private store: LedgerStore) {}
 
-  post(account: string, draft: LedgerDraft): Promise<LedgerEntry | null> {
+  /**
+   * `gather`: whether other posts of the account may come in this turn of the event loop (other calls
+   * of it are in flight), so that a chunk this post starts waits for the turn's end to take them. A
+   * post that knows none can come (one caller calling in a row) starts its write once this turn's
+   * promises have run, without an event loop turn of its own.
+   */
+  post(account: string, draft: LedgerDraft, gather = true): Promise<LedgerEntry | null> {
     if (!Number.isSafeInteger(draft.amount_micro)) throw new TypeError(`amount must be integer micro-USD, got ${draft.amount_micro}`);
     const log = this.logs.get(account);
-    return log ? this.decide(account, log, draft) : this.open(account).then((l) => this.decide(account, l, draft));
+    return log ? this.decide(account, log, draft, gather) : this.open(account).then((l) => this.decide(account, l, draft, gather));
   }
 
   account(account: string): Promise<Account> {
@@ -85,7 +92,7 @@ export class LocalLedger {
     await this.store.close();
   }
 
-  private decide(account: string, log: AccountLog, draft: LedgerDraft): Promise<LedgerEntry | null> {
+  private decide(account: string, log: AccountLog, draft: LedgerDraft, gather: boolean): Promise<LedgerEntry | null> {
     const d = log.decided;
     const earning = draft.kind === 'earning';
     const balance = earning ? d.balance_micro : d.balance_micro + draft.amount_micro;
@@ -104,7 +111,7 @@ export class LocalLedger {
     chunk.entries.push({ id, at, kind, amount_micro, endpoint_id, call_id, tool_id, balance_after: balance, earnings_after: earnings });
     // The first chunk waits for the end of this turn of the event loop, so posts decided by other
     // requests in the same turn share its write.
-    log.writing ??= nextTurn().then(() => this.write(account, log));
+    log.writing ??= (gather ? nextTurn() : THIS_TURN).then(() => this.write(account, log));
     return chunk.done.then(() => entry);
   }
 

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createStorage, type Driver, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { LocalLedger } from '../../runtime/state/ledger-local.ts';
+import { LocalAtomics } from '../../runtime/state/atomics-local.ts';
 import { RecordLedgerStore } from '../../runtime/state/ledger-store-records.ts';
 import { SegmentLedgerStore } from '../../runtime/state/ledger-store-segments.ts';
 import { MemoryLedgerStore } from '../../runtime/state/ledger-store-memory.ts';
@@ -241,6 +242,33 @@ describe('group commit', () => {
     }));
     expect((await Promise.all([first, during, after])).map((e) => e!.id)).toEqual([2, 3, 4]);
     expect(chunks).toEqual([1, 1, 2]);
+  });
+
+  it('writes at once the charge of a call the account has alone in flight, and holds the write for the turn while other calls hold money', async () => {
+    const order: string[] = [];
+    class Recording extends MemoryLedgerStore {
+      override append(account: string, entries: StoredEntry[]): Promise<void> {
+        order.push(`append ${entries.length}`);
+        return super.append(account, entries);
+      }
+    }
+    const atomics = new LocalAtomics(createStorage({ driver: memoryDriver() }), new Recording());
+    await atomics.post('acct', { kind: 'credit', amount_micro: 100 });
+    order.length = 0;
+    const turn = () => new Promise<void>((resolve) => setImmediate(() => { order.push('turn'); resolve(); }));
+    const charge = (hold: string) => atomics.post('acct', { kind: 'charge', amount_micro: -10, call_id: hold }, hold);
+    // one caller calling in a row: its own hold is the only one, and the charge drops it
+    expect((await atomics.hold('acct', 'a', 10, 60_000)).held).toBe(true);
+    let ended = turn();
+    expect((await charge('a'))!.amount_micro).toBe(-10);
+    await ended;
+    // two calls in flight: the first charge waits for the turn, and the second, decided in it, shares its write
+    for (const id of ['b', 'c']) expect((await atomics.hold('acct', id, 10, 60_000)).held).toBe(true);
+    ended = turn();
+    expect((await Promise.all([charge('b'), charge('c')])).map((e) => e!.id)).toEqual([3, 4]);
+    await ended;
+    expect(order).toEqual(['append 1', 'turn', 'turn', 'append 2']);
+    expect((await atomics.account('acct')).balance_micro).toBe(70);
   });
 });
 
