@@ -1,6 +1,7 @@
 // The ledger of one process (the only writer of its storage, so balances may be decided in memory).
 // A post is decided at once against everything decided before it, then stored with the other posts
-// decided in the same turn or while the previous write was in flight, as one chunk (group commit): the
+// decided in the same turn or while the previous write was in flight, as one chunk (group commit; a
+// post no other can join, see post(), is written without waiting for the turn to end): the
 // file store pays one write (and at most one sync) per chunk instead of one per entry, and a chunk
 // lands whole or not at all. A post is acknowledged only once its chunk is stored; balances and pages
 // show stored entries only.
