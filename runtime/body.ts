@@ -9,9 +9,7 @@ import { fail, httpError } from './errors.ts';
  * written takes the server's connection tracking down with it. `as` reads the whole text (a throw is
  * the rejection) inside the same promise: a routed call's body is one promise, not two.
  */
-export function readNode(req: IncomingMessage, maxBytes: number): Promise<string>;
-export function readNode<T>(req: IncomingMessage, maxBytes: number, as: (text: string) => T): Promise<T>;
-export function readNode(req: IncomingMessage, maxBytes: number, as: (text: string) => unknown = asText): Promise<unknown> {
+export function readNode<T>(req: IncomingMessage, maxBytes: number, as: (text: string) => T): Promise<T> {
   // (Listeners as unnamed arguments: tsx names every named closure as it is made, per request.)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -38,8 +36,6 @@ export function readJsonNode(req: IncomingMessage, maxBytes: number): Promise<un
   if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(httpError(413, tooLargeSentence(maxBytes)));
   return readNode(req, maxBytes, parseJsonText);
 }
-
-const asText = (text: string): string => text;
 
 /** readJsonNode for an h3 event; a web request (app.fetch) is measured once it is whole. */
 export async function readJson(event: H3Event, maxBytes: number): Promise<unknown> {

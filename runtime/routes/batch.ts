@@ -16,7 +16,7 @@ import { routeHeaders } from '../../language/route-options.ts';
 async function readText(event: H3Event): Promise<string> {
   if (Number(event.req.headers.get('content-length')) > MAX_BATCH_BYTES) fail(413, `A batch body holds at most ${MAX_BATCH_BYTES} bytes; split the list.`);
   const node = (event.req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
-  const text = node ? await readNode(node, MAX_BATCH_BYTES) : await event.req.text();
+  const text = node ? await readNode(node, MAX_BATCH_BYTES, (text) => text) : await event.req.text();
   if (Buffer.byteLength(text) > MAX_BATCH_BYTES) fail(413, `A batch body holds at most ${MAX_BATCH_BYTES} bytes; split the list.`);
   return text;
 }
