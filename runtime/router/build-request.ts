@@ -6,7 +6,7 @@ import { transforms } from '../../language/transforms.ts';
 import { isUnsafePath } from '../../language/paths.ts';
 import { baseUrl, placeKey, type Env, type QueryParams } from '../../language/provider-auth.ts';
 import { perObject, Remembered } from '../../language/remember.ts';
-import { formEncode } from '../util/form-encode.ts';
+import { withPair } from '../util/form-encode.ts';
 
 /**
  * One request to a provider. The client sends `origin` and `path` as they are; the parsed `url` is
@@ -118,8 +118,6 @@ class ChildQuery implements QueryParams {
   }
 }
 
-const withPair = (qs: string, name: string, value: string): string => `${qs}${qs ? '&' : ''}${formEncode(name)}=${formEncode(value)}`;
-
 interface CompiledRequest {
   constHeaders: Record<string, string>;
   /** per `map` entry: `query.q` → where 'query', target 'q'; `body.a[0]` → 'body', 'a[0]' */
@@ -169,7 +167,7 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
   const sent = qs ? `${target.path}${target.path.includes('?') ? '&' : '?'}${qs}` : target.path;
   if (body !== null) headers['content-type'] = op.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
   const encoded = body === null ? null
-    : op.input.bodyType === 'form' ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()
+    : op.input.bodyType === 'form' ? Object.entries(body as Record<string, unknown>).reduce((qs, [k, v]) => withPair(qs, k, String(v)), '')
     : JSON.stringify(body);
   return new OutgoingRequest(op.method, target.origin, sent, headers, encoded);
 }

@@ -19,3 +19,6 @@ export function formEncode(text: string): string {
   }
   return uri.replace(AFTER_URI, (c) => FIXED[c]);
 }
+
+/** `qs` with one more `name=value` pair, both form-encoded, as URLSearchParams.toString joins its pairs */
+export const withPair = (qs: string, name: string, value: string): string => `${qs}${qs ? '&' : ''}${formEncode(name)}=${formEncode(value)}`;

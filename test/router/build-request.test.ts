@@ -69,6 +69,13 @@ describe('buildChildRequest', () => {
     expect(unset.path).toBe('/v2/search?lang=de&q=x&api_key=k');
   });
 
+  it('writes a form body as URLSearchParams would, with the form content type', () => {
+    const request: RequestSrc = { map: [{ from: 'q', to: 'body.q' }, { from: 'n', to: 'body.n' }], const: { body: { lang: 'de' } } };
+    const r = buildChildRequest(op('/lookup', 'POST', 'form'), QUERY_KEY, request, { q: "café & cake (x)!", n: 3 }, 'k', {});
+    expect(r.body).toBe(new URLSearchParams([['lang', 'de'], ['q', "café & cake (x)!"], ['n', '3']]).toString());
+    expect(r.headers['content-type']).toBe('application/x-www-form-urlencoded');
+  });
+
   it('goes to SVC_BASE_<SERVICE> when set', () => {
     const r = buildChildRequest(op('/x'), QUERY_KEY, { map: [] }, {}, 'k', { SVC_BASE_ACME: 'http://127.0.0.1:9/acme' });
     expect(r.url.href).toBe('http://127.0.0.1:9/acme/x?api_key=k');
