@@ -1,7 +1,7 @@
 // Small helpers shared by the benchmarks: medians, autocannon runs, a bare baseline server.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,8 @@ export interface LoadResult {
 export interface LoadOptions {
   connections?: number;
   seconds?: number;
+  /** a fixed number of requests instead of a duration */
+  calls?: number;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   /** the n-th request's body or path, so that requests can differ */
@@ -54,7 +56,7 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<LoadRes
   let n = 0;
   const cpu0 = opts.server ? cpuUs(opts.server) : null;
   const r = await autocannon({
-    url, connections: opts.connections ?? 50, duration: opts.seconds ?? 5, method: opts.method ?? 'GET', headers: opts.headers,
+    url, connections: opts.connections ?? 50, ...(opts.calls ? { amount: opts.calls } : { duration: opts.seconds ?? 5 }), method: opts.method ?? 'GET', headers: opts.headers,
     requests: [{ setupRequest: (req) => { n++; return { ...req, ...(opts.body ? { body: opts.body(n) } : {}), ...(opts.path ? { path: opts.path(n) } : {}) }; } }],
   });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
@@ -72,24 +74,51 @@ export async function bareServer(body: Buffer): Promise<{ url: string; server: S
 
 const roles: ChildProcess[] = [];
 
+export interface RoleOptions {
+  storage: string;
+  /** write CPU profiles of svc and of the bare forwarders to bench/profiles/<role>/ */
+  profile?: boolean;
+  /** another checkout of svc (built) to start instead */
+  root?: string;
+  /** added to svc's environment */
+  env?: Record<string, string>;
+  /** more arguments for node */
+  nodeArgs?: string[];
+  /** a file descriptor that gets everything the role writes to its standard output */
+  stdout?: number;
+}
+
 /**
  * One server in its own process (so servers and the load generator do not share an event loop):
- * `svc` as `npm start` runs it, `arg` its upstream (`root`: another checkout's); any other role is one of
- * bench/routed-servers.ts. Answers the JSON line the role prints, with its pid. `profile` writes CPU
- * profiles of svc and of the bare forwarders to bench/profiles/<role>/; `env` adds to svc's environment.
+ * `svc` as `npm start` runs it, `arg` its upstream; any other role is one of bench/routed-servers.ts.
+ * Answers the JSON line the role prints, with its pid.
  */
-export async function startRole(role: string, arg: string, dist: string, opts: { storage: string; profile?: boolean; root?: string; env?: Record<string, string> }): Promise<Record<string, string> & { pid: number }> {
+export async function startRole(role: string, arg: string, dist: string, opts: RoleOptions): Promise<Record<string, string> & { pid: number }> {
   const profile = opts.profile && (role === 'svc' || role.startsWith('forwarder')) ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles', role)}`] : [];
+  const nodeArgs = [...profile, ...(opts.nodeArgs ?? [])];
   const storage = opts.storage === 'memory' ? 'memory:' : opts.storage === 'embedded' ? `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}` : opts.storage;
   if (role === 'svc') {
-    const svc = await npmStart(dist, arg, storage, { nodeArgs: profile, root: opts.root, env: opts.env });
+    const svc = await npmStart(dist, arg, storage, { nodeArgs, root: opts.root, env: opts.env, stdout: opts.stdout });
     roles.push(svc.child);
     const said: Record<string, string> = { url: svc.url, token: svc.token };
     return Object.assign(said, { pid: svc.pid });
   }
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'] });
   roles.push(child);
-  return new Promise((resolve) => { child.stdout!.once('data', (d: Buffer) => resolve({ ...JSON.parse(d.toString().split('\n')[0]), pid: child.pid! })); });
+  // the role's JSON line is the first line that is JSON: node's own tracing may come before it
+  let out: string | null = '';
+  return new Promise((resolve) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      if (opts.stdout !== undefined) writeSync(opts.stdout, d);
+      if (out === null) return;
+      out += d.toString();
+      const said = out.split('\n').find((l) => l.startsWith('{') && l.endsWith('}'));
+      if (said) {
+        out = null;
+        resolve(Object.assign(JSON.parse(said) as Record<string, string>, { pid: child.pid! }));
+      }
+    });
+  });
 }
 
 /** stop every started role; SIGINT lets a profiled svc write its profile */

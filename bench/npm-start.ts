@@ -29,13 +29,14 @@ export interface StartedSvc { url: string; token: string; pid: number; child: Ch
 
 /**
  * `npm start`'s server over `dist` with `storage`, its providers at `upstream`, and a team with ample
- * credit. `root`: another checkout of svc (built) to start instead, to compare two versions in one run.
+ * credit. `root`: another checkout of svc (built) to start instead, to compare two versions in one run;
+ * `stdout`: a file descriptor for what the server writes to its standard output (node's tracing).
  */
-export async function npmStart(dist: string, upstream: string, storage: string, opts: { nodeArgs?: string[]; root?: string; env?: Record<string, string> } = {}): Promise<StartedSvc> {
+export async function npmStart(dist: string, upstream: string, storage: string, opts: { nodeArgs?: string[]; root?: string; env?: Record<string, string>; stdout?: number } = {}): Promise<StartedSvc> {
   const root = opts.root ?? ROOT;
   const runtime = loadRuntime(dist);
   const env = { ...process.env, ...sandboxEnv(runtime, upstream, sandboxKeys(runtime, {}).keys), PORT: '0', SVC_STORAGE: storage, SVC_DIST_DIR: servable(dist), SVC_ADMIN_TOKEN: ADMIN, SVC_SECRET: 'bench', ...opts.env };
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...npmStartArgs(root)], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...npmStartArgs(root)], { cwd: root, env, stdio: ['ignore', opts.stdout ?? 'ignore', 'pipe'] });
   let err = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (d: Buffer) => {

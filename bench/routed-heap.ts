@@ -1,0 +1,92 @@
+// What a routed call costs the garbage collector, counted rather than timed, so that it reads the
+// same on a noisy machine: svc (as `npm start` runs it, embedded storage) and svc's plumbing (its body
+// reader and client exchange without routing, bench/routed-servers.ts) each serve a fixed number of
+// routed calls against the trivial upstream with node's GC trace on, between two marks that each
+// follow a full collection. Per call: bytes allocated, bytes promoted to the old generation (what
+// outlives two young collections) and the collector's pause on the main thread. BENCH_BEFORE=<another
+// checkout, built> adds that checkout's svc.
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildCatalog } from '../build/pipeline.ts';
+import { fmt, line, load, startRole, stopRoles } from './lib.ts';
+
+const BEFORE = process.env.BENCH_BEFORE;
+/** calls measured at 32 connections; a third as many on one */
+const CALLS = Number(process.env.BENCH_CALLS ?? 30_000);
+const MARK = 'svc-bench-mark';
+// SIGUSR2: a full collection, then a line in the trace; what lies between two such lines is the run's own
+const marker = `data:text/javascript,process.on('SIGUSR2',()=>{globalThis.gc();process.stdout.write('${MARK}\\n')})`;
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-heap-'));
+const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dir, 'catalog') });
+if (built.errors.length) throw new Error(built.errors.join('\n'));
+const upstream = await startRole('trivial', '', dir, { storage: 'memory' });
+
+interface Side { label: string; trace: string; fd: number; role: Awaited<ReturnType<typeof startRole>> }
+async function side(label: string, role: string, root?: string): Promise<Side> {
+  const trace = join(dir, `${label.replaceAll(' ', '-')}.trace`);
+  const fd = openSync(trace, 'w');
+  const nodeArgs = ['--trace-gc-nvp', '--expose-gc', '--import', marker];
+  return { label, trace, fd, role: await startRole(role, upstream.url, dir, { storage: 'embedded', root, nodeArgs, stdout: fd }) };
+}
+const sides = [await side('svc', 'svc')];
+if (BEFORE) sides.push(await side('svc before', 'svc', BEFORE));
+sides.push(await side('svc plumbing only', 'plumbing'));
+
+interface Gc { allocated: number; promoted: number; pauseUs: number; scavenges: number; full: number }
+
+/** the trace between the last two marks, summed per call */
+function sinceMark(trace: string, calls: number): Gc {
+  const parts = readFileSync(trace, 'utf8').split(`${MARK}\n`);
+  const sum: Gc = { allocated: 0, promoted: 0, pauseUs: 0, scavenges: 0, full: 0 };
+  for (const l of parts[parts.length - 2].split('\n')) {
+    const kind = / gc=(\w+)/.exec(l)?.[1];
+    if (!kind) continue;
+    const field = (name: string) => Number(new RegExp(` ${name}=([\\d.]+)`).exec(l)?.[1] ?? 0);
+    sum.allocated += field('allocated');
+    sum.promoted += field('promoted');
+    sum.pauseUs += field('pause') * 1000;
+    if (kind === 's') sum.scavenges++;
+    else sum.full++;
+  }
+  return { allocated: sum.allocated / calls, promoted: sum.promoted / calls, pauseUs: sum.pauseUs / calls, scavenges: sum.scavenges, full: sum.full };
+}
+
+async function marked(s: Side): Promise<void> {
+  const before = readFileSync(s.trace, 'utf8').split(MARK).length;
+  process.kill(s.role.pid, 'SIGUSR2');
+  while (readFileSync(s.trace, 'utf8').split(MARK).length === before) await new Promise((r) => setTimeout(r, 50));
+}
+
+let n = 0;
+const routed = (s: Side, connections: number, calls: number) => load(`${s.role.url}/proxy/people.email.verify`, {
+  calls, connections, method: 'POST', headers: { 'x-svc-token': s.role.token ?? 'plumbing', 'content-type': 'application/json' },
+  body: () => JSON.stringify({ email: `heap${n++}.jane@acme.com` }),
+});
+
+process.stdout.write(`what routed calls cost the collector (embedded storage; ${CALLS} calls at 32 connections, ${Math.round(CALLS / 3)} on one)\n`);
+for (const connections of [32, 1]) {
+  const calls = connections === 1 ? Math.round(CALLS / 3) : CALLS;
+  const read: Gc[] = [];
+  for (const s of sides) {
+    await routed(s, connections, Math.round(calls / 3)); // warm-up
+    await marked(s);
+    await routed(s, connections, calls);
+    await marked(s);
+    read.push(sinceMark(s.trace, calls));
+  }
+  for (const [i, s] of sides.entries()) {
+    const g = read[i];
+    line(`${s.label}, ${connections} connection${connections === 1 ? '' : 's'}: allocated per call`, `${Math.round(g.allocated)} B`);
+    line('  promoted to the old generation per call', `${Math.round(g.promoted)} B`);
+    line('  collector pause per call (main thread)', `${fmt(g.pauseUs)} µs`);
+    line('  young / full collections', `${g.scavenges} / ${g.full}`);
+  }
+  const plumbing = read[read.length - 1];
+  line(`svc / svc plumbing only, ${connections}: allocated, promoted, pause`, `${fmt(read[0].allocated / plumbing.allocated)}x ${fmt(read[0].promoted / plumbing.promoted)}x ${fmt(read[0].pauseUs / plumbing.pauseUs)}x`);
+  if (BEFORE) line(`svc / svc before, ${connections}: allocated, promoted, pause`, `${fmt(read[0].allocated / read[1].allocated)}x ${fmt(read[0].promoted / read[1].promoted)}x ${fmt(read[0].pauseUs / read[1].pauseUs)}x`);
+}
+for (const s of sides) closeSync(s.fd);
+stopRoles();
+process.exit(0);
