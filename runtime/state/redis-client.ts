@@ -13,7 +13,11 @@ export function redisClient(url: string): RedisClient {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
-    enableAutoPipelining: true, // commands issued in one turn share a write: Redis's side of group commit
+    // Off: ioredis keeps each turn's pipeline in a Map it sets and deletes per turn, and V8 moved every
+    // pipeline, with its commands and the calls waiting on them, to the old generation (3 KB a routed
+    // call at 32 connections, 7 KB on one; bench/README.md). Redis still reads what arrives while it
+    // is busy in one go, so posts of one turn still share its fsync.
+    enableAutoPipelining: false,
     connectTimeout: 2000,
     // a Redis that takes a command and never answers (a partition, a stalled disk) is away too;
     // a post that answers later is settled like any lost answer (redis-doubts.ts)

@@ -26,4 +26,4 @@ export async function flushRedis(db: number, port = REDIS_PORT): Promise<void> {
 export const redisKeys = (db: number, port = REDIS_PORT): Promise<number> => onDb(db, port, (c) => c.dbsize());
 
 /** the databases each suite owns (one place, so two suites never take the same number) */
-export const REDIS_DB = { state: 1, instances: 2, ledger: 3, demo: 4, refunds: 5, earnings: 6 } as const;
+export const REDIS_DB = { state: 1, instances: 2, ledger: 3, demo: 4, refunds: 5, earnings: 6, heap: 7 } as const;
