@@ -4,12 +4,14 @@
 // routed calls against the trivial upstream with node's GC trace on, between two marks that each
 // follow a full collection. Per call: bytes allocated, bytes promoted to the old generation (what
 // outlives two young collections) and the collector's pause on the main thread. BENCH_BEFORE=<another
-// checkout, built> adds that checkout's svc.
+// checkout, built> adds that checkout's svc; BENCH_STORAGE=redis runs svc on a redis-server of the
+// bench's own (no persistence) instead.
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCatalog } from '../build/pipeline.ts';
 import { fmt, line, load, startRole, stopRoles } from './lib.ts';
+import { ownRedis } from '../test/helpers/redis-server.ts';
 
 const BEFORE = process.env.BENCH_BEFORE;
 /** calls measured at 32 connections; a third as many on one */
@@ -18,6 +20,7 @@ const MARK = 'svc-bench-mark';
 // SIGUSR2: a full collection, then a line in the trace; what lies between two such lines is the run's own
 const marker = `data:text/javascript,process.on('SIGUSR2',()=>{globalThis.gc();process.stdout.write('${MARK}\\n')})`;
 
+const redis = process.env.BENCH_STORAGE === 'redis' ? await ownRedis('off') : null;
 const dir = mkdtempSync(join(tmpdir(), 'svc-heap-'));
 const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dir, 'catalog') });
 if (built.errors.length) throw new Error(built.errors.join('\n'));
@@ -28,9 +31,12 @@ async function side(label: string, role: string, root?: string): Promise<Side> {
   const trace = join(dir, `${label.replaceAll(' ', '-')}.trace`);
   const fd = openSync(trace, 'w');
   const nodeArgs = ['--trace-gc-nvp', '--expose-gc', '--import', marker];
-  return { label, trace, fd, role: await startRole(role, upstream.url, dir, { storage: 'embedded', root, nodeArgs, stdout: fd }) };
+  // each svc its own database, so that two checkouts do not share teams or ledgers
+  const storage = redis ? redis.url(sides.length + 1) : 'embedded';
+  return { label, trace, fd, role: await startRole(role, upstream.url, dir, { storage, root, nodeArgs, stdout: fd }) };
 }
-const sides = [await side('svc', 'svc')];
+const sides: Side[] = [];
+sides.push(await side('svc', 'svc'));
 if (BEFORE) sides.push(await side('svc before', 'svc', BEFORE));
 sides.push(await side('svc plumbing only', 'plumbing'));
 
@@ -65,7 +71,7 @@ const routed = (s: Side, connections: number, calls: number) => load(`${s.role.u
   body: () => JSON.stringify({ email: `heap${n++}.jane@acme.com` }),
 });
 
-process.stdout.write(`what routed calls cost the collector (embedded storage; ${CALLS} calls at 32 connections, ${Math.round(CALLS / 3)} on one)\n`);
+process.stdout.write(`what routed calls cost the collector (${redis ? 'Redis' : 'embedded'} storage; ${CALLS} calls at 32 connections, ${Math.round(CALLS / 3)} on one)\n`);
 for (const connections of [32, 1]) {
   const calls = connections === 1 ? Math.round(CALLS / 3) : CALLS;
   const read: Gc[] = [];
@@ -89,4 +95,5 @@ for (const connections of [32, 1]) {
 }
 for (const s of sides) closeSync(s.fd);
 stopRoles();
+await redis?.stop();
 process.exit(0);
