@@ -1,16 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { promotedBytes } from '../helpers/gc-trace.ts';
 
 const CALLS = 40_000;
 
 /** bytes per call that young collections moved to the old generation, calls sent `merged` or `direct` */
-function promotedPerCall(mode: 'merged' | 'direct'): number {
-  const fixture = join(import.meta.dirname, '..', 'fixtures', 'merger-churn.ts');
-  const trace = execFileSync(process.execPath, ['--trace-gc-nvp', '--import', 'tsx', fixture, String(CALLS), mode], { encoding: 'utf8' });
-  expect(trace).toContain('done true');
-  return [...trace.matchAll(/ gc=s .*? promoted=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0) / CALLS;
-}
+const promotedPerCall = (mode: 'merged' | 'direct') => promotedBytes('merger-churn.ts', [String(CALLS), mode]) / CALLS;
 
 describe('CallMerger and the collector', () => {
   // V8 rehashes a Map whose table is old into old tables, and the tables it leaves keep what they

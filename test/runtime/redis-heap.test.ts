@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { promotedBytes } from '../helpers/gc-trace.ts';
 import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
 
 const TURNS = 1_000;
@@ -12,10 +11,7 @@ describe("svc's Redis client and the collector", () => {
   // Map it sets and deletes per turn; V8 then moved every pipeline, its commands and the calls waiting
   // on them to the old generation. Here about 1,000 bytes a command with it, 250 without.
   it('lets a command and the call that waits on it die young', () => {
-    const fixture = join(import.meta.dirname, '..', 'fixtures', 'redis-churn.ts');
-    const trace = execFileSync(process.execPath, ['--trace-gc-nvp', '--import', 'tsx', fixture, redisUrl(REDIS_DB.heap), String(TURNS)], { encoding: 'utf8' });
-    expect(trace).toContain('done true');
-    const promoted = [...trace.matchAll(/ gc=s .*? promoted=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+    const promoted = promotedBytes('redis-churn.ts', [redisUrl(REDIS_DB.heap), String(TURNS)]);
     expect(promoted / (TURNS * 32)).toBeLessThan(600);
   }, 30_000);
 });
