@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { buildCatalog } from '../build/pipeline.ts';
 import { fmt, line, load, startRole, stopRoles } from './lib.ts';
 import { ownRedis } from '../test/helpers/redis-server.ts';
+import { gcTotals, type GcTotals } from '../test/helpers/gc-trace.ts';
 
 const BEFORE = process.env.BENCH_BEFORE;
 /** calls measured at 32 connections; a third as many on one */
@@ -27,37 +28,19 @@ if (built.errors.length) throw new Error(built.errors.join('\n'));
 const upstream = await startRole('trivial', '', dir, { storage: 'memory' });
 
 interface Side { label: string; trace: string; fd: number; role: Awaited<ReturnType<typeof startRole>> }
-async function side(label: string, role: string, root?: string): Promise<Side> {
+/** `db`: each svc its own Redis database, so that two checkouts do not share teams or ledgers */
+async function side(label: string, role: string, db: number, root?: string): Promise<Side> {
   const trace = join(dir, `${label.replaceAll(' ', '-')}.trace`);
   const fd = openSync(trace, 'w');
   const nodeArgs = ['--trace-gc-nvp', '--expose-gc', '--import', marker];
-  // each svc its own database, so that two checkouts do not share teams or ledgers
-  const storage = redis ? redis.url(sides.length + 1) : 'embedded';
-  return { label, trace, fd, role: await startRole(role, upstream.url, dir, { storage, root, nodeArgs, stdout: fd }) };
+  return { label, trace, fd, role: await startRole(role, upstream.url, dir, { storage: redis ? redis.url(db) : 'embedded', root, nodeArgs, stdout: fd }) };
 }
-const sides: Side[] = [];
-sides.push(await side('svc', 'svc'));
-if (BEFORE) sides.push(await side('svc before', 'svc', BEFORE));
-sides.push(await side('svc plumbing only', 'plumbing'));
+const sides = [await side('svc', 'svc', 1)];
+if (BEFORE) sides.push(await side('svc before', 'svc', 2, BEFORE));
+sides.push(await side('svc plumbing only', 'plumbing', 3));
 
-interface Gc { allocated: number; promoted: number; pauseUs: number; scavenges: number; full: number }
-
-/** the trace between the last two marks, summed per call */
-function sinceMark(trace: string, calls: number): Gc {
-  const parts = readFileSync(trace, 'utf8').split(`${MARK}\n`);
-  const sum: Gc = { allocated: 0, promoted: 0, pauseUs: 0, scavenges: 0, full: 0 };
-  for (const l of parts[parts.length - 2].split('\n')) {
-    const kind = / gc=(\w+)/.exec(l)?.[1];
-    if (!kind) continue;
-    const field = (name: string) => Number(new RegExp(` ${name}=([\\d.]+)`).exec(l)?.[1] ?? 0);
-    sum.allocated += field('allocated');
-    sum.promoted += field('promoted');
-    sum.pauseUs += field('pause') * 1000;
-    if (kind === 's') sum.scavenges++;
-    else sum.full++;
-  }
-  return { allocated: sum.allocated / calls, promoted: sum.promoted / calls, pauseUs: sum.pauseUs / calls, scavenges: sum.scavenges, full: sum.full };
-}
+/** the collections between the last two marks */
+const sinceMark = (trace: string) => gcTotals(readFileSync(trace, 'utf8').split(`${MARK}\n`).at(-2)!);
 
 async function marked(s: Side): Promise<void> {
   const before = readFileSync(s.trace, 'utf8').split(MARK).length;
@@ -67,31 +50,32 @@ async function marked(s: Side): Promise<void> {
 
 let n = 0;
 const routed = (s: Side, connections: number, calls: number) => load(`${s.role.url}/proxy/people.email.verify`, {
-  calls, connections, method: 'POST', headers: { 'x-svc-token': s.role.token ?? 'plumbing', 'content-type': 'application/json' },
+  calls, connections, method: 'POST', headers: { 'x-svc-token': s.role.token, 'content-type': 'application/json' },
   body: () => JSON.stringify({ email: `heap${n++}.jane@acme.com` }),
 });
 
 process.stdout.write(`what routed calls cost the collector (${redis ? 'Redis' : 'embedded'} storage; ${CALLS} calls at 32 connections, ${Math.round(CALLS / 3)} on one)\n`);
 for (const connections of [32, 1]) {
   const calls = connections === 1 ? Math.round(CALLS / 3) : CALLS;
-  const read: Gc[] = [];
+  const read: GcTotals[] = [];
   for (const s of sides) {
     await routed(s, connections, Math.round(calls / 3)); // warm-up
     await marked(s);
     await routed(s, connections, calls);
     await marked(s);
-    read.push(sinceMark(s.trace, calls));
+    read.push(sinceMark(s.trace));
   }
   for (const [i, s] of sides.entries()) {
     const g = read[i];
-    line(`${s.label}, ${connections} connection${connections === 1 ? '' : 's'}: allocated per call`, `${Math.round(g.allocated)} B`);
-    line('  promoted to the old generation per call', `${Math.round(g.promoted)} B`);
-    line('  collector pause per call (main thread)', `${fmt(g.pauseUs)} µs`);
-    line('  young / full collections', `${g.scavenges} / ${g.full}`);
+    line(`${s.label}, ${connections} connection${connections === 1 ? '' : 's'}: allocated per call`, `${Math.round(g.allocated / calls)} B`);
+    line('  promoted to the old generation per call', `${Math.round(g.promoted / calls)} B`);
+    line('  collector pause per call (main thread)', `${fmt((g.pauseMs * 1000) / calls)} µs`);
+    line('  young / full collections', `${g.young} / ${g.full}`);
   }
-  const plumbing = read[read.length - 1];
-  line(`svc / svc plumbing only, ${connections}: allocated, promoted, pause`, `${fmt(read[0].allocated / plumbing.allocated)}x ${fmt(read[0].promoted / plumbing.promoted)}x ${fmt(read[0].pauseUs / plumbing.pauseUs)}x`);
-  if (BEFORE) line(`svc / svc before, ${connections}: allocated, promoted, pause`, `${fmt(read[0].allocated / read[1].allocated)}x ${fmt(read[0].promoted / read[1].promoted)}x ${fmt(read[0].pauseUs / read[1].pauseUs)}x`);
+  // ratios of totals over the same number of calls
+  const ratios = (a: GcTotals, b: GcTotals) => `${fmt(a.allocated / b.allocated)}x ${fmt(a.promoted / b.promoted)}x ${fmt(a.pauseMs / b.pauseMs)}x`;
+  line(`svc / svc plumbing only, ${connections}: allocated, promoted, pause`, ratios(read[0], read[read.length - 1]));
+  if (BEFORE) line(`svc / svc before, ${connections}: allocated, promoted, pause`, ratios(read[0], read[1]));
 }
 for (const s of sides) closeSync(s.fd);
 stopRoles();

@@ -15,7 +15,7 @@ export function redisClient(url: string): RedisClient {
     autoResendUnfulfilledCommands: false,
     // Off: ioredis keeps each turn's pipeline in a Map it sets and deletes per turn, and V8 moved every
     // pipeline, with its commands and the calls waiting on them, to the old generation (3 KB a routed
-    // call at 32 connections, 7 KB on one; bench/README.md). Redis still reads what arrives while it
+    // call at 32 connections, 6.6 KB on one; bench/README.md). Redis still reads what arrives while it
     // is busy in one go, so posts of one turn still share its fsync.
     enableAutoPipelining: false,
     connectTimeout: 2000,
