@@ -17,6 +17,8 @@ export interface PlannedAttempt {
   bills_miss: boolean;
   /** expected micro-USD per hit, for ordering */
   expected_micro: number;
+  /** the last tie-break: the child's place among its siblings by their ids */
+  tie: number;
 }
 
 export interface Plan {
@@ -42,19 +44,73 @@ export interface PlanInput {
 }
 
 export function plan(input: PlanInput): Plan {
-  const { capability, operations, options } = input;
+  const { options, fields, ownKeys } = input;
+  const { children, identities } = childFactsOf(input.capability, input.operations);
+  // whether the call fills each distinct identity list: most children of a capability share a few
+  const identified = identities.map((sets) => sets.some((set) => set.every((f) => present(fields[f]))));
   const attempts: PlannedAttempt[] = [];
   const excluded: Plan['excluded'] = [];
-  for (const id of capability.children) {
-    const op = operations[id];
-    const own = input.ownKeys.has(op.provider) && !input.health.ownKeyCooling(input.teamId, op.provider);
-    const worst = worstCostMicro(op, input.limit);
-    const reason = leftOutFor(input, id, op, own, worst);
-    if (reason) excluded.push({ endpoint_id: id, reason });
-    else attempts.push({ endpoint_id: id, provider: op.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: missMayCost(op), expected_micro: usdPerHit(worst, input.observed(id)) ?? Infinity });
+  for (const c of children) {
+    const own = ownKeys.size > 0 && ownKeys.has(c.provider) && !input.health.ownKeyCooling(input.teamId, c.provider);
+    const worstOrWhy = leftOutFor(input, c, own, identified[c.identity]);
+    if (typeof worstOrWhy === 'string') excluded.push(c.left[worstOrWhy] ??= Object.freeze({ endpoint_id: c.id, reason: worstOrWhy }));
+    else {
+      const worst = worstOrWhy;
+      attempts.push({ endpoint_id: c.id, provider: c.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: c.billsMiss, expected_micro: usdPerHit(worst, input.observed(c.id)) ?? Infinity, tie: c.tie });
+    }
   }
   inOrder(attempts, options.prefer);
   return { attempts, excluded };
+}
+
+/**
+ * What the planner needs of each child that does not change from call to call, worked out once per
+ * capability: a plan looks at every child of a capability on every call (33 for people.email.find),
+ * and in the real catalog most of them share one identity list.
+ */
+interface ChildFacts {
+  id: string;
+  op: OperationRuntime;
+  provider: string;
+  /** index into the capability's distinct identity lists */
+  identity: number;
+  billsMiss: boolean;
+  ignores: readonly string[];
+  /** the child's place among its siblings by `localeCompare` of their ids, the last tie-break */
+  tie: number;
+  /** the frozen exclusion entry for each reason it has been left out for, shared by every call */
+  left: Partial<Record<ExcludeReason, Readonly<{ endpoint_id: string; reason: ExcludeReason }>>>;
+}
+
+interface CapabilityFacts {
+  operations: Record<string, OperationRuntime>;
+  children: ChildFacts[];
+  identities: string[][][];
+}
+
+/** keyed by the capability object, which belongs to one immutable runtime catalog */
+const factsCache = new WeakMap<PlanInput['capability'], CapabilityFacts>();
+
+function childFactsOf(capability: PlanInput['capability'], operations: Record<string, OperationRuntime>): CapabilityFacts {
+  const known = factsCache.get(capability);
+  if (known?.operations === operations) return known;
+  const identities: string[][][] = [];
+  const signatures: string[] = [];
+  const byId = [...capability.children].sort((a, b) => a.localeCompare(b));
+  const children = capability.children.map((id): ChildFacts => {
+    const op = operations[id];
+    const accepts = op.accepts ?? [];
+    const signature = JSON.stringify(accepts);
+    if (!signatures.includes(signature)) {
+      signatures.push(signature);
+      identities.push(accepts);
+    }
+    const identity = signatures.indexOf(signature);
+    return { id, op, provider: op.provider, identity, billsMiss: missMayCost(op), ignores: op.request?.ignores ?? [], tie: byId.indexOf(id), left: {} };
+  });
+  const facts = { operations, children, identities };
+  factsCache.set(capability, facts);
+  return facts;
 }
 
 /**
@@ -70,13 +126,13 @@ function inOrder(attempts: PlannedAttempt[], prefer: string[]): void {
   }
 }
 
-/** own keys first, then the caller's preference, then free misses, then the cheapest per hit */
+/** own keys first, then the caller's preference, then free misses, then the cheapest per hit, then the id */
 function before(prefer: string[], a: PlannedAttempt, b: PlannedAttempt): number {
   return Number(b.key === 'own') - Number(a.key === 'own')
-    || preferRank(prefer, a.provider) - preferRank(prefer, b.provider)
+    || (prefer.length ? preferRank(prefer, a.provider) - preferRank(prefer, b.provider) : 0)
     || Number(a.bills_miss) - Number(b.bills_miss)
     || a.expected_micro - b.expected_micro
-    || a.endpoint_id.localeCompare(b.endpoint_id);
+    || a.tie - b.tie;
 }
 
 /**
@@ -93,16 +149,16 @@ export function cheapestAttemptMicro(attempts: ReadonlyArray<Pick<PlannedAttempt
 // Module-level helpers rather than closures made per call: tsx names every named closure as it is
 // made (keepNames), about 0.4 µs each, and the planner runs for every child of every call.
 
-/** why a child cannot run in this call, checked in this order; null when it can */
-function leftOutFor(input: PlanInput, id: string, op: OperationRuntime, own: boolean, worst: number): ExcludeReason | null {
-  const { fields, options } = input;
-  if (!(op.accepts ?? []).some((set) => set.every((f) => present(fields[f])))) return 'no_identity';
-  if (options.exclude.includes(op.provider)) return 'excluded';
-  if (!own && !(op.platform_eligible && input.hasPlatformKey(op.provider))) return 'no_key';
-  if (options.strictFilters && (op.request?.ignores ?? []).some((f) => input.sentFilters.includes(f))) return 'strict_filter';
-  if (input.health.circuitOpen(id)) return 'circuit_open';
-  if (worst > options.maxCostMicro) return 'over_ceiling';
-  return null;
+/** why a child cannot run in this call, checked in this order; its worst cost when it can */
+function leftOutFor(input: PlanInput, c: ChildFacts, own: boolean, identified: boolean): ExcludeReason | number {
+  const { options } = input;
+  if (!identified) return 'no_identity';
+  if (options.exclude.length && options.exclude.includes(c.provider)) return 'excluded';
+  if (!own && !(c.op.platform_eligible && input.hasPlatformKey(c.provider))) return 'no_key';
+  if (options.strictFilters && c.ignores.some((f) => input.sentFilters.includes(f))) return 'strict_filter';
+  if (input.health.circuitOpen(c.id)) return 'circuit_open';
+  const worst = worstCostMicro(c.op, input.limit);
+  return worst > options.maxCostMicro ? 'over_ceiling' : worst;
 }
 
 function preferRank(prefer: string[], provider: string): number {

@@ -33,9 +33,11 @@ export interface RouterParts {
 }
 
 export function createRouter({ runtime, state, live, config, spending }: RouterParts): Router {
+  // the environment is read once into the config, so which providers have a platform key is fixed
+  const platformKeyed = new Set(Object.keys(runtime.providers).filter((p) => platformKey(runtime.providers[p], config.env) !== null));
   const deps: RouterDeps = {
     runtime, env: config.env, state, health: new Health(Date.now, state.atomics), spending, observed: (id) => live.observed(id),
-    hasPlatformKey: (p) => platformKey(runtime.providers[p], config.env) !== null,
+    hasPlatformKey: (p) => platformKeyed.has(p),
     attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
   };
   const validators = new Map(Object.entries(runtime.capabilities).map(([name, cap]) => [name, bodyValidator<Record<string, unknown>>(capabilityBodySchema(cap))]));

@@ -52,3 +52,36 @@ describe('the plan order', () => {
     expect(order({ observed: { 'cheapmiss.x': perfect, 'call.x': poor } }).at(-1)).toBe('cheapmiss.x');
   });
 });
+
+describe('the plan, call after call over one capability', () => {
+  const ops: Record<string, OperationRuntime> = {
+    'a-x.t': child('a-x.t', 'per_call', 2_000, false),
+    'a_x.t': child('a_x.t', 'per_call', 2_000, false),
+    'mail.t': { ...child('mail.t', 'per_call', 1_000, false), accepts: [['email'], ['q', 'email']] },
+    'both.t': { ...child('both.t', 'per_call', 3_000, false), accepts: [['email'], ['q']] },
+  };
+  const capability = { capability: 't.cap', children: Object.keys(ops) } as PlanInput['capability'];
+  const planned = (fields: Record<string, unknown>, over: Partial<PlanInput> = {}) => plan({
+    capability, operations: ops, fields, sentFilters: [], limit: 1, options: parseRouteOptions(new Headers()), ownKeys: new Set(), teamId: 1,
+    hasPlatformKey: () => true, observed: () => null, health: { circuitOpen: () => false, ownKeyCooling: () => false }, ...over,
+  });
+
+  it('breaks a tie by the ids as localeCompare orders them, not by their code points', () => {
+    // '_' sorts before '-' for localeCompare, after it by code point
+    expect(planned({ q: 'coffee' }).attempts.map((a) => a.endpoint_id)).toEqual(['a_x.t', 'a-x.t', 'both.t']);
+  });
+
+  it('judges each call by the fields it sent and each child by its own identity sets', () => {
+    expect(planned({ q: 'coffee' }).excluded).toEqual([{ endpoint_id: 'mail.t', reason: 'no_identity' }]);
+    expect(planned({ email: 'jane@acme.com' }).attempts.map((a) => a.endpoint_id)).toEqual(['mail.t', 'both.t']);
+    expect(planned({ email: 'jane@acme.com' }).excluded.map((e) => e.reason)).toEqual(['no_identity', 'no_identity']);
+    expect(planned({ q: 'coffee', email: 'jane@acme.com' }).attempts).toHaveLength(4);
+  });
+
+  it('gives each call the reasons of its own moment', () => {
+    expect(planned({ q: 'coffee' }, { hasPlatformKey: (p) => p !== 'both' }).excluded).toContainEqual({ endpoint_id: 'both.t', reason: 'no_key' });
+    const open = planned({ q: 'coffee' }, { health: { circuitOpen: (id) => id === 'both.t', ownKeyCooling: () => false } });
+    expect(open.excluded).toContainEqual({ endpoint_id: 'both.t', reason: 'circuit_open' });
+    expect(planned({ q: 'coffee' }).attempts.map((a) => a.endpoint_id)).toContain('both.t');
+  });
+});
