@@ -83,8 +83,11 @@ type Cap = CapabilitySrc & { children: string[] };
 const skipped = (endpoint_id: string, reason: string): Tried => ({ endpoint_id, outcome: 'skipped', reason, ms: 0, cost_micro: 0 });
 
 /** Children the plan left out for the ceiling or an open circuit: attempts in all but name. */
-const skippedByPlan = (p: Plan): Tried[] =>
-  !p.excluded.length ? [] : p.excluded.filter((e) => e.reason === 'over_ceiling' || e.reason === 'circuit_open').map((e) => skipped(e.endpoint_id, e.reason));
+function skippedByPlan(p: Plan): Tried[] | null {
+  let skips: Tried[] | null = null;
+  for (const e of p.excluded) if (e.reason === 'over_ceiling' || e.reason === 'circuit_open') (skips ??= []).push(skipped(e.endpoint_id, e.reason));
+  return skips;
+}
 
 /** Why a call that ran no child stopped, from what its attempts were skipped for. */
 function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
@@ -146,7 +149,7 @@ function finished(base: Omit<RouteOutcome, 'kind'>, tried: Tried[], spent: numbe
   // Built field by field: spreading objects of varying shapes was a hot spot under load.
   return {
     kind, output: extra?.output ?? base.output, raw: extra?.raw ?? base.raw, served_by: extra?.served_by ?? null,
-    tried: skips.length ? tried.concat(skips) : tried, cost_micro: spent, ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
+    tried: skips ? tried.concat(skips) : tried, cost_micro: spent, ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
     plan: base.plan, stopped: extra?.stopped, verification: extra?.verification,
   };
 }

@@ -81,9 +81,11 @@ export class Observations {
     return Boolean(this.series.get(endpointId)?.o.length);
   }
 
-  observed(endpointId: string, now = Date.now()): Observed | null {
+  /** `now` defaults to the clock, read only for a child that has attempts: the planner asks for every child on every call */
+  observed(endpointId: string, at?: number): Observed | null {
     const s = this.series.get(endpointId);
     if (!s || !s.o.length) return null;
+    const now = at ?? Date.now();
     const day = Math.floor(now / DAY_MS);
     // A summary sorts up to WINDOW latencies; under load it is reused for a moment rather than
     // recomputed after every attempt (the planner asks for every child on every call).
