@@ -45,19 +45,27 @@ export interface PlanInput {
 
 export function plan(input: PlanInput): Plan {
   const { options, fields, ownKeys } = input;
-  const { children, identities } = childFactsOf(input.capability, input.operations);
+  const { children, identities, likelyOrder } = childFactsOf(input.capability, input.operations);
   // whether the call fills each distinct identity list: most children of a capability share a few
   const identified = identities.map((sets) => sets.some((set) => set.every((f) => present(fields[f]))));
-  const attempts: PlannedAttempt[] = [];
   const excluded: Plan['excluded'] = [];
+  // the exclusions in the capability's order, the attempts in its likely order (below)
+  const made: Array<PlannedAttempt | null> = [];
   for (const c of children) {
     const own = ownKeys.size > 0 && ownKeys.has(c.provider) && !input.health.ownKeyCooling(input.teamId, c.provider);
     const worstOrWhy = leftOutFor(input, c, own, identified[c.identity]);
-    if (typeof worstOrWhy === 'string') excluded.push(c.left[worstOrWhy] ??= Object.freeze({ endpoint_id: c.id, reason: worstOrWhy }));
-    else {
+    if (typeof worstOrWhy === 'string') {
+      excluded.push(c.left[worstOrWhy] ??= Object.freeze({ endpoint_id: c.id, reason: worstOrWhy }));
+      made.push(null);
+    } else {
       const worst = worstOrWhy;
-      attempts.push({ endpoint_id: c.id, provider: c.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: c.billsMiss, expected_micro: usdPerHit(worst, input.observed(c.id)) ?? Infinity, tie: c.tie });
+      made.push({ endpoint_id: c.id, provider: c.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: c.billsMiss, expected_micro: usdPerHit(worst, input.observed(c.id)) ?? Infinity, tie: c.tie });
     }
+  }
+  const attempts: PlannedAttempt[] = [];
+  for (const i of likelyOrder) {
+    const a = made[i];
+    if (a) attempts.push(a);
   }
   inOrder(attempts, options.prefer);
   return { attempts, excluded };
@@ -86,6 +94,12 @@ interface CapabilityFacts {
   operations: Record<string, OperationRuntime>;
   children: ChildFacts[];
   identities: string[][][];
+  /**
+   * the children's indices in the order a plan puts them when nothing of the call or the team moves
+   * them (no own key, Prefer or measured hit rate, one row): the attempts are gathered in it, so the
+   * sort that makes the order exact has little left to move
+   */
+  likelyOrder: number[];
 }
 
 /** keyed by the capability object, which belongs to one immutable runtime catalog */
@@ -108,7 +122,9 @@ function childFactsOf(capability: PlanInput['capability'], operations: Record<st
     const identity = signatures.indexOf(signature);
     return { id, op, provider: op.provider, identity, billsMiss: missMayCost(op), ignores: op.request?.ignores ?? [], tie: byId.indexOf(id), left: {} };
   });
-  const facts = { operations, children, identities };
+  const listed = children.map((c): Ordered => ({ key: 'platform', provider: c.provider, bills_miss: c.billsMiss, expected_micro: worstCostMicro(c.op, 1), tie: c.tie }));
+  const likelyOrder = listed.map((_, i) => i).sort((i, j) => before([], listed[i], listed[j]));
+  const facts = { operations, children, identities, likelyOrder };
   factsCache.set(capability, facts);
   return facts;
 }
@@ -127,7 +143,9 @@ function inOrder(attempts: PlannedAttempt[], prefer: string[]): void {
 }
 
 /** own keys first, then the caller's preference, then free misses, then the cheapest per hit, then the id */
-function before(prefer: string[], a: PlannedAttempt, b: PlannedAttempt): number {
+type Ordered = Pick<PlannedAttempt, 'key' | 'provider' | 'bills_miss' | 'expected_micro' | 'tie'>;
+
+function before(prefer: string[], a: Ordered, b: Ordered): number {
   return Number(b.key === 'own') - Number(a.key === 'own')
     || (prefer.length ? preferRank(prefer, a.provider) - preferRank(prefer, b.provider) : 0)
     || Number(a.bills_miss) - Number(b.bills_miss)
