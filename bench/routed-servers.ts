@@ -24,20 +24,21 @@ if (role === 'sandbox') {
   say({ url: running.url, keys });
 } else if (role === 'trivial') {
   // The lightest upstream there is: one fixed answer at once, so svc's own cost shows. It is a hit in
-  // the shape of every verifier of the fixture catalog, so the first child planned serves and each
-  // routed call makes exactly one upstream request, as the forwarder does.
-  const body = Buffer.from(JSON.stringify({ address: 'jane@acme.com', verdict: 'ok', status: 'valid', sub_status: '', free_email: false }));
+  // the shape of every verifier of the fixture catalog and of the real catalog's first one planned
+  // (leadmagic), so the first child planned serves and each routed call makes exactly one upstream
+  // request, as the forwarder does.
+  const body = Buffer.from(JSON.stringify({ address: 'jane@acme.com', verdict: 'ok', status: 'valid', sub_status: '', free_email: false, email: 'jane@acme.com', email_status: 'valid' }));
   const server = createServer((req, res) => {
     req.resume().once('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body); });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys });
+  say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 } else if (role === 'plumbing') {
   // The least a routed call can cost with svc's own plumbing and none of its decisions: the Node
   // server, svc's JSON body reader and client exchange (the one child request a routed call makes to
   // the trivial upstream) and an answer wrapping the child's, without credentials, options, plan,
   // money, mapping or observations. svc's CPU beyond it is what routing itself costs.
-  const headers = { accept: 'application/json', 'x-check-key': keys.checkco };
+  const headers = { accept: 'application/json', 'x-check-key': 'bench' }; // the upstream checks no key
   const { maxBodyBytes, attemptTimeoutMs } = readConfig({}); // svc's own defaults
   const server = createServer((req, res) => {
     void readJsonNode(req, maxBodyBytes)

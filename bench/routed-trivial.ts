@@ -22,12 +22,18 @@ const CONNECTIONS = 32;
 /** BENCH_ROUNDS: more rounds steady the medians on a noisy machine */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
+/**
+ * BENCH_CATALOG=real: the catalog `npm start` serves instead of the fixture's, every provider keyed
+ * and pointed at the upstream as `npm run demo` does, so each plan weighs all of people.email.verify's
+ * children (24) as a deployment keyed for many providers does; the fixture capability has 3
+ */
+const REAL = process.env.BENCH_CATALOG === 'real';
 const dist = mkdtempSync(join(tmpdir(), 'svc-trivial-'));
-const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dist, 'catalog') });
+const src = REAL ? join(import.meta.dirname, '..', 'catalog-src') : join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src');
+const built = await buildCatalog({ src, out: join(dist, 'catalog') });
 if (built.errors.length) throw new Error(built.errors.join('\n'));
 const start = (role: string, arg = '', root?: string) => startRole(role, arg, dist, { storage: STORAGE, profile: PROFILE, root });
 const upstream = await start('trivial');
-const keys = upstream.keys as unknown as Record<string, string>;
 type Role = Awaited<ReturnType<typeof startRole>>;
 /** `routes`: a real svc, held to the targets; svc's plumbing is measured beside them, not held to them */
 const svcs: Array<{ label: string; role: Role; routes: boolean }> = [{ label: 'svc', role: await start('svc', upstream.url), routes: true }];
@@ -38,10 +44,12 @@ const forwarders = [
   { label: 'undici dispatch forwarder', role: await start('forwarder', upstream.url) },
 ];
 
+/** the upstream checks no key; the forwarders relay one as a child request would carry it */
+const CHILD_HEADERS = { 'x-check-key': 'bench' };
 const childPath = (n: number) => `/checkco/check?address=jane${n}%40acme.com`;
-const direct = (connections: number) => load(upstream.url, { seconds, connections, path: childPath, headers: { 'x-check-key': keys.checkco } });
+const direct = (connections: number) => load(upstream.url, { seconds, connections, path: childPath, headers: CHILD_HEADERS });
 const via = (forwarder: Role, connections: number) =>
-  load(forwarder.url, { seconds, connections, path: childPath, headers: { 'x-check-key': keys.checkco }, server: forwarder.pid });
+  load(forwarder.url, { seconds, connections, path: childPath, headers: CHILD_HEADERS, server: forwarder.pid });
 const routed = (svc: Role, connections: number, round: string) => load(`${svc.url}/proxy/people.email.verify`, {
   seconds, connections, method: 'POST', server: svc.pid, headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
   body: (n) => JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
@@ -71,7 +79,13 @@ async function alternate(connections: number): Promise<{ svcs: LoadResult[]; for
 }
 const cpu = (r: LoadResult) => (r.cpu === null ? '' : `  ${Math.round(r.cpu)} µs CPU/req`);
 
-process.stdout.write(`routed calls against a trivial upstream (${seconds} s runs; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()}${BEFORE ? `; before: ${BEFORE}` : ''})\n`);
+process.stdout.write(`routed calls against a trivial upstream (${seconds} s runs; ${REAL ? 'the real catalog, every provider keyed' : 'the fixture catalog'}; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()}${BEFORE ? `; before: ${BEFORE}` : ''})\n`);
+// the comparison holds only while each routed call makes one upstream request, as a forwarder does
+for (const s of svcs.filter((s) => s.routes)) {
+  const r = await fetch(`${s.role.url}/proxy/people.email.verify`, { method: 'POST', headers: { 'x-svc-token': s.role.token, 'content-type': 'application/json' }, body: '{"email":"probe@acme.com"}' });
+  const tried = ((await r.json()) as { _svc?: { tried?: unknown[] } })._svc?.tried;
+  if (r.status !== 200 || tried?.length !== 1) throw new Error(`${s.label}: a routed call made ${tried?.length ?? 'no'} attempts (${r.status}), not one: the upstream's answer is no hit for the first child planned`);
+}
 for (const f of forwarders) await via(f.role, CONNECTIONS); // warm-ups
 for (const s of svcs) await routed(s.role, CONNECTIONS, 'warm');
 
