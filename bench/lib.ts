@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { SearchEngine } from '../language/search.ts';
 import { npmStart } from './npm-start.ts';
+import { buildCatalog } from '../build/pipeline.ts';
 import { LEDGER_SYNC_MS } from '../runtime/config.ts';
 
 /** the middle item by `by` (the upper middle of an even count) */
@@ -70,6 +71,20 @@ export async function bareServer(body: Buffer): Promise<{ url: string; server: S
   const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body); });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/**
+ * The catalog a routed bench serves, built into `dir`/catalog: the fixture's (people.email.verify has
+ * 3 children) or, with BENCH_CATALOG=real, the one `npm start` serves, where every provider is keyed
+ * and pointed at the bench's upstream as `npm run demo` does, so each plan weighs all 24 children of
+ * people.email.verify, as a deployment keyed for many providers does. Answers the catalog in words.
+ */
+export async function buildBenchCatalog(dir: string): Promise<string> {
+  const real = process.env.BENCH_CATALOG === 'real';
+  const src = real ? join(import.meta.dirname, '..', 'catalog-src') : join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src');
+  const built = await buildCatalog({ src, out: join(dir, 'catalog') });
+  if (built.errors.length) throw new Error(built.errors.join('\n'));
+  return real ? 'the real catalog, every provider keyed' : 'the fixture catalog';
 }
 
 const roles: ChildProcess[] = [];

@@ -5,12 +5,11 @@
 // follow a full collection. Per call: bytes allocated, bytes promoted to the old generation (what
 // outlives two young collections) and the collector's pause on the main thread. BENCH_BEFORE=<another
 // checkout, built> adds that checkout's svc; BENCH_STORAGE=redis runs svc on a redis-server of the
-// bench's own (no persistence) instead.
+// bench's own (no persistence) instead; BENCH_CATALOG=real the catalog npm start serves (bench/lib.ts).
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCatalog } from '../build/pipeline.ts';
-import { fmt, line, load, startRole, stopRoles } from './lib.ts';
+import { buildBenchCatalog, fmt, line, load, startRole, stopRoles } from './lib.ts';
 import { ownRedis } from '../test/helpers/redis-server.ts';
 import { gcTotals, type GcTotals } from '../test/helpers/gc-trace.ts';
 
@@ -23,8 +22,7 @@ const marker = `data:text/javascript,process.on('SIGUSR2',()=>{globalThis.gc();p
 
 const redis = process.env.BENCH_STORAGE === 'redis' ? await ownRedis('off') : null;
 const dir = mkdtempSync(join(tmpdir(), 'svc-heap-'));
-const built = await buildCatalog({ src: join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src'), out: join(dir, 'catalog') });
-if (built.errors.length) throw new Error(built.errors.join('\n'));
+const catalog = await buildBenchCatalog(dir);
 const upstream = await startRole('trivial', '', dir, { storage: 'memory' });
 
 interface Side { label: string; trace: string; fd: number; role: Awaited<ReturnType<typeof startRole>> }
@@ -54,7 +52,7 @@ const routed = (s: Side, connections: number, calls: number) => load(`${s.role.u
   body: () => JSON.stringify({ email: `heap${n++}.jane@acme.com` }),
 });
 
-process.stdout.write(`what routed calls cost the collector (${redis ? 'Redis' : 'embedded'} storage; ${CALLS} calls at 32 connections, ${Math.round(CALLS / 3)} on one)\n`);
+process.stdout.write(`what routed calls cost the collector (${catalog}; ${redis ? 'Redis' : 'embedded'} storage; ${CALLS} calls at 32 connections, ${Math.round(CALLS / 3)} on one)\n`);
 for (const connections of [32, 1]) {
   const calls = connections === 1 ? Math.round(CALLS / 3) : CALLS;
   const read: GcTotals[] = [];

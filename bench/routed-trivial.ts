@@ -11,8 +11,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCatalog } from '../build/pipeline.ts';
-import { fmt, line, load, median, middle, startRole, stopRoles, storageWords, type LoadResult } from './lib.ts';
+import { buildBenchCatalog, fmt, line, load, median, middle, startRole, stopRoles, storageWords, type LoadResult } from './lib.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const STORAGE = process.env.BENCH_STORAGE === 'embedded' ? 'embedded' : 'memory';
@@ -22,16 +21,8 @@ const CONNECTIONS = 32;
 /** BENCH_ROUNDS: more rounds steady the medians on a noisy machine */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-/**
- * BENCH_CATALOG=real: the catalog `npm start` serves instead of the fixture's, every provider keyed
- * and pointed at the upstream as `npm run demo` does, so each plan weighs all of people.email.verify's
- * children (24) as a deployment keyed for many providers does; the fixture capability has 3
- */
-const REAL = process.env.BENCH_CATALOG === 'real';
 const dist = mkdtempSync(join(tmpdir(), 'svc-trivial-'));
-const src = REAL ? join(import.meta.dirname, '..', 'catalog-src') : join(import.meta.dirname, '..', 'test', 'fixtures', 'catalog-src');
-const built = await buildCatalog({ src, out: join(dist, 'catalog') });
-if (built.errors.length) throw new Error(built.errors.join('\n'));
+const catalog = await buildBenchCatalog(dist);
 const start = (role: string, arg = '', root?: string) => startRole(role, arg, dist, { storage: STORAGE, profile: PROFILE, root });
 const upstream = await start('trivial');
 type Role = Awaited<ReturnType<typeof startRole>>;
@@ -79,7 +70,7 @@ async function alternate(connections: number): Promise<{ svcs: LoadResult[]; for
 }
 const cpu = (r: LoadResult) => (r.cpu === null ? '' : `  ${Math.round(r.cpu)} µs CPU/req`);
 
-process.stdout.write(`routed calls against a trivial upstream (${seconds} s runs; ${REAL ? 'the real catalog, every provider keyed' : 'the fixture catalog'}; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()}${BEFORE ? `; before: ${BEFORE}` : ''})\n`);
+process.stdout.write(`routed calls against a trivial upstream (${seconds} s runs; ${catalog}; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()}${BEFORE ? `; before: ${BEFORE}` : ''})\n`);
 // the comparison holds only while each routed call makes one upstream request, as a forwarder does
 for (const s of svcs.filter((s) => s.routes)) {
   const r = await fetch(`${s.role.url}/proxy/people.email.verify`, { method: 'POST', headers: { 'x-svc-token': s.role.token, 'content-type': 'application/json' }, body: '{"email":"probe@acme.com"}' });
