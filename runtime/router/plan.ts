@@ -58,8 +58,7 @@ export function plan(input: PlanInput): Plan {
       excluded.push(c.left[worstOrWhy] ??= Object.freeze({ endpoint_id: c.id, reason: worstOrWhy }));
       made.push(null);
     } else {
-      const worst = worstOrWhy;
-      made.push({ endpoint_id: c.id, provider: c.provider, key: own ? 'own' : 'platform', worst_cost_micro: worst, bills_miss: c.billsMiss, expected_micro: usdPerHit(worst, input.observed(c.id)) ?? Infinity, tie: c.tie });
+      made.push({ endpoint_id: c.id, provider: c.provider, key: own ? 'own' : 'platform', worst_cost_micro: worstOrWhy, bills_miss: c.billsMiss, expected_micro: usdPerHit(worstOrWhy, input.observed(c.id)) ?? Infinity, tie: c.tie });
     }
   }
   const attempts: PlannedAttempt[] = [];
@@ -130,8 +129,9 @@ function childFactsOf(capability: PlanInput['capability'], operations: Record<st
 }
 
 /**
- * Sorted in place by insertion, stable as Array.prototype.sort is: a plan has a handful of attempts,
- * for which sort() makes its work state and copy on every call (about 870 bytes at two attempts).
+ * Sorted in place by insertion, stable as Array.prototype.sort is: the attempts come nearly in order
+ * (likelyOrder), which insertion passes over once, where sort() makes its work state and copy on every
+ * call (about 870 bytes at two attempts).
  */
 function inOrder(attempts: PlannedAttempt[], prefer: string[]): void {
   for (let i = 1; i < attempts.length; i++) {
@@ -142,9 +142,9 @@ function inOrder(attempts: PlannedAttempt[], prefer: string[]): void {
   }
 }
 
-/** own keys first, then the caller's preference, then free misses, then the cheapest per hit, then the id */
 type Ordered = Pick<PlannedAttempt, 'key' | 'provider' | 'bills_miss' | 'expected_micro' | 'tie'>;
 
+/** own keys first, then the caller's preference, then free misses, then the cheapest per hit, then the id */
 function before(prefer: string[], a: Ordered, b: Ordered): number {
   return Number(b.key === 'own') - Number(a.key === 'own')
     || (prefer.length ? preferRank(prefer, a.provider) - preferRank(prefer, b.provider) : 0)
