@@ -52,7 +52,7 @@ export function plan(input: PlanInput): Plan {
   // the exclusions in the capability's order, the attempts in its likely order (below)
   const made: Array<PlannedAttempt | null> = [];
   for (const c of children) {
-    const own = ownKeys.size > 0 && ownKeys.has(c.provider) && !input.health.ownKeyCooling(input.teamId, c.provider);
+    const own = ownKeys.has(c.provider) && !input.health.ownKeyCooling(input.teamId, c.provider);
     const worstOrWhy = leftOutFor(input, c, own, identified[c.identity]);
     if (typeof worstOrWhy === 'string') {
       excluded.push(c.left[worstOrWhy] ??= Object.freeze({ endpoint_id: c.id, reason: worstOrWhy }));
@@ -108,18 +108,15 @@ function childFactsOf(capability: PlanInput['capability'], operations: Record<st
   const known = factsCache.get(capability);
   if (known?.operations === operations) return known;
   const identities: string[][][] = [];
-  const signatures: string[] = [];
-  const byId = [...capability.children].sort((a, b) => a.localeCompare(b));
+  /** each distinct identity list, by its JSON, to its index in `identities` */
+  const identityOf = new Map<string, number>();
+  const tieOf = new Map([...capability.children].sort((a, b) => a.localeCompare(b)).map((id, i) => [id, i]));
   const children = capability.children.map((id): ChildFacts => {
     const op = operations[id];
     const accepts = op.accepts ?? [];
     const signature = JSON.stringify(accepts);
-    if (!signatures.includes(signature)) {
-      signatures.push(signature);
-      identities.push(accepts);
-    }
-    const identity = signatures.indexOf(signature);
-    return { id, op, provider: op.provider, identity, billsMiss: missMayCost(op), ignores: op.request?.ignores ?? [], tie: byId.indexOf(id), left: {} };
+    if (!identityOf.has(signature)) identityOf.set(signature, identities.push(accepts) - 1);
+    return { id, op, provider: op.provider, identity: identityOf.get(signature)!, billsMiss: missMayCost(op), ignores: op.request?.ignores ?? [], tie: tieOf.get(id)!, left: {} };
   });
   const listed = children.map((c): Ordered => ({ key: 'platform', provider: c.provider, bills_miss: c.billsMiss, expected_micro: worstCostMicro(c.op, 1), tie: c.tie }));
   const likelyOrder = listed.map((_, i) => i).sort((i, j) => before([], listed[i], listed[j]));
@@ -147,7 +144,7 @@ type Ordered = Pick<PlannedAttempt, 'key' | 'provider' | 'bills_miss' | 'expecte
 /** own keys first, then the caller's preference, then free misses, then the cheapest per hit, then the id */
 function before(prefer: string[], a: Ordered, b: Ordered): number {
   return Number(b.key === 'own') - Number(a.key === 'own')
-    || (prefer.length ? preferRank(prefer, a.provider) - preferRank(prefer, b.provider) : 0)
+    || preferRank(prefer, a.provider) - preferRank(prefer, b.provider)
     || Number(a.bills_miss) - Number(b.bills_miss)
     || a.expected_micro - b.expected_micro
     || a.tie - b.tie;
@@ -171,7 +168,7 @@ export function cheapestAttemptMicro(attempts: ReadonlyArray<Pick<PlannedAttempt
 function leftOutFor(input: PlanInput, c: ChildFacts, own: boolean, identified: boolean): ExcludeReason | number {
   const { options } = input;
   if (!identified) return 'no_identity';
-  if (options.exclude.length && options.exclude.includes(c.provider)) return 'excluded';
+  if (options.exclude.includes(c.provider)) return 'excluded';
   if (!own && !(c.op.platform_eligible && input.hasPlatformKey(c.provider))) return 'no_key';
   if (options.strictFilters && c.ignores.some((f) => input.sentFilters.includes(f))) return 'strict_filter';
   if (input.health.circuitOpen(c.id)) return 'circuit_open';

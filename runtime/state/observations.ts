@@ -81,11 +81,11 @@ export class Observations {
     return Boolean(this.series.get(endpointId)?.o.length);
   }
 
-  /** `now` defaults to the clock, read only for a child that has attempts: the planner asks for every child on every call */
-  observed(endpointId: string, at?: number): Observed | null {
+  observed(endpointId: string): Observed | null {
     const s = this.series.get(endpointId);
     if (!s || !s.o.length) return null;
-    const now = at ?? Date.now();
+    // the clock read only now: most children asked about have no attempts
+    const now = Date.now();
     const day = Math.floor(now / DAY_MS);
     // A summary sorts up to WINDOW latencies; under load it is reused for a moment rather than
     // recomputed after every attempt (the planner asks for every child on every call).
