@@ -49,22 +49,30 @@ export function plan(input: PlanInput): Plan {
   // whether the call fills each distinct identity list: most children of a capability share a few
   const identified = identities.map((sets) => sets.some((set) => set.every((f) => present(fields[f]))));
   const excluded: Plan['excluded'] = [];
-  // the exclusions in the capability's order, the attempts in its likely order (below)
-  const made: Array<PlannedAttempt | null> = [];
-  for (const c of children) {
+  // the exclusions in the capability's order, the attempts in its likely order (below); both arrays
+  // made at their final length, not grown by pushes
+  const made = new Array<PlannedAttempt | null>(children.length);
+  let planned = 0;
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i];
     const own = ownKeys.has(c.provider) && !input.health.ownKeyCooling(input.teamId, c.provider);
     const worstOrWhy = leftOutFor(input, c, own, identified[c.identity]);
     if (typeof worstOrWhy === 'string') {
       excluded.push(c.left[worstOrWhy] ??= Object.freeze({ endpoint_id: c.id, reason: worstOrWhy }));
-      made.push(null);
-    } else {
-      made.push({ endpoint_id: c.id, provider: c.provider, key: own ? 'own' : 'platform', worst_cost_micro: worstOrWhy, bills_miss: c.billsMiss, expected_micro: usdPerHit(worstOrWhy, input.observed(c.id)) ?? Infinity, tie: c.tie });
+      made[i] = null;
+      continue;
     }
+    const observed = input.observed(c.id);
+    made[i] = !own && observed === null
+      ? platformAttempt(c, worstOrWhy)
+      : { endpoint_id: c.id, provider: c.provider, key: own ? 'own' : 'platform', worst_cost_micro: worstOrWhy, bills_miss: c.billsMiss, expected_micro: usdPerHit(worstOrWhy, observed) ?? Infinity, tie: c.tie };
+    planned++;
   }
-  const attempts: PlannedAttempt[] = [];
+  const attempts = new Array<PlannedAttempt>(planned);
+  let next = 0;
   for (const i of likelyOrder) {
     const a = made[i];
-    if (a) attempts.push(a);
+    if (a) attempts[next++] = a;
   }
   inOrder(attempts, options.prefer);
   return { attempts, excluded };
@@ -87,6 +95,8 @@ interface ChildFacts {
   tie: number;
   /** the frozen exclusion entry for each reason it has been left out for, shared by every call */
   left: Partial<Record<ExcludeReason, Readonly<{ endpoint_id: string; reason: ExcludeReason }>>>;
+  /** the frozen attempt with a platform key and no observations, at the worst cost it was last made for */
+  platform: PlannedAttempt | null;
 }
 
 interface CapabilityFacts {
@@ -116,7 +126,7 @@ function childFactsOf(capability: PlanInput['capability'], operations: Record<st
     const accepts = op.accepts ?? [];
     const signature = JSON.stringify(accepts);
     if (!identityOf.has(signature)) identityOf.set(signature, identities.push(accepts) - 1);
-    return { id, op, provider: op.provider, identity: identityOf.get(signature)!, billsMiss: missMayCost(op), ignores: op.request?.ignores ?? [], tie: tieOf.get(id)!, left: {} };
+    return { id, op, provider: op.provider, identity: identityOf.get(signature)!, billsMiss: missMayCost(op), ignores: op.request?.ignores ?? [], tie: tieOf.get(id)!, left: {}, platform: null };
   });
   const listed = children.map((c): Ordered => ({ key: 'platform', provider: c.provider, bills_miss: c.billsMiss, expected_micro: worstCostMicro(c.op, 1), tie: c.tie }));
   const likelyOrder = listed.map((_, i) => i).sort((i, j) => before([], listed[i], listed[j]));
@@ -174,6 +184,18 @@ function leftOutFor(input: PlanInput, c: ChildFacts, own: boolean, identified: b
   if (input.health.circuitOpen(c.id)) return 'circuit_open';
   const worst = worstCostMicro(c.op, input.limit);
   return worst > options.maxCostMicro ? 'over_ceiling' : worst;
+}
+
+/**
+ * A platform-key attempt of a child without observations is the same on every call at the same worst
+ * cost (its expected cost per hit is its list price): shared and frozen rather than made per call, as
+ * most children of a capability keyed for many providers are (about 2 KB a call of 24 children).
+ */
+function platformAttempt(c: ChildFacts, worst: number): PlannedAttempt {
+  const known = c.platform;
+  if (known?.worst_cost_micro === worst) return known;
+  c.platform = Object.freeze({ endpoint_id: c.id, provider: c.provider, key: 'platform', worst_cost_micro: worst, bills_miss: c.billsMiss, expected_micro: worst, tie: c.tie });
+  return c.platform;
 }
 
 function preferRank(prefer: string[], provider: string): number {
