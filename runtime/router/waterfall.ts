@@ -162,8 +162,12 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   let anyMiss = false;
   /** misses that cost something, against the capability's misses.billed_at_most */
   let paidMisses = 0;
-  const queue: PlannedAttempt[] = [...base.plan.attempts];
-  for (let a = queue.shift(); a; a = queue.shift()) {
+  const planned = base.plan.attempts;
+  /** an own-key attempt the provider refused, to be made again at once with the platform key */
+  let retry: PlannedAttempt | null = null;
+  for (let i = 0; i < planned.length || retry;) {
+    const a: PlannedAttempt = retry ?? planned[i++];
+    retry = null;
     const op = deps.runtime.operations[a.endpoint_id];
     if (Date.now() >= deadline) { tried.push(skipped(a.endpoint_id, 'deadline')); continue; }
     if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
@@ -171,7 +175,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     // an own-key attempt holds and charges nothing: the provider bills the team
     let hold: Hold | null = null;
     try {
-      hold = a.key !== 'platform' ? null : a === base.plan.attempts[0] && opening ? opening : await deps.spending.hold(call.team.id, a.worst_cost_micro);
+      hold = a.key !== 'platform' ? null : a === planned[0] && opening ? opening : await deps.spending.hold(call.team.id, a.worst_cost_micro);
       if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
       const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
@@ -188,7 +192,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       tried.push(entry);
       if (verdict.outcome === 'error' && a.key === 'own' && status && KEY_TROUBLE.has(status)) {
         deps.health.coolOwnKey(call.team.id, a.provider);
-        if (op.platform_eligible && platformKey(deps.runtime.providers[a.provider], deps.env)) queue.unshift({ ...a, key: 'platform' });
+        if (op.platform_eligible && platformKey(deps.runtime.providers[a.provider], deps.env)) retry = { ...a, key: 'platform' };
         continue;
       }
       if (verdict.outcome === 'hit') {
