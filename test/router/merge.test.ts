@@ -61,7 +61,7 @@ describe('CallMerger', () => {
   });
 
   it('keeps calls whose keys share a hash apart, and lets each leave without the other', async () => {
-    // two keys with the same 30-bit hash, found by the birthday bound
+    // two keys with the same hash, found by the birthday bound
     const seen = new Map<number, string>();
     let pair: [string, string] | null = null;
     for (let i = 0; !pair; i++) {
@@ -89,5 +89,22 @@ describe('CallMerger', () => {
     void merger.run(a, work(a), same, same);
     void merger.run(b, work(b), same, same);
     expect(runs).toBe(4); // both left: each runs again
+  });
+
+  it('holds many calls in flight at once, past any table size, each joinable until it leaves', async () => {
+    const merger = new CallMerger<string>();
+    const finish: Array<() => void> = [];
+    let runs = 0;
+    const work = (k: string) => () => new Promise<string>((r) => { runs++; finish.push(() => r(k)); });
+    const keys = Array.from({ length: 1000 }, (_, i) => `1 people.email.verify {"email":"jane${i}@acme.com"}`);
+    const firsts = keys.map((k) => merger.run(k, work(k), (x) => x, (x) => x));
+    const joined = keys.map((k) => merger.run(k, work(k), (x) => x, (x) => `${x}, joined`));
+    expect(runs).toBe(1000);
+    for (const f of finish.splice(0)) f();
+    expect(await Promise.all(firsts)).toEqual(keys);
+    expect(await Promise.all(joined)).toEqual(keys.map((k) => `${k}, joined`));
+    for (const k of keys) void merger.run(k, work(k), (x) => x, (x) => x);
+    expect(runs).toBe(2000); // every call left: each runs again
+    for (const f of finish.splice(0)) f();
   });
 });
