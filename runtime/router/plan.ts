@@ -65,7 +65,7 @@ export function plan(input: PlanInput): Plan {
     const observed = input.observed(c.id);
     made[i] = !own && observed === null
       ? platformAttempt(c, worstOrWhy)
-      : { endpoint_id: c.id, provider: c.provider, key: own ? 'own' : 'platform', worst_cost_micro: worstOrWhy, bills_miss: c.billsMiss, expected_micro: usdPerHit(worstOrWhy, observed) ?? Infinity, tie: c.tie };
+      : attemptOf(c, own ? 'own' : 'platform', worstOrWhy, usdPerHit(worstOrWhy, observed) ?? Infinity);
     planned++;
   }
   const attempts = new Array<PlannedAttempt>(planned);
@@ -194,8 +194,12 @@ function leftOutFor(input: PlanInput, c: ChildFacts, own: boolean, identified: b
 function platformAttempt(c: ChildFacts, worst: number): PlannedAttempt {
   const known = c.platform;
   if (known?.worst_cost_micro === worst) return known;
-  c.platform = Object.freeze({ endpoint_id: c.id, provider: c.provider, key: 'platform', worst_cost_micro: worst, bills_miss: c.billsMiss, expected_micro: worst, tie: c.tie });
+  c.platform = Object.freeze(attemptOf(c, 'platform', worst, worst));
   return c.platform;
+}
+
+function attemptOf(c: ChildFacts, key: PlannedAttempt['key'], worst: number, expected: number): PlannedAttempt {
+  return { endpoint_id: c.id, provider: c.provider, key, worst_cost_micro: worst, bills_miss: c.billsMiss, expected_micro: expected, tie: c.tie };
 }
 
 function preferRank(prefer: string[], provider: string): number {
