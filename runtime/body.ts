@@ -10,6 +10,15 @@ import { fail, httpError } from './errors.ts';
  * the rejection) inside the same promise: a routed call's body is one promise, not two.
  */
 export function readNode<T>(req: IncomingMessage, maxBytes: number, as: (text: string) => T): Promise<T> {
+  const whole = bufferedBody(req, maxBytes);
+  if (whole) {
+    req.resume(); // the stream still ends and is cleaned up as when read by events
+    try {
+      return Promise.resolve(as(whole.toString('utf8')));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
   // (Listeners as unnamed arguments: tsx names every named closure as it is made, per request.)
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -28,6 +37,18 @@ export function readNode<T>(req: IncomingMessage, maxBytes: number, as: (text: s
       }
     }).on('error', reject);
   });
+}
+
+/**
+ * The whole body when it has all arrived and nothing has read it yet, as a small body sent with its
+ * headers has by the time a handler asks: taken at once, it spares the stream's events and the two
+ * turns before its end (about 10 µs of a routed call on one connection, bench/README.md). Null
+ * otherwise: the body is read as it comes.
+ */
+function bufferedBody(req: IncomingMessage, maxBytes: number): Buffer | null {
+  const length = Number(req.headers['content-length']);
+  if (!(length > 0) || length > maxBytes || req.readableLength !== length || req.readableFlowing !== null) return null;
+  return req.read() as Buffer | null;
 }
 
 /** The parsed body of a Node request (undefined when empty), read within `maxBytes` (SVC_MAX_BODY_BYTES, default 64 KiB). */
