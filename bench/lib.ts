@@ -66,6 +66,21 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<LoadRes
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu };
 }
 
+/** the upstream checks no key; the forwarders relay one as a child request would carry it */
+const CHILD_HEADERS = { 'x-check-key': 'bench' };
+const childPath = (n: number) => `/checkco/check?address=jane${n}%40acme.com`;
+
+/** child requests to `url`: the trivial upstream itself, or a forwarder to it (`server`: its pid, for its CPU) */
+export const forwardedLoad = (url: string, opts: { seconds: number; connections: number; server?: number }): Promise<LoadResult> =>
+  load(url, { ...opts, path: childPath, headers: CHILD_HEADERS });
+
+/** routed people.email.verify calls to svc, each subject new (identical calls in flight would be merged) */
+export const routedLoad = (svc: Role, round: string, opts: { seconds: number; connections: number }): Promise<LoadResult> =>
+  load(`${svc.url}/proxy/people.email.verify`, {
+    ...opts, method: 'POST', server: svc.pid, headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
+    body: (n) => JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
+  });
+
 /** The floor for a Node server: answers a preloaded buffer, nothing else. */
 export async function bareServer(body: Buffer): Promise<{ url: string; server: Server }> {
   const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body); });
@@ -103,12 +118,15 @@ export interface RoleOptions {
   stdout?: number;
 }
 
+/** a started server: what it printed (its url, svc's token) and its pid */
+export type Role = Record<string, string> & { pid: number };
+
 /**
  * One server in its own process (so servers and the load generator do not share an event loop):
  * `svc` as `npm start` runs it, `arg` its upstream; any other role is one of bench/routed-servers.ts.
  * Answers the JSON line the role prints, with its pid.
  */
-export async function startRole(role: string, arg: string, dist: string, opts: RoleOptions): Promise<Record<string, string> & { pid: number }> {
+export async function startRole(role: string, arg: string, dist: string, opts: RoleOptions): Promise<Role> {
   const profile = opts.profile && (role === 'svc' || role.startsWith('forwarder')) ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles', role)}`] : [];
   const nodeArgs = [...profile, ...(opts.nodeArgs ?? [])];
   const storage = opts.storage === 'memory' ? 'memory:' : opts.storage === 'embedded' ? `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}` : opts.storage;

@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildBenchCatalog, fmt, line, load, median, startRole, stopRoles, storageWords, type LoadResult } from './lib.ts';
+import { buildBenchCatalog, fmt, forwardedLoad, line, median, routedLoad, startRole, stopRoles, storageWords, type LoadResult } from './lib.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -26,13 +26,8 @@ const svc = await start('svc', upstream.url, true);
 const undici = await start('forwarder', upstream.url, true);
 const http = await start('forwarder-http', upstream.url);
 
-const CHILD_HEADERS = { 'x-check-key': 'bench' };
-const childPath = (n: number) => `/checkco/check?address=jane${n}%40acme.com`;
-const forwarded = (url: string, pid?: number, connections = 1) => load(url, { seconds, connections, path: childPath, headers: CHILD_HEADERS, server: pid });
-const routed = (round: string, connections = 1) => load(`${svc.url}/proxy/people.email.verify`, {
-  seconds, connections, method: 'POST', server: svc.pid, headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
-  body: (n) => JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
-});
+const forwarded = (url: string, pid?: number, connections = 1) => forwardedLoad(url, { seconds, connections, server: pid });
+const routed = (round: string, connections = 1) => routedLoad(svc, round, { seconds, connections });
 
 interface Phases { before: number; wait: number; after: number; calls: number }
 /** per probed server, the lines of its file read so far */

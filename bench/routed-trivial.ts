@@ -11,7 +11,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildBenchCatalog, fmt, line, load, median, middle, startRole, stopRoles, storageWords, type LoadResult } from './lib.ts';
+import { buildBenchCatalog, fmt, forwardedLoad, line, median, middle, routedLoad, startRole, stopRoles, storageWords, type LoadResult, type Role } from './lib.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const STORAGE = process.env.BENCH_STORAGE === 'embedded' ? 'embedded' : 'memory';
@@ -25,7 +25,6 @@ const dist = mkdtempSync(join(tmpdir(), 'svc-trivial-'));
 const catalog = await buildBenchCatalog(dist);
 const start = (role: string, arg = '', root?: string) => startRole(role, arg, dist, { storage: STORAGE, profile: PROFILE, root });
 const upstream = await start('trivial');
-type Role = Awaited<ReturnType<typeof startRole>>;
 /** `routes`: a real svc, held to the targets; svc's plumbing is measured beside them, not held to them */
 const svcs: Array<{ label: string; role: Role; routes: boolean }> = [{ label: 'svc', role: await start('svc', upstream.url), routes: true }];
 if (BEFORE) svcs.push({ label: 'svc before', role: await start('svc', upstream.url, BEFORE), routes: true });
@@ -35,16 +34,9 @@ const forwarders = [
   { label: 'undici dispatch forwarder', role: await start('forwarder', upstream.url) },
 ];
 
-/** the upstream checks no key; the forwarders relay one as a child request would carry it */
-const CHILD_HEADERS = { 'x-check-key': 'bench' };
-const childPath = (n: number) => `/checkco/check?address=jane${n}%40acme.com`;
-const direct = (connections: number) => load(upstream.url, { seconds, connections, path: childPath, headers: CHILD_HEADERS });
-const via = (forwarder: Role, connections: number) =>
-  load(forwarder.url, { seconds, connections, path: childPath, headers: CHILD_HEADERS, server: forwarder.pid });
-const routed = (svc: Role, connections: number, round: string) => load(`${svc.url}/proxy/people.email.verify`, {
-  seconds, connections, method: 'POST', server: svc.pid, headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
-  body: (n) => JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
-});
+const direct = (connections: number) => forwardedLoad(upstream.url, { seconds, connections });
+const via = (forwarder: Role, connections: number) => forwardedLoad(forwarder.url, { seconds, connections, server: forwarder.pid });
+const routed = (svc: Role, connections: number, round: string) => routedLoad(svc, round, { seconds, connections });
 
 /** the median of each round's own ratio of `of(mine)` to `of(theirs)` (rounds where either is unknown left out) */
 function roundRatio(mine: LoadResult[], theirs: LoadResult[], of: (r: LoadResult) => number | null): number | null {
