@@ -13,11 +13,7 @@ export function readNode<T>(req: IncomingMessage, maxBytes: number, as: (text: s
   const whole = bufferedBody(req, maxBytes);
   if (whole) {
     req.resume(); // the stream still ends and is cleaned up as when read by events
-    try {
-      return Promise.resolve(as(whole.toString('utf8')));
-    } catch (e) {
-      return Promise.reject(e);
-    }
+    return new Promise((resolve) => resolve(as(whole.toString('utf8')))); // a throw is the rejection
   }
   // (Listeners as unnamed arguments: tsx names every named closure as it is made, per request.)
   return new Promise((resolve, reject) => {
