@@ -41,11 +41,16 @@ export class CallMerger<T> {
     return call.result;
   }
 
+  /**
+   * Out of its chain, and its own link cut: a finished call that a collection has not yet found dead
+   * (one promoted while a slow provider answered) must not keep the call chained behind it alive.
+   */
   private leave(call: InFlight<T>): void {
     const slot = call.hash & (this.buckets.length - 1);
     this.count--;
-    if (this.buckets[slot] === call) { this.buckets[slot] = call.next; return; }
-    for (let c = this.buckets[slot]; c; c = c.next) if (c.next === call) { c.next = call.next; return; }
+    if (this.buckets[slot] === call) this.buckets[slot] = call.next;
+    else for (let c = this.buckets[slot]; c; c = c.next) if (c.next === call) { c.next = call.next; break; }
+    call.next = undefined;
   }
 
   /** twice the buckets once there are more calls in flight than buckets */
