@@ -1,8 +1,9 @@
 // Loaded with --import into a server by bench/routed-phases.ts: splits each call's time in the server
-// into three phases, read from Node's and undici's diagnostics channels, so the code is timed as it
-// ships, with no stamp of its own: from the request's headers parsed to the child request's headers
-// handed to the socket (before), from there to the child answer's end (wait: the upstream and the
-// way there and back), and from there to the answer's end written (after). One call at a time: the
+// into three phases, read from diagnostics channels (Node's for the server; for the child request
+// svc's own client's, runtime/provider-client/connection.ts, or undici's in the undici forwarder), so
+// the code is timed as it ships, with no stamp of its own: from the request's headers parsed to the
+// child request handed to the socket (before), from there to the child answer's end (wait: the
+// upstream and the way there and back), and from there to the answer's end written (after). One call at a time: the
 // bench runs one connection, where each phase of a call ends before the next call's begins.
 import { subscribe } from 'node:diagnostics_channel';
 import { appendFileSync } from 'node:fs';
@@ -12,8 +13,12 @@ let start = 0;
 let sent = 0;
 let answered = 0;
 subscribe('http.server.request.start', () => { start = performance.now(); });
-subscribe('undici:client:sendHeaders', () => { sent = performance.now(); });
-subscribe('undici:request:trailers', () => { answered = performance.now(); });
+const sending = () => { sent = performance.now(); };
+const read = () => { answered = performance.now(); };
+subscribe('svc:provider:request-sent', sending);
+subscribe('svc:provider:answer-read', read);
+subscribe('undici:client:sendHeaders', sending);
+subscribe('undici:request:trailers', read);
 subscribe('http.server.response.finish', () => {
   if (!sent || !answered) return; // an answer with no child request (the bench's own set-up)
   const now = performance.now();
