@@ -1,6 +1,6 @@
-// Where a routed call's time goes on one connection, the case the latency target misses: svc and the
-// undici dispatch forwarder (the same client call as svc's) each carry bench/phase-probe.mjs, which
-// splits every call into before the child request, the wait for the child answer, and after it. The
+// Where a routed call's time goes on one connection, the latency target's case: svc and the undici
+// dispatch forwarder (the leanest general-purpose client call) each carry bench/phase-probe.mjs,
+// which splits every call into before the child request, the wait for the child answer, and after it. The
 // trivial upstream answers at once, so the wait is the upstream and the way there and back, the same
 // for both; svc's time beyond the forwarder's in the two other phases is what its own work adds to a
 // call's latency. Each round measures the upstream directly too, so a round's added latencies are

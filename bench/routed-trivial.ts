@@ -1,7 +1,7 @@
 // svc's own cost per routed call, with nothing to hide it: the upstream is a node:http server that
 // answers one fixed body at once, and svc (as `npm start` runs it) is compared in the same run with
 // two bare forwarders to that same upstream: node:http on both sides (the baseline the targets name)
-// and undici's dispatch (the same client call svc makes, the stricter floor). 32 connections for
+// and undici's dispatch (the leanest general-purpose client call, the stricter floor). 32 connections for
 // throughput; one connection for added latency, where a closed loop's mean latency is exactly
 // 1 / throughput (so it is read from throughput, finer than autocannon's whole-millisecond
 // percentiles). Every server runs in its own process. BENCH_BEFORE=<another checkout, built> runs

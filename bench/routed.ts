@@ -1,6 +1,6 @@
 // Routed-call overhead (issue: routed calls), 50 connections each, against baselines measured in this
-// run: (a) straight to a sandbox child, (b) a bare undici forwarder to it (the same dispatch call as
-// svc; (b2) the same with undici's request() API), (c) svc served by the first child, (d) svc served
+// run: (a) straight to a sandbox child, (b) a bare undici forwarder to it (undici's dispatch, the
+// leanest general-purpose client call; (b2) the same with undici's request() API), (c) svc served by the first child, (d) svc served
 // by the second child after a miss. Servers run in their own processes.
 // BENCH_PROFILE=1 writes a CPU profile of the svc process to bench/profiles/.
 import { join } from 'node:path';
