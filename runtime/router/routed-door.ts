@@ -3,7 +3,7 @@
 // write out the one answer this gives, errors included (shaped by errors.ts).
 import type { AppContext } from '../context.ts';
 import { errorAnswer, fail, type PlainAnswer } from '../errors.ts';
-import { credentialsFrom, teamFor } from '../auth.ts';
+import { credentialsFrom, knownTeamFor, teamFor } from '../auth.ts';
 import { parseRouteOptions, type HeaderReader } from './options.ts';
 
 export interface RoutedRequest {
@@ -16,7 +16,8 @@ export interface RoutedRequest {
 export async function answerRoutedCall(ctx: AppContext, capability: string, req: RoutedRequest): Promise<PlainAnswer> {
   try {
     // the credential first: every call under the proxy prefix needs one, known capability or not
-    const team = await teamFor(ctx.state, credentialsFrom(req.headers, req.sessionCookie));
+    const credentials = credentialsFrom(req.headers, req.sessionCookie);
+    const team = knownTeamFor(ctx.state, credentials) ?? (await teamFor(ctx.state, credentials));
     if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
     const options = parseRouteOptions(req.headers);
     const body = await req.readBody();

@@ -98,7 +98,7 @@ function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
 export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<RouteOutcome> {
   const cap = deps.runtime.capabilities[call.capability] as Cap;
   const prepared = prepareCall(cap, call.body);
-  const ownKeys: ReadonlySet<string> = new Set(await deps.state.ownKeyProviders(call.team.id));
+  const ownKeys: ReadonlySet<string> = deps.state.knownOwnKeyProviders(call.team.id) ?? new Set(await deps.state.ownKeyProviders(call.team.id));
   const thePlan = plan({
     capability: cap, operations: deps.runtime.operations, fields: prepared.fields, sentFilters: prepared.sentFilters,
     limit: prepared.limit, options: call.options, ownKeys, teamId: call.team.id,

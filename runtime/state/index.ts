@@ -39,6 +39,8 @@ export interface State {
   issueToken(teamId: number): Promise<string>;
   /** the team a token or session acts for (token first), or null for none or a bad one */
   teamForCredential(credential: Credential): Promise<Team | null>;
+  /** teamForCredential's answer for a token when it is known without a lookup (seen lately, its team cached); else undefined */
+  knownTeamForToken(token: string): Team | undefined;
   /** a dashboard session for the team: an opaque id stored server-side (never the token) */
   openSession(teamId: number): Promise<string>;
   /** end a dashboard session (sign out); false when there was none */
@@ -49,6 +51,8 @@ export interface State {
   ownKey(teamId: number, provider: string): Promise<string | null>;
   /** providers the team holds its own key for, sorted */
   ownKeyProviders(teamId: number): Promise<readonly string[]>;
+  /** the same as a set when known without a read (the team is cached); else undefined */
+  knownOwnKeyProviders(teamId: number): ReadonlySet<string> | undefined;
   setOwnKey(teamId: number, provider: string, key: string): Promise<void>;
   /** true when a key was removed */
   removeOwnKey(teamId: number, provider: string): Promise<boolean>;
@@ -122,11 +126,13 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     issueToken: (teamId) => teams.issueToken(teamId),
     // not async: an async function answering another's promise costs that promise's resolution two more turns
     teamForCredential: ({ token, session }) => (token ? teams.forToken(token) : session ? teams.forSession(session) : Promise.resolve(null)),
+    knownTeamForToken: (token) => teams.knownForToken(token),
     openSession: (teamId) => teams.openSession(teamId),
     closeSession: (session) => teams.closeSession(session),
     teams: () => teams.list(),
     ownKey: (teamId, provider) => teams.ownKey(teamId, provider),
     ownKeyProviders: (teamId) => teams.ownKeyProviders(teamId),
+    knownOwnKeyProviders: (teamId) => teams.knownOwnKeyProviders(teamId),
     setOwnKey: (teamId, provider, key) => teams.setKey(teamId, provider, key),
     removeOwnKey: (teamId, provider) => teams.removeKey(teamId, provider),
     // not async (one step fewer on every paid attempt); a bad amount is still a rejection

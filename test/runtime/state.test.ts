@@ -242,8 +242,12 @@ describe.each(backends)('state over $name', ({ open }) => {
     expect(team.slug).toBe('acme-data-inc');
     expect(token).toMatch(/^svc_[0-9A-Za-z]{32}$/);
     expect((await state.teamForCredential({ token }))?.id).toBe(team.id);
+    // once looked up, a token's team is known at once; a token never seen is left to the lookup
+    expect(state.knownTeamForToken(token)).toEqual(await state.teamForCredential({ token }));
     const flipped = token.slice(0, -1) + (token.endsWith('a') ? 'b' : 'a');
+    expect(state.knownTeamForToken(flipped)).toBeUndefined();
     expect(await state.teamForCredential({ token: flipped })).toBeNull();
+    expect(state.knownTeamForToken(flipped)).toBeUndefined();
     expect(await state.teamForCredential({ token: 'nonsense' })).toBeNull();
     const session = await state.openSession(team.id);
     expect((await state.teamForCredential({ session }))?.id).toBe(team.id);
@@ -257,9 +261,13 @@ describe.each(backends)('state over $name', ({ open }) => {
     await state.setOwnKey(team.id, 'searchco', 'sk-live-PLAINTEXT-123');
     expect(await state.ownKey(team.id, 'searchco')).toBe('sk-live-PLAINTEXT-123');
     expect(await state.ownKeyProviders(team.id)).toEqual(['searchco']);
+    // known at once while the team is cached, and the same as the read
+    expect([...(state.knownOwnKeyProviders(team.id) ?? ['not known'])]).toEqual(['searchco']);
     if (dir) for (const f of allFiles(dir)) expect(readFileSync(f, 'utf8')).not.toContain('PLAINTEXT');
     expect(await state.removeOwnKey(team.id, 'searchco')).toBe(true);
     expect(await state.ownKey(team.id, 'searchco')).toBeNull();
+    // what is known at once never outlives the change: known and gone, or left to the read
+    expect([...(state.knownOwnKeyProviders(team.id) ?? new Set(await state.ownKeyProviders(team.id)))]).toEqual([]);
   });
 
   it('computes observed from recorded attempts and bumps the version', async () => {
