@@ -56,9 +56,8 @@ export function requestBytes(req: ClientRequest, host: string): string | Buffer 
   }
   if (!agent) head += `user-agent: ${USER_AGENT}\r\n`;
   const body = req.body;
-  if (body === null && !WITH_BODY.has(req.method)) return latin1 ? Buffer.from(`${head}\r\n`, 'latin1') : `${head}\r\n`;
   const bodyBytes = body === null ? 0 : Buffer.byteLength(body);
-  head += `content-length: ${bodyBytes}\r\n\r\n`;
+  head += body !== null || WITH_BODY.has(req.method) ? `content-length: ${bodyBytes}\r\n\r\n` : '\r\n';
   if (!latin1) return body === null ? head : head + body;
   const out = Buffer.allocUnsafe(head.length + bodyBytes);
   out.write(head, 0, 'latin1');

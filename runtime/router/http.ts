@@ -44,13 +44,13 @@ class Exchange implements AnswerHandler {
     try {
       this.conn = pool.send(req, this);
     } catch {
-      this.fail('network'); // a request the client refuses to send (it would not be one) is a network failure
+      this.settle('network'); // a request the client refuses to send (it would not be one) is a network failure
     }
   }
 
   overdue(): void {
     this.conn?.abort(this);
-    this.fail('timeout');
+    this.settle('timeout');
   }
 
   status(code: number): void {
@@ -61,7 +61,7 @@ class Exchange implements AnswerHandler {
     this.size += piece.length;
     // Past the limit the connection is dropped rather than read on: a provider cannot fill our memory.
     if (this.size > this.maxBytes) {
-      this.fail('too_large');
+      this.settle('too_large');
       return false;
     }
     this.chunks.push(piece);
@@ -79,11 +79,15 @@ class Exchange implements AnswerHandler {
     this.done({ status: this.code, body, text, ms: Math.round(performance.now() - this.t0) });
   }
 
-  fail(reason: string): void {
+  /** the connection failed, closed early or sent no HTTP answer */
+  fail(): void {
+    this.settle('network');
+  }
+
+  private settle(failure: NonNullable<ChildAnswer['failure']>): void {
     deadlines.end(this);
     if (this.settled) return;
     this.settled = true;
-    const failure = reason === 'too_large' || reason === 'timeout' ? reason : 'network';
     this.done({ status: 0, body: undefined, text: '', ms: Math.round(performance.now() - this.t0), failure });
   }
 }

@@ -99,15 +99,15 @@ export class Teams {
 
   /** ownKeyProviders of a cached team, as a set, at once; undefined when that needs a read */
   knownOwnKeyProviders(teamId: number): ReadonlySet<string> | undefined {
-    return this.fresh(teamId)?.providerSet;
+    return this.fresh(teamId)?.providers;
   }
 
   forToken(token: string): Promise<Team | null> {
     // the common case, a known token of a cached team, answers without a digest or an async function
+    const known = this.knownForToken(token);
+    if (known) return Promise.resolve(known);
     const seen = this.seen.get(token);
-    if (seen === undefined) return this.forNewToken(token);
-    const hit = this.fresh(seen);
-    return hit ? Promise.resolve(hit.team) : this.byId(seen);
+    return seen === undefined ? this.forNewToken(token) : this.byId(seen);
   }
 
   private async forNewToken(token: string): Promise<Team | null> {
@@ -171,8 +171,8 @@ export class Teams {
 
   /** (Not async, and the cached list itself, not a copy: every routed call asks.) */
   ownKeyProviders(teamId: number): Promise<readonly string[]> {
-    const hit = this.fresh(teamId);
-    if (hit) return Promise.resolve(hit.providers);
+    const known = this.knownOwnKeyProviders(teamId);
+    if (known) return Promise.resolve([...known]);
     return this.record(teamId).then((r) => Object.keys(r?.keys ?? {}).sort());
   }
 
@@ -198,8 +198,7 @@ export class Teams {
 
   private keep(record: TeamRecord): void {
     const until = this.exclusive ? Infinity : Date.now() + SHARED_TEAM_TTL_MS;
-    const providers = Object.keys(record.keys).sort();
-    this.cache.set(record.id, { record, team: publicTeam(record), providers, providerSet: new Set(providers), until });
+    this.cache.set(record.id, { record, team: publicTeam(record), providers: new Set(Object.keys(record.keys).sort()), until });
   }
 
   private async change(id: number, edit: (r: TeamRecord) => void): Promise<void> {
@@ -216,8 +215,8 @@ export class Teams {
 interface Cached {
   record: TeamRecord;
   team: Team;
-  providers: readonly string[];
-  providerSet: ReadonlySet<string>;
+  /** sorted, as ownKeyProviders answers them */
+  providers: ReadonlySet<string>;
   until: number;
 }
 
