@@ -1,7 +1,8 @@
 // The ledger of one process (the only writer of its storage, so balances may be decided in memory).
 // A post is decided at once against everything decided before it, then stored with the other posts
 // decided in the same turn or while the previous write was in flight, as one chunk (group commit; a
-// post no other can join, see post(), is written without waiting for the turn to end): the
+// post no other can join, see post(), is written without waiting for the turn to end, and at once
+// when no write is in flight and the store can write without waiting for the disk): the
 // file store pays one write (and at most one sync) per chunk instead of one per entry, and a chunk
 // lands whole or not at all. A post is acknowledged only once its chunk is stored; balances and pages
 // show stored entries only.
@@ -107,9 +108,26 @@ export class LocalLedger {
     const id = d.seq + 1;
     const at = nowIso();
     const entry: LedgerEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id };
+    const stored: StoredEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, balance_after: balance, earnings_after: earnings };
+    // A post none can join, with no write in flight, is stored at once where the store can: the
+    // same chunk of one, acknowledged only once it is stored, without a chunk's promises and turns.
+    if (!gather && !log.writing && this.store.appendAtOnce) {
+      try {
+        if (this.store.appendAtOnce(account, [stored])) {
+          d.balance_micro = balance; d.earnings_micro = earnings; d.seq = id;
+          const s = log.stored;
+          s.balance_micro = balance; s.earnings_micro = earnings; s.seq = id;
+          return Promise.resolve(entry);
+        }
+      } catch (error) {
+        // as a failed chunk: nothing from it on is acknowledged, and the account is read again
+        this.logs.delete(account);
+        return Promise.reject(error);
+      }
+    }
     d.balance_micro = balance; d.earnings_micro = earnings; d.seq = id;
     const chunk = (log.next ??= newChunk());
-    chunk.entries.push({ id, at, kind, amount_micro, endpoint_id, call_id, tool_id, balance_after: balance, earnings_after: earnings });
+    chunk.entries.push(stored);
     // The first chunk waits for the end of this turn of the event loop, so posts decided by other
     // requests in the same turn share its write.
     log.writing ??= (gather ? nextTurn() : THIS_TURN).then(() => this.write(account, log));

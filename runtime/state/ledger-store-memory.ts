@@ -17,11 +17,20 @@ export class MemoryLedgerStore implements LedgerStore {
 
   /** (LocalLedger makes a new array for each chunk and never changes one it handed over, so it is kept as it is.) */
   append(account: string, entries: StoredEntry[]): Promise<void> {
+    this.keep(account, entries);
+    return DONE;
+  }
+
+  appendAtOnce(account: string, entries: StoredEntry[]): true {
+    this.keep(account, entries);
+    return true;
+  }
+
+  private keep(account: string, entries: StoredEntry[]): void {
     let a = this.accounts.get(account);
     if (!a) this.accounts.set(account, (a = { firsts: [], chunks: new Map() }));
     a.firsts.push(entries[0].id);
     a.chunks.set(entries[0].id, entries);
-    return DONE;
   }
 
   firsts(account: string): Promise<readonly number[]> {

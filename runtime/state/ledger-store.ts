@@ -12,6 +12,12 @@ export interface LedgerStore {
   open(account: string): Promise<Totals>;
   /** store one chunk of an opened account, whole or not at all, before it resolves (so it survives a crash of svc; the file store says when it reaches the disk) */
   append(account: string, entries: StoredEntry[]): Promise<void>;
+  /**
+   * append, done before it returns when the store can (true; a failure throws, nothing of the chunk
+   * kept), else false with nothing done and the caller appends: a lone post is then stored and
+   * acknowledged without the promises and turns a chunk's write costs
+   */
+  appendAtOnce?(account: string, entries: StoredEntry[]): boolean;
   /** the first ids of an opened account's stored chunks, ascending (the store keeps this index) */
   firsts(account: string): Promise<readonly number[]>;
   /** the chunk starting at `first` (empty when there is none) */

@@ -217,6 +217,45 @@ describe('a write that fails or stalls', () => {
 });
 
 describe('group commit', () => {
+  it("writes a lone post at once, each line the chunk's JSON byte for byte, read back the same after a reopen", async () => {
+    const dir = tempDir();
+    const ledger = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
+    await ledger.post('acct', { kind: 'credit', amount_micro: 1_000 }); // a credit waits for the disk
+    const drafts = [
+      { kind: 'charge' as const, amount_micro: -10, endpoint_id: 'acme.people.find', call_id: 'call_1' },
+      { kind: 'charge' as const, amount_micro: -20, tool_id: 'tool "quoted" ünï' },
+      { kind: 'earning' as const, amount_micro: 5, tool_id: 't', call_id: 'call_2' },
+    ];
+    for (const d of drafts) expect(await ledger.post('acct', d, false)).toMatchObject(d);
+    const lines = readFileSync(join(dir, 'acct.jsonl'), 'utf8').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).toBe(JSON.stringify(JSON.parse(line)));
+    expect(JSON.parse(lines[2])).toEqual([{ id: 3, at: expect.any(String), kind: 'charge', amount_micro: -20, tool_id: 'tool "quoted" ünï', balance_after: 970, earnings_after: 0 }]);
+    await ledger.flush();
+    const again = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
+    expect(await again.account('acct')).toEqual({ balance_micro: 970, earnings_micro: 5 });
+    expect((await allPages(again, 2)).map((e) => e.id)).toEqual([4, 3, 2, 1]);
+  });
+
+  it('acknowledges no lone post the file refuses, and reads the account again from what landed', async () => {
+    const dir = tempDir();
+    let refuse = false;
+    class Refusing extends SegmentLedgerStore {
+      override appendAtOnce(account: string, entries: StoredEntry[]): boolean {
+        if (refuse) throw new Error('disk refused the write');
+        return super.appendAtOnce(account, entries);
+      }
+    }
+    const ledger = new LocalLedger(new Refusing(dir, null, LEDGER_SYNC_MS));
+    await ledger.post('acct', { kind: 'credit', amount_micro: 100 });
+    refuse = true;
+    await expect(ledger.post('acct', { kind: 'charge', amount_micro: -30 }, false)).rejects.toThrow('disk refused the write');
+    refuse = false;
+    expect(await ledger.account('acct')).toEqual({ balance_micro: 100, earnings_micro: 0 });
+    expect((await ledger.post('acct', { kind: 'charge', amount_micro: -40 }, false))!.id).toBe(2);
+    expect(await ledger.account('acct')).toEqual({ balance_micro: 60, earnings_micro: 0 });
+  });
+
   it('the chunk after a write takes the posts decided before the next turn of the event loop, not only those decided during the write', async () => {
     const chunks: number[] = [];
     let gate: Promise<void> | null = null;
@@ -251,13 +290,18 @@ describe('group commit', () => {
         order.push(`append ${entries.length}`);
         return super.append(account, entries);
       }
+
+      override appendAtOnce(account: string, entries: StoredEntry[]): true {
+        order.push(`at once ${entries.length}`);
+        return super.appendAtOnce(account, entries);
+      }
     }
     const atomics = new LocalAtomics(createStorage({ driver: memoryDriver() }), new Recording());
     await atomics.post('acct', { kind: 'credit', amount_micro: 100 });
     order.length = 0;
     const turn = () => new Promise<void>((resolve) => setImmediate(() => { order.push('turn'); resolve(); }));
     const charge = (hold: string) => atomics.post('acct', { kind: 'charge', amount_micro: -10, call_id: hold }, hold);
-    // one caller calling in a row: its own hold is the only one, and the charge drops it
+    // one caller calling in a row: its own hold is the only one, and the charge drops it; stored before it is acknowledged, without waiting for a turn
     expect((await atomics.hold('acct', 'a', 10, 60_000)).held).toBe(true);
     let ended = turn();
     expect((await charge('a'))!.amount_micro).toBe(-10);
@@ -267,7 +311,7 @@ describe('group commit', () => {
     ended = turn();
     expect((await Promise.all([charge('b'), charge('c')])).map((e) => e!.id)).toEqual([3, 4]);
     await ended;
-    expect(order).toEqual(['append 1', 'turn', 'turn', 'append 2']);
+    expect(order).toEqual(['at once 1', 'turn', 'turn', 'append 2']);
     expect((await atomics.account('acct')).balance_micro).toBe(70);
   });
 });
