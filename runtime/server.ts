@@ -70,6 +70,9 @@ export function startServer(app: H3, opts: { port: number; hostname?: string; fa
   let crowded = 0;
   let came = 0;
   let idle: (() => void) | null = null;
+  // two listeners made once per server, not a closure per request: a response closes once
+  const closed = () => { if (--inFlight === 0) idle?.(); };
+  const countedClosed = () => { crowded--; closed(); };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     inFlight++;
     const counted = crowd?.counts(req) === true;
@@ -77,10 +80,7 @@ export function startServer(app: H3, opts: { port: number; hostname?: string; fa
       crowd!.call();
       crowd = undefined;
     }
-    res.once('close', () => {
-      if (counted) crowded--;
-      if (--inFlight === 0) idle?.();
-    });
+    res.on('close', counted ? countedClosed : closed);
     if (fast && takes(fast, req, res)) return;
     res.writeHead = writeHeadWithReason as ServerResponse['writeHead'];
     void h3(req, res);
