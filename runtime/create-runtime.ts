@@ -1,5 +1,5 @@
 // svc assembled in one place: state, the catalog, the context, the app and the server that serves
-// it (with the Node fast path). `npm start`, the demo, the tests and the benchmarks all make svc here.
+// it (with svc's front and the Node fast path). `npm start`, the demo, the tests and the benchmarks all make svc here.
 import type { H3 } from 'h3';
 import type { Config } from './config.ts';
 import { ensureBuilt } from './ensure-built.ts';
@@ -8,6 +8,7 @@ import { createApp, ROUTES } from './app.ts';
 import { refuseClashingPrefix } from './declared-route.ts';
 import { startServer, type Crowd, type RunningServer } from './server.ts';
 import { fastPath } from './fast-path.ts';
+import { frontRouted } from './fast/routed.ts';
 import { createState } from './state/index.ts';
 import { createContext, routerProblem, type AppContext } from './context.ts';
 
@@ -23,7 +24,7 @@ export interface Svc {
 export function assemble(ctx: AppContext): Svc {
   const app = createApp(ctx);
   const listen = async (port = ctx.config.port, crowd?: Crowd) => {
-    const server = await startServer(app, { port, hostname: ctx.config.host, fast: fastPath(ctx), crowd });
+    const server = await startServer(app, { port, hostname: ctx.config.host, fast: fastPath(ctx), front: { take: frontRouted(ctx), maxBodyBytes: ctx.config.maxBodyBytes }, crowd });
     // The search index loads now, a slice at a time between requests, rather than before the first
     // answer; a search that comes first waits for it. A failed load is tried again by that search.
     // Then the router is made (the runtime catalog parsed: 80-95 ms of CPU at 10,000 operations, in one

@@ -1,6 +1,5 @@
 // The server of `npm start` (runtime/start.ts loads it): build what is stale, load the catalog, serve on PORT.
 import '../build/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
-import type { IncomingMessage } from 'node:http';
 import { describeStorage, readConfigOrExit } from './config.ts';
 import { createRuntime } from './create-runtime.ts';
 import { orRefuse, stopOnSignals } from './lifecycle.ts';
@@ -11,7 +10,7 @@ const svc = await orRefuse(createRuntime(config, { build: true }));
 const { state, catalog } = svc.ctx;
 // paid calls (routed, batch, pass-through) all come under the proxy prefix
 const paid = `${config.proxyPrefix}/`;
-const crowd = { inFlight: YOUNG_GENERATION_CROWD, total: YOUNG_GENERATION_CALLS, counts: (req: IncomingMessage) => req.url?.startsWith(paid) === true, call: releaseYoungGeneration };
+const crowd = { inFlight: YOUNG_GENERATION_CROWD, total: YOUNG_GENERATION_CALLS, counts: (req: { url?: string }) => req.url?.startsWith(paid) === true, call: releaseYoungGeneration };
 const server = await orRefuse(svc.listen(config.port, crowd));
 stopOnSignals(server, config.drainMs, [() => state.close()]);
 process.stderr.write(`svc listening on ${server.url}\n`);

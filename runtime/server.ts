@@ -1,11 +1,13 @@
 // The only file that listens. Everything else is the app, callable as app.fetch(request).
 // node:http directly: a taken port must fail the start (not move to another port), and a drain has
 // to see every request in flight, the Node fast path's as well as the app's.
-import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage } from 'node:http';
+import { createServer, maxHeaderSize, ServerResponse, STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import type { H3 } from 'h3';
 import type { NodeFastPath } from './fast-path.ts';
+import { Front } from './front/front.ts';
+import type { FrontTaker } from './front/connection.ts';
 
 /**
  * h3's Node adapter passes a Response's statusText, empty unless set, as the reason phrase, so a
@@ -58,11 +60,20 @@ function takes(fast: NodeFastPath, req: IncomingMessage, res: ServerResponse): b
 export interface Crowd {
   inFlight: number;
   total: number;
-  counts: (req: IncomingMessage) => boolean;
+  counts: (req: { url?: string }) => boolean;
   call: () => void;
 }
 
-export function startServer(app: H3, opts: { port: number; hostname?: string; fast?: NodeFastPath; crowd?: Crowd }): Promise<RunningServer> {
+export interface ServerOptions {
+  port: number;
+  hostname?: string;
+  fast?: NodeFastPath;
+  /** what svc's front answers itself (runtime/front/), and the largest body it reads */
+  front?: { take: FrontTaker; maxBodyBytes: number };
+  crowd?: Crowd;
+}
+
+export function startServer(app: H3, opts: ServerOptions): Promise<RunningServer> {
   const h3 = toNodeHandler(app);
   const fast = opts.fast;
   let inFlight = 0;
@@ -70,25 +81,34 @@ export function startServer(app: H3, opts: { port: number; hostname?: string; fa
   let crowded = 0;
   let came = 0;
   let idle: (() => void) | null = null;
-  // two listeners made once per server, not a closure per request: a response closes once
-  const closed = () => { if (--inFlight === 0) idle?.(); };
-  const countedClosed = () => { crowded--; closed(); };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  /** a request came (by either reader): whether the crowd counts it */
+  const arrived = (req: { url?: string }): boolean => {
     inFlight++;
     const counted = crowd?.counts(req) === true;
     if (counted && (++crowded === crowd!.inFlight || ++came === crowd!.total)) {
       crowd!.call();
       crowd = undefined;
     }
-    res.on('close', counted ? countedClosed : closed);
+    return counted;
+  };
+  // two listeners made once per server, not a closure per request: a response closes once
+  const closed = () => { if (--inFlight === 0) idle?.(); };
+  const countedClosed = () => { crowded--; closed(); };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    res.on('close', arrived(req) ? countedClosed : closed);
     if (fast && takes(fast, req, res)) return;
     res.writeHead = writeHeadWithReason as ServerResponse['writeHead'];
     void h3(req, res);
+  });
+  const front = opts.front && new Front(server, opts.front.take, { headBytes: maxHeaderSize, bodyBytes: opts.front.maxBodyBytes }, {
+    started: (req) => arrived({ url: req.target }),
+    finished: (counted) => (counted ? countedClosed() : closed()),
   });
   const host = opts.hostname ?? '127.0.0.1';
   const drain = async (ms: number): Promise<number> => {
     const closed = new Promise<void>((done) => server.close(() => done()));
     server.closeIdleConnections();
+    front?.closeIdle();
     if (inFlight > 0) {
       await new Promise<void>((done) => {
         const t = setTimeout(done, ms);
@@ -97,6 +117,7 @@ export function startServer(app: H3, opts: { port: number; hostname?: string; fa
     }
     const unfinished = inFlight;
     server.closeAllConnections();
+    front?.closeAll();
     await closed;
     return unfinished;
   };

@@ -17,10 +17,11 @@ export interface ClientRequest {
 export class BadRequest extends Error {}
 
 const METHOD = /^[A-Z]{1,16}$/;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** a header name (also what svc's front accepts of a caller's) */
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** a header value: visible characters, spaces and tabs, no line ends; past ASCII, Latin-1 (below) */
 const ASCII_VALUE = /^[\t\x20-\x7e]*$/;
-const LATIN1_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 /** a request target: visible ASCII only (anything else is percent-encoded by whoever made the path) */
 const TARGET = /^\/[\x21-\x7e]*$/;
 /** the headers the client writes itself from the request: a caller's would contradict them */
@@ -46,7 +47,7 @@ export function requestBytes(req: ClientRequest, host: string): string | Buffer 
     const value = req.headers[name];
     if (!TOKEN.test(name)) throw new BadRequest(`not a header name: ${JSON.stringify(name.slice(0, 40))}`);
     if (!ASCII_VALUE.test(value)) {
-      if (!LATIN1_VALUE.test(value)) throw new BadRequest(`the ${name} header holds a line end or a character past Latin-1`);
+      if (!HEADER_VALUE.test(value)) throw new BadRequest(`the ${name} header holds a line end or a character past Latin-1`);
       latin1 = true;
     }
     const lower = name.toLowerCase();

@@ -2,7 +2,6 @@
 // young-generation.ts): the hold and its release in a Node process of their own, as this Node's V8
 // does them, and the server's one call when a crowd first forms or enough have come, over real HTTP.
 import { execFile } from 'node:child_process';
-import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { H3 } from 'h3';
@@ -37,7 +36,7 @@ describe('the young generation', () => {
     const gates: Array<() => void> = [];
     const slow = () => new Promise<string>((resolve) => gates.push(() => resolve('ok')));
     const app = new H3().get('/paid/slow', slow).get('/free/slow', slow);
-    const counts = (req: IncomingMessage) => req.url?.startsWith('/paid/') === true;
+    const counts = (req: { url?: string }) => req.url?.startsWith('/paid/') === true;
     const server = await startServer(app, { port: 0, crowd: { inFlight: 3, total: 100, counts, call: () => { calls++; } } });
     const waitFor = async (n: number) => { while (gates.length < n) await new Promise((r) => setTimeout(r, 5)); };
     const get = (path: string) => fetch(`${server.url}${path}`).then((r) => r.text());
@@ -69,7 +68,7 @@ describe('the young generation', () => {
   it('is released once, too, when the total of counted requests has come one after another', async () => {
     let calls = 0;
     const app = new H3().get('/paid/quick', () => 'ok').get('/free/quick', () => 'ok');
-    const counts = (req: IncomingMessage) => req.url?.startsWith('/paid/') === true;
+    const counts = (req: { url?: string }) => req.url?.startsWith('/paid/') === true;
     const server = await startServer(app, { port: 0, crowd: { inFlight: 3, total: 5, counts, call: () => { calls++; } } });
     const get = (path: string) => fetch(`${server.url}${path}`).then((r) => r.text());
     for (let i = 0; i < 10; i++) expect(await get('/free/quick')).toBe('ok');
