@@ -1,5 +1,5 @@
 // Loaded with --import into a server by bench/routed-phases.ts: splits each call's time in the server
-// into three phases, read from diagnostics channels (Node's for the server; for the child request
+// into three phases, read from diagnostics channels (Node's for the server, or svc's front's; for the child request
 // svc's own client's, runtime/provider-client/connection.ts, or undici's in the undici forwarder), so
 // the code is timed as it ships, with no stamp of its own: from the request's headers parsed to the
 // child request handed to the socket (before), from there to the child answer's end (wait: the
@@ -12,14 +12,16 @@ const sums = { before: 0, wait: 0, after: 0, calls: 0 };
 let start = 0;
 let sent = 0;
 let answered = 0;
-subscribe('http.server.request.start', () => { start = performance.now(); });
+const started = () => { start = performance.now(); };
+subscribe('http.server.request.start', started);
+subscribe('svc:front:request-read', started);
 const sending = () => { sent = performance.now(); };
 const read = () => { answered = performance.now(); };
 subscribe('svc:provider:request-sent', sending);
 subscribe('svc:provider:answer-read', read);
 subscribe('undici:client:sendHeaders', sending);
 subscribe('undici:request:trailers', read);
-subscribe('http.server.response.finish', () => {
+const finished = () => {
   if (!sent || !answered) return; // an answer with no child request (the bench's own set-up)
   const now = performance.now();
   sums.before += sent - start;
@@ -27,7 +29,9 @@ subscribe('http.server.response.finish', () => {
   sums.after += now - answered;
   sums.calls++;
   sent = answered = 0;
-});
+};
+subscribe('http.server.response.finish', finished);
+subscribe('svc:front:answer-written', finished);
 // the phases' sums since the last signal, as one JSON line in PHASE_DIR/<pid>.jsonl
 process.on('SIGUSR2', () => {
   appendFileSync(`${process.env.PHASE_DIR}/${process.pid}.jsonl`, `${JSON.stringify(sums)}\n`);

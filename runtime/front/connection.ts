@@ -1,6 +1,7 @@
 // One client connection while svc's front reads it: simple requests (simple-request.ts) that the
 // front's taker takes are answered here, one at a time and in order; at the first request it does not
 // take, the connection goes to Node's HTTP server with every byte not yet answered, for good.
+import { channel } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import type { PlainAnswer } from '../errors.ts';
 import { simpleRequest, type SimpleLimits, type SimpleRequest } from './simple-request.ts';
@@ -32,6 +33,10 @@ function takes(take: FrontTaker, req: SimpleRequest, reply: (a: PlainAnswer) => 
     return false;
   }
 }
+
+// Published for tracing, as Node's server publishes its own (bench/phase-probe.mjs reads them): a request read, its answer written.
+const requestChannel = channel('svc:front:request-read');
+const answerChannel = channel('svc:front:answer-written');
 
 export class FrontConnection {
   /** bytes read and not yet taken as a request */
@@ -95,6 +100,7 @@ export class FrontConnection {
     const last = this.home.closing || (this.ended && !this.unread);
     try {
       socket.write(answerBytes(a, last ? null : this.keepAliveS));
+      if (answerChannel.hasSubscribers) answerChannel.publish(this);
     } catch (e) {
       process.stderr.write(`svc: an answer could not be written (${(e as Error).message}); its connection is closed\n`);
       socket.destroy();
@@ -116,6 +122,7 @@ export class FrontConnection {
       this.handOff();
       return;
     }
+    if (requestChannel.hasSubscribers) requestChannel.publish(req);
     this.unread = req.end < unread.length ? unread.subarray(req.end) : null;
     this.busy = true;
     this.counted = this.home.started(req);
