@@ -45,12 +45,13 @@ export interface RunningServer {
 }
 
 /**
- * Whether a fast path took the request. One that throws before taking it (the router could not be
- * made, say) leaves it to the app, whose error shaper answers it, rather than to an uncaught exception.
+ * Whether a fast reader (the Node fast path, svc's front) took the request. One that throws before
+ * taking it (the router could not be made, say) leaves it to the app, whose error shaper answers
+ * it, rather than to an uncaught exception.
  */
-function takes(fast: NodeFastPath, req: IncomingMessage, res: ServerResponse): boolean {
+function takes<A extends unknown[]>(take: (...args: A) => boolean, ...args: A): boolean {
   try {
-    return fast(req, res);
+    return take(...args);
   } catch {
     return false;
   }
@@ -100,7 +101,8 @@ export function startServer(app: H3, opts: ServerOptions): Promise<RunningServer
     res.writeHead = writeHeadWithReason as ServerResponse['writeHead'];
     void h3(req, res);
   });
-  const front = opts.front && new Front(server, opts.front.take, { headBytes: maxHeaderSize, bodyBytes: opts.front.maxBodyBytes }, {
+  const reads = opts.front;
+  const front = reads && new Front(server, (req, reply) => takes(reads.take, req, reply), { headBytes: maxHeaderSize, bodyBytes: reads.maxBodyBytes }, {
     started: (req) => arrived({ url: req.target }),
     finished: (counted) => (counted ? countedClosed() : closed()),
   });

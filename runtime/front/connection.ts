@@ -19,19 +19,15 @@ export interface FrontHome {
   readonly closing: boolean;
   /** the connection, and the bytes read but not answered, to Node's server */
   handOff(socket: Socket, unread: Buffer | null): void;
-  /** a request taken: answers whether the server's crowd counts it, to be told back when it is answered */
-  started(req: SimpleRequest): boolean;
-  finished(counted: boolean): void;
+  readonly counts: FrontCounts;
   forget(conn: FrontConnection): void;
 }
 
-/** A taker that throws before taking (the router could not be made, say) leaves the request to Node's server and the app's error shaper. */
-function takes(take: FrontTaker, req: SimpleRequest, reply: (a: PlainAnswer) => void): boolean {
-  try {
-    return take(req, reply);
-  } catch {
-    return false;
-  }
+/** Counts what the front answers, as the server counts what Node's server answers. */
+export interface FrontCounts {
+  /** a request taken: answers whether the server's crowd counts it, to be told back when it is answered */
+  started(req: SimpleRequest): boolean;
+  finished(counted: boolean): void;
 }
 
 // Published for tracing, as Node's server publishes its own (bench/phase-probe.mjs reads them): a request read, its answer written.
@@ -42,7 +38,7 @@ export class FrontConnection {
   /** bytes read and not yet taken as a request */
   private unread: Buffer | null = null;
   /** a request is being answered */
-  busy = false;
+  private busy = false;
   /** whether the server's crowd counts the request being answered */
   private counted = false;
   private answers = 0;
@@ -94,7 +90,7 @@ export class FrontConnection {
   private readonly reply = (a: PlainAnswer): void => {
     this.busy = false;
     this.answers++;
-    this.home.finished(this.counted);
+    this.home.counts.finished(this.counted);
     const socket = this.socket;
     if (socket.destroyed) return;
     const last = this.home.closing || (this.ended && !this.unread);
@@ -117,7 +113,7 @@ export class FrontConnection {
   /** the next request read: answered here when simple and taken, else the connection is handed off */
   private next(): void {
     const unread = this.unread!;
-    const req = simpleRequest(unread, 0, this.home.limits);
+    const req = simpleRequest(unread, this.home.limits);
     if (!req) {
       this.handOff();
       return;
@@ -125,10 +121,10 @@ export class FrontConnection {
     if (requestChannel.hasSubscribers) requestChannel.publish(req);
     this.unread = req.end < unread.length ? unread.subarray(req.end) : null;
     this.busy = true;
-    this.counted = this.home.started(req);
-    if (!takes(this.home.take, req, this.reply)) {
+    this.counted = this.home.counts.started(req);
+    if (!this.home.take(req, this.reply)) {
       this.busy = false;
-      this.home.finished(this.counted);
+      this.home.counts.finished(this.counted);
       this.unread = unread;
       this.handOff();
       return;

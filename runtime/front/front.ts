@@ -4,14 +4,8 @@
 // anything else goes to Node's server as it is, at its first such request, and stays there.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { FrontConnection, type FrontHome, type FrontTaker } from './connection.ts';
-import type { SimpleLimits, SimpleRequest } from './simple-request.ts';
-
-/** Counts what the front answers, as the server counts what Node's server answers. */
-export interface FrontCounts {
-  started(req: SimpleRequest): boolean;
-  finished(counted: boolean): void;
-}
+import { FrontConnection, type FrontCounts, type FrontHome, type FrontTaker } from './connection.ts';
+import type { SimpleLimits } from './simple-request.ts';
 
 export class Front implements FrontHome {
   private readonly connections = new Set<FrontConnection>();
@@ -21,7 +15,7 @@ export class Front implements FrontHome {
   readonly keepAliveMs: number;
 
   /** Takes the server's connections from Node's server, which gets those the front hands off. */
-  constructor(private readonly server: Server, readonly take: FrontTaker, readonly limits: SimpleLimits, private readonly counts: FrontCounts) {
+  constructor(private readonly server: Server, readonly take: FrontTaker, readonly limits: SimpleLimits, readonly counts: FrontCounts) {
     this.keepAliveMs = server.keepAliveTimeout;
     this.nodeConnection = server.listeners('connection') as Array<(socket: Socket) => void>;
     server.removeAllListeners('connection');
@@ -32,14 +26,6 @@ export class Front implements FrontHome {
     // the bytes read go back to the head of the socket's stream, where Node's server reads first
     if (unread) socket.unshift(unread);
     for (const listener of this.nodeConnection) listener.call(this.server, socket);
-  }
-
-  started(req: SimpleRequest): boolean {
-    return this.counts.started(req);
-  }
-
-  finished(counted: boolean): void {
-    this.counts.finished(counted);
   }
 
   forget(conn: FrontConnection): void {

@@ -29,11 +29,11 @@ const REQUEST_LINE = /^([A-Z]{1,16}) (\/[\x21-\x7e]*) HTTP\/1\.1$/;
 /** headers whose presence asks for what only Node's server does */
 const NODE_ONLY = new Set(['transfer-encoding', 'expect', 'upgrade', 'te', 'trailer', 'http2-settings']);
 
-/** The request starting at `start` of `buf`, when it is a simple one and all there; else null. */
-export function simpleRequest(buf: Buffer, start: number, limits: SimpleLimits): SimpleRequest | null {
-  const headEnd = buf.indexOf(HEAD_END, start);
-  if (headEnd < 0 || headEnd - start > limits.headBytes) return null;
-  const lines = buf.toString('latin1', start, headEnd).split('\r\n');
+/** The request at the start of `buf`, when it is a simple one and all there; else null. */
+export function simpleRequest(buf: Buffer, limits: SimpleLimits): SimpleRequest | null {
+  const headEnd = buf.indexOf(HEAD_END);
+  if (headEnd < 0 || headEnd > limits.headBytes) return null;
+  const lines = buf.toString('latin1', 0, headEnd).split('\r\n');
   const line = REQUEST_LINE.exec(lines[0]);
   if (!line) return null;
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;

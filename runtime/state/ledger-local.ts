@@ -109,12 +109,12 @@ export class LocalLedger {
     const at = nowIso();
     const entry: LedgerEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id };
     const stored: StoredEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, balance_after: balance, earnings_after: earnings };
+    d.balance_micro = balance; d.earnings_micro = earnings; d.seq = id;
     // A post none can join, with no write in flight, is stored at once where the store can: the
     // same chunk of one, acknowledged only once it is stored, without a chunk's promises and turns.
     if (!gather && !log.writing && this.store.appendAtOnce) {
       try {
         if (this.store.appendAtOnce(account, [stored])) {
-          d.balance_micro = balance; d.earnings_micro = earnings; d.seq = id;
           const s = log.stored;
           s.balance_micro = balance; s.earnings_micro = earnings; s.seq = id;
           return Promise.resolve(entry);
@@ -125,7 +125,6 @@ export class LocalLedger {
         return Promise.reject(error);
       }
     }
-    d.balance_micro = balance; d.earnings_micro = earnings; d.seq = id;
     const chunk = (log.next ??= newChunk());
     chunk.entries.push(stored);
     // The first chunk waits for the end of this turn of the event loop, so posts decided by other

@@ -182,7 +182,7 @@ export class SegmentLedgerStore implements LedgerStore {
  * A chunk's line: its entries as JSON.stringify writes them (the fields in the order LocalLedger
  * makes them, absent references left out), built by hand: the writes are a routed call's, on its path.
  */
-export function chunkLine(entries: StoredEntry[]): string {
+function chunkLine(entries: StoredEntry[]): string {
   let line = '[';
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
