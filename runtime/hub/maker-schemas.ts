@@ -5,12 +5,14 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { Lru } from '../util/lru.ts';
 import { newAjv } from '../util/ajv.ts';
+import { ajvLinearRegExp } from '../util/linear-regexp.ts';
 import { once } from '../util/once.ts';
 import type { VersionRecord } from './types.ts';
 
 // `format` is an annotation, as draft 2020-12 has it by default (no format is enforced, none is
-// unknown); nothing a maker writes is logged.
-const OPTIONS = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
+// unknown); nothing a maker writes is logged; the maker's patterns run in linear time (RE2), so a
+// pattern can never hold the server, and one RE2 cannot take fails to compile at publish.
+const OPTIONS = { allErrors: true, strict: false, validateFormats: false, logger: false, code: { regExp: ajvLinearRegExp } } as const;
 const metaChecker = once(() => newAjv(OPTIONS));
 
 /** meta-schema problems of a document, as JSON pointers with a sentence each */
