@@ -52,8 +52,9 @@ function shaped(body: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-/** svc's sentences with each route header named as the argument it came from */
-const inArgumentTerms: Terms = (text) => Object.entries(OPTIONS).reduce((t, [arg, { header }]) => t.replaceAll(header, `'${arg}'`), text).replace(/'(\w+)': /g, '$1: ');
+/** svc's sentences with each route header named as the argument it came from: `max_cost: 'max_cost' must be …` */
+const inArgumentTerms: Terms = (text) =>
+  Object.entries(OPTIONS).reduce((t, [arg, { header }]) => t.replaceAll(`${header}: `, `${arg}: `).replaceAll(header, `'${arg}'`), text);
 
 async function callRouted(http: SvcFetch, path: string, args: Record<string, unknown>, options: ReadonlySet<string>): Promise<CallToolResult> {
   // an argument the tool does not offer goes in the body, where svc names it as an unknown field
