@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { hubWorld, type HubWorld } from '../hub/world.ts';
 import { emailTool } from '../hub/tool-files.ts';
 import { svcCli } from '../helpers/cli.ts';
+import { HubStore } from '../../runtime/hub/store.ts';
 
 let w: HubWorld;
 let mine: Client;
@@ -127,6 +128,23 @@ describe("makers' schemas", () => {
     expect(look.body.detail[0]).toMatchObject({ loc: ['body', 'files', 'output.schema.json', ''], type: 'value_error.pattern' });
     expect(look.body.detail[0].msg).toContain('unsupported Perl syntax');
     expect((await w.req('GET', '/hub/tools/backref-tool')).status).toBe(404);
+  });
+
+  it('a version stored before patterns ran on RE2, with a pattern RE2 refuses, is a 409 at run and check, charging nothing', async () => {
+    // old data: stored and live as an earlier svc (JavaScript's engine) would have left it
+    const store = new HubStore(w.ctx.state.atomics);
+    await store.claimTool('old-pattern', w.teamId);
+    const files = emailTool((f) => { (f.input.properties as Record<string, object>).tag = { type: 'string', pattern: '^(a)\\1$' }; });
+    const v = await store.addVersion('old-pattern', files as Record<'tool.json' | 'input.schema.json' | 'output.schema.json' | 'check.json', string>, 50_000);
+    await store.updateVersion('old-pattern', v.version, (rec) => ({ ...rec, status: 'live', live_at: new Date().toISOString() }));
+    const before = await w.ctx.state.balance(w.teamId);
+    const r = await call(mine, 'hub_old-pattern', { domain: 'nohit-checkco.com', full_name: 'Jane Doe' });
+    expect(r.isError).toBe(true);
+    expect(r.content[0].text).toMatch(/^409: old-pattern@1 cannot run: The pattern '\^\(a\)\\1\$' cannot be used .* Nothing was charged\.$/);
+    await store.updateVersion('old-pattern', v.version, (rec) => ({ ...rec, status: 'failed' }));
+    const check = await w.req('POST', '/hub/tools/old-pattern@1/check');
+    expect([check.status, check.body.detail]).toEqual([409, expect.stringContaining('old-pattern@1 cannot run')]);
+    expect(await w.ctx.state.balance(w.teamId)).toBe(before);
   });
 
   it('any valid 2020-12 schema is taken: no `properties`, fields named in `required` count as declared', async () => {
