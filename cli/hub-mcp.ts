@@ -43,7 +43,7 @@ const remove = defineCommand({
 // with no subcommand, `svc hub mcp` lists
 export const hubMcp = defineCommand({
   meta: { name: 'mcp', description: 'Which hub tools your agents see over MCP: list (the default), add ID, remove ID' },
-  args: list.args,
+  args: { json },
   subCommands: { list, add, remove },
-  run: list.run,
+  default: 'list',
 });

@@ -76,7 +76,7 @@ export function routedTools(openapi: { paths: Record<string, Record<string, Open
     tools.push({
       name: toolName(capability),
       title: `${op.summary ?? capability} (paid)`,
-      description: `Paid: charged to your balance per call (dry_run: true plans for free). ${op.summary ?? capability} (routed capability ${capability}: svc tries its providers in order of cost per hit until one answers.${schema.description ? ` ${schema.description}.` : ''} A miss is a normal answer with hit false.)`,
+      description: `Paid: charged to your balance per call (dry_run: true plans for free). ${op.summary ?? capability} (routed capability ${capability}: svc tries its providers one after another, in the order a dry run shows, until one answers.${schema.description ? ` ${schema.description}.` : ''} A miss is a normal answer with hit false.)`,
       inputSchema: { ...schema, type: 'object', properties: { ...schema.properties, ...Object.fromEntries(offered.map(([k, o]) => [k, o.schema])) }, ...(schema.required ? { required: schema.required } : {}) },
       annotations: PAID,
       call: (http, args) => callRouted(http, path, args, names),
