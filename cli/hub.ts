@@ -1,5 +1,5 @@
-// `svc hub publish DIR | check ID[@N] | list [--mine] | show ID | run ID field=value … | retire ID`: the
-// tool hub (docs/hub.md).
+// `svc hub publish DIR | check ID[@N] | list [--mine] | show ID | run ID field=value … | retire ID |
+// mcp …`: the tool hub (docs/hub.md).
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { defineCommand } from 'citty';
@@ -7,6 +7,7 @@ import { asTeam, baseUrl, pathId, request, teamToken } from './http.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { kindOf, parseFields } from './fields.ts';
 import { tellAnswer } from './answer.ts';
+import { hubMcp } from './hub-mcp.ts';
 import { json, note, out, pairs, printJson, table, usd } from './print.ts';
 
 const FILES = ['tool.json', 'input.schema.json', 'output.schema.json', 'check.json'] as const;
@@ -120,5 +121,5 @@ const retire = defineCommand({
 
 export const hub = defineCommand({
   meta: { name: 'hub', description: 'Tools: small pipelines over svc calls that teams publish and run' },
-  subCommands: { publish, check, list, show, run, retire },
+  subCommands: { publish, check, list, show, run, retire, mcp: hubMcp },
 });

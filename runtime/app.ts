@@ -17,6 +17,7 @@ import { feedbackRoutes } from './routes/feedback.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { hubRoutes } from './routes/hub.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { hubMcpRoutes } from './routes/hub-mcp.ts';
 import { batchRoutes } from './routes/batch.ts';
 import { proxyRoutes } from './routes/proxy.ts';
 import { openapiRoutes } from './routes/openapi.ts';
@@ -33,6 +34,7 @@ export const ROUTES: readonly Route[] = [
   ...feedbackRoutes, // POST /feedback, GET /feedback/{feedback_id}
   ...reviewRoutes, //   POST /reviews
   ...hubRoutes, //      POST, GET /hub/tools; PUT, GET, DELETE /hub/tools/{tool_id}; POST …/check, …/run; GET …/runs
+  ...hubMcpRoutes, //   GET /hub/mcp-tools; PUT, DELETE /hub/mcp-tools/{tool_id} (a team's MCP set)
   ...mcpRoutes, //      POST /mcp (MCP over Streamable HTTP, stateless)
   ...batchRoutes, //    POST {proxy}/{capability}/batch (NDJSON in, NDJSON rows and a summary out)
   ...proxyRoutes, //    POST {proxy}/{capability} routed; {proxy}/{provider}/{path} pass-through

@@ -16,6 +16,8 @@ const shown = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v).s
 
 export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, version: VersionRecord): Promise<VersionRecord> {
   const spec = specOf(version);
+  // compiled before the steps run, so a schema svc cannot run refuses the check before it spends
+  const { output: fits } = validatorsFor(version);
   const result = await runPipeline(ctx, maker, spec, spec.check.input, newCallId());
   let status: VersionStatus = 'failed';
   let reason: string | undefined = result.reason;
@@ -25,7 +27,6 @@ export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, ve
     reason = `${result.reason!.replace(/\.$/, '')}; add credit, then POST /hub/tools/${versionKey(version)}/check.`;
   } else if (result.kind === 'done') {
     const output = result.output!;
-    const { output: fits } = validatorsFor(version);
     const expected = Object.entries(spec.check.expect ?? {}).find(([field, want]) => !isDeepStrictEqual(output[field], want));
     if (!fits(output)) {
       reason = `The output does not fit output.schema.json: ${dataProblems(fits.errors).map((p) => p.msg).join(' ')} The output was ${shown(output)}.`;

@@ -5,12 +5,15 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { Lru } from '../util/lru.ts';
 import { newAjv } from '../util/ajv.ts';
+import { ajvLinearRegExp, UnsafePattern } from '../util/linear-regexp.ts';
+import { fail } from '../errors.ts';
 import { once } from '../util/once.ts';
 import type { VersionRecord } from './types.ts';
 
 // `format` is an annotation, as draft 2020-12 has it by default (no format is enforced, none is
-// unknown); nothing a maker writes is logged.
-const OPTIONS = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
+// unknown); nothing a maker writes is logged; the maker's patterns run in linear time (RE2), so a
+// pattern can never hold the server, and one RE2 cannot take fails to compile at publish.
+const OPTIONS = { allErrors: true, strict: false, validateFormats: false, logger: false, code: { regExp: ajvLinearRegExp } } as const;
 const metaChecker = once(() => newAjv(OPTIONS));
 
 /** meta-schema problems of a document, as JSON pointers with a sentence each */
@@ -41,10 +44,19 @@ export interface Validators {
 
 const compiled = new Lru<Validators>(500);
 
-/** the input and output validators of a stored version (its schemas passed the publish checks) */
-export function validatorsFor({ files }: Pick<VersionRecord, 'files'>): Validators {
+/**
+ * The input and output validators of a stored version (its schemas passed the publish checks). A
+ * version stored before patterns ran on RE2 may hold one RE2 refuses: a 409 naming it, before
+ * anything runs or is charged, rather than a pattern run the old, unbounded way.
+ */
+export function validatorsFor({ files, tool_id, version }: Pick<VersionRecord, 'files' | 'tool_id' | 'version'>): Validators {
   const input = files['input.schema.json'];
   const output = files['output.schema.json'];
   const key = createHash('sha256').update(input).update('\0').update(output).digest('base64');
-  return compiled.get(key) ?? compiled.set(key, { input: compileSchema(JSON.parse(input)), output: compileSchema(JSON.parse(output)) });
+  try {
+    return compiled.get(key) ?? compiled.set(key, { input: compileSchema(JSON.parse(input)), output: compileSchema(JSON.parse(output)) });
+  } catch (e) {
+    if (!(e instanceof UnsafePattern)) throw e;
+    return fail(409, `${tool_id}@${version} cannot run: ${e.message} Its maker can publish a new version without it. Nothing was charged.`);
+  }
 }

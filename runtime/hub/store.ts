@@ -15,6 +15,7 @@ const indexKey = (n: number) => `hub:tool-index:${n}`;
 const TOOL_COUNT = 'hub-tool-count';
 const earnedOf = (id: string, n: number) => `hub-earned:${id}@${n}`;
 const runsOf = (id: string, n: number) => `hub-runs:${id}@${n}`;
+const mcpPicksKey = (teamId: number) => `hub:mcp-picks:${teamId}`;
 
 export const RUNS_PAGE = 50;
 
@@ -100,5 +101,19 @@ export class HubStore {
   async tally(id: string, n: number): Promise<{ runs: number; earnings_micro: number }> {
     const [runs, earnings_micro] = await Promise.all([this.atomics.counter(runsOf(id, n)), this.atomics.counter(earnedOf(id, n))]);
     return { runs, earnings_micro };
+  }
+
+  /** the other teams' tool ids a team added to its MCP set, oldest first (none: never added any) */
+  async mcpPicks(teamId: number): Promise<string[]> {
+    return (await this.read<{ tool_ids: string[] }>(mcpPicksKey(teamId)))?.tool_ids ?? [];
+  }
+
+  /** add `id` to (or drop it from) the team's MCP picks in one serialised write; `edit` answers the ids after, or undefined to leave them */
+  async editMcpPicks(teamId: number, edit: (ids: string[]) => string[] | undefined): Promise<string[]> {
+    const after = await this.atomics.update<{ tool_ids: string[] }>(mcpPicksKey(teamId), (cur) => {
+      const ids = edit(cur?.tool_ids ?? []);
+      return ids && { tool_ids: ids };
+    });
+    return after?.tool_ids ?? [];
   }
 }

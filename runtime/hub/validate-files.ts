@@ -12,6 +12,7 @@ import { literalProblem, stepTarget, unfillable, type StepTarget } from './step-
 import { parseRef, templatesIn } from './templates.ts';
 import { newAjv } from '../util/ajv.ts';
 import { once } from '../util/once.ts';
+import { UnsafePattern } from '../util/linear-regexp.ts';
 import { FILE_NAMES, type CheckFile, type FileName, type ToolFile, type ToolSpec } from './types.ts';
 
 // compiled on the first publish rather than at start; svc's own schemas, checked against the
@@ -76,7 +77,7 @@ function shaped<T>(doc: unknown, file: FileName, validate: ValidateFunction, rep
   return null;
 }
 
-/** a maker's schema: valid draft 2020-12, describing an object by its properties (templates name them) */
+/** a maker's schema: any valid draft 2020-12 schema object whose patterns RE2 can run */
 function jsonSchema(doc: unknown, file: FileName, report: Report): Record<string, unknown> | null {
   if (doc === undefined) return null;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
@@ -85,23 +86,26 @@ function jsonSchema(doc: unknown, file: FileName, report: Report): Record<string
   }
   const problems = schemaProblems(doc);
   for (const p of problems) report(file, p.pointer, p.msg, 'value_error.schema');
-  const schema = doc as Record<string, unknown>;
-  let ok = !problems.length;
-  if (schema.type !== 'object') { report(file, '/type', `${file} must describe an object: "type": "object".`, 'value_error.schema'); ok = false; }
-  if (!schema.properties || typeof schema.properties !== 'object') { report(file, '/properties', `${file} must declare its fields under "properties".`, 'value_error.schema'); ok = false; }
-  if (ok) {
-    try {
-      compileSchema(schema);
-    } catch (e) {
-      report(file, '', `${file} does not compile: ${(e as Error).message.slice(0, 200)}.`, 'value_error.schema');
-      ok = false;
-    }
+  if (problems.length) return null;
+  try {
+    compileSchema(doc);
+  } catch (e) {
+    const msg = e instanceof UnsafePattern ? `${file}: ${e.message}` : `${file} does not compile: ${(e as Error).message.slice(0, 200)}.`;
+    report(file, '', msg, e instanceof UnsafePattern ? 'value_error.pattern' : 'value_error.schema');
+    return null;
   }
-  return ok ? schema : null;
+  return doc as Record<string, unknown>;
+}
+
+/** the top-level fields a schema declares: those under `properties` and those it names in `required` */
+function declaredFields(schema: Record<string, unknown>): Set<string> {
+  const props = schema.properties && typeof schema.properties === 'object' ? Object.keys(schema.properties) : [];
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  return new Set([...props, ...required]);
 }
 
 function checkSteps(tool: ToolFile, runtime: RuntimeCatalog, inputSchema: Record<string, unknown> | null, report: Report): void {
-  const inputFields = inputSchema ? new Set(Object.keys(inputSchema.properties as object)) : null;
+  const inputFields = inputSchema ? declaredFields(inputSchema) : null;
   const earlier = new Map<string, StepTarget | null>();
   const checkValue = (value: unknown, pointer: string, steps: Map<string, StepTarget | null>) => {
     if (value !== null && typeof value === 'object' && JSON.stringify(value).includes('{{')) {

@@ -1,4 +1,5 @@
-// The MCP server over the catalog's tools and the caller's live hub tools. The SDK's low-level Server, not McpServer: McpServer takes
+// The MCP server over the catalog's tools and the hub tools of the caller's MCP set, with
+// instructions that say how money works. The SDK's low-level Server, not McpServer: McpServer takes
 // zod shapes, while these tools come with JSON Schema straight from the catalog's contract.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -7,6 +8,7 @@ import { catalogTools } from './catalog-tools.ts';
 import { routedTools } from './routed-tools.ts';
 import { errorResult } from './answers.ts';
 import { hubToolId, hubTools, runHubTool } from './hub-tools.ts';
+import { INSTRUCTIONS } from './instructions.ts';
 import type { SvcFetch } from './svc-http.ts';
 import type { McpTool } from './tool.ts';
 
@@ -18,10 +20,10 @@ export async function loadTools(http: SvcFetch): Promise<McpTool[]> {
 }
 
 export function mcpServer(tools: McpTool[], http: SvcFetch): Server {
-  const server = new Server({ name: 'svc', version: pkg.version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'svc', version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...tools, ...(await hubTools(http))].map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    tools: [...tools, ...(await hubTools(http))].map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args = {} } = request.params;
