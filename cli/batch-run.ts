@@ -8,14 +8,12 @@ import { resumeFrom } from './batch-resume.ts';
 import { askStop, streamBatch, type Line } from './batch-stream.ts';
 import { readTable, TableWriter, type Record_ } from './batch-table.ts';
 import { CliFailure, EXIT } from './fail.ts';
-import { ok, type Env } from './http.ts';
+import { detailOf, ok, type Env } from './http.ts';
 import { svcTarget, type SvcTarget } from './target.ts';
 
 /** what the server takes in one batch (runtime/batch/input.ts): longer lists go as several */
 const CHUNK = 10_000;
 const MAX_CONCURRENCY = 32;
-/** the shell's code for a run ended by Ctrl-C (128 + SIGINT) */
-export const INTERRUPTED = 130;
 
 export interface BatchOptions {
   capability: string;
@@ -85,8 +83,8 @@ export const rejectsPathOf = (out: string): string => out.replace(/(\.[^./\\]*)?
 /** a refused or failed row's reason as one sentence */
 function reasonOf(line: Line): string {
   if (line.status === 200) return 'The balance was held by rows in flight, so no provider was tried; run again when it is free.';
-  if (Array.isArray(line.detail)) return line.detail.map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).filter((l) => l !== 'body').join('.')}: ${d.msg}`).join('; ');
-  return typeof line.detail === 'string' ? line.detail : `svc answered ${line.status}`;
+  // the sentence the single call's refusal would print
+  return detailOf({ status: line.status ?? 0, headers: new Headers(), data: { detail: line.detail } });
 }
 
 /** row numbers as a sentence's list, runs shortened: 3, 7-9, 12 */
@@ -154,7 +152,10 @@ export async function runBatchCommand(o: BatchOptions, io: BatchIo): Promise<num
       const headers: Record<string, string> = { 'x-svc-batch-concurrency': concurrency };
       if (left !== null) headers['x-svc-batch-max-cost'] = (left / 1e6).toFixed(6);
       const onLine = (line: Line) => {
-        if (line.event === 'stopping') open.inFlight = line.in_flight ?? [];
+        if (line.event === 'stopping') {
+          open.inFlight = line.in_flight ?? [];
+          io.stderr(open.inFlight.length ? `svc: no row starts any more; waiting for rows ${rowList(open.inFlight)}.\n` : 'svc: no row starts any more, and none is in flight.\n');
+        }
         if (line.event === 'summary' && left !== null) left -= line.cost_micro ?? 0;
         if (line.event) return;
         open.pending.delete(line.id);
@@ -193,7 +194,7 @@ export async function runBatchCommand(o: BatchOptions, io: BatchIo): Promise<num
 
   s.interrupted = io.stop.aborted;
   s.not_started = todo.length - s.answered - s.refused - s.failed - s.skipped_budget - s.abandoned.length;
-  s.exit_code = s.interrupted ? INTERRUPTED : s.refused ? EXIT.refused : s.failed ? EXIT.server : s.skipped_budget || s.not_started ? EXIT.miss : EXIT.ok;
+  s.exit_code = s.interrupted ? EXIT.interrupted : s.refused ? EXIT.refused : s.failed ? EXIT.server : s.skipped_budget || s.not_started ? EXIT.miss : EXIT.ok;
   if (s.abandoned.length) io.stderr(`svc: abandoned the rows in flight: rows ${rowList(s.abandoned)} may have been charged without their answer being written (GET /teams/me/ledger lists every charge); running again calls them again.\n`);
   progress.finish([
     s.answered_before ? `  (${s.answered_before} answered before)` : '',
