@@ -3,14 +3,23 @@
 // waits for the rows in flight, the second stops waiting.
 import { defineCommand } from 'citty';
 import { runBatchCommand } from './batch-run.ts';
+import { EXIT } from './fail.ts';
 
-/** the two Ctrl-Cs as signals; while they are listened for, SIGINT does not end the process at once */
-function interrupts(): { stop: AbortSignal; abandon: AbortSignal; release: () => void } {
+/**
+ * The two Ctrl-Cs as signals. Once the run has ended (or after a third), a Ctrl-C ends the process at
+ * once with the code decided so far: one that came as the process was exiting would otherwise end it
+ * by the signal, without the 130 a script reads.
+ */
+function interrupts(): { stop: AbortSignal; abandon: AbortSignal; end: () => void } {
   const stop = new AbortController();
   const abandon = new AbortController();
-  const onSigint = () => (stop.signal.aborted ? abandon.abort() : stop.abort());
-  process.on('SIGINT', onSigint);
-  return { stop: stop.signal, abandon: abandon.signal, release: () => process.off('SIGINT', onSigint) };
+  let ended = false;
+  process.on('SIGINT', () => {
+    if (ended || abandon.signal.aborted) process.exit(Number(process.exitCode ?? EXIT.interrupted));
+    if (stop.signal.aborted) abandon.abort();
+    else stop.abort();
+  });
+  return { stop: stop.signal, abandon: abandon.signal, end: () => { ended = true; } };
 }
 
 export const batch = defineCommand({
@@ -33,7 +42,7 @@ export const batch = defineCommand({
         { env: process.env, stderr: (t) => process.stderr.write(t), stdout: (t) => process.stdout.write(t), tty: Boolean(process.stderr.isTTY), stop: signals.stop, abandon: signals.abandon },
       );
     } finally {
-      signals.release();
+      signals.end();
     }
   },
 });
