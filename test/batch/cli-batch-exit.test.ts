@@ -76,6 +76,14 @@ describe('svc batch exit codes', () => {
     expect(existsSync(rejects)).toBe(false);
   });
 
+  it('a row that failed (every provider errored) and none refused: exit 5, named in the rejects file', async () => {
+    const file = write('failed.csv', ['email', 'ok.failed@acme.com', 'fail-checkco.fail-zerobounce@acme.com'].join('\n'));
+    const r = await batchCli(w, { capability: 'people.email.verify', file, out: join(dir, 'failed-out.csv'), json: true });
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.stdout)).toMatchObject({ answered: 1, refused: 0, failed: 1, exit_code: 5 });
+    expect(csv(join(dir, 'failed-out.rejects.csv'))).toEqual([{ row: '2', status: '502', reason: expect.stringMatching(/failed/), email: 'fail-checkco.fail-zerobounce@acme.com' }]);
+  });
+
   it('a row the balance stopped is a reject (402) left for the next run, not written as a miss: exit 4', async () => {
     const plan = (await w.call('/proxy/people.email.verify', { email: 'plan@acme.com' }, { 'x-svc-route-dry-run': '1' })).body.plan as Array<{ endpoint_id: string; worst_cost_micro: number }>;
     const cheapest = plan.reduce((a, b) => (b.worst_cost_micro < a.worst_cost_micro ? b : a));
