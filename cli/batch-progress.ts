@@ -6,7 +6,7 @@ export class Progress {
   private readonly start = Date.now();
   private last = 0;
 
-  constructor(private total: number, private tty = Boolean(process.stderr.isTTY)) {}
+  constructor(private total: number, private write: (text: string) => void, private tty: boolean) {}
 
   row(hit: boolean, costMicro: number): void {
     this.done++;
@@ -14,7 +14,7 @@ export class Progress {
     this.spentMicro += costMicro;
     if (this.tty && (Date.now() - this.last > 100 || this.done === this.total)) {
       this.last = Date.now();
-      process.stderr.write(`\r${this.line()}   `);
+      this.write(`\r${this.line()}   `);
     }
   }
 
@@ -24,6 +24,6 @@ export class Progress {
   }
 
   finish(extra: string): void {
-    process.stderr.write(`${this.tty ? '\r' : ''}${this.line()}${extra}\n`);
+    this.write(`${this.tty ? '\r' : ''}${this.line()}${extra}\n`);
   }
 }

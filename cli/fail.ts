@@ -15,6 +15,8 @@ export const EXIT = {
   server: 5,
   /** no answer: the server is not reachable at SVC_URL, or did not answer in time */
   unreachable: 6,
+  /** stopped by Ctrl-C (128 + SIGINT, as shells report it): `svc batch` wrote what it was answered first */
+  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -27,6 +29,7 @@ export const EXIT_HELP = [
   '  4  refused by the server (4xx: invalid input, balance too low, unknown id, no access)',
   '  5  server error (5xx: every provider failed, a step svc could not make)',
   '  6  server not reachable at SVC_URL, or no answer in time',
+  '  130  stopped by Ctrl-C (svc batch: the rows in flight written first)',
   '  1  anything else (unexpected)',
 ].join('\n');
 

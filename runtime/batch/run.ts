@@ -39,8 +39,14 @@ export interface BatchSummary {
   errors: number;
   skipped: number;
   cost_micro: number;
-  /** true when the client went away and the rows not yet started were never run */
-  stopped?: 'disconnected';
+  /** the rows not yet started were never run: the client went away, or asked the batch to stop */
+  stopped?: 'disconnected' | 'asked';
+}
+
+/** the line emitted once when the batch is asked to stop: the rows still running, whose lines follow */
+export interface StoppingLine {
+  event: 'stopping';
+  in_flight: Array<string | number>;
 }
 
 export type RowLine = { id: string | number } & Outcome;
@@ -51,8 +57,11 @@ export interface BatchRun {
   capability: string;
   options: RouteOptions;
   limits: BatchLimits;
-  emit: (line: RowLine | BatchSummary) => void;
+  emit: (line: RowLine | BatchSummary | StoppingLine) => void;
+  /** the client went away */
   signal: AbortSignal;
+  /** the client asked the batch to stop (stop.ts): no row starts after it, the rows in flight are answered */
+  stop?: AbortSignal;
 }
 
 /** one routed call as a row's outcome: refusals (402, 422, …) are rows with a status and a detail, not failures of the batch */
@@ -93,19 +102,35 @@ async function needs(run: BatchRun, subject: Record<string, unknown>): Promise<{
 export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSummary> {
   const summary: BatchSummary = { event: 'summary', rows: rows.length, hits: 0, misses: 0, errors: 0, skipped: 0, cost_micro: 0 };
   const budget = run.limits.maxCostMicro === null ? null : new BatchBudget(run.limits.maxCostMicro);
-  const firsts = new Map<string, Promise<Outcome>>();
+  /** null: the row was never run (the batch ended first); none is charged */
+  const firsts = new Map<string, Promise<Outcome | null>>();
+  /** rows whose routed call is running: what a stop still waits for */
+  const inFlight = new Set<string | number>();
+  const ended = () => run.signal.aborted || Boolean(run.stop?.aborted);
+  run.stop?.addEventListener('abort', () => run.emit({ event: 'stopping', in_flight: [...inFlight] }), { once: true });
 
-  const once = async (subject: Record<string, unknown>): Promise<Outcome> => {
-    if (!budget || run.options.dryRun) return callRow(run, subject, run.options);
+  const started = async (id: string | number, call: () => Promise<Outcome>): Promise<Outcome> => {
+    inFlight.add(id);
+    try {
+      return await call();
+    } finally {
+      inFlight.delete(id);
+    }
+  };
+
+  const once = async (id: string | number, subject: Record<string, unknown>): Promise<Outcome | null> => {
+    if (!budget || run.options.dryRun) return started(id, () => callRow(run, subject, run.options));
     const need = await needs(run, subject);
     if ('refused' in need) return need.refused;
     const reserved = await budget.reserve(need.least, need.worst);
     if (reserved === null) return { skipped: 'budget' };
     let spent = 0;
     try {
+      // the batch may have ended while the row waited for room in the budget
+      if (ended()) return null;
       // the row's ceiling is what it reserved: the router plans within it (as for a single call's
       // Max-Cost), so it cannot spend more, even if its plan changed since the dry run
-      const outcome = await callRow(run, subject, { ...run.options, maxCostMicro: reserved });
+      const outcome = await started(id, () => callRow(run, subject, { ...run.options, maxCostMicro: reserved }));
       spent = outcome._svc?.cost_micro ?? 0;
       return outcome;
     } finally {
@@ -124,22 +149,24 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
 
   let next = 0;
   const worker = async () => {
-    while (next < rows.length && !run.signal.aborted) {
+    while (next < rows.length && !ended()) {
       const { id, subject } = rows[next++];
       const key = canonical(subject);
       const first = firsts.get(key);
       if (first) {
         // an identical subject: the first row's answer, charged once (to the first row)
         const o = await first;
-        finish(id, o._svc ? { ...o, _svc: { ...o._svc, cost_micro: 0, shared: true } } : o);
+        if (o) finish(id, o._svc ? { ...o, _svc: { ...o._svc, cost_micro: 0, shared: true } } : o);
         continue;
       }
-      const p = once(subject);
+      const p = once(id, subject);
       firsts.set(key, p);
-      finish(id, await p);
+      const o = await p;
+      if (o) finish(id, o);
     }
   };
   await Promise.all(Array.from({ length: Math.min(run.limits.concurrency, rows.length) }, worker));
   if (run.signal.aborted) summary.stopped = 'disconnected';
+  else if (run.stop?.aborted) summary.stopped = 'asked';
   return summary;
 }

@@ -51,9 +51,10 @@ export const proxyRoutes = [
         if (ctx.router.isCapability(provider)) {
           const base = `${ctx.config.proxyPrefix}/${provider}`;
           const rest = new URL(event.req.url).pathname.slice(base.length);
-          // the capability's own path and its batch take POST only: they reach here with another method
+          // the capability's own path, its batch and a batch's stop take POST only: they reach here with another method
           if (rest === '' || rest === '/') fail(405, `${provider} is a routed capability: call it with POST and a JSON body.`, { allow: 'POST' });
           if (rest === '/batch') fail(405, `The batch of ${provider} takes POST with an NDJSON body, one subject per line.`, { allow: 'POST' });
+          if (/^\/batch\/[^/]+\/stop$/.test(rest)) fail(405, `Asking a batch of ${provider} to stop takes POST.`, { allow: 'POST' });
           fail(404, `No path ${rest} under the routed capability ${provider}: POST ${base} calls it for one subject, POST ${base}/batch for a list.`);
         }
         fail(404, `No provider '${provider}' in the catalog.`);
