@@ -2,7 +2,7 @@
 // provider operation at {prefix}/<provider>/<path>.
 import { getCookie, HTTPResponse } from 'h3';
 import { route } from '../declared-route.ts';
-import { errorAnswer, fail } from '../errors.ts';
+import { errorAnswer, fail, type PlainAnswer } from '../errors.ts';
 import { SESSION_COOKIE } from '../auth.ts';
 import { readJson } from '../body.ts';
 import { answerRoutedCall } from '../router/routed-door.ts';
@@ -42,7 +42,6 @@ export const proxyRoutes = [
       headers: {
         'X-Svc-Route-Max-Cost': 'Ceiling in USD: a call that may cost more (its price, or its price for the rows it may return) is a 422, nothing called or charged.',
         'X-Svc-Route-Dry-Run': '1: answer {plan, excluded, worst_cost_micro} for this one operation without calling it or charging.',
-        'X-Svc-Route-Timeout-Ms': 'Deadline in milliseconds, polling of a queued job included (default 60000; may only lower it).',
       },
     },
     responses: {
@@ -63,7 +62,7 @@ export const proxyRoutes = [
       }
       // every answer names the call, a refusal or a storage 503 too
       const callId = newCallId();
-      let answer;
+      let answer: PlainAnswer;
       try {
         const url = new URL(event.req.url);
         const method = event.req.method;
