@@ -4,6 +4,12 @@ import type { CapabilitySrc } from './types.ts';
 
 export const DEFAULT_MAX_COST_MICRO = 1_000_000;
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * The shortest deadline a caller may set. An attempt svc has sent runs to its end whatever the
+ * deadline (the provider bills it, so the caller pays it), so a deadline shorter than any provider
+ * answers in would only mislead: it is refused with a 422 instead.
+ */
+export const MIN_TIMEOUT_MS = 100;
 
 /** Every route header; the router refuses any other `X-Svc-Route-*`, and the build documents each. */
 export const ROUTE_HEADERS = [
@@ -19,7 +25,7 @@ const HEADER_DOCS: Record<Exclude<RouteHeader, 'X-Svc-Route-Verify'>, string> = 
   'X-Svc-Route-Prefer': 'provider[,...]: try these providers first (after own-key children).',
   'X-Svc-Route-Exclude': 'provider[,...]: never call these providers.',
   'X-Svc-Route-Strict-Filters': '1: never call a child that cannot apply a sent filter; 422 and no charge when none can.',
-  'X-Svc-Route-Timeout-Ms': `Deadline for the whole call in milliseconds (default ${DEFAULT_TIMEOUT_MS}; may only lower it).`,
+  'X-Svc-Route-Timeout-Ms': `Deadline in milliseconds, at least ${MIN_TIMEOUT_MS} (default ${DEFAULT_TIMEOUT_MS}; may only lower it): no attempt starts after it; one already sent runs to its end and is charged as the provider bills it.`,
   'X-Svc-Route-Dry-Run': '1: answer the plan without calling any child or charging.',
 };
 const VERIFY_HEADER = 'true: verify a hit in the same call, within the ceiling, and report _svc.verification.';

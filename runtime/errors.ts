@@ -3,6 +3,7 @@
 import { HTTPError } from 'h3';
 import { LedgerDamaged } from './state/ledger-store.ts';
 import { STORAGE_RETRY_AFTER_S, StorageUnavailable } from './state/unavailable.ts';
+import { CALL_ID_HEADER } from './util/call-id.ts';
 
 export interface ValidationIssue {
   loc: Array<string | number>;
@@ -63,8 +64,12 @@ export interface PlainAnswer {
   text: string;
 }
 
-/** The one error shaper: anything thrown, as the answer the caller gets. */
-export function errorAnswer(thrown: unknown): PlainAnswer {
+/**
+ * The one error shaper: anything thrown, as the answer the caller gets. `callId`: a paid door's
+ * call, named in the body (`call_id`) and the X-Svc-Call-Id header, so even a refusal or a storage
+ * 503 can be matched to the ledger (which then holds nothing for it, or what a 503's sentence says).
+ */
+export function errorAnswer(thrown: unknown, callId?: string): PlainAnswer {
   let error = thrown instanceof HTTPError ? thrown : new HTTPError({ status: 500, message: 'unhandled', cause: thrown });
   const root = rootCause(error);
   if (root instanceof LedgerDamaged) {
@@ -89,7 +94,9 @@ export function errorAnswer(thrown: unknown): PlainAnswer {
   if (typeof detail === 'string' && (detail === '' || /^HTTPError|^Cannot find any route/i.test(detail))) detail = DEFAULT_DETAIL[status] ?? 'Request failed.';
   const headers = Object.fromEntries(new Headers(error.headers));
   headers['content-type'] = 'application/json';
-  return { status, headers, text: JSON.stringify({ detail }) };
+  if (callId === undefined) return { status, headers, text: JSON.stringify({ detail }) };
+  headers[CALL_ID_HEADER] = callId;
+  return { status, headers, text: JSON.stringify({ detail, call_id: callId }) };
 }
 
 /** errorAnswer as the app's onError returns it */

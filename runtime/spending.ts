@@ -2,7 +2,8 @@
 // (reading the balance in the same step, for the 402 made before anything runs), charge what the
 // answer costs (dropping the hold in the same step), release a hold nothing was charged under, refund
 // a charge, pay a maker what a hub run earned. Routed, pass-through, hub and batch calls all spend
-// through this, and no other file moves a team's money on a call (test/layout/money-module.test.ts),
+// through spend() (hold, run, charge, release, in that order, whatever throws), and no other file
+// moves a team's money on a call (test/layout/money-module.test.ts),
 // so the rules below hold for each: concurrent calls of one team never together spend more than its
 // balance, a call never reports a charge the ledger did not take, and a refund never gives back more
 // than the charge it names. Where storage is shared, a paid attempt is two round trips: the hold and
@@ -42,6 +43,26 @@ export interface Refusal {
 /** whether a reservation was refused (a Hold has no `why`) */
 export const isRefusal = (r: Hold | Refusal): r is Refusal => 'why' in r;
 
+/** One paid piece of work, as spend() runs it. */
+export interface Spend<T> {
+  teamId: number;
+  /** the most the work may cost: held before it runs */
+  worst: number;
+  /** the least the call could cost (default `worst`): a balance below it is a `short` refusal */
+  least?: number;
+  ref: ChargeRef;
+  /** the work, run once the hold stands; answers its price (0: nothing to charge) and its result */
+  run: () => Promise<{ price: number; result: T }>;
+  /**
+   * How the charge is made, for a door that must write something first (a hub run's earning due);
+   * `charge` is the hold's own. Without it the hold charges directly.
+   */
+  charging?: (charge: () => Promise<number>, price: number) => Promise<number>;
+}
+
+/** what spend() came to: refused before anything ran, or run and charged `charged` */
+export type Spent<T> = { refused: Refusal } | { charged: number; result: T };
+
 /** the longest a hold outlives an instance that died holding it */
 export const HOLD_TTL_MS = 10 * 60_000;
 
@@ -60,6 +81,24 @@ export class Spending {
     // (Not async, here and in charge: each async step is a promise and a turn more on every paid attempt.)
     return this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS)
       .then(({ held, balance_micro }) => (held ? new HeldMoney(this.state, teamId, micro, id) : { why: balance_micro < least ? 'short' : 'held', balance_micro }));
+  }
+
+  /**
+   * The one way a door spends: hold the worst case (or answer why not, running nothing), run the
+   * work, charge what it says it cost, and release whatever the charge did not use, also when the
+   * work or the charge throws.
+   */
+  async spend<T>(s: Spend<T>): Promise<Spent<T>> {
+    const reserved = await this.reserve(s.teamId, s.worst, s.least ?? s.worst);
+    if (isRefusal(reserved)) return { refused: reserved };
+    try {
+      const { price, result } = await s.run();
+      const charge = () => reserved.charge(price, s.ref);
+      const charged = price === 0 ? 0 : s.charging ? await s.charging(charge, price) : await charge();
+      return { charged, result };
+    } finally {
+      reserved.release();
+    }
   }
 
   /** Hold `micro` for one attempt; null when the balance minus every live hold does not cover it. */

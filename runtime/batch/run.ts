@@ -9,6 +9,7 @@ import type { Team } from '../state/index.ts';
 import { canonical } from '../router/merge.ts';
 import { cheapestAttemptMicro } from '../router/plan.ts';
 import { BatchBudget } from './budget.ts';
+import { newCallId } from '../util/call-id.ts';
 import type { BatchLimits } from './options.ts';
 import type { BatchRow } from './input.ts';
 
@@ -64,10 +65,14 @@ export interface BatchRun {
   stop?: AbortSignal;
 }
 
-/** one routed call as a row's outcome: refusals (402, 422, …) are rows with a status and a detail, not failures of the batch */
+/**
+ * One routed call as a row's outcome: refusals (402, 422, a storage 503…) are rows with a status, a
+ * detail and the row's call id, not failures of the batch.
+ */
 async function callRow(run: BatchRun, subject: Record<string, unknown>, options: RouteOptions): Promise<Outcome> {
+  const callId = newCallId();
   try {
-    const answer = await run.router.call(run.team, run.capability, subject, options);
+    const answer = await run.router.call(run.team, run.capability, subject, options, callId);
     // the answer without `raw` (the provider's own bytes stay out of a list); a dry run's plan as it is
     const { raw: _raw, ...body } = JSON.parse(answer.text) as { raw?: unknown; output?: unknown; _svc?: RowSvc };
     // a row has no headers: the filters its server ignored (X-Svc-Ignored-Filters) travel in its _svc
@@ -75,7 +80,7 @@ async function callRow(run: BatchRun, subject: Record<string, unknown>, options:
     if (ignored && body._svc) body._svc.ignored_filters = ignored.split(',');
     return { status: answer.status, ...body };
   } catch (e) {
-    return refusal(e);
+    return { ...refusal(e), call_id: callId };
   }
 }
 

@@ -8,7 +8,9 @@ import { fail, invalid, isStorageOutage } from '../errors.ts';
 import { STORAGE_RETRY_AFTER_S } from '../state/unavailable.ts';
 import type { Team } from '../state/index.ts';
 import { nowIso } from '../util/clock.ts';
-import { newCallId } from '../util/call-id.ts';
+import { CALL_ID_HEADER } from '../util/call-id.ts';
+import { planRun } from './dry-run.ts';
+import type { RunOptions } from './run-options.ts';
 import { dataProblems, validatorsFor } from './maker-schemas.ts';
 import { runPipeline, type PipelineResult } from './steps.ts';
 import { specOf, versionKey } from './spec.ts';
@@ -21,7 +23,11 @@ export interface RunAnswer {
   body: unknown;
 }
 
-export async function runTool(ctx: AppContext, store: HubStore, caller: Team, tool: ToolRecord, version: VersionRecord, input: unknown): Promise<RunAnswer> {
+/**
+ * `callId`: made by the door, so every answer of the run, a refusal too, names it. `options`: the
+ * route headers a run takes (run-options.ts).
+ */
+export async function runTool(ctx: AppContext, store: HubStore, caller: Team, tool: ToolRecord, version: VersionRecord, input: unknown, options: RunOptions, callId: string): Promise<RunAnswer> {
   const spec = specOf(version);
   const key = versionKey(version);
   const validators = validatorsFor(version);
@@ -30,38 +36,57 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
   }
   const { spending, earnings } = ctx;
   const price = version.price_micro;
-  const hold = await spending.hold(caller.id, price);
-  if (!hold) fail(402, `Balance too low: ${key} costs ${price} micro-USD a run plus its steps' charges. Nothing was charged.`);
-  const callId = newCallId();
-  let result: PipelineResult;
-  let charged = 0;
-  try {
-    result = await runPipeline(ctx, caller, spec, input as Record<string, unknown>, callId);
-    if (result.kind === 'done' && !validators.output(result.output)) {
-      result = { ...result, kind: 'error', reason: `The tool's output does not fit its output schema: ${dataProblems(validators.output.errors).map((p) => p.msg).join(' ')}` };
-    }
-    // charged while the hold still stands, so the price is there whatever ran meanwhile
-    if (result.kind === 'done') {
-      // the earning is due before the caller is charged, so a crash between the two cannot lose it
-      const due = { maker: tool.team_id, caller: caller.id, amount_micro: price, tool_id: key, call_id: callId };
+  const head = { call_id: callId, tool_id: tool.tool_id, version: version.version };
+  if (options.dryRun) {
+    const planned = await planRun(ctx, caller, spec, input as Record<string, unknown>, price, options.maxCostMicro);
+    return { status: 200, headers: { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' }, body: { ...head, ...planned } };
+  }
+  // the price comes first out of the ceiling: a run that could not pay it stops before any step
+  const stepsCeiling = options.maxCostMicro === null ? null : options.maxCostMicro - price;
+  if (stepsCeiling !== null && stepsCeiling < 0) {
+    const result: PipelineResult = { kind: 'max_cost', output: null, steps: [], cost_micro: 0, ms: 0, reason: `${key} costs ${price} micro-USD a run, more than X-Svc-Route-Max-Cost allows (${options.maxCostMicro}); nothing was called or charged.` };
+    return answer(result, { ...head, price_micro: 0 });
+  }
+  /** set when storage stopped answering as the price was charged, after steps that were */
+  let storageCut = false;
+  /** what the steps were charged, for the charging's storage check */
+  let stepsCost = 0;
+  const spent = await spending.spend({
+    teamId: caller.id, worst: price, ref: { tool_id: key, call_id: callId },
+    run: async () => {
+      let result = await runPipeline(ctx, caller, spec, input as Record<string, unknown>, callId, stepsCeiling);
+      stepsCost = result.cost_micro;
+      if (result.kind === 'done' && !validators.output(result.output)) {
+        result = { ...result, kind: 'error', reason: `The tool's output does not fit its output schema: ${dataProblems(validators.output.errors).map((p) => p.msg).join(' ')}` };
+      }
+      // charged while the hold still stands, so the price is there whatever ran meanwhile
+      return { price: result.kind === 'done' ? price : 0, result };
+    },
+    // the earning is due before the caller is charged, so a crash between the two cannot lose it
+    charging: async (charge, amount) => {
+      const due = { maker: tool.team_id, caller: caller.id, amount_micro: amount, tool_id: key, call_id: callId };
       try {
-        charged = await earnings.charge(due, () => hold.charge(price, { tool_id: key, call_id: callId }));
+        const charged = await earnings.charge(due, charge);
         await afterCharge(earnings.pay(due, charged), `the maker's earning of ${charged} micro-USD for ${callId} (still due: paid once storage answers)`);
+        return charged;
       } catch (e) {
         // the steps were charged; a charge of the price in doubt is undone by the state (redis-doubts)
-        if (!(result.cost_micro > 0 && isStorageOutage(e))) throw e;
-        result = { ...result, kind: 'storage', output: null, reason: "Storage stopped answering before the tool's price was charged." };
+        if (!(stepsCost > 0 && isStorageOutage(e))) throw e;
+        storageCut = true;
+        return 0;
       }
-    }
-  } finally {
-    hold.release();
-  }
+    },
+  });
+  if ('refused' in spent) fail(402, `Balance too low: ${key} costs ${price} micro-USD a run plus its steps' charges. Nothing was charged.`, { [CALL_ID_HEADER]: callId });
+  let result = spent.result;
+  const charged = spent.charged;
+  if (storageCut) result = { ...result, kind: 'storage', output: null, reason: "Storage stopped answering before the tool's price was charged." };
   const run: Omit<RunRecord, 'run'> = {
     call_id: callId, version: version.version, team: caller.slug, at: nowIso(), outcome: result.kind === 'done' ? 'ok' : result.kind === 'miss' ? 'miss' : 'failed',
     ...(result.reason ? { reason: result.reason } : {}), price_micro: charged, steps_cost_micro: result.cost_micro, ms: result.ms,
   };
   await afterCharge(store.addRun(tool.tool_id, run), `the run record of ${callId}`);
-  return answer(result, { call_id: callId, tool_id: tool.tool_id, version: version.version, price_micro: charged });
+  return answer(result, { ...head, price_micro: charged });
 }
 
 /**
@@ -81,9 +106,11 @@ async function afterCharge(write: Promise<unknown>, what: string): Promise<void>
 function answer(result: PipelineResult, head: { call_id: string; tool_id: string; version: number; price_micro: number }): RunAnswer {
   const cost = result.cost_micro + head.price_micro;
   const svc = { ...head, cost_micro: cost, steps: result.steps, ...(result.kind === 'done' ? {} : { stopped: result.kind, step: result.step, reason: result.reason }) };
-  const headers = { 'x-svc-call-id': head.call_id, 'x-svc-cost-micro': String(cost) };
+  const headers: Record<string, string> = { [CALL_ID_HEADER]: head.call_id, 'x-svc-cost-micro': String(cost) };
   const unpaid = `The steps that ran were charged (${result.cost_micro} micro-USD); the tool's price was not.`;
   if (result.kind === 'done' || result.kind === 'miss') return { status: 200, headers, body: { output: result.output, _svc: svc } };
+  // the ceiling stops a run as it stops a routed call: 200, no output, and the header that says why
+  if (result.kind === 'max_cost') return { status: 200, headers: { ...headers, 'x-svc-stopped': 'max_cost' }, body: { output: null, _svc: svc } };
   if (result.kind === 'storage') {
     return { status: 503, headers: { ...headers, 'retry-after': String(STORAGE_RETRY_AFTER_S) }, body: { detail: `${result.reason} ${unpaid} Retry after the time given.`, _svc: svc } };
   }

@@ -8,6 +8,7 @@ import { openOwnTool, openTool, retiredSentence, type ToolRef } from './access.t
 import { runCheck } from './check.ts';
 import { newestLive, pinExpired, pinnableUntil } from './pin.ts';
 import { runTool, type RunAnswer } from './run.ts';
+import type { RunOptions } from './run-options.ts';
 import { specOf } from './spec.ts';
 import { HubStore } from './store.ts';
 import { validateFiles } from './validate-files.ts';
@@ -104,7 +105,8 @@ export class Hub {
     return toolView(this.store, opened, maker?.slug ?? '', ref.n);
   }
 
-  async run(team: Team, ref: ToolRef, input: unknown): Promise<RunAnswer> {
+  /** `callId`: made by the door, which names it in every answer, a refusal too */
+  async run(team: Team, ref: ToolRef, input: unknown, options: RunOptions, callId: string): Promise<RunAnswer> {
     const { tool, versions, maker } = await openTool(this.store, team, ref.id);
     if (tool.retired_at) fail(410, retiredSentence(tool));
     const live = newestLive(versions);
@@ -118,7 +120,7 @@ export class Hub {
     }
     if (!version) fail(409, `Tool '${ref.id}' has no live version yet: a version goes live when its check passes.`);
     if (version.status !== 'live') fail(409, `${ref.id}@${version.version} is ${version.status}, not live: ${version.reason ?? 'its check has not passed'}`);
-    return runTool(this.ctx, this.store, team, tool, version, input);
+    return runTool(this.ctx, this.store, team, tool, version, input, options, callId);
   }
 
   async retire(team: Team, id: string): Promise<Record<string, unknown>> {

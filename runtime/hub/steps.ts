@@ -1,19 +1,19 @@
 // A tool's steps run in order for one team, each through the router in-process: `svc.<capability>`
 // as a routed call, a catalog operation as a pass-through. Each step is charged to that team by
 // the router's own rules; the first step that misses, fails or is refused ends the pipeline.
-import { H3Event, HTTPError } from 'h3';
+import { HTTPError } from 'h3';
 import type { AppContext } from '../context.ts';
-import { isStorageOutage, neededMicroOf, type ValidationIssue } from '../errors.ts';
+import { isStorageOutage, neededMicroOf, type PlainAnswer, type ValidationIssue } from '../errors.ts';
 import type { Team } from '../state/index.ts';
 import { parseRouteOptions } from '../router/options.ts';
+import { formatUsd } from '../state/money.ts';
 import type { RoutedResponse } from '../router/respond.ts';
-import { passThrough } from '../router/pass-through.ts';
 import { missWhen } from '../../language/map-response.ts';
 import { stepTarget, type StepTarget } from './step-target.ts';
 import { fillAll, type Scope } from './templates.ts';
 import type { Step, ToolSpec } from './types.ts';
 
-export type StepOutcome = 'hit' | 'miss' | 'error' | 'refused' | 'balance' | 'storage';
+export type StepOutcome = 'hit' | 'miss' | 'error' | 'refused' | 'balance' | 'storage' | 'max_cost';
 
 /** one step's account: the router's `_svc` block for a routed step, the provider's status for an operation */
 interface StepFacts {
@@ -38,7 +38,8 @@ export interface PipelineResult {
 }
 
 // no route headers: each step runs with the defaults
-const DEFAULT_OPTIONS = parseRouteOptions(new Headers());
+const NO_HEADERS = new Headers();
+const DEFAULT_OPTIONS = parseRouteOptions(NO_HEADERS);
 
 interface StepAnswer {
   account: StepFacts;
@@ -49,8 +50,12 @@ interface StepAnswer {
   neededMicro?: number;
 }
 
-/** `callId`: the run's, carried by every step's answer and ledger rows */
-export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, input: Record<string, unknown>, callId: string): Promise<PipelineResult> {
+/**
+ * `callId`: the run's, carried by every step's answer and ledger rows. `ceilingMicro`: what the
+ * steps together may cost (a run's X-Svc-Route-Max-Cost less the tool's price); each step is planned
+ * within what is left of it, and one that cannot run within it ends the run (`max_cost`).
+ */
+export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, input: Record<string, unknown>, callId: string, ceilingMicro: number | null = null): Promise<PipelineResult> {
   const t0 = Date.now();
   const scope: Scope = { input, steps: {} };
   const steps: StepAccount[] = [];
@@ -59,7 +64,8 @@ export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, i
     const target = stepTarget(ctx.catalog.runtime, step.call);
     const body = fillAll(step.with, scope);
     // a catalog built after the publish may have dropped what a step calls
-    const answer: StepAnswer = target ? await stepOrStop(ctx, team, callId, target, body, cost) : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
+    const left = ceilingMicro === null ? null : ceilingMicro - cost;
+    const answer: StepAnswer = target ? await stepOrStop(ctx, team, { callId, left }, target, body, cost) : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
     steps.push({ id: step.id, call: step.call, ...answer.account });
     cost += answer.account.cost_micro;
     if (answer.account.outcome !== 'hit') {
@@ -76,6 +82,7 @@ function sentence(step: Step, kind: PipelineResult['kind'], answer: StepAnswer, 
   const why = answer.reason ? `: ${answer.reason}` : '';
   if (kind === 'miss') return `Step '${step.id}' (${step.call}) found nothing for ${sent}${why}.`;
   if (kind === 'storage') return `Step '${step.id}' (${step.call}) was cut short: ${answer.reason}.`;
+  if (kind === 'max_cost') return `Step '${step.id}' (${step.call}) could not run within X-Svc-Route-Max-Cost (the steps plus the tool's price)${why}.`;
   // the amount, not the router's own 402 sentence (a run or a check adds what to do next)
   if (kind === 'balance') {
     const short = answer.neededMicro === undefined ? why.replace(/\.$/, '') : ` for its cheapest attempt (${answer.neededMicro} micro-USD)`;
@@ -89,17 +96,23 @@ function sentence(step: Step, kind: PipelineResult['kind'], answer: StepAnswer, 
  * One step, or the run's end when storage stops answering after earlier steps were charged: a 503
  * saying nothing was charged would then be untrue. Before any charge the 503 stands.
  */
-async function stepOrStop(ctx: AppContext, team: Team, callId: string, target: StepTarget, body: Record<string, unknown>, chargedSoFar: number): Promise<StepAnswer> {
+async function stepOrStop(ctx: AppContext, team: Team, run: StepRun, target: StepTarget, body: Record<string, unknown>, chargedSoFar: number): Promise<StepAnswer> {
   try {
-    return await callStep(ctx, team, callId, target, body);
+    return await callStep(ctx, team, run, target, body);
   } catch (e) {
     if (chargedSoFar > 0 && isStorageOutage(e)) return { account: { outcome: 'storage', cost_micro: 0 }, reason: 'storage stopped answering' };
     throw e;
   }
 }
 
-function callStep(ctx: AppContext, team: Team, callId: string, target: StepTarget, body: Record<string, unknown>): Promise<StepAnswer> {
-  return target.kind === 'routed' ? routedStep(ctx, team, callId, target.capability, body) : operationStep(ctx, team, callId, target, body);
+/** the run a step belongs to: its call id, and what is left of its ceiling (null: none sent) */
+interface StepRun {
+  callId: string;
+  left: number | null;
+}
+
+function callStep(ctx: AppContext, team: Team, run: StepRun, target: StepTarget, body: Record<string, unknown>): Promise<StepAnswer> {
+  return target.kind === 'routed' ? routedStep(ctx, team, run, target.capability, body) : operationStep(ctx, team, run, target, body);
 }
 
 /** a refusal the router or pass-through threw (402, 403, 422), as a step outcome; anything else is rethrown */
@@ -111,23 +124,24 @@ function refusal(e: unknown): StepAnswer {
   return { account: { outcome: e.status === 402 ? 'balance' : 'refused', cost_micro: 0 }, reason, issues, neededMicro: neededMicroOf(e) };
 }
 
-async function routedStep(ctx: AppContext, team: Team, callId: string, capability: string, body: Record<string, unknown>): Promise<StepAnswer> {
+async function routedStep(ctx: AppContext, team: Team, run: StepRun, capability: string, body: Record<string, unknown>): Promise<StepAnswer> {
   let res: RoutedResponse;
   try {
-    res = await ctx.router.call(team, capability, body, DEFAULT_OPTIONS, callId);
+    const options = run.left === null ? DEFAULT_OPTIONS : { ...DEFAULT_OPTIONS, maxCostMicro: Math.max(0, run.left) };
+    res = await ctx.router.call(team, capability, body, options, run.callId);
   } catch (e) {
     return refusal(e);
   }
   const parsed = JSON.parse(res.text) as { output?: Record<string, unknown>; _svc: { served_by: string | null; cost_micro: number; stopped?: string } };
   const svc = parsed._svc;
-  const outcome: StepOutcome = res.status === 502 ? 'error' : svc.stopped === 'storage' ? 'storage' : svc.stopped === 'balance' ? 'balance' : svc.served_by ? 'hit' : 'miss';
+  const outcome: StepOutcome = res.status === 502 ? 'error' : svc.stopped === 'storage' ? 'storage' : svc.stopped === 'balance' ? 'balance' : svc.stopped === 'max_cost' ? 'max_cost' : svc.served_by ? 'hit' : 'miss';
   // a balance stop needs no reason: the step's sentence says the balance is too low
-  const reason = res.status === 502 ? 'every child that was tried failed with an error' : svc.stopped === 'storage' ? 'storage stopped answering' : svc.stopped && svc.stopped !== 'balance' ? `stopped by ${svc.stopped}` : undefined;
+  const reason = res.status === 502 ? 'every child that was tried failed with an error' : svc.stopped === 'storage' ? 'storage stopped answering' : svc.stopped && svc.stopped !== 'balance' && svc.stopped !== 'max_cost' ? `stopped by ${svc.stopped}` : undefined;
   return { account: { outcome, ...svc }, output: parsed.output, reason };
 }
 
 /** a catalog operation through the pass-through, in-process: the provider's own JSON is the step's output */
-async function operationStep(ctx: AppContext, team: Team, callId: string, target: Extract<StepTarget, { kind: 'operation' }>, fields: Record<string, unknown>): Promise<StepAnswer> {
+async function operationStep(ctx: AppContext, team: Team, run: StepRun, target: Extract<StepTarget, { kind: 'operation' }>, fields: Record<string, unknown>): Promise<StepAnswer> {
   const { op } = target;
   const { queryParams = {}, body: bodyParams = {} } = op.input;
   const path = op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, k: string) => encodeURIComponent(String(fields[k] ?? '')));
@@ -138,17 +152,18 @@ async function operationStep(ctx: AppContext, team: Team, callId: string, target
     else if (Object.hasOwn(bodyParams, k)) json[k] = v;
   }
   const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
-  const url = `http://svc.internal${ctx.config.proxyPrefix}/${op.provider}${path}${query.size ? `?${query}` : ''}`;
-  const request = new Request(url, { method: op.method, headers: hasBody ? { 'content-type': 'application/json' } : {}, body: hasBody ? JSON.stringify(json) : undefined });
-  let res: Response;
+  let res: PlainAnswer;
   try {
-    res = await passThrough(ctx, team, op.provider, new H3Event(request), callId);
+    // the ceiling left, as the pass-through takes one: an operation that may cost more is refused before it is called
+    const headers = run.left === null ? NO_HEADERS : new Headers({ 'x-svc-route-max-cost': formatUsd(Math.max(0, run.left)) });
+    res = await ctx.router.passThrough(team, { provider: op.provider, method: op.method, path, query, headers, body: hasBody ? json : undefined }, run.callId);
   } catch (e) {
     if (e instanceof HTTPError && e.status === 502) return { account: { outcome: 'error', cost_micro: 0 }, reason: e.message };
-    return refusal(e);
+    const stopped = refusal(e);
+    return stopped.issues?.some((i) => i.type === 'value_error.max_cost') ? { ...stopped, account: { outcome: 'max_cost', cost_micro: 0 }, reason: undefined, issues: undefined } : stopped;
   }
-  const cost_micro = Number(res.headers.get('x-svc-cost-micro') ?? 0);
-  const text = await res.text();
+  const cost_micro = Number(res.headers['x-svc-cost-micro'] ?? 0);
+  const text = res.text;
   let answer: unknown;
   try { answer = JSON.parse(text); } catch { answer = undefined; }
   const status = res.status;

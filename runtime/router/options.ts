@@ -2,7 +2,7 @@
 // naming the header.
 import { invalid, type ValidationIssue } from '../errors.ts';
 import { parseUsdCeiling } from '../state/money.ts';
-import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, ROUTE_HEADERS } from '../../language/route-options.ts';
+import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, ROUTE_HEADERS } from '../../language/route-options.ts';
 
 /** What option parsing needs from a request's headers (a Headers object, or a view of Node's); names are asked in lower case. */
 export interface HeaderReader {
@@ -88,6 +88,9 @@ export function parseRouteOptions(headers: HeaderReader): RouteOptions {
   if (timeout !== null) {
     const n = Number(timeout);
     if (!Number.isInteger(n) || n <= 0) bad('X-Svc-Route-Timeout-Ms', 'X-Svc-Route-Timeout-Ms must be a whole number of milliseconds.');
+    if (n < MIN_TIMEOUT_MS) {
+      bad('X-Svc-Route-Timeout-Ms', `X-Svc-Route-Timeout-Ms must be at least ${MIN_TIMEOUT_MS} ms: an attempt svc sends runs to its end whatever the deadline (the provider bills it, and so does svc), so a shorter one cannot be kept. Nothing was called or charged.`);
+    }
     timeoutMs = Math.min(n, DEFAULT_TIMEOUT_MS);
   }
   return {

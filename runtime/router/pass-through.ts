@@ -1,19 +1,16 @@
 // One catalog operation called as the provider defines it: the declared method and path only, the
 // declared parameters only where the entry is strict, the key injected server-side, charged like a
-// one-child routed call, answered with the provider's own status and body (a key the provider
-// refuses is a 502 that says whose key it was).
-import type { H3Event } from 'h3';
+// one-child routed call (through Spending.spend), answered with the provider's own status and body
+// (a key the provider refuses is a 502 that says whose key it was). A router method: it takes plain
+// request data, so the pass-through route and a hub step call it alike.
 import type { OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
-import type { AppContext } from '../context.ts';
 import type { Team } from '../state/index.ts';
-import { balanceTooLow, fail } from '../errors.ts';
-import { isRefusal } from '../spending.ts';
-import { readJson } from '../body.ts';
+import { balanceTooLow, fail, type PlainAnswer } from '../errors.ts';
 import { getPath } from '../../language/json-path.ts';
 import { OutgoingRequest, providerUrl } from './build-request.ts';
 import { isUnsafePath } from '../../language/paths.ts';
 import { placeKey, platformKey } from '../../language/provider-auth.ts';
-import { send } from './http.ts';
+import { send, type ChildAnswer } from './http.ts';
 import { classifyStatus, KEY_TROUBLE } from './classify.ts';
 import { redact } from './redact.ts';
 import { chargeMicro } from '../../language/prices.ts';
@@ -22,9 +19,24 @@ import { holdMicro, rowsAsked } from './pass-through-rows.ts';
 import { catalogPath, matchOperation, templateOf } from './pass-through-match.ts';
 import { pathParams } from '../../language/paths.ts';
 import { countRows, mapOutput, missWhen } from '../../language/map-response.ts';
-import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
+import { CALL_ID_HEADER } from '../util/call-id.ts';
 import { pollJob } from './poll.ts';
 import { passThroughOptions, refuseOverCeiling } from './pass-through-options.ts';
+import type { HeaderReader } from './options.ts';
+import type { RouterDeps } from './waterfall.ts';
+import { DEFAULT_TIMEOUT_MS } from '../../language/route-options.ts';
+
+/** A pass-through call as plain data, whichever door it came by. */
+export interface PassThroughRequest {
+  provider: string;
+  method: string;
+  /** the path under the provider, as sent ('/' when none) */
+  path: string;
+  query: URLSearchParams;
+  headers: HeaderReader;
+  /** the JSON body; undefined when none was sent or the method carries none */
+  body: unknown;
+}
 
 /** Statuses by which a provider refuses the key itself (429 and 402 speak of its quota, and pass on as they are). */
 const KEY_REFUSED = new Set([401, 403]);
@@ -42,102 +54,136 @@ function rowsOf(runtime: RuntimeCatalog, op: OperationRuntime, body: unknown, as
  * A provider refusing the key svc sent (401/403): a 502, since the caller's own credential was fine,
  * naming whose key it was, with the provider's status and body beside the sentence.
  */
-function keyRefused(provider: string, display: string, own: boolean, answer: { status: number; body: unknown; text: string }, key: string, callId: string): Response {
+function keyRefused(provider: string, display: string, own: boolean, answer: { status: number; body: unknown; text: string }, key: string, callId: string): PlainAnswer {
   const whose = own
     ? `${display} refused your team's stored key for '${provider}' (HTTP ${answer.status}); nothing was charged. svc sets that key aside for a while: replace it with POST /teams/me/keys/${provider}.`
     : `${display} refused svc's platform key (HTTP ${answer.status}); nothing was charged. Your svc credential is fine: this is on svc's side.`;
   const body = answer.body === undefined ? answer.text : answer.body;
-  return new Response(redact(JSON.stringify({ detail: whose, provider_status: answer.status, provider_body: body }), key), {
-    status: 502,
-    headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' },
-  });
+  return {
+    status: 502, headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' },
+    text: redact(JSON.stringify({ detail: whose, provider_status: answer.status, provider_body: body, call_id: callId }), key),
+  };
 }
 
-/** `callId`: as the router's (a hub run gives its own); a new one otherwise */
-export async function passThrough(ctx: AppContext, team: Team, provider: string, event: H3Event, callId = newCallId()): Promise<Response> {
-  const { catalog, config, state, router, spending } = ctx;
-  const url = new URL(event.req.url);
-  const path = catalogPath(catalog.runtime, provider, url.pathname.slice(`${config.proxyPrefix}/${provider}`.length) || '/');
+/** what the provider's answer came to: how it ended, the answer that ended it, and the price */
+interface Answered {
+  outcome: 'hit' | 'miss' | 'error';
+  final: ChildAnswer;
+  first: ChildAnswer;
+  price: number;
+}
+
+/**
+ * `callId`: the id the answer and the ledger row carry (a hub run gives its own). Refusals before
+ * the provider is called, and a provider that failed, are thrown (errors.ts shapes them).
+ */
+export async function passThrough(deps: RouterDeps, team: Team, req: PassThroughRequest, callId: string): Promise<PlainAnswer> {
+  const { runtime, state, health, env } = deps;
+  const { provider, method, body } = req;
+  const path = catalogPath(runtime, provider, req.path);
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
-  const options = passThroughOptions(event.req.headers);
-  // a body is read only where the method carries one (nothing sent is `undefined`), before matching:
+  const options = passThroughOptions(req.headers);
   // operations sharing one path are told apart by what the call sends
-  const method = event.req.method;
-  const body = method !== 'GET' && method !== 'DELETE' && method !== 'HEAD' ? await readJson(event, config.maxBodyBytes) : undefined;
-  const op = matchOperation(catalog.runtime, provider, method, path, url.searchParams, body);
-  const prov = catalog.runtime.providers[provider];
+  const op = matchOperation(runtime, provider, method, path, req.query, body);
+  const prov = runtime.providers[provider];
   checkPath(op, pathParams(templateOf(op), path));
-  checkQuery(op, url.searchParams);
+  checkQuery(op, req.query);
   if (op.method !== 'GET' && op.method !== 'DELETE') checkBody(op, body);
-  const asked = rowsAsked(op, url.searchParams, body);
-  const own = !router.deps.health.ownKeyCooling(team.id, provider) ? await state.ownKey(team.id, provider) : null;
-  const key = own ?? (op.platform_eligible ? platformKey(prov, config.env) : null);
+  const asked = rowsAsked(op, req.query, body);
+  const own = !health.ownKeyCooling(team.id, provider) ? await state.ownKey(team.id, provider) : null;
+  const key = own ?? (op.platform_eligible ? platformKey(prov, env) : null);
   if (!key) fail(403, `svc holds no key for '${provider}' that may serve this operation; store your own with POST /teams/me/keys/${provider}.`);
   const pays = own === null;
   const worst = holdMicro(op, asked);
   refuseOverCeiling(options, op.endpoint_id, worst);
+  const ids = { [CALL_ID_HEADER]: callId };
   // the routed dry run's answer for a plan of one: what the call would hold, nothing called or charged
-  if (options.dryRun) return Response.json({ plan: [{ endpoint_id: op.endpoint_id, key: pays ? 'platform' : 'own', worst_cost_micro: worst }], excluded: [], worst_cost_micro: worst });
-  const hold = pays ? await spending.reserve(team.id, worst) : null;
-  if (hold && isRefusal(hold)) {
-    if (hold.why === 'held') fail(402, 'Balance is held by calls in flight; retry when they finish.');
-    balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''} and the balance is ${hold.balance_micro} micro-USD; nothing was called or charged.`);
+  if (options.dryRun) {
+    const plan = { plan: [{ endpoint_id: op.endpoint_id, key: pays ? 'platform' : 'own', worst_cost_micro: worst }], excluded: [], worst_cost_micro: worst };
+    return { status: 200, headers: { 'content-type': 'application/json', ...ids }, text: JSON.stringify(plan) };
   }
-  try {
-    const target = providerUrl(prov, config.env, path);
-    if (!target) fail(400, 'That path leaves the provider\'s host.');
-    const query = new URLSearchParams(url.searchParams);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    placeKey(prov, key, query, headers);
-    target.search = query.toString();
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const started = Date.now();
-    // a failure after the provider was called: the answer names the call and its cost, as every other answer of it does
-    const uncharged = { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' };
-    const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body)), Math.min(router.deps.attemptTimeoutMs, options.timeoutMs), router.deps.maxAnswerBytes);
-    if (answer.failure) {
-      state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
-      const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${router.deps.maxAnswerBytes} bytes` }[answer.failure];
-      fail(502, `${prov.display_name} ${why}; nothing was charged.`, uncharged);
+  const target = providerUrl(prov, env, path);
+  if (!target) fail(400, 'That path leaves the provider\'s host.');
+  const query = new URLSearchParams(req.query);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  placeKey(prov, key, query, headers);
+  target.search = query.toString();
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const outgoing = OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body));
+  const call = () => called(deps, op, outgoing, key, asked);
+  let answered: Answered;
+  let cost: number;
+  if (pays) {
+    // the team's own key holds and charges nothing: the provider bills the team
+    const spent = await deps.spending.spend({ teamId: team.id, worst, ref: { endpoint_id: op.endpoint_id, call_id: callId }, run: async () => {
+      const result = await call();
+      return { price: result.price, result };
+    } });
+    if ('refused' in spent) {
+      if (spent.refused.why === 'held') fail(402, 'Balance is held by calls in flight; retry when they finish.', ids);
+      balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''} and the balance is ${spent.refused.balance_micro} micro-USD; nothing was called or charged.`);
     }
-    // the routed child's rules: a miss status or body condition is a miss; another non-2xx status,
-    // or a 2xx body that is not JSON, is an error and costs nothing
-    const byStatus = classifyStatus(op, answer);
-    let outcome: 'hit' | 'miss' | 'error' = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
-    /** what the call is answered with: the provider's answer that ended it */
-    let final = answer;
-    /** where its miss conditions and rows are read */
-    let record = answer.body;
-    if (!byStatus && op.async) {
-      // A submitted job: the submission says only that it was queued, and the provider bills by how
-      // the job ends (a lookup that finds nothing is free). Polled to its end as a routed child's is,
-      // so the call is charged by that end and answered with the provider's answer holding it.
-      const polled = await pollJob(op, answer, {
-        operations: catalog.runtime.operations, provider: prov, key, env: config.env, deadline: started + options.timeoutMs,
-        intervalMaxMs: router.deps.pollIntervalMaxMs, maxAnswerBytes: router.deps.maxAnswerBytes,
-      });
-      if (polled.kind === 'error') {
-        state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
-        fail(502, `${prov.display_name} accepted the job but it did not finish (${polled.reason}); nothing was charged.`, uncharged);
-      }
-      final = polled.answer ?? answer;
-      record = polled.kind === 'done' ? polled.record : undefined;
-      outcome = polled.kind === 'done' && !missWhen(op.miss, record) ? 'hit' : 'miss';
-    }
-    const hit = outcome === 'hit';
-    const price = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, record, asked) : 0);
-    // More rows than were asked and held for, past what the balance covers: the hold charges what was
-    // held, and the answer says so (spending.ts).
-    const cost = hold ? await hold.charge(price, { endpoint_id: op.endpoint_id, call_id: callId }) : price;
-    state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
-    if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
-    if (outcome === 'error' && KEY_REFUSED.has(answer.status)) return keyRefused(provider, prov.display_name, own !== null, answer, key, callId);
-    return new Response(redact(final.text, key), {
-      status: final.status,
-      // whose key served: with the team's own, the cost is the provider's bill to the team, not a charge to the balance
-      headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost), 'x-svc-key': pays ? 'platform' : 'own' },
+    // More rows than were asked and held for, past what the balance covers: the hold charges what
+    // was held, and the answer says so (spending.ts).
+    answered = spent.result;
+    cost = spent.charged;
+  } else {
+    answered = await call();
+    cost = answered.price;
+  }
+  const { outcome, final, first } = answered;
+  if (own && KEY_TROUBLE.has(first.status)) health.coolOwnKey(team.id, provider);
+  if (outcome === 'error' && KEY_REFUSED.has(first.status)) return keyRefused(provider, prov.display_name, own !== null, first, key, callId);
+  return {
+    status: final.status,
+    // whose key served: with the team's own, the cost is the provider's bill to the team, not a charge to the balance
+    headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', ...ids, 'x-svc-cost-micro': String(cost), 'x-svc-key': pays ? 'platform' : 'own' },
+    text: redact(final.text, key),
+  };
+}
+
+/**
+ * The provider called, an async job polled to its end, and the price of how it ended. A provider
+ * that failed is a 502 (nothing charged). Bounded by svc's own limits only: a request that reached
+ * the provider is billed by it, so the caller's deadline does not cut it (docs/routing.md).
+ */
+async function called(deps: RouterDeps, op: OperationRuntime, outgoing: OutgoingRequest, key: string, asked: number): Promise<Answered> {
+  const { runtime, state } = deps;
+  const prov = runtime.providers[op.provider];
+  const started = Date.now();
+  // a failure after the provider was called: the answer names its cost, as every other answer of it does
+  const uncharged = { 'x-svc-cost-micro': '0' };
+  const answer = await send(outgoing, deps.attemptTimeoutMs, deps.maxAnswerBytes);
+  if (answer.failure) {
+    state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
+    const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${deps.maxAnswerBytes} bytes` }[answer.failure];
+    fail(502, `${prov.display_name} ${why}; nothing was charged.`, uncharged);
+  }
+  // the routed child's rules: a miss status or body condition is a miss; another non-2xx status,
+  // or a 2xx body that is not JSON, is an error and costs nothing
+  const byStatus = classifyStatus(op, answer);
+  let outcome: 'hit' | 'miss' | 'error' = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
+  /** what the call is answered with: the provider's answer that ended it */
+  let final = answer;
+  /** where its miss conditions and rows are read */
+  let record = answer.body;
+  if (!byStatus && op.async) {
+    // A submitted job: the submission says only that it was queued, and the provider bills by how
+    // the job ends (a lookup that finds nothing is free). Polled to its end as a routed child's is,
+    // so the call is charged by that end and answered with the provider's answer holding it.
+    const polled = await pollJob(op, answer, {
+      operations: runtime.operations, provider: prov, key, env: deps.env, deadline: started + DEFAULT_TIMEOUT_MS,
+      intervalMaxMs: deps.pollIntervalMaxMs, maxAnswerBytes: deps.maxAnswerBytes,
     });
-  } finally {
-    hold?.release();
+    if (polled.kind === 'error') {
+      state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
+      fail(502, `${prov.display_name} accepted the job but it did not finish (${polled.reason}); nothing was charged.`, uncharged);
+    }
+    final = polled.answer ?? answer;
+    record = polled.kind === 'done' ? polled.record : undefined;
+    outcome = polled.kind === 'done' && !missWhen(op.miss, record) ? 'hit' : 'miss';
   }
+  state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
+  const price = chargeMicro(op, outcome, outcome === 'hit' ? rowsOf(runtime, op, record, asked) : 0);
+  return { outcome, final, first: answer, price };
 }

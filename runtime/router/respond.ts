@@ -20,7 +20,7 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
     // with verification on, every attempt may be followed by one verification at its worst
     const verifications = o.verifier ? plan.length * o.verifier.worst_cost_micro : 0;
     const worst = plan.reduce((n, a) => n + a.worst_cost_micro, verifications);
-    return { status: 200, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ plan, excluded: o.plan.excluded, verification: o.verifier, worst_cost_micro: worst }) };
+    return { status: 200, headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId }, text: JSON.stringify({ plan, excluded: o.plan.excluded, verification: o.verifier, worst_cost_micro: worst }) };
   }
   // Refusals go through the one error shape of every endpoint (runtime/errors.ts).
   if (o.kind === 'unfillable') invalid([{ loc: ['body'], msg: `Send one of these identity sets for ${capability}: ${identityHint(identity)}.`, type: 'value_error.identity' }]);

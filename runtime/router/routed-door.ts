@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { errorAnswer, fail, type PlainAnswer } from '../errors.ts';
 import { credentialsFrom, knownTeamFor, teamFor } from '../auth.ts';
 import { parseRouteOptions, type HeaderReader } from './options.ts';
+import { newCallId } from '../util/call-id.ts';
 
 export interface RoutedRequest {
   headers: HeaderReader;
@@ -12,8 +13,9 @@ export interface RoutedRequest {
   readBody: () => Promise<unknown>;
 }
 
-/** The answer to a routed call; never throws. */
+/** The answer to a routed call; never throws. Every answer, a refusal too, names the call's id. */
 export async function answerRoutedCall(ctx: AppContext, capability: string, req: RoutedRequest): Promise<PlainAnswer> {
+  const callId = newCallId();
   try {
     // the credential first: every call under the proxy prefix needs one, known capability or not
     const credentials = credentialsFrom(req.headers, req.sessionCookie);
@@ -21,8 +23,8 @@ export async function answerRoutedCall(ctx: AppContext, capability: string, req:
     if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
     const options = parseRouteOptions(req.headers);
     const body = await req.readBody();
-    return await ctx.router.call(team, capability, body ?? {}, options);
+    return await ctx.router.call(team, capability, body ?? {}, options, callId);
   } catch (e) {
-    return errorAnswer(e);
+    return errorAnswer(e, callId);
   }
 }

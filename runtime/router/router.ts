@@ -1,6 +1,7 @@
 // The router as the routes see it: body validation per capability (compiled once), merging of
-// identical concurrent calls, and the executor with its shared health; money is spent through the
-// context's Spending (runtime/spending.ts), shared with every other kind of call.
+// identical concurrent calls, the executor with its shared health, and the pass-through of one
+// operation; money is spent through the context's Spending (runtime/spending.ts, spend()), shared
+// with every other kind of call.
 import type { RuntimeCatalog } from '../../language/types.ts';
 import type { Config } from '../config.ts';
 import type { LiveData } from '../live.ts';
@@ -15,12 +16,28 @@ import { respond, type RoutedResponse } from './respond.ts';
 import { capabilityBodySchema } from '../../language/body-schema.ts';
 import { refuseOutOfScope, type RouteOptions, type RouteScope } from './options.ts';
 import { newCallId } from '../util/call-id.ts';
+import { passThrough, type PassThroughRequest } from './pass-through.ts';
+import type { PlainAnswer } from '../errors.ts';
 
 export interface Router {
   deps: RouterDeps;
   isCapability(name: string): boolean;
   /** `callId`: the id the call's answer and ledger rows carry; a hub run gives its own, so its steps' rows carry the run's */
   call(team: Team, capability: string, body: unknown, options: RouteOptions, callId?: string): Promise<RoutedResponse>;
+  /**
+   * A dry run's plan with no body check: what a hub run's dry run asks of a step whose fields later
+   * steps fill (each present field stands for a value); refusals as the call's own.
+   */
+  plan(team: Team, capability: string, body: Record<string, unknown>, options: RouteOptions): Promise<DryPlan>;
+  /** one catalog operation as its provider defines it (pass-through.ts); refusals and provider failures are thrown */
+  passThrough(team: Team, req: PassThroughRequest, callId: string): Promise<PlainAnswer>;
+}
+
+/** a routed dry run's answer */
+export interface DryPlan {
+  plan: Array<{ endpoint_id: string; key: 'own' | 'platform'; worst_cost_micro: number }>;
+  excluded: Array<{ endpoint_id: string; reason: string }>;
+  worst_cost_micro: number;
 }
 
 /** What the router is made from, all given: nothing is reached for from outside. */
@@ -65,6 +82,9 @@ export function createRouter({ runtime, state, live, config, spending }: RouterP
       if (options.dryRun) return work().then(answer);
       return merger.run(mergeKey(team.id, capability, body, options), work, answer, sharedAnswer);
     },
+    plan: (team, capability, body, options) => routeCall(deps, { team, capability, body, options: { ...options, dryRun: true }, callId: '' })
+      .then((o) => JSON.parse(respond(o, runtime.capabilities[capability].identity, capability, '').text) as DryPlan),
+    passThrough: (team, req, callId) => passThrough(deps, team, req, callId),
   };
 }
 

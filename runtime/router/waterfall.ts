@@ -15,7 +15,8 @@ import { redact } from './redact.ts';
 import { attemptChargeMicro } from '../../language/prices.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
-import { isRefusal, type Hold, type Spending } from '../spending.ts';
+import type { Refusal, Spending } from '../spending.ts';
+import { DEFAULT_TIMEOUT_MS } from '../../language/route-options.ts';
 import { isStorageOutage } from '../errors.ts';
 
 export interface RouterDeps {
@@ -120,22 +121,7 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
     return { ...base, kind: 'miss', stopped: stoppedBy(tried), tried };
   }
   if (call.options.dryRun) return dryRun(deps, call, cap, ownKeys, base);
-  let opening: Hold | null = null;
-  if (!thePlan.attempts.some((a) => a.key === 'own')) {
-    // the first attempt's hold reads the balance too: one round trip for the 402 and the hold
-    const cheapest = cheapestAttemptMicro(thePlan.attempts);
-    const reserved = await deps.spending.reserve(call.team.id, thePlan.attempts[0].worst_cost_micro, cheapest);
-    if (!isRefusal(reserved)) opening = reserved;
-    else if (reserved.why === 'short') {
-      // every attempt listed as skipped for the balance: what a verification refused this way shows
-      return { ...base, kind: 'broke', needed_micro: cheapest, balance_micro: reserved.balance_micro, stopped: 'balance', tried: thePlan.attempts.map((a) => skipped(a.endpoint_id, 'balance')) };
-    }
-  }
-  try {
-    return await waterfall(deps, call, cap, prepared, base, opening);
-  } finally {
-    opening?.release(); // the first attempt skipped before using it
-  }
+  return waterfall(deps, call, cap, prepared, base);
 }
 
 type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;
@@ -154,8 +140,8 @@ function finished(base: Omit<RouteOutcome, 'kind'>, tried: Tried[], spent: numbe
   };
 }
 
-/** `opening`: the hold routeCall took for the plan's first attempt, if it took one */
-async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>, opening: Hold | null): Promise<RouteOutcome> {
+async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>): Promise<RouteOutcome> {
+  // the caller's deadline: no attempt starts after it (one already sent runs to its end: attempt())
   const deadline = Date.now() + call.options.timeoutMs;
   const tried: Tried[] = [];
   let spent = 0;
@@ -163,6 +149,9 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   /** misses that cost something, against the capability's misses.billed_at_most */
   let paidMisses = 0;
   const planned = base.plan.attempts;
+  // With no own key in the plan, the first attempt's hold reads the balance too: one round trip for
+  // the 402 (the balance below the cheapest attempt) and the hold.
+  const least = planned.some((a) => a.key === 'own') ? null : cheapestAttemptMicro(planned);
   /** an own-key attempt the provider refused, to be made again at once with the platform key */
   let retry: PlannedAttempt | null = null;
   for (let i = 0; i < planned.length || retry;) {
@@ -172,18 +161,17 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     if (Date.now() >= deadline) { tried.push(skipped(a.endpoint_id, 'deadline')); continue; }
     if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
     if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
-    // an own-key attempt holds and charges nothing: the provider bills the team
-    let hold: Hold | null = null;
     try {
-      hold = a.key !== 'platform' ? null : a === planned[0] && opening ? opening : await deps.spending.hold(call.team.id, a.worst_cost_micro);
-      if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
-      const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
-      const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
-      const price = attemptChargeMicro(op, chargedAs(verdict), verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
-      // the price never passes the worst case held, so the hold covers the charge
-      const cost = hold ? await hold.charge(price, { endpoint_id: a.endpoint_id, call_id: call.callId }) : price;
-      // A refused charge leaves its hold (a landed one dropped it): give it back before the verification holds.
-      hold?.release();
+      const made = await paidAttempt(deps, call, cap, a, prepared, least !== null && a === planned[0] ? least : undefined);
+      if ('why' in made) {
+        // every attempt listed as skipped for the balance: what a verification refused this way shows
+        if (made.why === 'short' && a === planned[0] && least !== null) {
+          return { ...base, kind: 'broke', needed_micro: least, balance_micro: made.balance_micro, stopped: 'balance', tried: planned.map((p) => skipped(p.endpoint_id, 'balance')) };
+        }
+        tried.push(skipped(a.endpoint_id, 'balance'));
+        continue;
+      }
+      const { verdict, status, ms, raw, cost } = made;
       spent += cost;
       deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
       deps.health.record(a.endpoint_id, verdict.outcome);
@@ -224,8 +212,6 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       // so the call ends here and answers what those charges bought. Before any charge it is the 503.
       if (spent > 0 && isStorageOutage(e)) return finished(base, tried, spent, anyMiss ? 'miss' : 'error', { stopped: 'storage' });
       throw e;
-    } finally {
-      hold?.release();
     }
   }
   // No hit: a child left untried because the balance ran out is why the call stopped.
@@ -233,6 +219,29 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   if (anyMiss) return finished(base, tried, spent, 'miss', broke);
   if (!tried.some((t) => t.outcome !== 'skipped')) return finished(base, tried, spent, 'miss', { stopped: stoppedBy(tried) });
   return finished(base, tried, spent, 'error', broke);
+}
+
+/**
+ * One attempt, paid: a platform-key attempt spends through Spending.spend (its worst case held, the
+ * price by the child's billing rule charged, the rest released) and answers what was charged, or
+ * the refusal; an own-key attempt holds and charges nothing (the provider bills the team) and its
+ * cost is its price. `least`: the first attempt's balance check (a `short` refusal is the 402).
+ */
+async function paidAttempt(deps: RouterDeps, call: RouteCall, cap: Cap, a: PlannedAttempt, prepared: PreparedCall, least: number | undefined): Promise<(Attempted & { cost: number }) | Refusal> {
+  const op = deps.runtime.operations[a.endpoint_id];
+  const run = async () => {
+    const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
+    const result = await attempt(deps, cap, op, prepared.fields, key!);
+    const rows = result.verdict.outcome === 'hit' ? result.verdict.rows : 0;
+    return { price: attemptChargeMicro(op, chargedAs(result.verdict), rows, prepared.limit), result };
+  };
+  if (a.key === 'own') {
+    const { price, result } = await run();
+    return { ...result, cost: price };
+  }
+  // the price never passes the worst case held, so the hold covers the charge
+  const spent = await deps.spending.spend({ teamId: call.team.id, worst: a.worst_cost_micro, least, ref: { endpoint_id: a.endpoint_id, call_id: call.callId }, run });
+  return 'refused' in spent ? spent.refused : { ...spent.result, cost: spent.charged };
 }
 
 /** what one attempt came to: the verdict, the child's status and time, and its answer as JSON text */
@@ -246,8 +255,12 @@ interface Attempted {
 /**
  * One child, start to finish: the request, async polling, and the verdict on what came back. (Not
  * async: a child answering at once, the common case, is one promise from request to verdict.)
+ * Bounded by svc's own limits only (SVC_ATTEMPT_TIMEOUT_MS, a job's polling by DEFAULT_TIMEOUT_MS),
+ * never by the caller's deadline: a request that reached the provider is billed by it, so svc waits
+ * for its answer and charges the caller what it cost, and only a provider's own slowness counts
+ * against its health (docs/routing.md, "Deadlines").
  */
-function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number): Promise<Attempted> {
+function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string): Promise<Attempted> {
   const provider = deps.runtime.providers[op.provider];
   let req: OutgoingRequest;
   try {
@@ -255,16 +268,16 @@ function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Recor
   } catch (e) {
     return Promise.resolve({ verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` }, status: undefined, ms: 0, raw: 'null' });
   }
-  return send(req, Math.min(deps.attemptTimeoutMs, deadline - Date.now()), deps.maxAnswerBytes).then((answer) => {
+  return send(req, deps.attemptTimeoutMs, deps.maxAnswerBytes).then((answer) => {
     const byStatus = classifyStatus(op, answer);
-    if (!byStatus && op.async) return polled(deps, cap, op, answer, key, deadline);
+    if (!byStatus && op.async) return polled(deps, cap, op, answer, key, Date.now() + DEFAULT_TIMEOUT_MS);
     const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
     // The provider's own text (it parsed as JSON), so the answer is not serialised twice.
     return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key) };
   });
 }
 
-/** An async child's job, polled from its first answer to its end. */
+/** An async child's job, polled from its first answer to its end (at most `deadline`, svc's own). */
 async function polled(deps: RouterDeps, cap: Cap, op: OperationRuntime, answer: ChildAnswer, key: string, deadline: number): Promise<Attempted> {
   const t0 = Date.now();
   const provider = deps.runtime.providers[op.provider];

@@ -7,6 +7,9 @@ import { Hub } from '../hub/service.ts';
 import { parseRef, parseToolId } from '../hub/access.ts';
 import type { FileName } from '../hub/types.ts';
 import type { Team } from '../state/index.ts';
+import { errorAnswer } from '../errors.ts';
+import { newCallId } from '../util/call-id.ts';
+import { runOptions } from '../hub/run-options.ts';
 
 type Files = Record<FileName, string>;
 const hubOf = perContext((ctx) => new Hub(ctx));
@@ -69,16 +72,31 @@ export const hubRoutes = [
 
   route<{ team: Team; body: { input: Record<string, unknown> } }>({
     ...hub, method: 'POST', path: '/hub/tools/{tool_id}/run',
-    summary: 'Run a tool (newest live version, or @N while pinnable): you pay every step plus its price, which its maker earns',
+    summary: 'Run a tool (newest live version, or @N while pinnable): you pay every step plus its price, which its maker earns. X-Svc-Route-Max-Cost bounds the steps plus the price; X-Svc-Route-Dry-Run: 1 answers each step\'s plan and the worst cost, nothing called or charged',
     // an empty body is an empty object, so the answer names the missing `input`
-    request: { body: schemas.runBody, emptyBody: {}, about: { tool_id: 'tool id, optionally @N' } },
+    request: {
+      body: schemas.runBody, emptyBody: {}, about: { tool_id: 'tool id, optionally @N' },
+      // the route headers a whole run can honour (runtime/hub/run-options.ts); the others are a 422
+      headers: {
+        'X-Svc-Route-Max-Cost': "Ceiling in USD for the whole run: the steps plus the tool's price. A run that cannot go on within it stops (200, _svc.stopped max_cost); the price is charged only for a complete run.",
+        'X-Svc-Route-Dry-Run': "1: answer each step's plan and the worst cost (steps plus price) without calling or charging anything.",
+      },
+    },
     responses: {
       200: '{output, _svc: {call_id, tool_id, version, steps, price_micro, cost_micro, stopped?}}', 401: 'No or bad credential', 402: 'Balance too low',
-      404: mine[404], 409: 'No live version', 410: 'Retired tool, or a pin past its 30 days', 422: 'Validation error', 502: 'A step failed',
+      404: mine[404], 409: 'No live version', 410: 'Retired tool, or a pin past its 30 days', 422: 'Validation error, or a route header a run cannot apply', 502: 'A step failed',
+      503: 'Storage stopped answering (the answer names the call and what was charged)',
     },
     handle: async ({ ctx, event, team, body: { input } }) => {
-      const answer = await hubOf(ctx).run(team, ref(event), input);
-      return new HTTPResponse(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+      // a paid door: every answer names the run's call id, a refusal or a storage 503 too
+      const callId = newCallId();
+      try {
+        const answer = await hubOf(ctx).run(team, ref(event), input, runOptions(event.req.headers), callId);
+        return new HTTPResponse(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+      } catch (e) {
+        const answer = errorAnswer(e, callId);
+        return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
+      }
     },
   }),
 

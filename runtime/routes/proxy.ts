@@ -2,12 +2,15 @@
 // provider operation at {prefix}/<provider>/<path>.
 import { getCookie, HTTPResponse } from 'h3';
 import { route } from '../declared-route.ts';
-import { fail } from '../errors.ts';
+import { errorAnswer, fail, type PlainAnswer } from '../errors.ts';
 import { SESSION_COOKIE } from '../auth.ts';
 import { readJson } from '../body.ts';
 import { answerRoutedCall } from '../router/routed-door.ts';
-import { passThrough } from '../router/pass-through.ts';
 import type { Team } from '../state/index.ts';
+import { newCallId } from '../util/call-id.ts';
+
+/** a body is read only where the method carries one (nothing sent is `undefined`) */
+const carriesBody = (method: string) => method !== 'GET' && method !== 'DELETE' && method !== 'HEAD';
 
 export const proxyRoutes = [
   route<{ path: { capability: string } }>({
@@ -39,14 +42,13 @@ export const proxyRoutes = [
       headers: {
         'X-Svc-Route-Max-Cost': 'Ceiling in USD: a call that may cost more (its price, or its price for the rows it may return) is a 422, nothing called or charged.',
         'X-Svc-Route-Dry-Run': '1: answer {plan, excluded, worst_cost_micro} for this one operation without calling it or charging.',
-        'X-Svc-Route-Timeout-Ms': 'Deadline in milliseconds, polling of a queued job included (default 60000; may only lower it).',
       },
     },
     responses: {
       default: "The provider's answer, with X-Svc-Cost-Micro and X-Svc-Key (platform or own)", 401: 'No or bad credential', 402: 'Balance too low', 404: 'No such provider or operation',
       405: 'Not the method the operation declares', 422: 'A parameter the operation does not declare (strict entries), or a route header that does not apply or whose ceiling the call passes', 502: "The provider refused svc's key or failed",
     },
-    handle: ({ ctx, event, team, path: { provider } }) => {
+    handle: async ({ ctx, event, team, path: { provider } }) => {
       if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {
         if (ctx.router.isCapability(provider)) {
           const base = `${ctx.config.proxyPrefix}/${provider}`;
@@ -59,7 +61,20 @@ export const proxyRoutes = [
         }
         fail(404, `No provider '${provider}' in the catalog.`);
       }
-      return passThrough(ctx, team, provider, event);
+      // every answer names the call, a refusal or a storage 503 too
+      const callId = newCallId();
+      let answer: PlainAnswer;
+      try {
+        const url = new URL(event.req.url);
+        const method = event.req.method;
+        answer = await ctx.router.passThrough(team, {
+          provider, method, path: url.pathname.slice(`${ctx.config.proxyPrefix}/${provider}`.length) || '/', query: url.searchParams,
+          headers: event.req.headers, body: carriesBody(method) ? await readJson(event, ctx.config.maxBodyBytes) : undefined,
+        }, callId);
+      } catch (e) {
+        answer = errorAnswer(e, callId);
+      }
+      return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
     },
   }),
 ];

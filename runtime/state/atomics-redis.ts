@@ -11,7 +11,8 @@ import { onRedis, type RedisClient } from './redis-client.ts';
 import { withScripts, type Scripted } from './redis-scripts.ts';
 import { RECORD_PREFIX } from './drivers/redis.ts';
 import { StorageUnavailable } from './unavailable.ts';
-import { Doubts } from './redis-doubts.ts';
+import { Doubts, reversal } from './redis-doubts.ts';
+import { Instances, openReceipts } from './redis-lease.ts';
 import type { Account, Atomics, HoldAnswer, LedgerDraft, LedgerEntry } from './atomics.ts';
 
 const CAS_TRIES = 200;
@@ -27,13 +28,25 @@ export class RedisAtomics implements Atomics {
   /** updates of one record from this process queue here, so only other instances can conflict */
   private lock = new KeyedLock();
   private doubts: Doubts;
+  /** this instance's lease, and the sweep of the doubts of instances that are gone (redis-lease.ts) */
+  private instances: Instances;
 
   constructor(private client: RedisClient, private storage: Storage) {
     this.scripts = withScripts(client);
+    this.instances = new Instances(client, {
+      refund: (account, chargeId, amount) => this.refund(account, chargeId, amount),
+      reverse: (account, draft, receipt) => this.send(account, reversal(draft), receipt),
+    });
     this.doubts = new Doubts(RECEIPT_S * 1000, async (receipt) => {
       const id = await onRedis(client.get(receipt));
       return id === null ? null : Number(id);
-    }, (account, draft, receipt) => this.send(account, draft, receipt), (account, chargeId, amount) => this.refund(account, chargeId, amount));
+    }, (account, draft, receipt) => this.send(account, draft, receipt), (account, chargeId, amount) => this.refund(account, chargeId, amount), (receipt) => this.instances.answered(receipt));
+    this.instances.start();
+  }
+
+  /** stop renewing the lease: another instance settles what this one leaves in doubt */
+  stop(): void {
+    this.instances.stop();
   }
 
   nextId(name: string): Promise<number> {
@@ -67,7 +80,9 @@ export class RedisAtomics implements Atomics {
     // the entry's JSON after its id, which the script puts first
     const tail = `,${JSON.stringify({ at, kind, amount_micro, endpoint_id, call_id, tool_id }).slice(1)}`;
     const field = kind === 'earning' ? 'earnings' : 'balance';
-    const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), receipt, ...holds(account), field, String(amount_micro), tail, RECEIPT_S, unhold)));
+    const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), receipt, ...holds(account), openReceipts(this.instances.me), field, String(amount_micro), tail, RECEIPT_S, unhold, account)));
+    // heard: no other instance may take it for a doubt of this one
+    if (id) this.instances.answered(receipt);
     return id ? { id, at, kind, amount_micro, endpoint_id, call_id, tool_id } : null;
   }
 

@@ -10,5 +10,6 @@ export async function openRedis(url: string): Promise<{ storage: Storage; atomic
   const client = redisClient(url);
   await connectRedis(client, url);
   const storage = createStorage({ driver: redisDriver(client) });
-  return { storage, atomics: new RedisAtomics(client, storage), release: () => client.disconnect() };
+  const atomics = new RedisAtomics(client, storage);
+  return { storage, atomics, release: () => { atomics.stop(); client.disconnect(); } };
 }

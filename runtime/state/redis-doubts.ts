@@ -28,6 +28,8 @@ export class Doubts {
     private send: (account: string, draft: LedgerDraft, receipt: string) => Promise<LedgerEntry | null>,
     /** the state's refund of a charge entry (Atomics.refund) */
     private refund: (account: string, chargeId: number, amount: number) => Promise<LedgerEntry | null>,
+    /** a doubt settled: no other instance need settle it (redis-lease.ts) */
+    private settled: (receipt: string) => void = () => {},
   ) {}
 
   /** true when no post is waiting to be checked */
@@ -53,6 +55,7 @@ export class Doubts {
       try {
         const id = await this.landed(d.receipt);
         if (id !== null) await this.undo(d, id); // null: never landed, nothing to undo
+        this.settled(d.receipt);
       } catch {
         this.open.push(d);
       }

@@ -27,20 +27,28 @@ end`;
 
 export const SCRIPTS = {
   /**
-   * KEYS: account hash, ledger list, the post's receipt, the account's holds hash and expiry set. ARGV: field
-   * (balance|earnings), signed amount, entry JSON after its id, receipt lifetime s, a hold id to drop
-   * once the entry is written ('' for none). Answers the entry id, or 0 (refused, nothing written,
-   * the hold left standing). The receipt tells a poster whose answer was lost whether the post landed.
+   * KEYS: account hash, ledger list, the post's receipt, the account's holds hash and expiry set, the
+   * poster's open receipts hash. ARGV: field (balance|earnings), signed amount, entry JSON after its
+   * id, receipt lifetime s, a hold id to drop once the entry is written ('' for none), the account.
+   * Answers the entry id, or 0 (refused, nothing written, the hold left standing). The receipt tells
+   * a poster whose answer was lost whether the post landed; a post sent again under a receipt that
+   * landed answers that entry and writes nothing. The open receipts hash names, for any instance, the
+   * posts of this one it has not yet heard answered (redis-lease.ts).
    */
   ledgerPost: {
-    numberOfKeys: 5,
+    numberOfKeys: 6,
     lua: `
+local prior = redis.call('GET', KEYS[3])
+if prior then return tonumber(prior) end
 local next = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') + tonumber(ARGV[2])
 if next < 0 or next > ${MAX_SAFE} then return 0 end
 redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
 local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('RPUSH', KEYS[2], '{"id":' .. id .. ARGV[3])
+local entry = '{"id":' .. id .. ARGV[3]
+redis.call('RPUSH', KEYS[2], entry)
 redis.call('SET', KEYS[3], id, 'EX', ARGV[4])
+redis.call('HSET', KEYS[6], KEYS[3], ARGV[6] .. '\\n' .. entry)
+redis.call('EXPIRE', KEYS[6], ARGV[4])
 if ARGV[5] ~= '' then
   ${EPHEMERAL}
   ${dropHold('KEYS[4]', 'KEYS[5]', 'ARGV[5]')}

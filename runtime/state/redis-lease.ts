@@ -1,0 +1,106 @@
+// Doubts that outlive their instance. A ledger post whose answer was lost is a doubt of the instance
+// that sent it (redis-doubts.ts): its caller heard 503, "nothing was charged", and the instance undoes
+// the post once Redis answers again. If that instance dies first, its memory of the doubt dies too,
+// so the post script also names every post in a hash of the poster's open receipts, and the poster
+// takes each one out as soon as it hears the answer. What is left under an instance that is gone is
+// what it never heard answered: its doubts, which any living instance then settles.
+// An instance is alive while its lease (a key it sets again every LEASE_BEAT_MS) stands. A living
+// instance sweeps the open receipts of one whose lease has lapsed, once it has itself been connected
+// for a whole lease (so every instance still alive has had time to renew its own, and to take out
+// what it heard answered), taking the sweep with SET NX so one instance does it.
+import { randomHex } from '../util/call-id.ts';
+import { onRedis, type RedisClient } from './redis-client.ts';
+import type { LedgerDraft } from './atomics.ts';
+
+export const LEASE_MS = 10_000;
+const LEASE_BEAT_MS = 2000;
+const INSTANCES = 'instances';
+const lease = (id: string) => `live:${id}`;
+/** an instance's open receipts: receipt key → account, a line break, the entry's JSON */
+export const openReceipts = (id: string) => `open:${id}`;
+
+/** how a gone instance's open post is undone: a charge refunded, anything else reversed under its own receipt */
+export interface Undo {
+  refund(account: string, chargeId: number, amount: number): Promise<unknown>;
+  reverse(account: string, draft: LedgerDraft, receipt: string): Promise<unknown>;
+}
+
+export class Instances {
+  /** this instance's id, in its lease and its open receipts' key */
+  readonly me = randomHex();
+  /** receipts heard answered, not yet taken out of the open hash */
+  private heard: string[] = [];
+  private flushing = false;
+  /** since when this instance has reached Redis without a break (null: not now) */
+  private connectedSince: number | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private client: RedisClient, private undo: Undo) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.beat(), LEASE_BEAT_MS).unref();
+    void this.beat();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** the post under `receipt` was answered (landed or refused): no other instance may undo it */
+  answered(receipt: string): void {
+    this.heard.push(receipt);
+    // one write per turn of the event loop, for every answer heard in it
+    if (this.heard.length === 1) setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    if (this.flushing || !this.heard.length) return;
+    this.flushing = true;
+    const taken = this.heard;
+    this.heard = [];
+    try {
+      await onRedis(this.client.hdel(openReceipts(this.me), ...taken));
+    } catch {
+      this.heard.push(...taken); // the next beat tries again
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /** renew the lease, take out what was heard, and sweep the instances that are gone */
+  async beat(): Promise<void> {
+    try {
+      await onRedis(this.client.multi().set(lease(this.me), '1', 'PX', LEASE_MS).sadd(INSTANCES, this.me).exec());
+      this.connectedSince ??= Date.now();
+      await this.flush();
+      if (Date.now() - this.connectedSince >= LEASE_MS) await this.sweep();
+    } catch {
+      this.connectedSince = null;
+    }
+  }
+
+  /** settle the open receipts of every instance whose lease has lapsed */
+  async sweep(): Promise<void> {
+    for (const id of await onRedis(this.client.smembers(INSTANCES))) {
+      if (id === this.me || (await onRedis(this.client.exists(lease(id))))) continue;
+      if ((await onRedis(this.client.set(`sweep:${id}`, this.me, 'PX', LEASE_MS, 'NX'))) !== 'OK') continue;
+      const open = await onRedis(this.client.hgetall(openReceipts(id)));
+      for (const [receipt, value] of Object.entries(open)) {
+        await this.settle(receipt, value);
+        await onRedis(this.client.hdel(openReceipts(id), receipt));
+      }
+      await onRedis(this.client.srem(INSTANCES, id));
+    }
+  }
+
+  private async settle(receipt: string, value: string): Promise<void> {
+    const cut = value.indexOf('\n');
+    const account = value.slice(0, cut);
+    const entry = JSON.parse(value.slice(cut + 1)) as LedgerDraft & { id: number };
+    const { id, kind, amount_micro, endpoint_id, call_id, tool_id } = entry;
+    process.stderr.write(`svc: undoing a ${kind} of ${amount_micro} micro-USD on ${account} (call ${call_id ?? '-'}) whose instance died before hearing it landed; its caller was told nothing was charged\n`);
+    if (kind === 'charge') await this.undo.refund(account, id, -amount_micro);
+    else await this.undo.reverse(account, { kind, amount_micro, endpoint_id, call_id, tool_id }, `${receipt}:undo`);
+  }
+}
