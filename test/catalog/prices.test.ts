@@ -55,7 +55,7 @@ describe('prices from the providers\' own pages', () => {
 
   it('more routed children than before are priced from the provider\'s own page', () => {
     const children = Object.values(runtime.capabilities).flatMap((c) => c.children);
-    const documented = children.filter((id) => op(id).cost?.confidence === 'documented');
+    const documented = children.filter((id) => op(id).cost?.source === 'documented');
     expect(documented.length).toBeGreaterThan(22);
   });
 
