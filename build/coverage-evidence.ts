@@ -1,5 +1,6 @@
 // COVERAGE.md's evidence section: per provider, who states its routed children's prices, whether a
 // credit's dollar rate is stated, and where its base URL and auth are stated; what is still unknown.
+import { inDollars } from '../language/price-words.ts';
 import type { FactSrc, OperationSrc, ProviderSrc } from '../language/types.ts';
 
 type Counts = { documented: number; third_party: number; estimated: number };
@@ -12,7 +13,7 @@ const count = (ops: OperationSrc[]): Counts => ({
 
 /** Stated or assumed, for the children whose stated charge is in credits or another non-dollar unit. */
 function dollarRate(ops: OperationSrc[]): string {
-  const inCredits = ops.filter((o) => o.cost && o.cost.source !== 'estimated' && o.cost.type !== 'free' && o.cost.currency !== 'USD');
+  const inCredits = ops.filter((o) => o.cost && o.cost.source !== 'estimated' && o.cost.type !== 'free' && !inDollars(o.cost.currency));
   if (!inCredits.length) return '–';
   const stated = inCredits.filter((o) => o.cost!.usd_evidence).length;
   return stated === inCredits.length ? 'stated' : stated ? `stated for ${stated} of ${inCredits.length}` : 'assumed';

@@ -3,6 +3,7 @@
 // as far as the words next to it say, and no further.
 import type { EvidenceSrc, OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 import type { BuildError } from './build-error.ts';
+import { inDollars } from '../language/price-words.ts';
 
 type At = (...path: Array<string | number>) => SourcePos;
 
@@ -33,7 +34,7 @@ export function priceEvidenceErrors(op: OperationSrc, at: At, provider: Provider
   if (c.source === 'third_party' && !c.evidence.by) err('cost.source third_party needs cost.evidence.by: who states the price', 'evidence');
   if (c.type !== 'free' && !quoteNames(c.evidence.quote, c.value)) err(`cost.evidence.quote does not name the price's figure ${c.value}: quote the words that state it`, 'evidence', 'quote');
   // the charge is stated in credits; what a credit costs in dollars is a second fact
-  if (c.type !== 'free' && c.usd !== null && c.currency !== 'USD' && !c.usd_evidence && !c.assumed) {
+  if (c.type !== 'free' && c.usd !== null && !inDollars(c.currency) && !c.usd_evidence && !c.assumed) {
     err(`cost.usd: a price in ${c.currency} needs cost.usd_evidence (the words that state a ${c.currency} unit's dollar price) or cost.assumed (the rate assumed)`, 'usd');
   }
   return errs;
