@@ -9,10 +9,11 @@ type At = (...path: Array<string | number>) => SourcePos;
 
 const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 
-/** Whether the quoted words name the figure: as digits (0.25, .25, 1,000) or, for a small whole number, as a word. */
+/** Whether the quoted words name the figure: as digits (0.25, .25, 1,000), for a small whole number as a word, and 1 as "a credit". */
 export function quoteNames(quote: string, value: number): boolean {
   const text = quote.toLowerCase().replace(/(\d),(\d{3})/g, '$1$2');
   if ((text.match(/\d*\.?\d+/g) ?? []).some((n) => Number(n) === value)) return true;
+  if (value === 1 && /\ban? (credit|request|search|lookup|query)\b/.test(text)) return true;
   return Number.isInteger(value) && value < WORDS.length && new RegExp(`\\b${WORDS[value]}\\b`).test(text);
 }
 
