@@ -35,7 +35,7 @@ export function generateCatalog(dir: string, providers: number): number {
       lines.push(
         `  - id: ${id}`, `    name: Verify ${word(p + k)} address`, `    summary: Checks whether an address of ${word(p)} ${word(k)} is deliverable.`,
         `    method: GET`, `    path: /verify${k}`, `    kind: data`,
-        `    cost: {type: per_call, value: 1, currency: credits, unit: check, usd: ${((p % 37) + 1) / 10000}, source: docs, source_url: https://gen${p}.test/pricing, checked: 2026-11-01, confidence: documented}`,
+        `    cost: {type: per_call, value: 1, currency: credits, unit: check, usd: ${((p % 37) + 1) / 10000}, source: documented, evidence: {url: "https://gen${p}.test/pricing", quote: one check costs 1 credit, read: 2026-11-01}, assumed: a generated credit price}`,
         `    input: {queryParams: {email: {type: string, required: true, example: jane@acme.com}}}`,
         `    docs_url: https://docs.gen${p}.test/verify`, `    serves: gen.verify${(p + k * 7) % groups}`, `    accepts: [[email]]`,
         `    request: {map: [{from: email, to: query.email}]}`,
@@ -52,7 +52,7 @@ export function generateCatalog(dir: string, providers: number): number {
         `  - id: ${service}.op${k}`, `    name: ${word(k)} ${word(p + k)} ${word(p * k)} lookup`,
         `    summary: Returns ${word(p + 2 * k)} and ${word(k + 5)} data about a ${word(p + k + 3)} from provider ${p}.`,
         `    method: ${k % 2 ? 'POST' : 'GET'}`, `    path: /op${k}`, `    kind: ${kind}`, `    capability: ${cap}`,
-        `    cost: {type: per_call, value: 1, currency: credits, unit: call, usd: ${((p + k) % 50) / 1000}, source: docs}`,
+        `    cost: {type: per_call, value: 1, currency: credits, unit: call, usd: ${((p + k) % 50) / 1000}, source: estimated, assumed: a generated price}`,
         `    input: {queryParams: {q: {type: string, required: true, example: acme}}}`, `    docs_url: https://docs.gen${p}.test/op${k}`,
       );
       ops++;

@@ -1,7 +1,9 @@
 // catalog/COVERAGE.md: the market per routed capability at a glance, generated on every build.
 import { GENERATED } from './generated.ts';
-import type { CapabilitySrc, CatalogEntry, RuntimeCatalog } from '../language/types.ts';
+import type { CapabilitySrc, CatalogEntry, ProviderSrc, RuntimeCatalog } from '../language/types.ts';
+import { evidenceMarkdown } from './coverage-evidence.ts';
 import { missMayCost } from '../language/prices.ts';
+import { priceTrust } from '../language/price-words.ts';
 
 /** Who pays when no child serves, as the router applies the capability's `misses` block. */
 function unservedPays(cap: CapabilitySrc | undefined): string {
@@ -19,7 +21,7 @@ function seedColumns(cap: CapabilitySrc | undefined, ours: string): [string, str
   return [seed, cap?.misses?.why ?? (differs ? 'differs; no reason recorded' : '–')];
 }
 
-export function coverageMarkdown(entries: CatalogEntry[], runtime: RuntimeCatalog): string {
+export function coverageMarkdown(entries: CatalogEntry[], runtime: RuntimeCatalog, providers: ProviderSrc[]): string {
   const byId = new Map(entries.map((e) => [e.endpoint.id, e.endpoint]));
   const routed = entries.filter((e) => e.routing).sort((a, b) => a.endpoint.id.localeCompare(b.endpoint.id));
   const billing = (id: string) => Boolean(runtime.operations[id] && missMayCost(runtime.operations[id]));
@@ -40,13 +42,14 @@ export function coverageMarkdown(entries: CatalogEntry[], runtime: RuntimeCatalo
     const [seed, why] = seedColumns(cap, ours);
     lines.push(`| ${r.endpoint.capability} | ${plan.length} | ${prices.length ? `${Math.min(...prices)} – ${Math.max(...prices)}` : '–'} | ${ours} | ${seed} | ${unservedPays(cap)} | ${why} |`);
   }
+  lines.push(...evidenceMarkdown(providers));
   for (const r of routed) {
-    lines.push('', `## ${r.endpoint.capability}`, '', r.endpoint.summary, '', '| child | provider | price | USD per hit | bills a miss |', '|---|---|---|---|---|');
+    lines.push('', `## ${r.endpoint.capability}`, '', r.endpoint.summary, '', '| child | provider | price | USD per hit | bills a miss | stated by |', '|---|---|---|---|---|---|');
     for (const p of r.routing!.plan) {
       const e = byId.get(p.endpoint_id)!;
       const c = e.cost;
       const price = c ? `${c.type}: ${c.value} ${c.currency} per ${c.per > 1 ? `${c.per} ` : ''}${c.unit}` : '–';
-      lines.push(`| ${e.id} | ${e.provider_display} | ${price} | ${p.usd_per_hit ?? '–'} | ${billing(e.id) ? 'yes' : 'no'} |`);
+      lines.push(`| ${e.id} | ${e.provider_display} | ${price} | ${p.usd_per_hit ?? '–'} | ${billing(e.id) ? 'yes' : 'no'} | ${c ? priceTrust(c) : '–'} |`);
     }
   }
   return `${lines.join('\n')}\n`;

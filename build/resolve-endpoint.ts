@@ -6,8 +6,8 @@ export function costOut(c: CostSrc | null): CostOut | null {
   if (!c) return null;
   return {
     type: c.type, value: c.value, currency: c.currency, per: c.per ?? 1, unit: c.unit,
-    source: c.source, source_url: c.source_url ?? null, checked: c.checked ?? null,
-    confidence: c.confidence ?? null, note: c.note ?? null, usd: c.usd,
+    source: c.source, evidence: c.evidence ?? null, conflict: c.conflict ?? [], usd_evidence: c.usd_evidence ?? null,
+    assumed: c.assumed ?? null, note: c.note ?? null, usd: c.usd,
     ...(c.rows_per_unit ? { rows_per_unit: c.rows_per_unit } : {}),
     ...(c.min_units ? { min_units: c.min_units } : {}),
     ...(c.reported_charge ? { reported_charge: c.reported_charge } : {}),

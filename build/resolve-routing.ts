@@ -72,7 +72,7 @@ export function resolveRouted(cap: CapabilitySrc, children: Child[], also: Endpo
     call_template: routedTemplate(cap),
     cost: {
       type: 'per_success', value: cheapest ?? 0, currency: 'USD', per: 1, unit: 'hit', source: 'inferred',
-      source_url: null, checked: null, confidence: null,
+      evidence: null, conflict: [], usd_evidence: null, assumed: null,
       note: `the serving child's price, 0% markup; ${children.length} children from $${cheapest ?? 0} per hit`,
       varies: true, usd: cheapest,
     },

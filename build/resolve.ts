@@ -1,7 +1,7 @@
 // Validated sources -> everything dist/catalog holds. Pure; deterministic (same input, same output).
 import type { LoadedCatalog } from './load.ts';
 import type {
-  CapabilityDoc, CapabilitySrc, CatalogEntry, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
+  CapabilityDoc, CapabilitySrc, CatalogEntry, CostOut, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
 } from '../language/types.ts';
 import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
@@ -121,14 +121,19 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
     capabilities: capabilities.size,
     platforms: platforms.size,
   };
-  return { manifest, platforms: platformRows, shelves: shelfList, entries, searchRows, searchCapabilities, runtime, coverage: coverageMarkdown(entries, runtime) };
+  return { manifest, platforms: platformRows, shelves: shelfList, entries, searchRows, searchCapabilities, runtime, coverage: coverageMarkdown(entries, runtime, cat.providers.map((p) => p.data)) };
+}
+
+/** The days a price's words were read. */
+function evidenceRead(c: CostOut | null): string[] {
+  return c ? [c.evidence, c.usd_evidence, ...c.conflict].flatMap((e) => (e ? [e.read] : [])) : [];
 }
 
 /** Deterministic: SOURCE_DATE_EPOCH when set, else the newest date the catalog itself carries. */
 function builtAt(entries: CatalogEntry[]): string {
   const epoch = process.env.SOURCE_DATE_EPOCH;
   if (epoch) return new Date(Number(epoch) * 1000).toISOString();
-  const dates = entries.flatMap((e) => [e.endpoint.verified, e.endpoint.added, e.endpoint.cost?.checked]).filter((d): d is string => Boolean(d)).sort();
+  const dates = entries.flatMap((e) => [e.endpoint.verified, e.endpoint.added, ...evidenceRead(e.endpoint.cost)]).filter((d): d is string => Boolean(d)).sort();
   return `${dates.pop() ?? '1970-01-01'}T00:00:00.000Z`;
 }
 

@@ -18,6 +18,7 @@ import { formatError, type BuildError } from './build-error.ts';
 import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { chargeErrors, pathTies } from './validate-pass-through.ts';
+import { factErrors, priceEvidenceErrors } from './validate-evidence.ts';
 
 /** JSON.parse says whether an example is JSON; YAML's JSON mode says where it is not. */
 function jsonErrorPos(file: string, text: string): SourcePos {
@@ -75,7 +76,7 @@ function checkOperation(
   else if (!ctx.platforms.has(platform)) err(`platform '${platform}' is not in platforms.yaml`, 'platform');
 
   if (op.cost && op.cost.type !== 'free' && op.cost.usd === null && op.serves) err('cost.usd: a routed child needs a price in USD', 'cost', 'usd');
-  errs.push(...chargeErrors(op, at, ctx.provider));
+  errs.push(...chargeErrors(op, at, ctx.provider), ...priceEvidenceErrors(op, at, ctx.provider));
   if (op.async) {
     if (!ctx.allIds.has(op.async.poll.endpoint)) err(`async.poll.endpoint '${op.async.poll.endpoint}' is not an operation in the catalog`, 'async', 'poll', 'endpoint');
   }
@@ -105,7 +106,7 @@ function checkOperation(
   // It sets the contract's misses apart from the provider's own: with no own miss form, or every miss billed, there is nothing to set apart.
   if (op.bills_contract_miss && !op.miss?.status?.length && !op.miss?.when?.length) err('bills_contract_miss: true needs the provider\'s own miss (miss.status or miss.when); without one every miss is a contract miss, so say bills_miss', 'bills_contract_miss');
   if (op.bills_contract_miss && op.bills_miss) err('bills_contract_miss: true adds nothing to bills_miss: true (every miss is billed already)', 'bills_contract_miss');
-  if (!op.cost?.source_url) err('a routed child needs cost.source_url (where the price is published)', 'cost');
+  if (!op.cost) err('a routed child needs a cost', 'id');
   if (!ctx.examples.has(op.id)) err(`a routed child needs a captured example: examples/${op.id}.json`, 'id');
 
   const sets = cap.identity.map((s) => [...s].sort().join('+'));
@@ -239,7 +240,7 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
   const allIds = new Set(idAt.keys());
   for (const p of provs) {
     if (misnamed.has(p)) continue;
-    errors.push(...pathTies(p));
+    errors.push(...pathTies(p), ...factErrors(p.data, (...path) => p.pos(path)));
     p.data.operations.forEach((op, i) => {
       errors.push(...checkOperation(op, (...path) => p.pos(['operations', i, ...path]), { provider: p.data, capabilities, platforms, examples: cat.examples, allIds }));
     });

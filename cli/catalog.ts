@@ -4,10 +4,11 @@ import { baseUrl, failureOf, ok, pathId, send } from './http.ts';
 import { EXIT, CliFailure } from './fail.ts';
 import { spin } from './spinner.ts';
 import { json, note, out, pairs, percent, printJson, table } from './print.ts';
+import { priceTrust } from '../language/price-words.ts';
+import type { CostOut } from '../language/dist-types.ts';
 
 interface Observed { hit_rate: number | null; p50_ms: number | null; p95_ms: number | null }
-interface Cost { usd: number | null; unit: string; type: string; source: string; source_url: string | null }
-interface Endpoint { id: string; name: string; summary: string; provider_display: string; kind: string; method: string; path: string; cost: Cost | null; observed: Observed | null; input: Record<string, unknown> }
+interface Endpoint { id: string; name: string; summary: string; provider_display: string; kind: string; method: string; path: string; cost: CostOut | null; observed: Observed | null; input: Record<string, unknown> }
 interface Entry { endpoint: Endpoint; siblings: Endpoint[]; call_template: string; hints: string[] }
 
 const words = (args: { _: string[] }) => args._.join(' ').trim();
@@ -57,7 +58,7 @@ export const show = defineCommand({
     const p = e.endpoint;
     out(pairs({
       id: p.id, name: p.name, provider: p.provider_display, kind: p.kind, summary: p.summary,
-      cost: p.cost ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${p.cost.source_url ?? p.cost.source})` : 'not priced',
+      cost: p.cost ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${priceTrust(p.cost)}${p.cost.evidence ? `; ${p.cost.evidence.url}` : ''})` : 'not priced',
       observed: p.observed ? `hit rate ${percent(p.observed.hit_rate)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms` : 'no calls yet',
     }));
     const params = parameters(p.input);

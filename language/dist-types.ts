@@ -1,5 +1,5 @@
 // Shapes of dist/catalog/ (what the build emits and the runtime, the sandbox and a CDN read).
-import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, PageSizeSrc, ProviderSrc, RequestSrc, ResponseSrc, VerifySrc, VocabularySrc } from './source-types.ts';
+import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, EvidenceSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, PageSizeSrc, PriceSource, ProviderSrc, RequestSrc, ResponseSrc, VerifySrc, VocabularySrc } from './source-types.ts';
 
 export interface CostOut {
   type: CostType;
@@ -9,10 +9,12 @@ export interface CostOut {
   rows_per_unit?: number;
   min_units?: number;
   unit: string;
-  source: string;
-  source_url: string | null;
-  checked: string | null;
-  confidence: string | null;
+  /** who states the charge; `inferred` on a routed capability's entry (its children's prices) */
+  source: PriceSource | 'inferred';
+  evidence: EvidenceSrc | null;
+  conflict: EvidenceSrc[];
+  usd_evidence: EvidenceSrc | null;
+  assumed: string | null;
   note: string | null;
   varies?: boolean;
   usd: number | null;

@@ -101,6 +101,17 @@ export interface InputSrc {
 
 export type CostType = 'per_success' | 'per_call' | 'per_result' | 'free';
 
+/** Who states a price (docs/catalog-format.md, "Prices and their evidence"). */
+export type PriceSource = 'documented' | 'third_party' | 'estimated';
+
+/** Words that state a fact: where, the words (a short quotation), the day read, and who wrote them when not the provider. */
+export interface EvidenceSrc {
+  url: string;
+  quote: string;
+  read: string;
+  by?: string;
+}
+
 export interface CostSrc {
   type: CostType;
   value: number;
@@ -113,10 +124,16 @@ export interface CostSrc {
   unit: string;
   /** USD for one unit (one call, one success, one result row or block of rows) */
   usd: number | null;
-  source: string;
-  source_url?: string | null;
-  checked?: string | null;
-  confidence?: string | null;
+  /** who states the charge in `currency` (type, value, unit) */
+  source: PriceSource;
+  /** documented and third_party: the words that state the charge */
+  evidence?: EvidenceSrc;
+  /** the provider's own words elsewhere that state another price; `value` bills the dearer reading */
+  conflict?: EvidenceSrc[];
+  /** the words that state the dollar price of one `currency` unit, where some do */
+  usd_evidence?: EvidenceSrc;
+  /** what nothing quoted states: the whole price when estimated, else the dollar rate */
+  assumed?: string;
   note?: string | null;
   reported_charge?: { path: string; unit: string };
 }
@@ -259,12 +276,24 @@ export interface OperationSrc {
   bills_contract_miss?: boolean;
 }
 
+/** A provider fact checked against words: the provider's own (documented) or someone else's (third_party, with `by`). */
+export interface FactSrc extends EvidenceSrc {
+  source: 'documented' | 'third_party';
+}
+
+/** Where the facts every call depends on are stated (docs/catalog-format.md, "Facts and their sources"). */
+export interface FactsSrc {
+  base_url?: FactSrc;
+  auth?: FactSrc;
+}
+
 export interface ProviderSrc {
   service: string;
   display_name: string;
   base_url: string;
   docs_url: string;
   auth: AuthSrc;
+  facts?: FactsSrc;
   description?: string;
   errors?: { unauthorized?: { status: number; body: unknown } };
   defaults?: Partial<Pick<OperationSrc, 'tier' | 'domain' | 'scope' | 'platform' | 'verified' | 'added' | 'platform_eligible' | 'platform_blocked'>>;

@@ -12,13 +12,27 @@ const runtime = JSON.parse(readFileSync(join(dist, 'runtime.json'), 'utf8')) as 
 const op = (id: string): OperationRuntime => runtime.operations[id];
 
 describe('prices from the providers\' own pages', () => {
-  it('Lusha searches bill 1 credit a result and 1 credit for an empty answer; its lookups bill no miss', () => {
+  it('Lusha searches bill 1 credit per started block of 25 results and 1 credit for an empty answer; its lookups bill no miss', () => {
     for (const id of ['lusha.people.search', 'lusha.companies.search']) {
       expect(op(id).price_micro, id).toBe(90_000);
-      expect(chargeMicro(op(id), 'hit', 3), id).toBe(270_000);
+      expect([1, 3, 25, 26, 50].map((rows) => chargeMicro(op(id), 'hit', rows)), id).toEqual([90_000, 90_000, 90_000, 180_000, 180_000]);
       expect(chargeMicro(op(id), 'miss', 0), id).toBe(90_000);
+      expect(op(id).cost?.evidence?.quote, id).toMatch(/1 credit per 1–25 results/);
     }
     for (const id of ['lusha.people.enrich', 'lusha.people.email.find', 'lusha.people.phone.find', 'lusha.companies.enrich']) expect(chargeMicro(op(id), 'miss', 0), id).toBe(0);
+  });
+
+  it('LeadMagic email validation is 0.25 credit, quoted from its own repository', () => {
+    const verify = op('leadmagic.people.email.verify');
+    expect(verify.cost).toMatchObject({ value: 0.25, usd: 0.006, source: 'documented' });
+    expect(verify.cost?.evidence?.url).toMatch(/github\.com\/LeadMagic\/leadmagic-openapi/);
+  });
+
+  it('Ocean\'s person enrichment names both of Ocean\'s readings and bills the dearer', () => {
+    const enrich = op('ocean.people.enrich').cost!;
+    expect(enrich).toMatchObject({ value: 3, usd: 0.06, source: 'documented' });
+    expect(enrich.evidence?.quote).toMatch(/Cost: 3 credits/);
+    expect(enrich.conflict.map((c) => c.quote)).toEqual([expect.stringMatching(/0\.2 credits per company\/contact/)]);
   });
 
   it('Hunter Domain Search bills one credit per started block of 10 emails', () => {
@@ -35,7 +49,8 @@ describe('prices from the providers\' own pages', () => {
 
   it('other prices the pages settle', () => {
     expect(op('thecompaniesapi.companies.enrich').cost?.usd).toBe(0.0019);
-    expect(op('freshli.people.enrich').cost).toMatchObject({ value: 1, usd: 0.01 });
+    // Fresh's two copies of its credit page disagree (2 credits against 1): the dearer is billed, the other named
+    expect(op('freshli.people.enrich').cost).toMatchObject({ value: 2, usd: 0.02, conflict: [expect.objectContaining({ quote: expect.stringMatching(/1 credit/) })] });
     for (const id of ['rocketreach.people.search', 'rocketreach.companies.search']) expect(op(id).cost?.type, id).toBe('free');
     // Snov bills an unknown email but not an invalid one
     expect(op('snov.people.email.find').miss?.when).toEqual([{ path: 'result[0].smtp_status', in: ['not_valid'] }]);
@@ -55,7 +70,7 @@ describe('prices from the providers\' own pages', () => {
 
   it('more routed children than before are priced from the provider\'s own page', () => {
     const children = Object.values(runtime.capabilities).flatMap((c) => c.children);
-    const documented = children.filter((id) => op(id).cost?.confidence === 'documented');
+    const documented = children.filter((id) => op(id).cost?.source === 'documented');
     expect(documented.length).toBeGreaterThan(22);
   });
 

@@ -49,7 +49,7 @@ describe('the real catalog', () => {
     for (const cap of Object.values(runtime.capabilities)) {
       for (const id of cap.children) {
         const e = read<CatalogEntry>(`endpoints/${id}.json`).endpoint;
-        if (!e.cost || !e.cost.source || !e.cost.source_url || !e.cost.unit) problems.push(`${id}: price not sourced`);
+        if (!e.cost || !e.cost.unit || (e.cost.source === 'estimated' ? !e.cost.assumed : !e.cost.evidence?.quote)) problems.push(`${id}: price not sourced`);
         if (e.cost && e.cost.type !== 'free' && (e.cost.usd === null || e.cost.usd < 0)) problems.push(`${id}: no USD price`);
         if (!e.docs_url) problems.push(`${id}: no docs_url`);
         if (!e.has_example) problems.push(`${id}: no example`);

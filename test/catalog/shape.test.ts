@@ -26,7 +26,7 @@ const ROUTED_ONLY: Record<string, Kind[]> = { routed_children: ['array'] };
 const OPTIONAL: Record<string, Kind[]> = { body_allowlist: ['boolean'], strict_query: ['boolean'], strict_body: ['boolean'], reviews: ['object'] };
 const COST: Record<string, Kind[]> = {
   type: ['string'], value: ['number'], currency: ['string'], per: ['integer'], unit: ['string'], source: ['string'],
-  source_url: ['string', 'null'], checked: ['string', 'null'], confidence: ['string', 'null'], note: ['string', 'null'], usd: ['number', 'null'],
+  evidence: ['object', 'null'], conflict: ['array'], usd_evidence: ['object', 'null'], assumed: ['string', 'null'], note: ['string', 'null'], usd: ['number', 'null'],
 };
 const ENTRY: Record<string, Kind[]> = {
   endpoint: ['object'], provider: ['object'], siblings: ['array'], related_capabilities: ['array'], call_template: ['string'],

@@ -43,7 +43,7 @@ describe('svc show', () => {
     const r = await svcCli(['show', 'findco.people.email.find'], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^id\s+findco\.people\.email\.find$/m);
-    expect(r.stdout).toMatch(/^cost\s+\$0\.02 per email \(per_success; https:\/\/findco\.test\/pricing\)$/m);
+    expect(r.stdout).toMatch(/^cost\s+\$0\.02 per email \(per_success; documented, dollar rate assumed; https:\/\/findco\.test\/pricing\)$/m);
     expect(r.stdout).toMatch(/^IN\s+PARAMETER\s+TYPE\s+REQUIRED\s+NOTE\nquery\s+domain\s+string\s+yes/m);
     expect(r.stdout).toMatch(/^SIBLING\s+PROVIDER\s+USD\s+HIT\s+P50 MS$/m);
     expect(r.stdout).toMatch(/^Run it: curl .*\/proxy\/findco\/v1\/find/m);

@@ -37,14 +37,19 @@ describe('billing shapes: the router charges what the provider bills', () => {
     expect(attempt.cost_micro).toBe(billed);
   });
 
-  it.each(['people.search', 'companies.search'])('a Lusha %s bills 1 credit a result', async (cap) => {
+  it.each(['people.search', 'companies.search'])('a Lusha %s bills 1 credit for each started block of 25 results, not 1 a result', async (cap) => {
     const id = `lusha.${cap}`;
     const identity = cap === 'people.search' ? { company_domain: 'stripe.com' } : { domain: 'stripe.com' };
-    const { body, attempt, billed } = await only(cap, id, { ...identity, limit: 5 });
-    expect(attempt.outcome).toBe('hit');
-    const rows = (body.output[cap === 'people.search' ? 'people' : 'companies'] as unknown[]).length;
-    expect(attempt.cost_micro).toBe(90_000 * rows);
-    expect(attempt.cost_micro).toBe(billed);
+    const list = cap === 'people.search' ? 'people' : 'companies';
+    const small = await only(cap, id, { ...identity, limit: 5 });
+    expect(small.attempt.outcome).toBe('hit');
+    expect((small.body.output[list] as unknown[]).length).toBeGreaterThan(1);
+    expect(small.attempt.cost_micro).toBe(90_000);
+    expect(small.attempt.cost_micro).toBe(small.billed);
+    const big = await only(cap, id, { ...identity, limit: 30 });
+    const rows = (big.body.output[list] as unknown[]).length;
+    expect(big.attempt.cost_micro).toBe(90_000 * Math.ceil(rows / 25));
+    expect(big.attempt.cost_micro).toBe(big.billed);
   });
 
   it('a Lusha search that returns nothing still bills its 1-credit minimum, to the team as to the platform', async () => {
@@ -52,6 +57,21 @@ describe('billing shapes: the router charges what the provider bills', () => {
     expect(attempt.outcome).toBe('miss');
     expect(attempt.cost_micro).toBe(90_000);
     expect(billed).toBe(90_000);
+  });
+});
+
+describe('prices the providers\' own material settles, charged against the sandbox', () => {
+  it('a LeadMagic email validation bills 0.25 credit, as its repository\'s README has said since April 2026', async () => {
+    const { attempt, billed } = await only('people.email.verify', 'leadmagic.people.email.verify', { email: 'jane@stripe.com' });
+    expect(attempt.cost_micro).toBe(6_000);
+    expect(billed).toBe(6_000);
+  });
+
+  it('an Ocean person enrichment bills the API reference\'s 3 credits, the dearer of Ocean\'s two readings', async () => {
+    const { attempt, billed } = await only('people.enrich', 'ocean.people.enrich', { linkedin_url: 'https://www.linkedin.com/in/jane-doe' });
+    expect(attempt.outcome).toBe('hit');
+    expect(attempt.cost_micro).toBe(60_000);
+    expect(billed).toBe(60_000);
   });
 });
 

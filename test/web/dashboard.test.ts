@@ -95,6 +95,8 @@ describe('the dashboard', () => {
     expect(template).toContain(`${meta.proxy_url}/hunter/`);
     expect(template).not.toContain('{{proxy_url}}');
     await expect(page.locator('table.params').textContent()).resolves.toMatch(/email.*string.*required/);
+    // who states the price, in the provider's own words, and that a credit's dollar rate is assumed
+    await expect(page.locator('.cost').textContent()).resolves.toMatch(/documented, dollar rate assumed.*0\.5 credits per email verified.*help\.hunter\.io/s);
     expect(await page.locator('#siblings tbody tr').count()).toBeGreaterThan(2);
     await expect(page.locator('#siblings thead').textContent()).resolves.toMatch(/price per hit.*hit rate.*p50 \/ p95.*reviews/);
     await page.locator('#copy').click();

@@ -1,7 +1,8 @@
 // One operation: what to send, what it costs and why we think so, how to call it, what comes back,
 // how it has done, and the operations that do the same job beside it.
 import type { CatalogEntry, CostOut, EndpointOut, Observed, ReviewSummary } from '../../language/dist-types.ts';
-import type { ParamSrc } from '../../language/source-types.ts';
+import type { EvidenceSrc, ParamSrc } from '../../language/source-types.ts';
+import { priceTrust } from '../../language/price-words.ts';
 import { entry } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { ms, pct, usd } from '../lib/format.ts';
@@ -42,8 +43,16 @@ function cost(c: CostOut | null): Node {
   const native = c.currency === 'USD' ? '' : ` (${c.value} ${c.currency} per ${c.per === 1 ? '' : `${c.per} `}${c.unit})`;
   return h('div', { class: 'cost' },
     h('p', {}, h('strong', { class: 'big' }, usd(c.usd)), ` per ${c.unit}, billed ${c.type.replace('_', ' ')}${native}`),
-    h('p', { class: 'muted' }, 'Source: ', c.source_url ? link(c.source_url, c.source) : c.source,
-      c.checked ? `, checked ${c.checked}` : '', c.confidence ? `, ${c.confidence}` : '', c.note ? `. ${c.note}` : ''));
+    h('p', { class: 'muted' }, 'Price: ', h('strong', { class: 'trust' }, priceTrust(c)), c.note ? `. ${c.note}` : ''),
+    c.evidence ? evidence('Stated', c.evidence) : null,
+    c.usd_evidence ? evidence('Dollar rate stated', c.usd_evidence) : null,
+    ...c.conflict.map((e) => evidence('Stated otherwise (the dearer reading is billed)', e)),
+    c.assumed ? h('p', { class: 'muted' }, `Assumed: ${c.assumed}`) : null);
+}
+
+/** The words a figure rests on, where they are and the day they were read. */
+function evidence(label: string, e: EvidenceSrc): Node {
+  return h('p', { class: 'muted evidence' }, `${label}${e.by ? ` by ${e.by}` : ''}: “${e.quote}” (`, link(e.url, new URL(e.url).host), `, read ${e.read})`);
 }
 
 function callTemplate(e: CatalogEntry, proxyUrl: string | null): Node {
