@@ -16,6 +16,7 @@ import { placeKey, platformKey } from '../../language/provider-auth.ts';
 import { send } from './http.ts';
 import { classifyStatus, KEY_TROUBLE } from './classify.ts';
 import { redact } from './redact.ts';
+import { tokens, TokenRefused } from './token-exchange.ts';
 import { chargeMicro } from '../../language/prices.ts';
 import { checkBody, checkPath, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
@@ -53,6 +54,17 @@ function keyRefused(provider: string, display: string, own: boolean, answer: { s
   });
 }
 
+/** The credential to place: the key, or the token it is exchanged for; a refused exchange is a 502 naming whose credential it was. */
+async function exchanged(ctx: AppContext, team: Team, provider: string, key: string, own: boolean, timeoutMs: number, uncharged: Record<string, string>): Promise<string> {
+  try {
+    return await tokens.credential(ctx.catalog.runtime.providers[provider], key, ctx.config.env, timeoutMs, ctx.router.deps.maxAnswerBytes);
+  } catch (e) {
+    if (!(e instanceof TokenRefused)) throw e;
+    if (own && e.status !== undefined && KEY_TROUBLE.has(e.status)) ctx.router.deps.health.coolOwnKey(team.id, provider);
+    return fail(502, `${e.message} ${own ? `The key is your team's stored key for '${provider}'.` : "It is svc's platform key: your svc credential is fine."} Nothing was charged.`, uncharged);
+  }
+}
+
 /** `callId`: as the router's (a hub run gives its own); a new one otherwise */
 export async function passThrough(ctx: AppContext, team: Team, provider: string, event: H3Event, callId = newCallId()): Promise<Response> {
   const { catalog, config, state, router, spending } = ctx;
@@ -88,12 +100,13 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     if (!target) fail(400, 'That path leaves the provider\'s host.');
     const query = new URLSearchParams(url.searchParams);
     const headers: Record<string, string> = { accept: 'application/json' };
-    placeKey(prov, key, query, headers);
+    // a failure after the provider was called: the answer names the call and its cost, as every other answer of it does
+    const uncharged = { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' };
+    const credential = await exchanged(ctx, team, provider, key, own !== null, Math.min(router.deps.attemptTimeoutMs, options.timeoutMs), uncharged);
+    placeKey(prov, credential, query, headers);
     target.search = query.toString();
     if (body !== undefined) headers['content-type'] = 'application/json';
     const started = Date.now();
-    // a failure after the provider was called: the answer names the call and its cost, as every other answer of it does
-    const uncharged = { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' };
     const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body)), Math.min(router.deps.attemptTimeoutMs, options.timeoutMs), router.deps.maxAnswerBytes);
     if (answer.failure) {
       state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
@@ -113,7 +126,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
       // the job ends (a lookup that finds nothing is free). Polled to its end as a routed child's is,
       // so the call is charged by that end and answered with the provider's answer holding it.
       const polled = await pollJob(op, answer, {
-        operations: catalog.runtime.operations, provider: prov, key, env: config.env, deadline: started + options.timeoutMs,
+        operations: catalog.runtime.operations, provider: prov, key: credential, env: config.env, deadline: started + options.timeoutMs,
         intervalMaxMs: router.deps.pollIntervalMaxMs, maxAnswerBytes: router.deps.maxAnswerBytes,
       });
       if (polled.kind === 'error') {
@@ -131,8 +144,9 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     const cost = hold ? await hold.charge(price, { endpoint_id: op.endpoint_id, call_id: callId }) : price;
     state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
     if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
+    if (answer.status === 401) tokens.forget(prov, key, credential);
     if (outcome === 'error' && KEY_REFUSED.has(answer.status)) return keyRefused(provider, prov.display_name, own !== null, answer, key, callId);
-    return new Response(redact(final.text, key), {
+    return new Response(redact(final.text, key, credential), {
       status: final.status,
       // whose key served: with the team's own, the cost is the provider's bill to the team, not a charge to the balance
       headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost), 'x-svc-key': pays ? 'platform' : 'own' },

@@ -12,6 +12,7 @@ import { pollJob } from './poll.ts';
 import { missOutput } from '../../language/map-response.ts';
 import { platformKey, type Env } from '../../language/provider-auth.ts';
 import { redact } from './redact.ts';
+import { tokens, TokenRefused } from './token-exchange.ts';
 import { attemptChargeMicro } from '../../language/prices.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
@@ -248,6 +249,23 @@ interface Attempted {
  * async: a child answering at once, the common case, is one promise from request to verdict.)
  */
 function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number): Promise<Attempted> {
+  const provider = deps.runtime.providers[op.provider];
+  if (!provider.auth.exchange) return attemptWith(deps, cap, op, fields, key, deadline);
+  // the key is a client id and secret: the child is called with the token they are exchanged for
+  return tokens.credential(provider, key, deps.env, Math.min(deps.attemptTimeoutMs, deadline - Date.now()), deps.maxAnswerBytes).then(
+    (token) => attemptWith(deps, cap, op, fields, token, deadline).then((done) => {
+      if (done.status === 401) tokens.forget(provider, key, token);
+      return done;
+    }),
+    (e: unknown) => {
+      if (!(e instanceof TokenRefused)) throw e;
+      return { verdict: { outcome: 'error', reason: e.message }, status: e.status, ms: 0, raw: 'null' };
+    },
+  );
+}
+
+/** One child called with `key` placed as its provider's auth says (a token, for an exchange provider). */
+function attemptWith(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number): Promise<Attempted> {
   const provider = deps.runtime.providers[op.provider];
   let req: OutgoingRequest;
   try {
