@@ -8,6 +8,7 @@ import { authQueryNames, authorized, unauthorizedAnswer } from './auth.ts';
 import { BillingBook } from './billing.ts';
 import { faultDice } from './faults.ts';
 import { JobStore } from './jobs.ts';
+import { withReported } from './reported.ts';
 import { TokenDesk, type TokenCounts } from './tokens.ts';
 import { parseBody, type ParsedRequest } from './request-read.ts';
 import { RouteTable } from './routes.ts';
@@ -26,7 +27,7 @@ export interface Sandbox {
   billing(): BillingCounts;
   /** token exchanges answered and refused, per provider that exchanges (auth.exchange) */
   tokens(): TokenCounts;
-  /** clear billing counts and jobs */
+  /** clear billing and token counts and jobs (issued tokens stay live) */
   reset(): void;
   services(): string[];
 }
@@ -81,9 +82,9 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
     if (op.async && cap && op.response) {
       const asRecord = { ...op, miss: recordMiss(op.async, op.miss) };
       const final = answerData({ op: asRecord, cap, miss: steer.miss, read, base: resultBase(op.async, op.example), sent: null });
-      return withCharge(submitJob(jobs, op.async, op.example, final, subjectHash(op, read)), delayMs);
+      return withCharge(submitJob(jobs, op.async, op.example, final, subjectHash(op, read), (done) => withReported(op, done, steer.chargeUnits)), delayMs);
     }
-    return withCharge(answerData({ op, cap, miss: steer.miss, read, base: op.example, sent: rowsSent(op, parsed) }), delayMs);
+    return withCharge(withReported(op, answerData({ op, cap, miss: steer.miss, read, base: op.example, sent: rowsSent(op, parsed) }), steer.chargeUnits), delayMs);
   }
 
   function withCharge(a: Answered, delayMs?: number): SandboxAnswer {
@@ -94,7 +95,7 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
     handle,
     billing: () => book.snapshot(),
     tokens: () => desk.snapshot(),
-    reset: () => { book.clear(); jobs.clear(); desk.clear(); },
+    reset: () => { book.clear(); jobs.clear(); desk.clearCounts(); },
     record: (c) => book.add(c),
     services: () => Object.keys(runtime.providers),
   };

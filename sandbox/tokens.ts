@@ -48,8 +48,8 @@ export class TokenDesk {
     return structuredClone(this.counts);
   }
 
-  clear(): void {
-    this.live.clear();
+  /** counts only: tokens already issued stay live, as a real provider's do (svc may hold one) */
+  clearCounts(): void {
     this.counts = {};
   }
 }

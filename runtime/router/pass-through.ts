@@ -18,6 +18,7 @@ import { classifyStatus, KEY_TROUBLE } from './classify.ts';
 import { redact } from './redact.ts';
 import { tokens, TokenRefused } from './token-exchange.ts';
 import { chargeMicro } from '../../language/prices.ts';
+import { decideCharge, type ChargeDecision } from '../../language/reported-charge.ts';
 import { checkBody, checkPath, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
 import { catalogPath, matchOperation, templateOf } from './pass-through-match.ts';
@@ -63,6 +64,12 @@ async function exchanged(ctx: AppContext, team: Team, provider: string, key: str
     if (own && e.status !== undefined && KEY_TROUBLE.has(e.status)) ctx.router.deps.health.coolOwnKey(team.id, provider);
     return fail(502, `${e.message} ${own ? `The key is your team's stored key for '${provider}'.` : "It is svc's platform key: your svc credential is fine."} Nothing was charged.`, uncharged);
   }
+}
+
+/** Both figures where the provider stated its charge: the list price and its own (X-Svc-Cost-Micro follows the latter, within the ceiling). */
+function reportHeaders(d: ChargeDecision | null): Record<string, string> {
+  if (!d?.reported) return {};
+  return { 'x-svc-list-micro': String(d.list_micro), 'x-svc-reported-micro': String(d.reported.micro), ...(d.cap_micro !== undefined ? { 'x-svc-cap-micro': String(d.cap_micro) } : {}) };
 }
 
 /** `callId`: as the router's (a hub run gives its own); a new one otherwise */
@@ -126,7 +133,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
       // the job ends (a lookup that finds nothing is free). Polled to its end as a routed child's is,
       // so the call is charged by that end and answered with the provider's answer holding it.
       const polled = await pollJob(op, answer, {
-        operations: catalog.runtime.operations, provider: prov, key: credential, env: config.env, deadline: started + options.timeoutMs,
+        operations: catalog.runtime.operations, provider: prov, key, env: config.env, deadline: started + options.timeoutMs,
         intervalMaxMs: router.deps.pollIntervalMaxMs, maxAnswerBytes: router.deps.maxAnswerBytes,
       });
       if (polled.kind === 'error') {
@@ -138,18 +145,21 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
       outcome = polled.kind === 'done' && !missWhen(op.miss, record) ? 'hit' : 'miss';
     }
     const hit = outcome === 'hit';
-    const price = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, record, asked) : 0);
+    const listed = chargeMicro(op, outcome, hit ? rowsOf(catalog.runtime, op, record, asked) : 0);
+    // the provider's own figure where its answer states one (the answer that ended the call), within the caller's ceiling
+    const decided = outcome === 'error' ? null : decideCharge(op, listed, final.body, options.maxCostMicro ?? Number.MAX_SAFE_INTEGER);
+    const price = decided?.micro ?? listed;
     // More rows than were asked and held for, past what the balance covers: the hold charges what was
     // held, and the answer says so (spending.ts).
     const cost = hold ? await hold.charge(price, { endpoint_id: op.endpoint_id, call_id: callId }) : price;
-    state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
+    state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now(), charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined });
     if (own && KEY_TROUBLE.has(answer.status)) router.deps.health.coolOwnKey(team.id, provider);
     if (answer.status === 401) tokens.forget(prov, key, credential);
     if (outcome === 'error' && KEY_REFUSED.has(answer.status)) return keyRefused(provider, prov.display_name, own !== null, answer, key, callId);
     return new Response(redact(final.text, key, credential), {
       status: final.status,
       // whose key served: with the team's own, the cost is the provider's bill to the team, not a charge to the balance
-      headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost), 'x-svc-key': pays ? 'platform' : 'own' },
+      headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(cost), 'x-svc-key': pays ? 'platform' : 'own', ...reportHeaders(decided) },
     });
   } finally {
     hold?.release();

@@ -14,6 +14,7 @@ import { platformKey, type Env } from '../../language/provider-auth.ts';
 import { redact } from './redact.ts';
 import { tokens, TokenRefused } from './token-exchange.ts';
 import { attemptChargeMicro } from '../../language/prices.ts';
+import { decideCharge, type ReportedCharge } from '../../language/reported-charge.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import { isRefusal, type Hold, type Spending } from '../spending.ts';
@@ -43,6 +44,12 @@ export interface Tried {
   cost_micro: number;
   /** 'own' on an attempt made with the team's own key: its cost_micro counts in the call's, but the provider bills the team, not the balance */
   key?: 'own';
+  /** where the provider's answer stated its charge: the catalog's price for the attempt, beside `reported` */
+  list_micro?: number;
+  /** the provider's own figure (cost.reported_charge), which cost_micro follows */
+  reported?: ReportedCharge;
+  /** the reported figure passed what the call's ceiling left for this attempt: billed this, no more */
+  cap_micro?: number;
 }
 
 export interface Verification {
@@ -179,17 +186,21 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       hold = a.key !== 'platform' ? null : a === planned[0] && opening ? opening : await deps.spending.hold(call.team.id, a.worst_cost_micro);
       if (a.key === 'platform' && !hold) { tried.push(skipped(a.endpoint_id, 'balance')); continue; }
       const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
-      const { verdict, status, ms, raw } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
-      const price = attemptChargeMicro(op, chargedAs(verdict), verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
-      // the price never passes the worst case held, so the hold covers the charge
+      const { verdict, status, ms, raw, answer } = await attempt(deps, cap, op, prepared.fields, key!, deadline);
+      const listed = attemptChargeMicro(op, chargedAs(verdict), verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
+      // what the provider says it charged, where its answer says (errors never cost), within what the ceiling left
+      const decided = verdict.outcome === 'error' ? null : decideCharge(op, listed, answer, call.options.maxCostMicro - spent);
+      const price = decided?.micro ?? listed;
+      // a list price never passes the worst case held; a reported one may, and the hold charges it if the balance covers it (spending.ts)
       const cost = hold ? await hold.charge(price, { endpoint_id: a.endpoint_id, call_id: call.callId }) : price;
       // A refused charge leaves its hold (a landed one dropped it): give it back before the verification holds.
       hold?.release();
       spent += cost;
-      deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
+      deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now(), charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined });
       deps.health.record(a.endpoint_id, verdict.outcome);
       // undefined fields are left out of the JSON answer
       const entry: Tried = { endpoint_id: a.endpoint_id, outcome: verdict.outcome, reason: verdict.outcome === 'hit' ? undefined : verdict.reason, status: status || undefined, ms, cost_micro: cost, key: a.key === 'own' ? 'own' : undefined };
+      if (decided?.reported) Object.assign(entry, { list_micro: listed, reported: decided.reported, cap_micro: decided.cap_micro });
       tried.push(entry);
       if (verdict.outcome === 'error' && a.key === 'own' && status && KEY_TROUBLE.has(status)) {
         deps.health.coolOwnKey(call.team.id, a.provider);
@@ -236,12 +247,13 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   return finished(base, tried, spent, 'error', broke);
 }
 
-/** what one attempt came to: the verdict, the child's status and time, and its answer as JSON text */
+/** what one attempt came to: the verdict, the child's status and time, and its answer as JSON text and parsed (the final poll's, for an async child) */
 interface Attempted {
   verdict: Verdict;
   status: number | undefined;
   ms: number;
   raw: string;
+  answer?: unknown;
 }
 
 /**
@@ -250,10 +262,10 @@ interface Attempted {
  */
 function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number): Promise<Attempted> {
   const provider = deps.runtime.providers[op.provider];
-  if (!provider.auth.exchange) return attemptWith(deps, cap, op, fields, key, deadline);
+  if (!provider.auth.exchange) return attemptWith(deps, cap, op, fields, key, key, deadline);
   // the key is a client id and secret: the child is called with the token they are exchanged for
   return tokens.credential(provider, key, deps.env, Math.min(deps.attemptTimeoutMs, deadline - Date.now()), deps.maxAnswerBytes).then(
-    (token) => attemptWith(deps, cap, op, fields, token, deadline).then((done) => {
+    (token) => attemptWith(deps, cap, op, fields, key, token, deadline).then((done) => {
       if (done.status === 401) tokens.forget(provider, key, token);
       return done;
     }),
@@ -264,12 +276,12 @@ function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Recor
   );
 }
 
-/** One child called with `key` placed as its provider's auth says (a token, for an exchange provider). */
-function attemptWith(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, deadline: number): Promise<Attempted> {
+/** One child called with `placed` where its provider's auth says: the key, or the token it was exchanged for. */
+function attemptWith(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, placed: string, deadline: number): Promise<Attempted> {
   const provider = deps.runtime.providers[op.provider];
   let req: OutgoingRequest;
   try {
-    req = buildChildRequest(op, provider, op.request!, fields, key, deps.env);
+    req = buildChildRequest(op, provider, op.request!, fields, placed, deps.env);
   } catch (e) {
     return Promise.resolve({ verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` }, status: undefined, ms: 0, raw: 'null' });
   }
@@ -278,7 +290,7 @@ function attemptWith(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: R
     if (!byStatus && op.async) return polled(deps, cap, op, answer, key, deadline);
     const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
     // The provider's own text (it parsed as JSON), so the answer is not serialised twice.
-    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key) };
+    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key, placed), answer: answer.body };
   });
 }
 
@@ -290,7 +302,7 @@ async function polled(deps: RouterDeps, cap: Cap, op: OperationRuntime, answer: 
   const ms = answer.ms + (Date.now() - t0);
   if (job.kind === 'error') return { verdict: { outcome: 'error', reason: job.reason }, status: job.status, ms, raw: 'null' };
   if (job.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' }, status: answer.status, ms, raw: 'null' };
-  return { verdict: classifyRecord(cap, op, job.record), status: answer.status, ms, raw: redact(JSON.stringify(job.body ?? null), key) };
+  return { verdict: classifyRecord(cap, op, job.record), status: answer.status, ms, raw: redact(JSON.stringify(job.body ?? null), key), answer: job.body };
 }
 
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */
