@@ -22,6 +22,8 @@ describe('reading a reported charge', () => {
     expect(readReported(runtime.operations['dataforseo.google.serp.organic'], { cost: 0.0155 })).toEqual({ value: 0.0155, unit: 'usd', micro: 15500 });
     // a per-result price of 0.25 credit = 14,500 micro-USD: a credit is 58,000
     expect(readReported(runtime.operations['fullenrich.people.search'], { metadata: { credits: 0.75 } })?.micro).toBe(43500);
+    // LeadMagic states credits_consumed; a validation it bills 0.25 credit is billed 0.25 × $0.024, whatever the list says
+    expect(readReported(runtime.operations['leadmagic.people.email.verify'], { credits_consumed: 0.25 })?.micro).toBe(6000);
   });
 
   it('an answer stating nothing, or not a number, leaves the list price', () => {
