@@ -19,6 +19,7 @@ import { basename } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { chargeErrors, pathTies } from './validate-pass-through.ts';
 import { factErrors, priceEvidenceErrors } from './validate-evidence.ts';
+import { exchangeErrors, reportedChargeErrors } from './validate-reported.ts';
 
 /** JSON.parse says whether an example is JSON; YAML's JSON mode says where it is not. */
 function jsonErrorPos(file: string, text: string): SourcePos {
@@ -76,7 +77,7 @@ function checkOperation(
   else if (!ctx.platforms.has(platform)) err(`platform '${platform}' is not in platforms.yaml`, 'platform');
 
   if (op.cost && op.cost.type !== 'free' && op.cost.usd === null && op.serves) err('cost.usd: a routed child needs a price in USD', 'cost', 'usd');
-  errs.push(...chargeErrors(op, at, ctx.provider), ...priceEvidenceErrors(op, at, ctx.provider));
+  errs.push(...chargeErrors(op, at, ctx.provider), ...priceEvidenceErrors(op, at, ctx.provider), ...reportedChargeErrors(op, at, ctx.provider));
   if (op.async) {
     if (!ctx.allIds.has(op.async.poll.endpoint)) err(`async.poll.endpoint '${op.async.poll.endpoint}' is not an operation in the catalog`, 'async', 'poll', 'endpoint');
   }
@@ -235,6 +236,7 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
     });
   }
   for (const p of provs) errors.push(...sameRequestErrors(p));
+  for (const p of provs) errors.push(...exchangeErrors(p.data, p.pos(['auth'])));
   const capabilityNames = new Set(capabilities.keys());
   for (const c of caps) errors.push(...checkCapability(c, { capabilities: capabilityNames, platforms, opCapabilities, partial: cat.partial }));
   const allIds = new Set(idAt.keys());

@@ -6,6 +6,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { admin } from './admin.ts';
 import { call } from './call.ts';
 import { find, search, show } from './catalog.ts';
+import { catalog } from './drift.ts';
 import { feedback, review } from './feedback.ts';
 import { hub } from './hub.ts';
 import { build, demo, serve } from './local.ts';
@@ -17,7 +18,7 @@ import { refuseUnknownFlags } from './flags.ts';
 
 const main = defineCommand({
   meta: { name: 'svc', version: pkg.version, description: 'Capability catalog and routed call service. Reads SVC_URL (default http://localhost:8787) and SVC_TOKEN' },
-  subCommands: { search, show, find, call, hub, me, feedback, review, serve, demo, build, admin, mcp, batch },
+  subCommands: { search, show, find, catalog, call, hub, me, feedback, review, serve, demo, build, admin, mcp, batch },
 });
 
 // A reader that stops early (`svc search email | head -1`, or `2>&1 | head -1`) closes the pipe;

@@ -30,6 +30,22 @@ export interface Observed {
   last_ok_days: number | null;
   hit_rate: number | null;
   hit_samples: number;
+  /** present once a provider's answers have stated their charge (cost.reported_charge) */
+  charges?: ChargeDrift;
+}
+
+/** How the charges a provider reported compared with the catalog's price, over the latest reports. */
+export interface ChargeDrift {
+  /** attempts whose answer stated a charge */
+  reports: number;
+  /** of them, how many stated another figure than the list price; above + below */
+  differed: number;
+  above: number;
+  below: number;
+  /** the mean of reported − list over the reports that differed, micro-USD */
+  mean_delta_micro: number | null;
+  /** the mean of reported ÷ list over the reports that differed from a list price above 0 */
+  mean_ratio: number | null;
 }
 
 export interface ReviewSummary {

@@ -213,9 +213,26 @@ export interface AuthPlacementSrc {
   part?: number;
 }
 
+/**
+ * A token svc obtains itself (OAuth2 client credentials): the key, `client_id:client_secret`, is
+ * exchanged at `path` on the provider's host for an access token, which is then placed as `in` says.
+ */
+export interface TokenExchangeSrc {
+  grant: 'client_credentials';
+  /** the token endpoint, a path under the provider's base URL's host (SVC_BASE_<PROVIDER> moves it too) */
+  path: string;
+  /** how the id and secret travel: form fields (the default), a JSON body, or HTTP Basic */
+  send?: 'form' | 'json' | 'basic';
+  /** the token's life in seconds when the answer gives no expires_in */
+  expires_in?: number;
+  /** the provider's page that documents the exchange */
+  source_url?: string;
+}
+
 export interface AuthSrc extends AuthPlacementSrc {
   env: string;
   also?: AuthPlacementSrc[];
+  exchange?: TokenExchangeSrc;
 }
 
 /**

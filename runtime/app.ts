@@ -26,7 +26,7 @@ import { staticRoutes } from './routes/static.ts';
 export const ROUTES: readonly Route[] = [
   ...healthRoutes, //   GET /healthz, /readyz
   ...metaRoutes, //     GET /meta
-  ...catalogRoutes, //  GET /catalog/platforms[/{slug}], /catalog/search, /catalog/endpoints/{endpoint_id}
+  ...catalogRoutes, //  GET /catalog/platforms[/{slug}], /catalog/search, /catalog/drift, /catalog/endpoints/{endpoint_id}
   ...findRoutes, //     GET /catalog/find (NDJSON: candidates, then the judge's verdict)
   ...authRoutes, //     POST, DELETE /auth/session
   ...adminRoutes, //    GET, POST /admin/teams, POST /admin/teams/{team}/tokens, …/credit (with SVC_ADMIN_TOKEN; 404 without)

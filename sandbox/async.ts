@@ -42,10 +42,11 @@ function submitBody(a: AsyncSrc, example: unknown, id: string): unknown {
   return write({});
 }
 
-export function submitJob(jobs: JobStore, a: AsyncSrc, example: unknown, final: Answered, hash: number): Answered {
+/** `report`: what the final poll answer states of its charge (reported.ts), written once it has its whole shape */
+export function submitJob(jobs: JobStore, a: AsyncSrc, example: unknown, final: Answered, hash: number, report: (done: Answered) => Answered): Answered {
   const placed = final.status === 200;
   const job = jobs.create({ async: a, status: final.status, body: final.body, charge: final.charge }, hash);
-  if (placed) job.body = finalBody(a, example, final.body, job.id);
+  if (placed) ({ body: job.body, charge: job.charge } = report({ status: 200, body: finalBody(a, example, final.body, job.id), charge: job.charge }));
   return { status: 200, body: submitBody(a, example, job.id), charge: null };
 }
 

@@ -15,7 +15,7 @@ export interface KeyChoice {
 function madeUpKey(runtime: RuntimeCatalog, service: string): string {
   const auth = runtime.providers[service].auth;
   const tag = hash32(`svc-sandbox ${service}`).toString(36);
-  const pair = auth.in === 'basic' || [auth, ...(auth.also ?? [])].some((p) => p.part !== undefined);
+  const pair = auth.in === 'basic' || auth.exchange !== undefined || [auth, ...(auth.also ?? [])].some((p) => p.part !== undefined);
   return pair ? `sandbox-${service}:${tag}` : `sk_sandbox_${service}_${tag}`;
 }
 

@@ -5,9 +5,10 @@ import type { SandboxAnswer, SandboxRequest } from './types.ts';
 const asJson = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-/** `/_sandbox/billing`, `/_sandbox/reset`; null for anything else. */
+/** `/_sandbox/billing`, `/_sandbox/tokens`, `/_sandbox/reset`; null for anything else. */
 export function controlAnswer(sb: Sandbox, method: string, pathname: string): { status: number; body: unknown } | null {
   if (pathname === '/_sandbox/billing' && method === 'GET') return { status: 200, body: sb.billing() };
+  if (pathname === '/_sandbox/tokens' && method === 'GET') return { status: 200, body: sb.tokens() };
   if (pathname === '/_sandbox/reset' && method === 'POST') { sb.reset(); return { status: 200, body: { ok: true } }; }
   if (pathname === '/_sandbox/health' && method === 'GET') return { status: 200, body: { ok: true, services: sb.services().length } };
   if (pathname.startsWith('/_sandbox/')) return { status: 404, body: { error: 'not found' } };

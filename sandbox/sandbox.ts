@@ -1,5 +1,5 @@
 // The provider sandbox: one handler that answers as every provider of a built catalog does, from
-// runtime.json alone. Route -> key check -> steering and faults -> async poll, hit or miss -> billing.
+// runtime.json alone. Route (a token endpoint answered first) -> key check -> steering and faults -> async poll, hit or miss -> billing.
 import type { AsyncSrc, CapabilitySrc, RuntimeCatalog } from '../language/types.ts';
 import { answerData, subjectHash, type Answered } from './answer.ts';
 import { rowsSent } from './rows-sent.ts';
@@ -8,6 +8,8 @@ import { authQueryNames, authorized, unauthorizedAnswer } from './auth.ts';
 import { BillingBook } from './billing.ts';
 import { faultDice } from './faults.ts';
 import { JobStore } from './jobs.ts';
+import { withReported } from './reported.ts';
+import { TokenDesk, type TokenCounts } from './tokens.ts';
 import { parseBody, type ParsedRequest } from './request-read.ts';
 import { RouteTable } from './routes.ts';
 import { readSteer, steeringText } from './steer.ts';
@@ -23,7 +25,9 @@ export interface Sandbox {
   /** count a charge; the listeners call it once the answer is written */
   record(charge: Charge): void;
   billing(): BillingCounts;
-  /** clear billing counts and jobs */
+  /** token exchanges answered and refused, per provider that exchanges (auth.exchange) */
+  tokens(): TokenCounts;
+  /** clear billing and token counts and jobs (issued tokens stay live) */
   reset(): void;
   services(): string[];
 }
@@ -34,6 +38,7 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
   const routes = new RouteTable(runtime);
   const book = new BillingBook();
   const jobs = new JobStore();
+  const desk = new TokenDesk(opts.tokenLifeS);
   const dice = faultDice(opts.faultRate ?? 0, opts.seed ?? 1);
   const stallMs = opts.stallMs ?? DEFAULT_STALL_MS;
   const capOf = new Map<string, CapabilitySrc>();
@@ -43,10 +48,14 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
 
   async function handle(service: string, req: SandboxRequest): Promise<SandboxAnswer> {
     const provider = runtime.providers[service];
+    if (provider && desk.isExchange(provider, req)) {
+      const issued = desk.exchange(provider, opts.keys[service] ?? '', req);
+      return json(issued.status, issued.body);
+    }
     const cands = provider ? routes.candidates(service, req.method, req.path) : [];
     if (!provider || !cands.length) return json(404, { error: 'not found', path: `/${service}${req.path}` });
     const u = unauthorizedAnswer(provider);
-    if (!authorized(provider, opts.keys[service], req.headers, req.query)) return json(u.status, u.body);
+    if (!authorized(provider, opts.keys[service], req.headers, req.query, (token) => desk.valid(service, token))) return json(u.status, u.body);
 
     const ignore = authQueryNames(provider);
     const query = new URLSearchParams([...req.query].filter(([k]) => !ignore.has(k)));
@@ -73,9 +82,9 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
     if (op.async && cap && op.response) {
       const asRecord = { ...op, miss: recordMiss(op.async, op.miss) };
       const final = answerData({ op: asRecord, cap, miss: steer.miss, read, base: resultBase(op.async, op.example), sent: null });
-      return withCharge(submitJob(jobs, op.async, op.example, final, subjectHash(op, read)), delayMs);
+      return withCharge(submitJob(jobs, op.async, op.example, final, subjectHash(op, read), (done) => withReported(op, done, steer.chargeUnits)), delayMs);
     }
-    return withCharge(answerData({ op, cap, miss: steer.miss, read, base: op.example, sent: rowsSent(op, parsed) }), delayMs);
+    return withCharge(withReported(op, answerData({ op, cap, miss: steer.miss, read, base: op.example, sent: rowsSent(op, parsed) }), steer.chargeUnits), delayMs);
   }
 
   function withCharge(a: Answered, delayMs?: number): SandboxAnswer {
@@ -85,7 +94,8 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
   return {
     handle,
     billing: () => book.snapshot(),
-    reset: () => { book.clear(); jobs.clear(); },
+    tokens: () => desk.snapshot(),
+    reset: () => { book.clear(); jobs.clear(); desk.clearCounts(); },
     record: (c) => book.add(c),
     services: () => Object.keys(runtime.providers),
   };

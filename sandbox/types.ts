@@ -11,6 +11,8 @@ export interface SandboxOptions {
   seed?: number;
   /** how long `slow-<service>` stalls before giving up (default 120 s) */
   stallMs?: number;
+  /** how long a token from a provider's token endpoint lasts, in seconds (default 3600) */
+  tokenLifeS?: number;
 }
 
 /** One provider call as the sandbox sees it, the `/<service>` prefix already removed. */

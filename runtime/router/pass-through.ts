@@ -13,7 +13,9 @@ import { placeKey, platformKey } from '../../language/provider-auth.ts';
 import { send, type ChildAnswer } from './http.ts';
 import { classifyStatus, KEY_TROUBLE } from './classify.ts';
 import { redact } from './redact.ts';
+import { tokens, TokenRefused } from './token-exchange.ts';
 import { chargeMicro } from '../../language/prices.ts';
+import { decideCharge, type ChargeDecision } from '../../language/reported-charge.ts';
 import { checkBody, checkPath, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
 import { catalogPath, matchOperation, templateOf } from './pass-through-match.ts';
@@ -65,12 +67,31 @@ function keyRefused(provider: string, display: string, own: boolean, answer: { s
   };
 }
 
-/** what the provider's answer came to: how it ended, the answer that ended it, and the price */
+/** what the provider's answer came to: how it ended, the answer that ended it, its list price and what is charged */
 interface Answered {
   outcome: 'hit' | 'miss' | 'error';
   final: ChildAnswer;
   first: ChildAnswer;
   price: number;
+  /** the list price beside the provider's own figure, where its answer stated one */
+  decided: ChargeDecision | null;
+}
+
+/** The credential to place: the key, or the token it is exchanged for; a refused exchange is a 502 naming whose credential it was. */
+async function exchanged(deps: RouterDeps, team: Team, provider: string, key: string, own: boolean, ids: Record<string, string>): Promise<string> {
+  try {
+    return await tokens.credential(deps.runtime.providers[provider], key, deps.env, deps.attemptTimeoutMs, deps.maxAnswerBytes);
+  } catch (e) {
+    if (!(e instanceof TokenRefused)) throw e;
+    if (own && e.status !== undefined && KEY_TROUBLE.has(e.status)) deps.health.coolOwnKey(team.id, provider);
+    return fail(502, `${e.message} ${own ? `The key is your team's stored key for '${provider}'.` : "It is svc's platform key: your svc credential is fine."} Nothing was charged.`, { ...ids, 'x-svc-cost-micro': '0' });
+  }
+}
+
+/** Both figures where the provider stated its charge: the list price and its own (X-Svc-Cost-Micro follows the latter, within the ceiling). */
+function reportHeaders(d: ChargeDecision | null): Record<string, string> {
+  if (!d?.reported) return {};
+  return { 'x-svc-list-micro': String(d.list_micro), 'x-svc-reported-micro': String(d.reported.micro), ...(d.cap_micro !== undefined ? { 'x-svc-cap-micro': String(d.cap_micro) } : {}) };
 }
 
 /**
@@ -104,13 +125,14 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   }
   const target = providerUrl(prov, env, path);
   if (!target) fail(400, 'That path leaves the provider\'s host.');
+  const credential = await exchanged(deps, team, provider, key, own !== null, ids);
   const query = new URLSearchParams(req.query);
   const headers: Record<string, string> = { accept: 'application/json' };
-  placeKey(prov, key, query, headers);
+  placeKey(prov, credential, query, headers);
   target.search = query.toString();
   if (body !== undefined) headers['content-type'] = 'application/json';
   const outgoing = OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body));
-  const call = () => called(deps, op, outgoing, key, asked);
+  const call = () => called(deps, op, outgoing, key, asked, options.maxCostMicro ?? Number.MAX_SAFE_INTEGER);
   let answered: Answered;
   let cost: number;
   if (pays) {
@@ -131,14 +153,15 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
     answered = await call();
     cost = answered.price;
   }
-  const { outcome, final, first } = answered;
+  const { outcome, final, first, decided } = answered;
   if (own && KEY_TROUBLE.has(first.status)) health.coolOwnKey(team.id, provider);
+  if (first.status === 401) tokens.forget(prov, key, credential);
   if (outcome === 'error' && KEY_REFUSED.has(first.status)) return keyRefused(provider, prov.display_name, own !== null, first, key, callId);
   return {
     status: final.status,
     // whose key served: with the team's own, the cost is the provider's bill to the team, not a charge to the balance
-    headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', ...ids, 'x-svc-cost-micro': String(cost), 'x-svc-key': pays ? 'platform' : 'own' },
-    text: redact(final.text, key),
+    headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', ...ids, 'x-svc-cost-micro': String(cost), 'x-svc-key': pays ? 'platform' : 'own', ...reportHeaders(decided) },
+    text: redact(final.text, key, credential),
   };
 }
 
@@ -147,7 +170,7 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
  * that failed is a 502 (nothing charged). Bounded by svc's own limits only: a request that reached
  * the provider is billed by it, so the caller's deadline does not cut it (docs/routing.md).
  */
-async function called(deps: RouterDeps, op: OperationRuntime, outgoing: OutgoingRequest, key: string, asked: number): Promise<Answered> {
+async function called(deps: RouterDeps, op: OperationRuntime, outgoing: OutgoingRequest, key: string, asked: number, ceiling: number): Promise<Answered> {
   const { runtime, state } = deps;
   const prov = runtime.providers[op.provider];
   const started = Date.now();
@@ -183,7 +206,9 @@ async function called(deps: RouterDeps, op: OperationRuntime, outgoing: Outgoing
     record = polled.kind === 'done' ? polled.record : undefined;
     outcome = polled.kind === 'done' && !missWhen(op.miss, record) ? 'hit' : 'miss';
   }
-  state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now() });
-  const price = chargeMicro(op, outcome, outcome === 'hit' ? rowsOf(runtime, op, record, asked) : 0);
-  return { outcome, final, first: answer, price };
+  const listed = chargeMicro(op, outcome, outcome === 'hit' ? rowsOf(runtime, op, record, asked) : 0);
+  // the provider's own figure where its answer states one (the answer that ended the call), within the caller's ceiling
+  const decided = outcome === 'error' ? null : decideCharge(op, listed, final.body, ceiling);
+  state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now(), charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined });
+  return { outcome, final, first: answer, price: decided?.micro ?? listed, decided };
 }

@@ -5,6 +5,7 @@ import { getPath } from '../../language/json-path.ts';
 import { buildChildRequest } from './build-request.ts';
 import { send, type ChildAnswer } from './http.ts';
 import { classifyStatus } from './classify.ts';
+import { tokens, TokenRefused } from './token-exchange.ts';
 import type { Env } from '../../language/provider-auth.ts';
 
 /** `answer`: the poll answer that ended the job (none when the submission itself did), for a pass-through to answer as it came */
@@ -20,6 +21,7 @@ export const pollRequest = (a: AsyncSrc): RequestSrc => ({ map: [{ from: 'job', 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const statusIn = (v: unknown, list: string[] | undefined) => v !== undefined && v !== null && (list ?? []).includes(String(v));
 
+/** `deps.key`: the key as stored (a client id and secret where the provider exchanges it for tokens) */
 export async function pollJob(
   op: OperationRuntime, submit: ChildAnswer, deps: { operations: Record<string, OperationRuntime>; provider: ProviderRuntime; key: string; env: Env; deadline: number; intervalMaxMs: number | null; maxAnswerBytes: number },
 ): Promise<PollOutcome> {
@@ -38,7 +40,15 @@ export async function pollJob(
     const wait = Math.min(interval, deps.deadline - Date.now());
     if (wait <= 0) return { kind: 'error', reason: 'deadline passed while polling' };
     await sleep(wait);
-    const answer = await send(buildChildRequest(pollOp, deps.provider, request, { job: jobId }, deps.key, deps.env), deps.deadline - Date.now(), deps.maxAnswerBytes);
+    // a job may outlive a token: each poll places the token the cache holds now (token-exchange.ts)
+    let placed: string;
+    try {
+      placed = await tokens.credential(deps.provider, deps.key, deps.env, deps.deadline - Date.now(), deps.maxAnswerBytes);
+    } catch (e) {
+      if (e instanceof TokenRefused) return { kind: 'error', reason: `poll: ${e.message}`, status: e.status };
+      throw e;
+    }
+    const answer = await send(buildChildRequest(pollOp, deps.provider, request, { job: jobId }, placed, deps.env), deps.deadline - Date.now(), deps.maxAnswerBytes);
     const byStatus = classifyStatus(op, answer);
     if (byStatus?.outcome === 'miss') return { kind: 'failed', answer };
     if (byStatus) return { kind: 'error', reason: `poll: ${byStatus.reason}`, status: answer.status || undefined };

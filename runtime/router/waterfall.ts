@@ -12,7 +12,9 @@ import { pollJob } from './poll.ts';
 import { missOutput } from '../../language/map-response.ts';
 import { platformKey, type Env } from '../../language/provider-auth.ts';
 import { redact } from './redact.ts';
+import { tokens, TokenRefused } from './token-exchange.ts';
 import { attemptChargeMicro } from '../../language/prices.ts';
+import { decideCharge, type ChargeDecision, type ReportedCharge } from '../../language/reported-charge.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import type { Refusal, Spending } from '../spending.ts';
@@ -43,6 +45,12 @@ export interface Tried {
   cost_micro: number;
   /** 'own' on an attempt made with the team's own key: its cost_micro counts in the call's, but the provider bills the team, not the balance */
   key?: 'own';
+  /** where the provider's answer stated its charge: the catalog's price for the attempt, beside `reported` */
+  list_micro?: number;
+  /** the provider's own figure (cost.reported_charge), which cost_micro follows */
+  reported?: ReportedCharge;
+  /** the reported figure passed what the call's ceiling left for this attempt: billed this, no more */
+  cap_micro?: number;
 }
 
 export interface Verification {
@@ -162,7 +170,7 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
     if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
     if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
     try {
-      const made = await paidAttempt(deps, call, cap, a, prepared, least !== null && a === planned[0] ? least : undefined);
+      const made = await paidAttempt(deps, call, cap, a, prepared, least !== null && a === planned[0] ? least : undefined, call.options.maxCostMicro - spent);
       if ('why' in made) {
         // every attempt listed as skipped for the balance: what a verification refused this way shows
         if (made.why === 'short' && a === planned[0] && least !== null) {
@@ -171,12 +179,13 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
         tried.push(skipped(a.endpoint_id, 'balance'));
         continue;
       }
-      const { verdict, status, ms, raw, cost } = made;
+      const { verdict, status, ms, raw, cost, listed, decided } = made;
       spent += cost;
-      deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now() });
+      deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now(), charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined });
       deps.health.record(a.endpoint_id, verdict.outcome);
       // undefined fields are left out of the JSON answer
       const entry: Tried = { endpoint_id: a.endpoint_id, outcome: verdict.outcome, reason: verdict.outcome === 'hit' ? undefined : verdict.reason, status: status || undefined, ms, cost_micro: cost, key: a.key === 'own' ? 'own' : undefined };
+      if (decided?.reported) Object.assign(entry, { list_micro: listed, reported: decided.reported, cap_micro: decided.cap_micro });
       tried.push(entry);
       if (verdict.outcome === 'error' && a.key === 'own' && status && KEY_TROUBLE.has(status)) {
         deps.health.coolOwnKey(call.team.id, a.provider);
@@ -223,33 +232,41 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
 
 /**
  * One attempt, paid: a platform-key attempt spends through Spending.spend (its worst case held, the
- * price by the child's billing rule charged, the rest released) and answers what was charged, or
- * the refusal; an own-key attempt holds and charges nothing (the provider bills the team) and its
- * cost is its price. `least`: the first attempt's balance check (a `short` refusal is the 402).
+ * price charged, the rest released) and answers what was charged, or the refusal; an own-key attempt
+ * holds and charges nothing (the provider bills the team) and its cost is its price. The price is the
+ * child's billing rule, or what the provider's answer says it charged, within `ceilingLeft` (a list
+ * price never passes the worst case held; a reported one may, and the hold charges it where the
+ * balance covers it: spending.ts). `least`: the first attempt's balance check (a `short` refusal is the 402).
  */
-async function paidAttempt(deps: RouterDeps, call: RouteCall, cap: Cap, a: PlannedAttempt, prepared: PreparedCall, least: number | undefined): Promise<(Attempted & { cost: number }) | Refusal> {
+async function paidAttempt(deps: RouterDeps, call: RouteCall, cap: Cap, a: PlannedAttempt, prepared: PreparedCall, least: number | undefined, ceilingLeft: number): Promise<Priced | Refusal> {
   const op = deps.runtime.operations[a.endpoint_id];
   const run = async () => {
     const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
     const result = await attempt(deps, cap, op, prepared.fields, key!);
-    const rows = result.verdict.outcome === 'hit' ? result.verdict.rows : 0;
-    return { price: attemptChargeMicro(op, chargedAs(result.verdict), rows, prepared.limit), result };
+    const { verdict, answer } = result;
+    const listed = attemptChargeMicro(op, chargedAs(verdict), verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
+    // what the provider says it charged, where its answer says (errors never cost)
+    const decided = verdict.outcome === 'error' ? null : decideCharge(op, listed, answer, ceilingLeft);
+    return { price: decided?.micro ?? listed, result: { ...result, listed, decided } };
   };
   if (a.key === 'own') {
     const { price, result } = await run();
     return { ...result, cost: price };
   }
-  // the price never passes the worst case held, so the hold covers the charge
   const spent = await deps.spending.spend({ teamId: call.team.id, worst: a.worst_cost_micro, least, ref: { endpoint_id: a.endpoint_id, call_id: call.callId }, run });
   return 'refused' in spent ? spent.refused : { ...spent.result, cost: spent.charged };
 }
 
-/** what one attempt came to: the verdict, the child's status and time, and its answer as JSON text */
+/** a paid attempt: what it came to, its list price, the provider's reported charge if any, and what was charged */
+type Priced = Attempted & { listed: number; decided: ChargeDecision | null; cost: number };
+
+/** what one attempt came to: the verdict, the child's status and time, and its answer as JSON text and parsed (the final poll's, for an async child) */
 interface Attempted {
   verdict: Verdict;
   status: number | undefined;
   ms: number;
   raw: string;
+  answer?: unknown;
 }
 
 /**
@@ -262,9 +279,26 @@ interface Attempted {
  */
 function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string): Promise<Attempted> {
   const provider = deps.runtime.providers[op.provider];
+  if (!provider.auth.exchange) return attemptWith(deps, cap, op, fields, key, key);
+  // the key is a client id and secret: the child is called with the token they are exchanged for
+  return tokens.credential(provider, key, deps.env, deps.attemptTimeoutMs, deps.maxAnswerBytes).then(
+    (token) => attemptWith(deps, cap, op, fields, key, token).then((done) => {
+      if (done.status === 401) tokens.forget(provider, key, token);
+      return done;
+    }),
+    (e: unknown) => {
+      if (!(e instanceof TokenRefused)) throw e;
+      return { verdict: { outcome: 'error', reason: e.message }, status: e.status, ms: 0, raw: 'null' };
+    },
+  );
+}
+
+/** One child called with `placed` where its provider's auth says: the key, or the token it was exchanged for. */
+function attemptWith(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, placed: string): Promise<Attempted> {
+  const provider = deps.runtime.providers[op.provider];
   let req: OutgoingRequest;
   try {
-    req = buildChildRequest(op, provider, op.request!, fields, key, deps.env);
+    req = buildChildRequest(op, provider, op.request!, fields, placed, deps.env);
   } catch (e) {
     return Promise.resolve({ verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` }, status: undefined, ms: 0, raw: 'null' });
   }
@@ -273,7 +307,7 @@ function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Recor
     if (!byStatus && op.async) return polled(deps, cap, op, answer, key, Date.now() + DEFAULT_TIMEOUT_MS);
     const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
     // The provider's own text (it parsed as JSON), so the answer is not serialised twice.
-    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key) };
+    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key, placed), answer: answer.body };
   });
 }
 
@@ -285,7 +319,7 @@ async function polled(deps: RouterDeps, cap: Cap, op: OperationRuntime, answer: 
   const ms = answer.ms + (Date.now() - t0);
   if (job.kind === 'error') return { verdict: { outcome: 'error', reason: job.reason }, status: job.status, ms, raw: 'null' };
   if (job.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' }, status: answer.status, ms, raw: 'null' };
-  return { verdict: classifyRecord(cap, op, job.record), status: answer.status, ms, raw: redact(JSON.stringify(job.body ?? null), key) };
+  return { verdict: classifyRecord(cap, op, job.record), status: answer.status, ms, raw: redact(JSON.stringify(job.body ?? null), key), answer: job.body };
 }
 
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */

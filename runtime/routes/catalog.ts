@@ -1,10 +1,11 @@
-// Open catalog reads: shelves, search, one endpoint's full entry.
+// Open catalog reads: shelves, search, price drift, one endpoint's full entry.
 import type { H3Event } from 'h3';
 import { route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
 import * as schemas from '../request-schemas.ts';
 import { filesOf } from './static.ts';
 import type { AppContext } from '../context.ts';
+import { driftReport } from '../catalog/drift.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
@@ -57,6 +58,12 @@ export const catalogRoutes = [
         : ['No match: try fewer or broader words (svc search WORDS in a terminal), or GET /catalog/platforms to browse'];
       return { q, results, total, hints };
     },
+  }),
+
+  route({
+    method: 'GET', path: '/catalog/drift', summary: 'Operations whose providers reported charges other than the list price', tags: ['catalog'], auth: 'none', open: true,
+    responses: { 200: 'Operations whose reported charges differ from their price' },
+    handle: ({ ctx: { catalog, live } }) => driftReport(catalog.runtime, live),
   }),
 
   route<{ path: { endpoint_id: string } }>({

@@ -2,7 +2,7 @@
 // reads are synchronous) and written behind to storage at most once a second per endpoint. Losing the
 // last second of observations in a crash is acceptable; they are statistics, not acknowledged writes.
 import type { Storage } from 'unstorage';
-import type { Observed } from '../../language/types.ts';
+import type { ChargeDrift, Observed } from '../../language/types.ts';
 
 export const WINDOW = 1000;
 const FLUSH_MS = 1000;
@@ -15,6 +15,8 @@ export interface Attempt {
   ms: number;
   /** epoch milliseconds (a Date is accepted) */
   at: number | Date;
+  /** where the provider's answer stated its charge: the catalog's figure and the provider's, micro-USD */
+  charge?: { list_micro: number; reported_micro: number };
 }
 
 interface Series {
@@ -24,6 +26,9 @@ interface Series {
   at: number[];
   /** day number (epoch days) → attempts that day, the last 31 days (a Map here: a plain object keyed by day numbers is a slow sparse array) */
   days: Map<number, number>;
+  /** the latest reported charges, oldest first: the list price and the provider's figure of each (absent in series stored before reports were read) */
+  rl?: number[];
+  rr?: number[];
 }
 
 /** How a series is stored: the same, with the days as an object. */
@@ -72,6 +77,10 @@ export class Observations {
     const today = s.days.get(day);
     if (today === undefined) for (const d of s.days.keys()) if (d < day - 30) s.days.delete(d);
     s.days.set(day, (today ?? 0) + 1);
+    if (attempt.charge) {
+      (s.rl ??= []).push(attempt.charge.list_micro);
+      (s.rr ??= []).push(attempt.charge.reported_micro);
+    }
     this.records.set(endpointId, (this.records.get(endpointId) ?? 0) + 1);
     this.dirty.add(endpointId);
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
@@ -142,6 +151,11 @@ function trim(s: Series): Series {
     s.ms.splice(0, cut);
     s.at.splice(0, cut);
   }
+  if (s.rl && s.rl.length > WINDOW) {
+    const cut = s.rl.length - WINDOW;
+    s.rl.splice(0, cut);
+    s.rr?.splice(0, cut);
+  }
   return s;
 }
 
@@ -167,5 +181,24 @@ function summarise(s: Series, now: number): Observed {
     last_ok_days: lastOk >= 0 ? Math.max(0, Math.floor((now - s.at[lastOk]) / DAY_MS)) : null,
     hit_rate: decided ? hits / decided : null,
     hit_samples: hits,
+    ...(s.rl?.length ? { charges: chargeDrift(s.rl, s.rr ?? []) } : {}),
+  };
+}
+
+/** How the provider's reported charges compared with the list price, over the latest WINDOW reports. */
+function chargeDrift(list: number[], reported: number[]): ChargeDrift {
+  let differed = 0, above = 0, delta = 0, ratio = 0, ratios = 0;
+  for (let i = 0; i < list.length; i++) {
+    const d = reported[i] - list[i];
+    if (d === 0) continue;
+    differed++;
+    if (d > 0) above++;
+    delta += d;
+    if (list[i] > 0) { ratio += reported[i] / list[i]; ratios++; }
+  }
+  return {
+    reports: list.length, differed, above, below: differed - above,
+    mean_delta_micro: differed ? Math.round(delta / differed) : null,
+    mean_ratio: ratios ? Math.round((ratio / ratios) * 1000) / 1000 : null,
   };
 }

@@ -25,10 +25,10 @@ export interface RoutedWorld {
   close(): Promise<void>;
 }
 
-export async function routedWorld(distDir: string, opts: { creditMicro?: number; env?: Record<string, string>; faultRate?: number } = {}): Promise<RoutedWorld> {
+export async function routedWorld(distDir: string, opts: { creditMicro?: number; env?: Record<string, string>; faultRate?: number; tokenLifeS?: number } = {}): Promise<RoutedWorld> {
   const runtime = loadRuntime(distDir);
   const { keys } = sandboxKeys(runtime, {});
-  const sandbox = createSandbox(runtime, { keys, stallMs: 5_000, faultRate: opts.faultRate });
+  const sandbox = createSandbox(runtime, { keys, stallMs: 5_000, faultRate: opts.faultRate, tokenLifeS: opts.tokenLifeS });
   const running = await startSandbox(sandbox, 0);
   const { ctx, app, listen } = await testRuntime(distDir, { ...sandboxEnv(runtime, running.url, keys), SVC_POLL_INTERVAL_MAX_MS: '20', SVC_ATTEMPT_TIMEOUT_MS: '2000', ...opts.env });
   const server = await listen(0);

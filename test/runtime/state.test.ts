@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createState, formatUsd, parseUsdToMicro, type State } from '../../runtime/state/index.ts';
-import { WINDOW } from '../../runtime/state/observations.ts';
+import { SUMMARY_TTL_MS, WINDOW } from '../../runtime/state/observations.ts';
 import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
 
 const dirs: string[] = [];
@@ -294,6 +294,26 @@ describe.each(backends)('state over $name', ({ open }) => {
     const stored = await state.atomics.update<{ o: string; ms: number[] }>('obs:e', () => undefined);
     expect([stored!.o.length, stored!.ms.length, stored!.o.at(-1)]).toEqual([WINDOW, WINDOW, 'm']);
   });
+
+  it('counts reported charges beside the list price: how often they differed and by how much, over the latest WINDOW reports', async () => {
+    const { state } = await open();
+    const now = Date.now();
+    const at = (list_micro: number, reported_micro: number) => state.recordAttempt('r', { outcome: 'hit', ms: 1, at: now, charge: { list_micro, reported_micro } });
+    state.recordAttempt('r', { outcome: 'hit', ms: 1, at: now }); // no report: not counted
+    at(1000, 1000);
+    at(1000, 2000);
+    at(1000, 4000);
+    at(1000, 500);
+    at(0, 300); // a miss the list calls free, reported as charged: a difference, with no ratio
+    expect(state.observations.observed('r')!.charges).toEqual({ reports: 5, differed: 4, above: 3, below: 1, mean_delta_micro: 950, mean_ratio: 2.167 });
+    expect(state.observations.observed('plain')).toBeNull();
+    state.recordAttempt('plain', { outcome: 'hit', ms: 1, at: now });
+    expect(state.observations.observed('plain')!.charges).toBeUndefined();
+    for (let i = 0; i < WINDOW * 2; i++) at(1000, 1000);
+    await state.observations.flush();
+    const stored = await state.atomics.update<{ rl: number[]; rr: number[] }>('obs:r', () => undefined);
+    expect([stored!.rl.length, stored!.rr.length]).toEqual([WINDOW, WINDOW]);
+  });
 });
 
 describe('embedded fs backend across a restart', () => {
@@ -316,5 +336,20 @@ describe('embedded fs backend across a restart', () => {
     expect(b.observations.observed('zerobounce.people.email.verify')?.samples).toBe(1);
     expect(b.observations.calls30d().get('zerobounce.people.email.verify')).toBe(1); // the day counts too
     expect(readFileSync(join(dir, 'secret'), 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('opens a series stored before reported charges were counted, and counts them from then on', async () => {
+    const dir = tempDir();
+    const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: null };
+    const a = await createState(config);
+    const now = Date.now();
+    // the stored shape before this change: no rl / rr lists
+    await a.atomics.update('obs:old', () => ({ o: 'hm', ms: [3, 4], at: [now, now], days: { [Math.floor(now / 86_400_000)]: 2 } }));
+    const b = await createState(config);
+    expect(b.observations.observed('old')).toMatchObject({ samples: 2, hit_samples: 1 });
+    expect(b.observations.observed('old')!.charges).toBeUndefined();
+    b.recordAttempt('old', { outcome: 'hit', ms: 5, at: now, charge: { list_micro: 1000, reported_micro: 3000 } });
+    await new Promise((r) => setTimeout(r, SUMMARY_TTL_MS + 50)); // a summary may be reused that long
+    expect(b.observations.observed('old')).toMatchObject({ samples: 3, charges: { reports: 1, differed: 1, above: 1, mean_delta_micro: 2000, mean_ratio: 3 } });
   });
 });

@@ -7,6 +7,7 @@ import { createSandbox, startSandbox, type BillingCounts, type RunningSandbox } 
 import { suiteCatalogs } from './catalogs.ts';
 import { carries, ChildCaller, expectedCharge, subjectFor } from './child-calls.ts';
 import { send } from './provider-request.ts';
+import { exchangeCredentials } from '../../runtime/router/token-exchange.ts';
 
 const catalogs = await suiteCatalogs();
 
@@ -15,6 +16,15 @@ function twins(runtime: RuntimeCatalog, op: OperationRuntime): string[] {
   return Object.values(runtime.operations)
     .filter((o) => o.provider === op.provider && o.method === op.method && o.path === op.path && o.endpoint_id !== op.endpoint_id)
     .map((o) => o.endpoint_id);
+}
+
+/** What a call places: the key, or for a provider that exchanges it (auth.exchange) a token from the sandbox's token endpoint. */
+async function placedKeys(runtime: RuntimeCatalog, keys: Record<string, string>, url: string): Promise<Record<string, string>> {
+  const placed = { ...keys };
+  for (const p of Object.values(runtime.providers)) {
+    if (p.auth.exchange) placed[p.service] = (await exchangeCredentials(p, keys[p.service], { [`SVC_BASE_${p.service.toUpperCase()}`]: `${url}/${p.service}` }, 5000, 1_000_000)).token;
+  }
+  return placed;
 }
 
 const total = (b: BillingCounts): { calls: number; billed_micro: number } =>
@@ -27,7 +37,7 @@ describe.each(catalogs)('sandbox over the $label catalog', ({ runtime, sources }
   let caller: ChildCaller;
   beforeAll(async () => {
     running = await startSandbox(sandbox, 0);
-    caller = new ChildCaller(running.url, runtime, keys);
+    caller = new ChildCaller(running.url, runtime, await placedKeys(runtime, keys, running.url));
   });
   afterAll(async () => { await running.close(); });
 

@@ -32,16 +32,19 @@ describe('key placements', () => {
 
 describe('steering words', () => {
   it('reads per-provider words, bare nohit, latency', () => {
-    expect(readSteer('jane+nohit-hunter@acme.com', 'hunter')).toEqual({ fault: null, latencyMs: 0, miss: true });
+    expect(readSteer('jane+nohit-hunter@acme.com', 'hunter')).toEqual({ fault: null, latencyMs: 0, miss: true, chargeUnits: null });
     expect(readSteer('jane+nohit-hunter@acme.com', 'apollo').miss).toBe(false);
     expect(readSteer('nohit@acme.com', 'apollo').miss).toBe(true);
     expect(readSteer('fail-serpapi', 'serp').fault).toBe(null);
     expect(readSteer('x latency250ms-serp y', 'serp').latencyMs).toBe(250);
     expect(readSteer('reset-serp slow-serp', 'serp').fault).toBe('reset');
+    expect(readSteer('q charge2-serper x', 'serper').chargeUnits).toBe(2);
+    expect(readSteer('q charge0.5-serper', 'serper').chargeUnits).toBe(0.5);
+    expect(readSteer('q charge2-serperx', 'serper').chargeUnits).toBeNull();
   });
 
   it('seeded random faults repeat for the same seed', () => {
-    const none = { fault: null, latencyMs: 0, miss: false } as const;
+    const none = { fault: null, latencyMs: 0, miss: false, chargeUnits: null } as const;
     const run = (seed: number) => { const d = faultDice(0.5, seed); return Array.from({ length: 40 }, () => JSON.stringify(d(none))); };
     expect(run(7)).toEqual(run(7));
     expect(run(7).filter((s) => s !== JSON.stringify(none)).length).toBeGreaterThan(5);

@@ -1,0 +1,63 @@
+// What a provider says it charged (cost.reported_charge: where its answer states it, and in which
+// unit), converted to micro-USD at the catalog's own price per unit, and the charge an attempt is
+// billed from it. Shared by the router (which bills it) and the sandbox (which reports it), so both
+// convert the same way and the ledger reconciles with what the sandbox says it billed.
+import type { CostOut } from './types.ts';
+import { getPath } from './json-path.ts';
+
+type Reporting = { cost: Pick<CostOut, 'value' | 'per' | 'reported_charge'> | null; price_micro: number };
+
+export interface ReportedCharge {
+  /** the figure as the provider's answer states it */
+  value: number;
+  /** its unit, as the catalog names it (credits, searches, usd) */
+  unit: string;
+  /** the figure in micro-USD at the catalog's price per unit */
+  micro: number;
+}
+
+/**
+ * Micro-USD for one reported unit: a USD report is USD; anything else is the operation's own
+ * currency (credits, searches), priced as the catalog prices it (usd for `value` units per `per`).
+ */
+export function microPerReportedUnit(op: Reporting): number {
+  const cost = op.cost!;
+  if (cost.reported_charge!.unit.toLowerCase() === 'usd') return 1_000_000;
+  return (op.price_micro * cost.per) / cost.value;
+}
+
+/** The provider's reported charge in an answer, or null where the answer states none (or not a number ≥ 0). */
+export function readReported(op: Reporting, answer: unknown): ReportedCharge | null {
+  const rc = op.cost?.reported_charge;
+  if (!rc) return null;
+  const raw = getPath(answer, rc.path);
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isFinite(value) || value < 0) return null;
+  return { value, unit: rc.unit, micro: Math.round(value * microPerReportedUnit(op)) };
+}
+
+/** Reported units for a charge of `micro` (the sandbox's report of what it bills). */
+export const reportedUnits = (op: Reporting, micro: number): number => micro / microPerReportedUnit(op);
+
+export interface ChargeDecision {
+  /** what the attempt is billed */
+  micro: number;
+  /** the catalog's price for the attempt */
+  list_micro: number;
+  /** the provider's own figure, when its answer stated one */
+  reported?: ReportedCharge;
+  /** set when the reported figure passed what the call's ceiling left for the attempt: the bill stops there */
+  cap_micro?: number;
+}
+
+/**
+ * An answered attempt's charge: the provider's reported figure where its answer states one (the
+ * caller pays what the provider charged, 0% markup), never more than `capMicro` (what the ceiling
+ * left when the attempt was planned); else the list price.
+ */
+export function decideCharge(op: Reporting, listMicro: number, answer: unknown, capMicro: number): ChargeDecision {
+  const reported = readReported(op, answer);
+  if (!reported) return { micro: listMicro, list_micro: listMicro };
+  if (reported.micro > capMicro) return { micro: Math.max(0, capMicro), list_micro: listMicro, reported, cap_micro: Math.max(0, capMicro) };
+  return { micro: reported.micro, list_micro: listMicro, reported };
+}

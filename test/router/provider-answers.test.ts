@@ -1,0 +1,62 @@
+// Children read against answers shaped as their providers document them (not as the sandbox derives
+// them from our own YAML): Snov's prospects task, Clearout's bearer header.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RuntimeCatalog } from '../../language/types.ts';
+import { getPath } from '../../language/json-path.ts';
+import { classifyRecord } from '../../runtime/router/classify.ts';
+import { buildChildRequest } from '../../runtime/router/build-request.ts';
+import { REAL_DIST } from '../helpers/paths.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+
+const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
+
+describe('snov.people.search reads Snov\'s prospects task as Snov documents it', () => {
+  const op = runtime.operations['snov.people.search'];
+  const cap = runtime.capabilities['people.search'];
+  // POST /v2/domain-search/prospects/start (snov.io/knowledgebase/how-to-use-domain-search-api)
+  const started = { data: [], meta: { domain: 'snov.io', tab: 'prospects', task_hash: '3384369c9d2bd2c5b8bc6b2a1d18b3b8', page: 1 }, links: { result: 'https://api.snov.io/v2/domain-search/prospects/result/3384369c9d2bd2c5b8bc6b2a1d18b3b8' } };
+  // GET /v2/domain-search/prospects/result/{task_hash}
+  const done = {
+    data: [{ first_name: 'John', last_name: 'Doe', position: 'Web developer', source_page: 'https://www.linkedin.com/in/john-doe/', search_emails_start: 'https://api.snov.io/v2/domain-search/prospects/search-emails/start/abc' }],
+    meta: { domain: 'snov.io', tab: 'prospects', task_hash: '3384369c9d2bd2c5b8bc6b2a1d18b3b8', page: 1, total_count: 18 },
+    links: { next: '' },
+    status: 'completed',
+  };
+
+  it('the task id is meta.task_hash of the start answer', () => {
+    expect(getPath(started, op.async!.id_from)).toBe('3384369c9d2bd2c5b8bc6b2a1d18b3b8');
+  });
+
+  it('rows are data[], names joined from first_name and last_name, the total from meta.total_count', () => {
+    const record = op.async!.result.path ? getPath(done, op.async!.result.path) : done;
+    const verdict = classifyRecord(cap, op, record);
+    expect(verdict).toMatchObject({ outcome: 'hit', output: { total: 18, people: [expect.objectContaining({ full_name: 'John Doe', title: 'Web developer', linkedin_url: 'https://www.linkedin.com/in/john-doe/' })] } });
+  });
+
+  it('a completed task with no prospects is a miss', () => {
+    expect(classifyRecord(cap, op, { ...done, data: [], meta: { ...done.meta, total_count: 0 } }).outcome).toBe('miss');
+  });
+});
+
+describe('Clearout', () => {
+  it('is sent Authorization: Bearer <token>, as its API overview says', () => {
+    const op = runtime.operations['clearout.people.email.verify'];
+    const req = buildChildRequest(op, runtime.providers.clearout, op.request!, { email: 'jane@acme.com' }, 'clearout-token-123', {});
+    expect(req.headers.authorization).toBe('Bearer clearout-token-123');
+  });
+});
+
+describe('through the sandbox', () => {
+  let w: RoutedWorld;
+  beforeAll(async () => { w = await routedWorld(REAL_DIST); });
+  afterAll(() => w.close());
+
+  it('a Snov prospects search is polled to its end and answers people with names and the total', async () => {
+    const r = await w.call('/proxy/people.search', { company_domain: 'acme.com' }, { 'X-Svc-Route-Prefer': 'snov' });
+    expect(r.body._svc.served_by).toBe('snov.people.search');
+    expect(r.body.output.people[0].full_name).toMatch(/\S+ \S+/);
+    expect(r.body.output.total).toEqual(expect.any(Number));
+  });
+});
