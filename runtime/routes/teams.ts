@@ -1,7 +1,7 @@
 // The caller's own team: balance, ledger, own provider keys (never shown back).
 import { route } from '../declared-route.ts';
 import type { AppContext } from '../context.ts';
-import { fail } from '../errors.ts';
+import { fail, invalid } from '../errors.ts';
 import * as schemas from '../request-schemas.ts';
 import type { Team } from '../state/index.ts';
 
@@ -9,6 +9,22 @@ import type { Team } from '../state/index.ts';
 function providerNamed(name: string, { catalog }: AppContext): string {
   if (!Object.hasOwn(catalog.runtime.providers, name)) fail(404, `No provider '${name.slice(0, 64)}' in the catalog.`);
   return name;
+}
+
+/**
+ * A key travels in a header (or query, or basic auth), which carries visible Latin-1 and nothing else:
+ * a line break, a C0 or C1 control (U+0085, U+009B), or a character past U+00FF (U+2028, a curly quote
+ * pasted from a mail) would make every later attempt fail as a network error. 422 naming the provider.
+ */
+function headerSafeKey(provider: string, key: string): string {
+  // only spaces are trimmed: JavaScript's trim() would also drop U+2028 and keep U+0085
+  const trimmed = key.replace(/^ +| +$/g, '');
+  const bad = /[^\u0020-\u007e\u00a0-\u00ff]/u.exec(trimmed);
+  if (!trimmed || bad) {
+    const what = bad ? `holds U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which a request header cannot carry` : 'is blank';
+    invalid([{ loc: ['body', 'key'], msg: `The ${provider} key ${what}: send the key alone, as ${provider} issued it (visible Latin-1 characters only). Nothing was stored.`, type: 'value_error.key' }]);
+  }
+  return trimmed;
 }
 
 const mine = { tags: ['teams'], auth: 'team' } as const;
@@ -36,7 +52,7 @@ export const teamRoutes = [
     responses: { 200: 'Stored', 401: 'No or bad credential', 404: 'Unknown provider', 413: 'Body too large', 422: 'Validation error' },
     handle: async ({ ctx, team, path, body: { key } }) => {
       const name = providerNamed(path.provider, ctx);
-      await ctx.state.setOwnKey(team.id, name, key.trim());
+      await ctx.state.setOwnKey(team.id, name, headerSafeKey(name, key));
       ctx.router.deps.health.ownKeyReplaced(team.id, name);
       return { provider: name, stored: true };
     },

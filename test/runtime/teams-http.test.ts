@@ -184,6 +184,23 @@ describe('team endpoints', () => {
     expect(await t.state.ownKey((await t.state.teamBySlug('alpha-labs'))!.id, 'searchco')).toBe('alpha-searchco-KEY-0001'); // unchanged
   });
 
+  it.each(['\u0085', '\u2028', '\u009b', '\u2019', '\n', '\u0000', '\u{1F511}'])('refuses a key holding %j with a 422 naming the provider, storing nothing', async (c) => {
+    const res = await call('/teams/me/keys/searchco', jsonInit('POST', { key: `new-key${c}0001` }, { 'x-svc-token': alpha.token }));
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(['body', 'key']);
+    expect(res.body.detail[0].msg).toContain('searchco key holds U+');
+    expect(await t.state.ownKey((await t.state.teamBySlug('alpha-labs'))!.id, 'searchco')).toBe('alpha-searchco-KEY-0001');
+  });
+
+  it('takes a key of visible Latin-1, surrounding spaces dropped, and refuses a blank one', async () => {
+    const post = (key: string) => call('/teams/me/keys/zerobounce', jsonInit('POST', { key }, { 'x-svc-token': alpha.token }));
+    expect((await post('   ')).status).toBe(422);
+    expect((await post('  zb key~é  ')).status).toBe(200);
+    const alphaId = (await t.state.teamBySlug('alpha-labs'))!.id;
+    expect(await t.state.ownKey(alphaId, 'zerobounce')).toBe('zb key~é');
+    await call('/teams/me/keys/zerobounce', { method: 'DELETE', ...as(alpha.token) });
+  });
+
   it('lists its paths in /openapi.json', async () => {
     const doc = await call('/openapi.json');
     for (const p of ['/auth/session', '/teams/me', '/teams/me/ledger', '/teams/me/keys/{provider}', '/admin/teams', '/admin/teams/{team}/tokens', '/admin/teams/{team}/credit']) {
