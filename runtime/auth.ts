@@ -3,7 +3,6 @@
 import { getCookie, type H3Event } from 'h3';
 import { fail, httpError } from './errors.ts';
 import type { State, Team } from './state/index.ts';
-import { slugify } from './state/teams.ts';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -43,9 +42,13 @@ export function knownTeamFor(state: State, { token, org }: PresentedCredentials)
   return team && ofOrg(team, org);
 }
 
-/** the team, or 403 when `org` names another: the slug in any case, or the team's name as written (slugs are made from names) */
+/**
+ * the team, or 403 when `org` does not name it: its slug exactly (in any letter case), or its name
+ * exactly as written. Nothing is made into a slug first: `-demo`, `demo-` or `Demo!` would become
+ * `demo`, and a team named by a near miss is not the team the caller meant.
+ */
 function ofOrg(team: Team, org: string | null): Team {
-  if (org !== null && slugify(org) !== team.slug) fail(403, `The credential does not belong to team '${org.slice(0, 64)}'.`);
+  if (org !== null && org.toLowerCase() !== team.slug && org !== team.name) fail(403, `The credential does not belong to team '${org.slice(0, 64)}'.`);
   return team;
 }
 

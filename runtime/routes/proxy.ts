@@ -3,7 +3,7 @@
 import { getCookie, HTTPResponse } from 'h3';
 import { route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
-import { SESSION_COOKIE } from '../auth.ts';
+import { requireTeam, SESSION_COOKIE } from '../auth.ts';
 import { readJson } from '../body.ts';
 import { answerRoutedCall } from '../router/routed-door.ts';
 import { passThrough } from '../router/pass-through.ts';
@@ -22,6 +22,10 @@ export const proxyRoutes = [
       401: 'No or bad credential', 402: 'Balance too low', 422: 'Validation error', 502: 'Every child failed with an error',
     },
     handle: async ({ ctx, event, path: { capability } }) => {
+      // a provider's operation at its root path (`/`) is reached here: a pass-through call, with its 405 and Allow
+      if (!ctx.router.isCapability(capability) && Object.hasOwn(ctx.catalog.runtime.providers, capability)) {
+        return passThrough(ctx, await requireTeam(event, ctx.state), capability, event);
+      }
       const answer = await answerRoutedCall(ctx, capability, {
         headers: event.req.headers, sessionCookie: () => getCookie(event, SESSION_COOKIE) ?? null, readBody: () => readJson(event, ctx.config.maxBodyBytes),
       });

@@ -90,6 +90,18 @@ describe('credentials', () => {
     expect((await call('/teams/me', as(alpha.token, { 'x-svc-org': 'alpha-labs' }))).status).toBe(200);
     // the slug in another case, or the team's name, names the same team
     for (const org of ['ALPHA-LABS', 'Alpha Labs']) expect((await call('/teams/me', as(alpha.token, { 'x-svc-org': org }))).status).toBe(200);
+    // a near miss is not the team: nothing is turned into a slug before comparing
+    for (const org of ['-alpha-labs', 'alpha-labs-', 'alpha--labs', 'alpha labs', 'Alpha Labs!', 'alpha_labs']) {
+      const r = await call('/teams/me', as(alpha.token, { 'x-svc-org': org }));
+      expect(r.status, org).toBe(403);
+      expect(r.body.detail).toContain('does not belong to team');
+    }
+    const before = await t.state.balance((await t.state.teamBySlug('alpha-labs'))!.id);
+    for (const org of ['-alpha-labs', 'alpha-labs-']) {
+      const paid = await call('/proxy/people.email.verify', jsonInit('POST', { email: 'jane@acme.com' }, { 'x-svc-token': alpha.token, 'x-svc-org': org }));
+      expect(paid.status, org).toBe(403);
+    }
+    expect(await t.state.balance((await t.state.teamBySlug('alpha-labs'))!.id)).toBe(before);
     const r = await call('/teams/me');
     expect(r.body).toEqual({ detail: expect.any(String) });
   });
