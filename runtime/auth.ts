@@ -26,10 +26,14 @@ export const TOKEN_HEADER: TokenPlace = { send: 'in the x-svc-token header', inv
 export function teamFor(state: State, { token, session, org }: PresentedCredentials, place: TokenPlace = TOKEN_HEADER): Promise<Team> {
   if (!token && !session) return Promise.reject(httpError(401, `Authentication required: send an API token ${place.send}.`));
   // (Not async: an async function awaiting the lookup costs every routed call two more promises; a refusal is still a rejection.)
-  return state.teamForCredential({ token, session }).then((team) => {
-    if (!team) fail(401, token ? place.invalid : 'The session has expired or is not valid; sign in again.');
-    return ofOrg(team, org);
-  });
+  return state.teamForCredential({ token, session }).then((team) => (team ? ofOrg(team, org) : refused(state, { token, session }, place)));
+}
+
+/** the refusal of a credential that acts for no team: why, when it names one (revoked, expired, a disabled team) */
+async function refused(state: State, credential: { token: string | null; session: string | null }, place: TokenPlace): Promise<never> {
+  const why = await state.credentialRefusal(credential);
+  if (why) fail(why.status, why.detail);
+  return fail(401, credential.token ? place.invalid : 'The session has expired or is not valid; sign in again.');
 }
 
 /**

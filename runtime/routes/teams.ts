@@ -4,6 +4,9 @@ import type { AppContext } from '../context.ts';
 import { fail, invalid } from '../errors.ts';
 import * as schemas from '../request-schemas.ts';
 import type { Team } from '../state/index.ts';
+import { sha256 } from '../state/secrets.ts';
+import { tokenId } from '../state/tokens.ts';
+import { tokenOptions } from './token-options.ts';
 
 /** a provider of the catalog, or 404 */
 function providerNamed(name: string, { catalog }: AppContext): string {
@@ -26,6 +29,8 @@ function headerSafeKey(provider: string, key: string): string {
   }
   return trimmed;
 }
+
+const tokenIdOf = (token: string) => tokenId(sha256(token));
 
 const mine = { tags: ['teams'], auth: 'team' } as const;
 
@@ -67,6 +72,38 @@ export const teamRoutes = [
       const removed = await ctx.state.removeOwnKey(team.id, name);
       ctx.router.deps.health.ownKeyReplaced(team.id, name);
       return { provider: name, stored: false, removed };
+    },
+  }),
+
+  route<{ team: Team }>({
+    ...mine, method: 'GET', path: '/teams/me/tokens', summary: "The team's API tokens (never a secret), oldest first, revoked and expired ones included",
+    responses: { 200: 'Tokens: {tokens: [{id, name, created_at, expires_at, revoked_at, status, current}]}', 401: 'No or bad credential', 403: 'x-svc-org names another team, or the team is disabled' },
+    handle: async ({ ctx: { state }, event, team }) => {
+      const using = event.req.headers.get('x-svc-token');
+      const current = using ? tokenIdOf(using) : null;
+      return { tokens: (await state.tokens(team.id)).map((t) => ({ ...t, current: t.id === current })) };
+    },
+  }),
+
+  route<{ team: Team; body: { name?: string; expires_at?: string } }>({
+    ...mine, method: 'POST', path: '/teams/me/tokens', summary: 'Create a token for the team, optionally named and with an expiry; the secret is answered this once',
+    request: { body: schemas.tokenBody, emptyBody: {} },
+    responses: { 201: 'The token (shown once) and its listing: {token, id, name, created_at, expires_at, revoked_at, status}', 401: 'No or bad credential', 403: 'x-svc-org names another team, or the team is disabled', 422: 'Validation error' },
+    handle: async ({ ctx: { state }, event, team, body }) => {
+      const { token, view } = await state.issueToken(team.id, tokenOptions(body));
+      event.res.status = 201;
+      return { token, ...view };
+    },
+  }),
+
+  route<{ team: Team; path: { token_id: string } }>({
+    ...mine, method: 'DELETE', path: '/teams/me/tokens/{token_id}', summary: "Revoke one of the team's tokens: refused from the next call on, on every instance",
+    request: { path: schemas.tokenParams, about: { token_id: 'the id a listing shows (tok_…)' } },
+    responses: { 200: 'Revoked: the token as listings now show it', 401: 'No or bad credential', 403: 'x-svc-org names another team, or the team is disabled', 404: 'No such token of the team', 422: 'Validation error' },
+    handle: async ({ ctx: { state }, team, path: { token_id } }) => {
+      const view = await state.revokeToken(team.id, token_id);
+      if (!view) fail(404, `The team has no token '${token_id}'; GET /teams/me/tokens lists them.`);
+      return view;
     },
   }),
 ];
