@@ -2,6 +2,7 @@
 import { route } from '../declared-route.ts';
 import type { AppContext } from '../context.ts';
 import { fail, invalid } from '../errors.ts';
+import { credentialsOf } from '../auth.ts';
 import * as schemas from '../request-schemas.ts';
 import type { Team } from '../state/index.ts';
 import { sha256 } from '../state/secrets.ts';
@@ -29,8 +30,6 @@ function headerSafeKey(provider: string, key: string): string {
   }
   return trimmed;
 }
-
-const tokenIdOf = (token: string) => tokenId(sha256(token));
 
 const mine = { tags: ['teams'], auth: 'team' } as const;
 
@@ -79,8 +78,9 @@ export const teamRoutes = [
     ...mine, method: 'GET', path: '/teams/me/tokens', summary: "The team's API tokens (never a secret), oldest first, revoked and expired ones included",
     responses: { 200: 'Tokens: {tokens: [{id, name, created_at, expires_at, revoked_at, status, current}]}', 401: 'No or bad credential', 403: 'x-svc-org names another team, or the team is disabled' },
     handle: async ({ ctx: { state }, event, team }) => {
-      const using = event.req.headers.get('x-svc-token');
-      const current = using ? tokenIdOf(using) : null;
+      // `current`: the token of this request, or the one its dashboard session was opened with
+      const { token, session } = credentialsOf(event);
+      const current = token ? tokenId(sha256(token)) : session ? await state.sessionTokenId(session) : null;
       return { tokens: (await state.tokens(team.id)).map((t) => ({ ...t, current: t.id === current })) };
     },
   }),

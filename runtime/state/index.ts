@@ -55,6 +55,8 @@ export interface State {
   knownTeamForToken(token: string): Team | undefined;
   /** a dashboard session for the team: an opaque id stored server-side (never the token); it ends when `viaToken` is revoked or expires */
   openSession(teamId: number, viaToken?: string): Promise<string>;
+  /** the id of the token a dashboard session was opened with; null when unknown */
+  sessionTokenId(session: string): Promise<string | null>;
   /** end a dashboard session (sign out); false when there was none */
   closeSession(session: string): Promise<boolean>;
   /** every team, oldest first (the admin API's list) */
@@ -148,6 +150,7 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
     knownTeamForToken: (token) => teams.knownForToken(token),
     openSession: (teamId, viaToken) => teams.openSession(teamId, viaToken),
     closeSession: (session) => teams.closeSession(session),
+    sessionTokenId: (session) => teams.sessionTokenId(session),
     teams: () => teams.list(),
     ownKey: (teamId, provider) => teams.ownKey(teamId, provider),
     ownKeyProviders: (teamId) => teams.ownKeyProviders(teamId),

@@ -3,7 +3,7 @@
 import type { Storage } from 'unstorage';
 import type { Atomics } from './atomics.ts';
 import { newOpaqueId, safeEqual, sha256, TOKEN_RE, type Sealer } from './secrets.ts';
-import { lapse, TokenStore, type TokenOptions, type TokenView } from './tokens.ts';
+import { lapse, tokenId, TokenStore, type TokenOptions, type TokenView } from './tokens.ts';
 import { Lru } from '../util/lru.ts';
 
 export interface Team {
@@ -217,6 +217,13 @@ export class Teams {
       if (!token || lapse(token)) return null;
     }
     return this.actingTeam(rec.team_id);
+  }
+
+  /** the id of the token a dashboard session was opened with; null when unknown (a session of the last release) */
+  async sessionTokenId(id: string): Promise<string | null> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
+    const digest = (await this.storage.getItem<SessionRecord>(`session:${sha256(id)}`))?.token_digest;
+    return digest ? tokenId(digest) : null;
   }
 
   /** end a dashboard session; false when there was none */
