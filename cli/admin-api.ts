@@ -13,9 +13,9 @@ export function adminTarget(env: Record<string, string | undefined> = process.en
   return { url: baseUrl(env), token };
 }
 
-/** POST a JSON body to an /admin path (GET without one); the parsed answer, or a CliFailure with the server's sentence */
-export async function adminCall<T>(target: AdminTarget, path: string, body?: unknown): Promise<T> {
-  const a = await request(`${target.url}${path}`, { body, headers: { 'x-svc-admin': target.token } });
+/** POST a JSON body to an /admin path (GET without one, unless `method` says); the parsed answer, or a CliFailure with the server's sentence */
+export async function adminCall<T>(target: AdminTarget, path: string, body?: unknown, method?: string): Promise<T> {
+  const a = await request(`${target.url}${path}`, { body, method, headers: { 'x-svc-admin': target.token } });
   if (a.status >= 200 && a.status < 300) return a.data as T;
   const failure = failureOf(a);
   if (a.status === 401) throw new CliFailure(`The server refused SVC_ADMIN_TOKEN: ${failure.message}`, failure.exitCode, a.data);

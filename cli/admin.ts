@@ -3,6 +3,7 @@ import { defineCommand } from 'citty';
 import { adminCall, adminTarget } from './admin-api.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { json } from './print.ts';
+import { newTokenArgs, newTokenBody, printNewToken, printRevoked, printTokens, type TokenView } from './tokens.ts';
 import { formatUsd, parseUsdToMicro } from '../runtime/state/money.ts';
 
 /** The USD text as given, once it reads as an amount the server keeps exactly; else a sentence, before any call. */
@@ -34,17 +35,47 @@ const teamList = defineCommand({
   meta: { name: 'list', description: 'List every team with its balance' },
   args: { json },
   async run({ args }) {
-    const res = await adminCall<{ teams: Array<{ team: string; name: string; balance_micro: number }> }>(adminTarget(), '/admin/teams');
-    print(args.json, res, res.teams.length ? res.teams.map((t) => `${t.team}\t${t.balance_micro}\t${t.name}`) : ['(no teams)']);
+    const res = await adminCall<{ teams: Array<{ team: string; name: string; balance_micro: number; disabled_at: string | null }> }>(adminTarget(), '/admin/teams');
+    const line = (t: (typeof res.teams)[number]) => `${t.team}\t${t.balance_micro}\t${t.name}${t.disabled_at ? `\t(disabled since ${t.disabled_at})` : ''}`;
+    print(args.json, res, res.teams.length ? res.teams.map(line) : ['(no teams)']);
+  },
+});
+
+const teamArg = { type: 'positional', required: true, description: 'team slug' } as const;
+const teamPath = (slug: string) => `/admin/teams/${encodeURIComponent(slug)}`;
+
+/** `svc admin team disable|enable TEAM` */
+const switchTeam = (action: 'disable' | 'enable') => defineCommand({
+  meta: { name: action, description: action === 'disable' ? "Disable a team: every token and session of it is refused at once (data and balance stay)" : 'Enable a disabled team again' },
+  args: { team: teamArg, json },
+  async run({ args }) {
+    const res = await adminCall<{ team: string; disabled_at: string | null }>(adminTarget(), `${teamPath(args.team)}/${action}`, {});
+    print(args.json, res, [res.disabled_at ? `disabled team ${res.team} (since ${res.disabled_at})` : `enabled team ${res.team}`]);
   },
 });
 
 const tokenCreate = defineCommand({
   meta: { name: 'create', description: 'Issue another token for a team (shown once)' },
-  args: { team: { type: 'positional', required: true, description: 'team slug' }, json },
+  args: { team: teamArg, ...newTokenArgs },
   async run({ args }) {
-    const res = await adminCall<{ token: string }>(adminTarget(), `/admin/teams/${encodeURIComponent(args.team)}/tokens`, {});
-    print(args.json, { token: res.token }, [res.token]);
+    // (--json printed {"token": …} alone before tokens had ids; it now carries the listing's fields too)
+    printNewToken(args.json, await adminCall<TokenView & { token: string }>(adminTarget(), `${teamPath(args.team)}/tokens`, newTokenBody(args)));
+  },
+});
+
+const tokenList = defineCommand({
+  meta: { name: 'list', description: "A team's tokens (never a secret)" },
+  args: { team: teamArg, json },
+  async run({ args }) {
+    printTokens(args.json, (await adminCall<{ tokens: TokenView[] }>(adminTarget(), `${teamPath(args.team)}/tokens`)).tokens);
+  },
+});
+
+const tokenRevoke = defineCommand({
+  meta: { name: 'revoke', description: "Revoke a team's token by its id (tok_…): refused from the next call on" },
+  args: { team: teamArg, id: { type: 'positional', required: true, description: 'token id, as `svc admin token list TEAM` shows it' }, json },
+  async run({ args }) {
+    printRevoked(args.json, await adminCall<TokenView>(adminTarget(), `${teamPath(args.team)}/tokens/${encodeURIComponent(args.id)}`, undefined, 'DELETE'));
   },
 });
 
@@ -64,8 +95,8 @@ const credit = defineCommand({
 export const admin = defineCommand({
   meta: { name: 'admin', description: 'Administer teams on a running server (SVC_URL, SVC_ADMIN_TOKEN)' },
   subCommands: {
-    team: defineCommand({ meta: { name: 'team', description: 'Teams' }, subCommands: { create: teamCreate, list: teamList } }),
-    token: defineCommand({ meta: { name: 'token', description: 'API tokens' }, subCommands: { create: tokenCreate } }),
+    team: defineCommand({ meta: { name: 'team', description: 'Teams' }, subCommands: { create: teamCreate, list: teamList, disable: switchTeam('disable'), enable: switchTeam('enable') } }),
+    token: defineCommand({ meta: { name: 'token', description: 'API tokens' }, subCommands: { create: tokenCreate, list: tokenList, revoke: tokenRevoke } }),
     credit,
   },
 });

@@ -11,6 +11,7 @@ import { feedback, review } from './feedback.ts';
 import { hub } from './hub.ts';
 import { build, demo, serve } from './local.ts';
 import { me } from './me.ts';
+import { team } from './team.ts';
 import { mcp } from './mcp.ts';
 import { batch } from './batch.ts';
 import { CliFailure, EXIT, EXIT_HELP } from './fail.ts';
@@ -18,7 +19,7 @@ import { refuseUnknownFlags } from './flags.ts';
 
 const main = defineCommand({
   meta: { name: 'svc', version: pkg.version, description: 'Capability catalog and routed call service. Reads SVC_URL (default http://localhost:8787) and SVC_TOKEN' },
-  subCommands: { search, show, find, catalog, call, hub, me, feedback, review, serve, demo, build, admin, mcp, batch },
+  subCommands: { search, show, find, catalog, call, hub, me, team, feedback, review, serve, demo, build, admin, mcp, batch },
 });
 
 // A reader that stops early (`svc search email | head -1`, or `2>&1 | head -1`) closes the pipe;

@@ -29,8 +29,8 @@ export const ROUTES: readonly Route[] = [
   ...catalogRoutes, //  GET /catalog/platforms[/{slug}], /catalog/search, /catalog/drift, /catalog/endpoints/{endpoint_id}
   ...findRoutes, //     GET /catalog/find (NDJSON: candidates, then the judge's verdict)
   ...authRoutes, //     POST, DELETE /auth/session
-  ...adminRoutes, //    GET, POST /admin/teams, POST /admin/teams/{team}/tokens, …/credit (with SVC_ADMIN_TOKEN; 404 without)
-  ...teamRoutes, //     GET /teams/me, /teams/me/ledger; POST, DELETE /teams/me/keys/{provider}
+  ...adminRoutes, //    GET, POST /admin/teams; GET, POST …/{team}/tokens, DELETE …/tokens/{token_id}; POST …/credit, …/disable, …/enable (with SVC_ADMIN_TOKEN; 404 without)
+  ...teamRoutes, //     GET /teams/me, /teams/me/ledger; POST, DELETE /teams/me/keys/{provider}; GET, POST /teams/me/tokens, DELETE …/{token_id}
   ...feedbackRoutes, // POST /feedback, GET /feedback/{feedback_id}
   ...reviewRoutes, //   POST /reviews
   ...hubRoutes, //      POST, GET /hub/tools; PUT, GET, DELETE /hub/tools/{tool_id}; POST …/check, …/run; GET …/runs

@@ -3,7 +3,6 @@
 import { getCookie, type H3Event } from 'h3';
 import { fail, httpError } from './errors.ts';
 import type { State, Team } from './state/index.ts';
-import { slugify } from './state/teams.ts';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -27,10 +26,14 @@ export const TOKEN_HEADER: TokenPlace = { send: 'in the x-svc-token header', inv
 export function teamFor(state: State, { token, session, org }: PresentedCredentials, place: TokenPlace = TOKEN_HEADER): Promise<Team> {
   if (!token && !session) return Promise.reject(httpError(401, `Authentication required: send an API token ${place.send}.`));
   // (Not async: an async function awaiting the lookup costs every routed call two more promises; a refusal is still a rejection.)
-  return state.teamForCredential({ token, session }).then((team) => {
-    if (!team) fail(401, token ? place.invalid : 'The session has expired or is not valid; sign in again.');
-    return ofOrg(team, org);
-  });
+  return state.teamForCredential({ token, session }).then((team) => (team ? ofOrg(team, org) : refused(state, { token, session }, place)));
+}
+
+/** the refusal of a credential that acts for no team: why, when it names one (revoked, expired, a disabled team) */
+async function refused(state: State, credential: { token: string | null; session: string | null }, place: TokenPlace): Promise<never> {
+  const why = await state.credentialRefusal(credential);
+  if (why) fail(why.status, why.detail);
+  return fail(401, credential.token ? place.invalid : 'The session has expired or is not valid; sign in again.');
 }
 
 /**
@@ -43,9 +46,13 @@ export function knownTeamFor(state: State, { token, org }: PresentedCredentials)
   return team && ofOrg(team, org);
 }
 
-/** the team, or 403 when `org` names another: the slug in any case, or the team's name as written (slugs are made from names) */
+/**
+ * the team, or 403 when `org` does not name it: its slug exactly (in any letter case), or its name
+ * exactly as written. Nothing is made into a slug first: `-demo`, `demo-` or `Demo!` would become
+ * `demo`, and a team named by a near miss is not the team the caller meant.
+ */
 function ofOrg(team: Team, org: string | null): Team {
-  if (org !== null && slugify(org) !== team.slug) fail(403, `The credential does not belong to team '${org.slice(0, 64)}'.`);
+  if (org !== null && org.toLowerCase() !== team.slug && org !== team.name) fail(403, `The credential does not belong to team '${org.slice(0, 64)}'.`);
   return team;
 }
 

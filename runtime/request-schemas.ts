@@ -24,9 +24,19 @@ export const sessionBody = {
 } satisfies ObjectSchema;
 export const keyBody = {
   type: 'object', additionalProperties: false, required: ['key'], properties: {
-    // a provider key is printable text: a line break or control character would be sent in a header
-    key: { type: 'string', minLength: 1, maxLength: 4096, pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$', 'x-expected': 'the key alone, as the provider issued it, with no line break or control character' },
+    // what a header can carry is checked by the route, which names the provider (runtime/routes/teams.ts)
+    key: { type: 'string', minLength: 1, maxLength: 4096, description: 'the key alone, as the provider issued it: visible Latin-1 characters (U+0020–U+007E, U+00A0–U+00FF)' },
   },
+} satisfies ObjectSchema;
+// a token's name and expiry, when a team or the admin creates one (runtime/routes/token-options.ts reads it)
+export const tokenBody = {
+  type: 'object', additionalProperties: false, properties: {
+    name: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[^\\p{Cc}\\p{Cf}\\p{Cs}]*[^\\s\\p{Cc}\\p{Cf}\\p{Cs}][^\\p{Cc}\\p{Cf}\\p{Cs}]*$', 'x-expected': '1 to 64 characters of visible text, such as "ci deploys"' },
+    expires_at: { type: 'string', maxLength: 40, description: 'when the token stops acting: an ISO 8601 date-time with a zone (2027-01-31T00:00:00Z), or a date (2027-01-31, midnight UTC); in the future' },
+  },
+} satisfies ObjectSchema;
+export const tokenParams = {
+  type: 'object', required: ['token_id'], properties: { token_id: { type: 'string', pattern: '^tok_[0-9a-f]{16}$', 'x-expected': 'a token id as listings show it (tok_ and 16 hex digits)' } },
 } satisfies ObjectSchema;
 export const createTeamBody = {
   type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, credit_usd: usd },

@@ -4,6 +4,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { invalid, type ValidationIssue } from './errors.ts';
 import { newAjv } from './util/ajv.ts';
 import { once } from './util/once.ts';
+import { decimalFor } from './util/decimal.ts';
 
 // validateSchema: false, as these are svc's own schemas: test/runtime/own-schemas.test.ts checks
 // them against the meta-schema, which otherwise compiles here on the first request (100+ ms, 5 MB).
@@ -59,12 +60,31 @@ function repeated(where: string, schema: { properties?: Record<string, { type?: 
   return found;
 }
 
+/**
+ * Declared numbers written other than in decimal digits (`0x10`, `1e2`, ` 5`): ajv's coercion would
+ * read them as JavaScript does, so they are refused before it runs.
+ */
+function nonDecimal(where: string, schema: { properties?: Record<string, { type?: unknown }> }, query: Record<string, unknown>): ValidationIssue[] {
+  const found: ValidationIssue[] = [];
+  for (const name in query) {
+    const type = schema.properties?.[name]?.type;
+    const value = query[name];
+    if (typeof value === 'string' && !decimalFor(type, value)) {
+      const form = type === 'integer' ? 'a whole number in decimal digits, such as 25' : 'a number in decimal digits, such as 2.5';
+      found.push({ loc: [where, name], msg: `'${name}' must be ${form}.`, type: `type_error.${String(type)}` });
+    }
+  }
+  return found;
+}
+
 /** Compile a schema for query (or path: `where`) parameters (strings coerced to the declared types). */
 export function queryValidator<T>(schema: object, where = 'query'): (query: Record<string, unknown>) => T {
   const check = once(() => queryAjv().compile(schema));
   return (query) => {
     const twice = repeated(where, schema, query);
     if (twice.length) invalid(twice);
+    const written = nonDecimal(where, schema, query);
+    if (written.length) invalid(written);
     const copy = { ...query };
     if (!check()(copy)) invalid(issues(where, check().errors ?? []));
     return copy as T;

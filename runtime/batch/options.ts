@@ -2,6 +2,7 @@
 // naming the header, as for the route headers.
 import { invalid } from '../errors.ts';
 import { parseUsdCeiling } from '../state/money.ts';
+import { parseWholeNumber } from '../util/decimal.ts';
 import { unknownHeaderCheck, type HeaderReader } from '../router/options.ts';
 
 export const DEFAULT_CONCURRENCY = 8;
@@ -27,9 +28,9 @@ export function parseBatchLimits(headers: HeaderReader): BatchLimits {
     if (maxCostMicro === null) bad('X-Svc-Batch-Max-Cost', 'X-Svc-Batch-Max-Cost must be a non-negative USD amount such as 5.00, at most 9007199254 USD.');
   }
   const c = headers.get('x-svc-batch-concurrency');
-  const concurrency = c === null ? DEFAULT_CONCURRENCY : Number(c);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    bad('X-Svc-Batch-Concurrency', `X-Svc-Batch-Concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}.`);
+  const concurrency = c === null ? DEFAULT_CONCURRENCY : parseWholeNumber(c);
+  if (concurrency === null || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    return bad('X-Svc-Batch-Concurrency', `X-Svc-Batch-Concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, in decimal digits.`);
   }
   return { maxCostMicro, concurrency };
 }

@@ -2,6 +2,7 @@
 // naming the header.
 import { invalid, type ValidationIssue } from '../errors.ts';
 import { parseUsdCeiling } from '../state/money.ts';
+import { parseWholeNumber } from '../util/decimal.ts';
 import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, ROUTE_HEADERS } from '../../language/route-options.ts';
 
 /** What option parsing needs from a request's headers (a Headers object, or a view of Node's); names are asked in lower case. */
@@ -86,12 +87,12 @@ export function parseRouteOptions(headers: HeaderReader): RouteOptions {
   const timeout = headers.get('x-svc-route-timeout-ms');
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   if (timeout !== null) {
-    const n = Number(timeout);
-    if (!Number.isInteger(n) || n <= 0) bad('X-Svc-Route-Timeout-Ms', 'X-Svc-Route-Timeout-Ms must be a whole number of milliseconds.');
-    if (n < MIN_TIMEOUT_MS) {
+    const n = parseWholeNumber(timeout);
+    if (n === null || n <= 0) bad('X-Svc-Route-Timeout-Ms', 'X-Svc-Route-Timeout-Ms must be a whole number of milliseconds in decimal digits, such as 5000.');
+    else if (n < MIN_TIMEOUT_MS) {
       bad('X-Svc-Route-Timeout-Ms', `X-Svc-Route-Timeout-Ms must be at least ${MIN_TIMEOUT_MS} ms: an attempt svc sends runs to its end whatever the deadline (the provider bills it, and so does svc), so a shorter one cannot be kept. Nothing was called or charged.`);
     }
-    timeoutMs = Math.min(n, DEFAULT_TIMEOUT_MS);
+    timeoutMs = Math.min(n ?? DEFAULT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
   }
   return {
     waterfall: flag(headers, 'x-svc-route-waterfall') ?? true,

@@ -151,7 +151,10 @@ export function matchOperation(runtime: RuntimeCatalog, provider: string, method
   }
   const withMethod = candidates.filter((t) => t.op.method === method);
   const best = mostSpecific(withMethod);
-  if (!best) fail(405, `${path} of '${provider}' takes ${[...new Set(candidates.map((t) => t.op.method))].join(' or ')}, not ${method}.`);
+  if (!best) {
+    const takes = [...new Set(candidates.map((t) => t.op.method))].sort();
+    fail(405, `${path} of '${provider}' takes ${takes.join(' or ')}, not ${method.slice(0, 16)}.`, { allow: takes.join(', ') });
+  }
   const same = withMethod.filter((t) => t.template.shape === best.template.shape);
   if (same.length === 1) return best.op;
   const scored = same.map(({ op }) => ({ op, score: fit(op, query, body) }));

@@ -6,6 +6,7 @@ import { fail, invalid } from '../errors.ts';
 import * as schemas from '../request-schemas.ts';
 import { formatUsd, parseUsdToMicro, type State, type Team } from '../state/index.ts';
 import { slugify } from '../state/teams.ts';
+import { tokenOptions } from './token-options.ts';
 
 /** micro-USD of a validated amount, or 422 naming the field */
 function micro(value: number | string | undefined, field: string, min: number): number {
@@ -32,7 +33,11 @@ export const adminRoutes = [
     responses: { 200: 'Teams', 401: 'Bad x-svc-admin', 404: 'Administration disabled' },
     handle: async ({ ctx: { state } }) => {
       const teams = await state.teams();
-      return { teams: await Promise.all(teams.map(async (t) => ({ team: t.slug, name: t.name, created_at: t.created_at, balance_micro: await state.balance(t.id) }))) };
+      return {
+        teams: await Promise.all(teams.map(async (t) => ({
+          team: t.slug, name: t.name, created_at: t.created_at, balance_micro: await state.balance(t.id), disabled_at: await state.teamDisabledAt(t.id),
+        }))),
+      };
     },
   }),
 
@@ -50,15 +55,46 @@ export const adminRoutes = [
     },
   }),
 
-  route<{ path: { team: string } }>({
-    ...admin, method: 'POST', path: '/admin/teams/{team}/tokens', summary: 'Issue another token for a team', request: team,
-    responses: { 201: 'Token (shown once)', 401: 'Bad x-svc-admin', 404: 'Unknown team or administration disabled' },
-    handle: async ({ ctx: { state }, event, path }) => {
+  route<{ path: { team: string }; body: { name?: string; expires_at?: string } }>({
+    ...admin, method: 'POST', path: '/admin/teams/{team}/tokens', summary: 'Issue another token for a team, optionally named and with an expiry',
+    request: { ...team, body: schemas.tokenBody, emptyBody: {} },
+    responses: { 201: 'The token (shown once) and its listing: {token, id, name, created_at, expires_at, revoked_at, status}', 401: 'Bad x-svc-admin', 404: 'Unknown team or administration disabled', 422: 'Validation error' },
+    handle: async ({ ctx: { state }, event, path, body }) => {
       const found = await teamNamed(path.team, state);
+      const { token, view } = await state.issueToken(found.id, tokenOptions(body));
       event.res.status = 201;
-      return { token: await state.issueToken(found.id) };
+      return { token, ...view };
     },
   }),
+
+  route<{ path: { team: string } }>({
+    ...admin, method: 'GET', path: '/admin/teams/{team}/tokens', summary: "A team's tokens (never a secret), oldest first, revoked and expired ones included", request: team,
+    responses: { 200: 'Tokens: {tokens: [{id, name, created_at, expires_at, revoked_at, status}]}', 401: 'Bad x-svc-admin', 404: 'Unknown team or administration disabled' },
+    handle: async ({ ctx: { state }, path }) => ({ tokens: await state.tokens((await teamNamed(path.team, state)).id) }),
+  }),
+
+  route<{ path: { team: string; token_id: string } }>({
+    ...admin, method: 'DELETE', path: '/admin/teams/{team}/tokens/{token_id}', summary: "Revoke a team's token: refused from the next call on, on every instance",
+    request: { path: { ...schemas.tokenParams, required: ['team', 'token_id'], properties: { team: { type: 'string' }, ...schemas.tokenParams.properties } }, about: { team: 'team slug', token_id: 'the id a listing shows (tok_…)' } },
+    responses: { 200: 'Revoked: the token as listings now show it', 401: 'Bad x-svc-admin', 404: 'Unknown team or token, or administration disabled', 422: 'Validation error' },
+    handle: async ({ ctx: { state }, path }) => {
+      const found = await teamNamed(path.team, state);
+      const view = await state.revokeToken(found.id, path.token_id);
+      if (!view) fail(404, `Team '${found.slug}' has no token '${path.token_id}'.`);
+      return view;
+    },
+  }),
+
+  ...(['disable', 'enable'] as const).map((action) => route<{ path: { team: string } }>({
+    ...admin, method: 'POST', path: `/admin/teams/{team}/${action}`, request: team,
+    summary: action === 'disable' ? "Disable a team: every token and session of it is refused at once, on every instance (its data and balance stay)" : 'Enable a disabled team again',
+    responses: { 200: '{team, disabled_at}', 401: 'Bad x-svc-admin', 404: 'Unknown team or administration disabled' },
+    handle: async ({ ctx: { state }, path }) => {
+      const found = await teamNamed(path.team, state);
+      await state.setTeamDisabled(found.id, action === 'disable');
+      return { team: found.slug, disabled_at: await state.teamDisabledAt(found.id) };
+    },
+  })),
 
   route<{ path: { team: string }; body: { usd: number | string } }>({
     ...admin, method: 'POST', path: '/admin/teams/{team}/credit', summary: "Add credit to a team's balance",

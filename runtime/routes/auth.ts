@@ -13,8 +13,11 @@ export const authRoutes = [
     responses: { 200: { description: 'Session opened', schema: { type: 'object', properties: { team: { type: 'string' } } } }, 401: 'Bad token', 422: 'Validation error' },
     handle: async ({ ctx: { state }, event, body: { token } }) => {
       const team = await state.teamForCredential({ token });
-      if (!team) fail(401, 'The token is not valid.');
-      const id = await state.openSession(team.id);
+      if (!team) {
+        const why = await state.credentialRefusal({ token });
+        fail(why?.status ?? 401, why?.detail ?? 'The token is not valid.');
+      }
+      const id = await state.openSession(team.id, token);
       setCookie(event, SESSION_COOKIE, id, {
         httpOnly: true, sameSite: 'lax', path: '/', maxAge: SESSION_TTL_S,
         secure: getRequestProtocol(event, { xForwardedProto: true }) === 'https',

@@ -1,9 +1,10 @@
 // Calls that spend money: routed capabilities at {prefix}/<capability> and pass-through calls of one
 // provider operation at {prefix}/<provider>/<path>.
-import { getCookie, HTTPResponse } from 'h3';
+import { getCookie, HTTPResponse, type H3Event } from 'h3';
+import type { AppContext } from '../context.ts';
 import { route } from '../declared-route.ts';
 import { errorAnswer, fail, type PlainAnswer } from '../errors.ts';
-import { SESSION_COOKIE } from '../auth.ts';
+import { requireTeam, SESSION_COOKIE } from '../auth.ts';
 import { readJson } from '../body.ts';
 import { answerRoutedCall } from '../router/routed-door.ts';
 import type { Team } from '../state/index.ts';
@@ -11,6 +12,23 @@ import { newCallId } from '../util/call-id.ts';
 
 /** a body is read only where the method carries one (nothing sent is `undefined`) */
 const carriesBody = (method: string) => method !== 'GET' && method !== 'DELETE' && method !== 'HEAD';
+
+/** A pass-through call through the router; every answer names the call, a refusal or a storage 503 too. */
+async function passThroughAnswer(ctx: AppContext, event: H3Event, team: Team, provider: string): Promise<HTTPResponse> {
+  const callId = newCallId();
+  let answer: PlainAnswer;
+  try {
+    const url = new URL(event.req.url);
+    const method = event.req.method;
+    answer = await ctx.router.passThrough(team, {
+      provider, method, path: url.pathname.slice(`${ctx.config.proxyPrefix}/${provider}`.length) || '/', query: url.searchParams,
+      headers: event.req.headers, body: carriesBody(method) ? await readJson(event, ctx.config.maxBodyBytes) : undefined,
+    }, callId);
+  } catch (e) {
+    answer = errorAnswer(e, callId);
+  }
+  return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
+}
 
 export const proxyRoutes = [
   route<{ path: { capability: string } }>({
@@ -25,6 +43,10 @@ export const proxyRoutes = [
       401: 'No or bad credential', 402: 'Balance too low', 422: 'Validation error', 502: 'Every child failed with an error',
     },
     handle: async ({ ctx, event, path: { capability } }) => {
+      // a provider's operation at its root path (`/`) is reached here: a pass-through call, with its 405 and Allow
+      if (!ctx.router.isCapability(capability) && Object.hasOwn(ctx.catalog.runtime.providers, capability)) {
+        return passThroughAnswer(ctx, event, await requireTeam(event, ctx.state), capability);
+      }
       const answer = await answerRoutedCall(ctx, capability, {
         headers: event.req.headers, sessionCookie: () => getCookie(event, SESSION_COOKIE) ?? null, readBody: () => readJson(event, ctx.config.maxBodyBytes),
       });
@@ -61,20 +83,7 @@ export const proxyRoutes = [
         }
         fail(404, `No provider '${provider}' in the catalog.`);
       }
-      // every answer names the call, a refusal or a storage 503 too
-      const callId = newCallId();
-      let answer: PlainAnswer;
-      try {
-        const url = new URL(event.req.url);
-        const method = event.req.method;
-        answer = await ctx.router.passThrough(team, {
-          provider, method, path: url.pathname.slice(`${ctx.config.proxyPrefix}/${provider}`.length) || '/', query: url.searchParams,
-          headers: event.req.headers, body: carriesBody(method) ? await readJson(event, ctx.config.maxBodyBytes) : undefined,
-        }, callId);
-      } catch (e) {
-        answer = errorAnswer(e, callId);
-      }
-      return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
+      return passThroughAnswer(ctx, event, team, provider);
     },
   }),
 ];

@@ -37,7 +37,7 @@ export async function openBackend(spec: StorageSpec, dataDir: string): Promise<B
     return { kind: 'memory', storage: s, atomics: new LocalAtomics(s, new MemoryLedgerStore()), durable: false, exclusive: true, release: () => {} };
   }
   const base = spec.dir ?? dataDir;
-  const unlock = lockDataDir(base); // throws DataDirLocked while another live process holds it
+  const unlock = await lockDataDir(base); // rejects with DataDirLocked while another live process holds it
   let released = false;
   const s = createStorage({ driver: durableFs({ base }) });
   // the ledger appends to a file per account; accounts of earlier builds are read from records once

@@ -1,88 +1,108 @@
-// The embedded store has one writer: a lock file in the data directory holds the pid of the process
-// that owns it. It is written whole beside the lock and hard-linked into place (link fails when the
-// name exists), so of two starters one wins and no one reads a half-written pid; a lock whose pid is
-// no longer alive (a crash, kill -9) is taken over. Opening the same directory twice in one process (tests,
-// the CLI's restart checks) shares the lock; it goes away with the last release.
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// The embedded store has one writer. The lock is a listening Unix socket named from the data
+// directory's real path: bound means held, and the kernel closes it when its holder dies, however it
+// dies (kill -9 included), so a restart right after a crash is never refused. A pid file could not
+// tell a dead holder from a zombie, or from an unrelated process that got its pid later.
+// On Linux the socket lives in the abstract namespace (no file, nothing left behind); elsewhere it is
+// a socket file in the directory, and a name nobody answers on is a dead holder's, taken over.
+// Opening the same directory twice in one process (tests, the CLI's restart checks) shares the lock;
+// it goes with the last release. The holder answers a connection with its pid, for the refusal.
+import { rmSync, realpathSync, mkdirSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
+import { sha256 } from './secrets.ts';
 
-export const LOCK_FILE = 'svc.lock';
+/** the pid file the last release wrote: never read now, removed when the lock is taken */
+export const OLD_LOCK_FILE = 'svc.lock';
+/** the socket file where there is no abstract namespace */
+export const LOCK_SOCKET = 'svc.lock.sock';
+
+export type LockPlace = 'abstract' | 'file';
+const DEFAULT_PLACE: LockPlace = process.platform === 'linux' ? 'abstract' : 'file';
 
 /** Another live process holds the directory: the start stops with this sentence. */
 export class DataDirLocked extends Error {
-  constructor(readonly dir: string, readonly pid: number) {
-    super(`data directory ${dir} is in use by another svc process (pid ${pid}); stop that process, or give this one its own SVC_DATA_DIR.`);
+  constructor(readonly dir: string, readonly pid: number | null) {
+    super(`data directory ${dir} is in use by another svc process${pid ? ` (pid ${pid})` : ''}; stop that process, or give this one its own SVC_DATA_DIR.`);
   }
 }
 
-const held = new Map<string, number>();
+/** the locks this process holds (or is taking), by real path, with how many opened each */
+const held = new Map<string, { count: number; server: Promise<Server> }>();
 
-/** Whether another process with this pid runs. Our own pid in a lock we do not hold is a previous
- * life's: a container restarted with the same pid (often 1) on the same volume. */
-function alive(pid: number): boolean {
-  if (pid === process.pid) return false;
+/** where the lock of a directory (its real path) is bound */
+export function lockAddress(realDir: string, place: LockPlace = DEFAULT_PLACE): string {
+  return place === 'abstract' ? `\0svc-data-dir-${sha256(realDir)}` : join(realDir, LOCK_SOCKET);
+}
+
+function bind(address: string): Promise<Server | NodeJS.ErrnoException> {
+  return new Promise((done) => {
+    // each connection (a refused starter asking who holds it) is told our pid and closed
+    const server = createServer((socket) => socket.end(`${process.pid}\n`));
+    server.once('error', (e: NodeJS.ErrnoException) => done(e));
+    server.listen({ path: address }, () => {
+      server.unref(); // the lock never keeps the process alive
+      done(server);
+    });
+  });
+}
+
+/** the pid the holder answers; null when nobody answers (a dead holder's socket file) */
+function ask(address: string): Promise<{ pid: number | null; answered: boolean }> {
+  return new Promise((done) => {
+    let text = '';
+    const socket = connect({ path: address });
+    socket.setTimeout(2000, () => socket.destroy());
+    socket.on('data', (d: Buffer) => { text += d.toString(); });
+    socket.on('close', () => {
+      const pid = Number(text.trim());
+      done({ pid: Number.isSafeInteger(pid) && pid > 0 ? pid : null, answered: text.length > 0 });
+    });
+    socket.on('error', (e: NodeJS.ErrnoException) => done({ pid: null, answered: e.code !== 'ECONNREFUSED' && e.code !== 'ENOENT' }));
+  });
+}
+
+/** Take the lock of `dir` for this process (rejects with DataDirLocked); answers its release. */
+export async function lockDataDir(dir: string, place: LockPlace = DEFAULT_PLACE): Promise<() => void> {
+  mkdirSync(resolve(dir), { recursive: true });
+  const real = realpathSync(resolve(dir));
+  let mine = held.get(real);
+  if (mine) mine.count++;
+  else {
+    mine = { count: 1, server: take(real, place) };
+    held.set(real, mine);
+  }
+  const entry = mine;
   try {
-    process.kill(pid, 0);
-    return true;
+    await entry.server;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // it exists, under another user
+    if (held.get(real) === entry) held.delete(real);
+    throw e;
   }
-}
-
-function holder(path: string): number | null {
-  try {
-    const pid = Number(readFileSync(path, 'utf8').trim());
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null; // gone meanwhile
-  }
-}
-
-/** Take the lock of `dir` for this process (throws DataDirLocked); answers its release. */
-export function lockDataDir(dir: string): () => void {
-  const abs = resolve(dir);
-  const path = join(abs, LOCK_FILE);
-  const release = () => {
-    const n = (held.get(abs) ?? 1) - 1;
-    if (n > 0) return void held.set(abs, n);
-    held.delete(abs);
-    if (holder(path) === process.pid) rmSync(path, { force: true });
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--entry.count > 0) return;
+    held.delete(real);
+    void entry.server.then((server) => server.close()); // a socket file is unlinked by close
   };
-  if (held.has(abs)) {
-    held.set(abs, held.get(abs)! + 1);
-    return release;
-  }
-  mkdirSync(abs, { recursive: true });
-  const mine = `${path}.${process.pid}`;
-  const aside = `${path}.stale-${process.pid}`;
-  writeFileSync(mine, `${process.pid}\n`);
-  try {
-    for (;;) {
-      try {
-        linkSync(mine, path);
-        held.set(abs, 1);
-        return release;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
-      const pid = holder(path);
-      if (pid !== null && alive(pid)) throw new DataDirLocked(abs, pid);
-      // A dead holder: move it aside under a name of our own and look at what was moved; if another
-      // starter took the lock over in between, it goes back and this one stops.
-      try {
-        renameSync(path, aside);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        throw e;
-      }
-      const moved = holder(aside);
-      if (moved !== null && moved !== pid && alive(moved)) {
-        renameSync(aside, path);
-        throw new DataDirLocked(abs, moved);
-      }
-      rmSync(aside, { force: true });
+}
+
+async function take(real: string, place: LockPlace): Promise<Server> {
+  const address = lockAddress(real, place);
+  for (let tries = 0; ; tries++) {
+    const bound = await bind(address);
+    if (!(bound instanceof Error)) {
+      rmSync(join(real, OLD_LOCK_FILE), { force: true });
+      return bound;
     }
-  } finally {
-    rmSync(mine, { force: true });
+    if (bound.code !== 'EADDRINUSE') throw bound;
+    const holder = await ask(address);
+    // a socket file nobody listens on is what a dead holder leaves: remove it and bind again
+    if (place === 'file' && !holder.answered && tries === 0) {
+      rmSync(address, { force: true });
+      continue;
+    }
+    throw new DataDirLocked(real, holder.pid);
   }
 }

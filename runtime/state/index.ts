@@ -7,12 +7,14 @@ import type { LiveData } from '../live.ts';
 import type { Account, Atomics, LedgerEntry } from './atomics.ts';
 import { openBackend } from './backend.ts';
 import { masterSecret, Sealer } from './secrets.ts';
-import { Teams, type Team } from './teams.ts';
+import { Teams, type Refusal, type Team } from './teams.ts';
+import type { TokenOptions, TokenView } from './tokens.ts';
 import { Observations, type Attempt } from './observations.ts';
 import { FeedbackStore } from '../feedback/feedback.ts';
 import { Reviews } from '../feedback/reviews.ts';
 
-export type { Team } from './teams.ts';
+export type { Team, Refusal } from './teams.ts';
+export type { TokenOptions, TokenView } from './tokens.ts';
 export type { LedgerEntry, LedgerKind, Account, Atomics } from './atomics.ts';
 export type { Attempt, Outcome } from './observations.ts';
 export { parseUsdToMicro, formatUsd, MICRO_PER_USD } from './money.ts';
@@ -35,14 +37,26 @@ export interface State {
   createTeam(name: string, creditMicro: number): Promise<{ team: Team; token: string } | null>;
   teamBySlug(slug: string): Promise<Team | null>;
   teamById(id: number): Promise<Team | null>;
-  /** a new token for the team; answered once, kept only as a SHA-256 digest */
-  issueToken(teamId: number): Promise<string>;
-  /** the team a token or session acts for (token first), or null for none or a bad one */
+  /** a new token for the team (the secret answered once, kept only as a SHA-256 digest) and what listings show of it */
+  issueToken(teamId: number, options?: TokenOptions): Promise<{ token: string; view: TokenView }>;
+  /** the team's tokens, oldest first, revoked and expired ones included; never a secret */
+  tokens(teamId: number): Promise<TokenView[]>;
+  /** revoke the team's token `id`; refused from the next call on, on every instance; null when the team has no such token */
+  revokeToken(teamId: number, id: string): Promise<TokenView | null>;
+  /** disable or enable a team (every token and session of a disabled team is refused); false for no such team */
+  setTeamDisabled(teamId: number, disabled: boolean): Promise<boolean>;
+  /** when the team was disabled; null while it is enabled */
+  teamDisabledAt(teamId: number): Promise<string | null>;
+  /** the team a token or session acts for (token first), or null for none, a bad, revoked or expired one, or a disabled team's */
   teamForCredential(credential: Credential): Promise<Team | null>;
+  /** why teamForCredential answered null for a credential that names a team (revoked, expired, disabled); null for an unknown one */
+  credentialRefusal(credential: Credential): Promise<Refusal | null>;
   /** teamForCredential's answer for a token when it is known without a lookup (seen lately, its team cached); else undefined */
   knownTeamForToken(token: string): Team | undefined;
-  /** a dashboard session for the team: an opaque id stored server-side (never the token) */
-  openSession(teamId: number): Promise<string>;
+  /** a dashboard session for the team: an opaque id stored server-side (never the token); it ends when `viaToken` is revoked or expires */
+  openSession(teamId: number, viaToken?: string): Promise<string>;
+  /** the id of the token a dashboard session was opened with; null when unknown */
+  sessionTokenId(session: string): Promise<string | null>;
   /** end a dashboard session (sign out); false when there was none */
   closeSession(session: string): Promise<boolean>;
   /** every team, oldest first (the admin API's list) */
@@ -102,6 +116,8 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
   let sealer: Sealer | null = null;
   // the secret is read (or generated) on first use, not at start
   const teams = new Teams(storage, atomics, () => (sealer ??= new Sealer(masterSecret(config.secret, config.dataDir, backend.durable))), backend.exclusive);
+  // the last release's tokens were not indexed by team: index them (idempotent) so they can be listed and revoked
+  await teams.tokens.indexAll();
   const observations = new Observations(storage);
   await observations.load();
   const reviews = new Reviews(atomics);
@@ -119,16 +135,22 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
       const team = await teams.create(name);
       if (!team) return null;
       if (creditMicro > 0) await atomics.post(account(team.id), { kind: 'credit', amount_micro: creditMicro });
-      return { team, token: await teams.issueToken(team.id) };
+      return { team, token: (await teams.issueToken(team.id, { name: 'first token' })).token };
     },
     teamBySlug: (slug) => teams.bySlug(slug),
     teamById: (id) => teams.byId(id),
-    issueToken: (teamId) => teams.issueToken(teamId),
+    issueToken: (teamId, options) => teams.issueToken(teamId, options),
+    tokens: (teamId) => teams.tokens.list(teamId),
+    revokeToken: (teamId, id) => teams.revokeToken(teamId, id),
+    setTeamDisabled: (teamId, disabled) => teams.setDisabled(teamId, disabled),
+    teamDisabledAt: (teamId) => teams.disabledAt(teamId),
+    credentialRefusal: (credential) => teams.refusal(credential),
     // not async: an async function answering another's promise costs that promise's resolution two more turns
     teamForCredential: ({ token, session }) => (token ? teams.forToken(token) : session ? teams.forSession(session) : Promise.resolve(null)),
     knownTeamForToken: (token) => teams.knownForToken(token),
-    openSession: (teamId) => teams.openSession(teamId),
+    openSession: (teamId, viaToken) => teams.openSession(teamId, viaToken),
     closeSession: (session) => teams.closeSession(session),
+    sessionTokenId: (session) => teams.sessionTokenId(session),
     teams: () => teams.list(),
     ownKey: (teamId, provider) => teams.ownKey(teamId, provider),
     ownKeyProviders: (teamId) => teams.ownKeyProviders(teamId),

@@ -90,6 +90,18 @@ describe('credentials', () => {
     expect((await call('/teams/me', as(alpha.token, { 'x-svc-org': 'alpha-labs' }))).status).toBe(200);
     // the slug in another case, or the team's name, names the same team
     for (const org of ['ALPHA-LABS', 'Alpha Labs']) expect((await call('/teams/me', as(alpha.token, { 'x-svc-org': org }))).status).toBe(200);
+    // a near miss is not the team: nothing is turned into a slug before comparing
+    for (const org of ['-alpha-labs', 'alpha-labs-', 'alpha--labs', 'alpha labs', 'Alpha Labs!', 'alpha_labs']) {
+      const r = await call('/teams/me', as(alpha.token, { 'x-svc-org': org }));
+      expect(r.status, org).toBe(403);
+      expect(r.body.detail).toContain('does not belong to team');
+    }
+    const before = await t.state.balance((await t.state.teamBySlug('alpha-labs'))!.id);
+    for (const org of ['-alpha-labs', 'alpha-labs-']) {
+      const paid = await call('/proxy/people.email.verify', jsonInit('POST', { email: 'jane@acme.com' }, { 'x-svc-token': alpha.token, 'x-svc-org': org }));
+      expect(paid.status, org).toBe(403);
+    }
+    expect(await t.state.balance((await t.state.teamBySlug('alpha-labs'))!.id)).toBe(before);
     const r = await call('/teams/me');
     expect(r.body).toEqual({ detail: expect.any(String) });
   });
@@ -184,11 +196,88 @@ describe('team endpoints', () => {
     expect(await t.state.ownKey((await t.state.teamBySlug('alpha-labs'))!.id, 'searchco')).toBe('alpha-searchco-KEY-0001'); // unchanged
   });
 
+  it.each(['\u0085', '\u2028', '\u009b', '\u2019', '\n', '\u0000', '\u{1F511}'])('refuses a key holding %j with a 422 naming the provider, storing nothing', async (c) => {
+    const res = await call('/teams/me/keys/searchco', jsonInit('POST', { key: `new-key${c}0001` }, { 'x-svc-token': alpha.token }));
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(['body', 'key']);
+    expect(res.body.detail[0].msg).toContain('searchco key holds U+');
+    expect(await t.state.ownKey((await t.state.teamBySlug('alpha-labs'))!.id, 'searchco')).toBe('alpha-searchco-KEY-0001');
+  });
+
+  it('takes a key of visible Latin-1, surrounding spaces dropped, and refuses a blank one', async () => {
+    const post = (key: string) => call('/teams/me/keys/zerobounce', jsonInit('POST', { key }, { 'x-svc-token': alpha.token }));
+    expect((await post('   ')).status).toBe(422);
+    expect((await post('  zb key~é  ')).status).toBe(200);
+    const alphaId = (await t.state.teamBySlug('alpha-labs'))!.id;
+    expect(await t.state.ownKey(alphaId, 'zerobounce')).toBe('zb key~é');
+    await call('/teams/me/keys/zerobounce', { method: 'DELETE', ...as(alpha.token) });
+  });
+
   it('lists its paths in /openapi.json', async () => {
     const doc = await call('/openapi.json');
     for (const p of ['/auth/session', '/teams/me', '/teams/me/ledger', '/teams/me/keys/{provider}', '/admin/teams', '/admin/teams/{team}/tokens', '/admin/teams/{team}/credit']) {
       expect(doc.body.paths[p], p).toBeDefined();
     }
+  });
+});
+
+describe('tokens', () => {
+  const mine = (method: string, path: string, token: string, body?: unknown) =>
+    call(path, body === undefined ? { method, headers: { 'x-svc-token': token } } : jsonInit(method, body, { 'x-svc-token': token }));
+
+  it('a team creates a named token with an expiry, lists it without a secret, and revokes it', async () => {
+    const made = await mine('POST', '/teams/me/tokens', beta.token, { name: 'ci deploys', expires_at: '2099-01-31' });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ token: expect.stringMatching(/^svc_/), id: expect.stringMatching(/^tok_[0-9a-f]{16}$/), name: 'ci deploys', expires_at: '2099-01-31T00:00:00.000Z', status: 'active' });
+    secrets.push(made.body.token);
+    const bare = await mine('POST', '/teams/me/tokens', beta.token);
+    expect(bare.status).toBe(201);
+    secrets.push(bare.body.token);
+    const list = await mine('GET', '/teams/me/tokens', beta.token);
+    expect(list.body.tokens.map((x: { name: string | null; current: boolean }) => [x.name, x.current])).toEqual([['first token', true], ['ci deploys', false], [null, false]]);
+    expect(Object.keys(list.body.tokens[0]).sort()).toEqual(['created_at', 'current', 'expires_at', 'id', 'name', 'revoked_at', 'status']);
+    const gone = await mine('DELETE', `/teams/me/tokens/${bare.body.id}`, beta.token);
+    expect(gone.body).toMatchObject({ id: bare.body.id, status: 'revoked' });
+    expect((await mine('GET', '/teams/me', bare.body.token)).body.detail).toMatch(/^This token was revoked at /);
+    // another team's id is not the caller's to revoke
+    expect((await mine('DELETE', `/teams/me/tokens/${made.body.id}`, alpha.token)).status).toBe(404);
+    expect((await mine('GET', '/teams/me', made.body.token)).status).toBe(200);
+  });
+
+  it('refuses a bad name, expiry or id with a 422 naming it, and creates nothing', async () => {
+    const before = (await mine('GET', '/teams/me/tokens', beta.token)).body.tokens.length;
+    for (const [body, field] of [
+      [{ expires_at: '2001-01-01' }, 'expires_at'], [{ expires_at: 'tomorrow' }, 'expires_at'], [{ expires_at: '2099-01-01T00:00:00' }, 'expires_at'],
+      [{ name: '' }, 'name'], [{ name: '   ' }, 'name'], [{ name: 'x'.repeat(65) }, 'name'], [{ scope: 'all' }, 'scope'],
+    ] as const) {
+      const r = await mine('POST', '/teams/me/tokens', beta.token, body);
+      expect(r.status, JSON.stringify(body)).toBe(422);
+      expect(r.body.detail[0].loc).toEqual(['body', field]);
+    }
+    expect((await mine('GET', '/teams/me/tokens', beta.token)).body.tokens.length).toBe(before);
+    expect((await mine('DELETE', '/teams/me/tokens/nope', beta.token)).status).toBe(422);
+    expect((await call('/teams/me/tokens')).status).toBe(401);
+  });
+
+  it('the admin lists, issues, revokes, and disables and enables a team', async () => {
+    const issued = await admin('/admin/teams/beta/tokens', { name: 'from admin', expires_at: '2099-06-01T12:00:00+02:00' });
+    expect(issued.status).toBe(201);
+    expect(issued.body).toMatchObject({ name: 'from admin', expires_at: '2099-06-01T10:00:00.000Z' });
+    secrets.push(issued.body.token);
+    const listed = await call('/admin/teams/beta/tokens', { headers: { 'x-svc-admin': ADMIN } });
+    expect(listed.body.tokens.at(-1)).toMatchObject({ id: issued.body.id, name: 'from admin' });
+    const revoked = await call(`/admin/teams/beta/tokens/${issued.body.id}`, { method: 'DELETE', headers: { 'x-svc-admin': ADMIN } });
+    expect(revoked.body.status).toBe('revoked');
+    expect((await call('/admin/teams/alpha-labs/tokens/' + issued.body.id, { method: 'DELETE', headers: { 'x-svc-admin': ADMIN } })).status).toBe(404);
+    expect((await admin('/admin/teams/beta/disable', {})).body.disabled_at).toEqual(expect.any(String));
+    const refused = await call('/teams/me', as(beta.token));
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toMatch(/^Team 'beta' is disabled/);
+    expect((await call('/auth/session', jsonInit('POST', { token: beta.token }))).status).toBe(403);
+    expect((await admin('/admin/teams/beta/enable', {})).body).toEqual({ team: 'beta', disabled_at: null });
+    expect((await call('/teams/me', as(beta.token))).status).toBe(200);
+    expect((await admin('/admin/teams/nobody/disable', {})).status).toBe(404);
+    expect((await admin('/admin/teams/beta/disable', {}, 'wrong')).status).toBe(401);
   });
 });
 

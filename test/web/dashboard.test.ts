@@ -165,6 +165,35 @@ describe('the dashboard', () => {
     expect((await browser.context.cookies(server.url)).some((c) => c.name === 'svc_session')).toBe(false);
   });
 
+  it('lists the team\'s tokens, creates one shown once, and revokes it, refused at once', async () => {
+    const created = (await server.ctx.state.createTeam('Browser token team', 1_000_000))!;
+    await open('#/account');
+    await page.locator('#token').fill(created.token);
+    await page.locator('#sign-in button').click();
+    const rows = page.locator('#tokens tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('first token (this session)');
+    await page.locator('#create-token input[name=token-name]').fill('laptop script');
+    await page.locator('#create-token input[name=token-expires]').fill('2099-12-31');
+    await page.locator('#create-token button[type=submit]').click();
+    const secret = (await page.locator('#new-token-secret').textContent())!;
+    expect(secret).toMatch(/^svc_[0-9A-Za-z]{32}$/);
+    await expect.poll(() => rows.count()).toBe(2);
+    const made = rows.filter({ hasText: 'laptop script' });
+    await expect(made.textContent()).resolves.toMatch(/2099-12-31 00:00\s*active/);
+    expect(await (await fetch(`${server.url}/teams/me`, { headers: { 'x-svc-token': secret } })).status).toBe(200);
+    // the listing never holds a secret: only the box that shows the new one does
+    expect(await page.locator('#tokens').textContent()).not.toContain('svc_');
+    page.once('dialog', (d) => void d.accept());
+    await made.getByRole('button', { name: 'Revoke laptop script' }).click();
+    await made.getByText(/^revoked /).waitFor();
+    const refused = await fetch(`${server.url}/teams/me`, { headers: { 'x-svc-token': secret } });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/^This token was revoked at /);
+    await shot('account-tokens');
+  });
+
   it('is readable on a phone', async () => {
     const phone = await launch({ width: 390, height: 844 });
     try {

@@ -66,3 +66,7 @@ export const ledger = (cursor: string | null) => getJson<{ entries: LedgerEntry[
 export const setOwnKey = (provider: string, key: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, json('POST', { key }));
 export const removeOwnKey = (provider: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, { method: 'DELETE' });
 export const tool = (id: string) => getJson<ToolView>(`hub/tools/${encodeURIComponent(id)}`, { cache: 'no-store' });
+export interface TokenView { id: string; name: string | null; created_at: string; expires_at: string | null; revoked_at: string | null; status: 'active' | 'expired' | 'revoked'; current: boolean }
+export const tokens = () => getJson<{ tokens: TokenView[] }>('teams/me/tokens', { cache: 'no-store' }).then((r) => r.tokens);
+export const createToken = (body: { name?: string; expires_at?: string }) => getJson<TokenView & { token: string }>('teams/me/tokens', json('POST', body));
+export const revokeToken = (id: string) => getJson<TokenView>(`teams/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });

@@ -1,9 +1,10 @@
 // Signing in with a team token (the runtime sets the svc_session cookie), then the team's balance,
-// ledger, own provider keys and a look-up of its hub tools (the hub lists no team's tools).
+// API tokens, ledger, own provider keys and a look-up of its hub tools (the hub lists no team's tools).
 import { HttpError, ledger, removeOwnKey, setOwnKey, signIn, signOut, team, tool, type LedgerEntry } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { micro, usd } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
+import { tokensSection } from './account-tokens.ts';
 
 // The cookie is HttpOnly, so the page remembers only that it signed in: asking /teams/me without a
 // session would be a needless 401.
@@ -11,13 +12,18 @@ const MARK = 'svc.signed_in';
 
 export async function accountPage(rerender: () => void): Promise<Node> {
   if (!localStorage.getItem(MARK)) return signInForm(rerender);
+  let ended = 'Your session has ended; sign in again.';
   const me = await team().catch((e: unknown) => {
-    if (e instanceof HttpError && e.status === 401) return null;
+    // 401: the session or its token ended; 403: the team is disabled (the sentence says so)
+    if (e instanceof HttpError && (e.status === 401 || e.status === 403)) {
+      if (e.status === 403) ended = e.message;
+      return null;
+    }
     throw e;
   });
   if (!me) {
     localStorage.removeItem(MARK);
-    return signInForm(rerender, 'Your session has ended; sign in again.');
+    return signInForm(rerender, ended);
   }
   const out = async () => { await signOut(); localStorage.removeItem(MARK); rerender(); };
   return h('section', { class: 'account' },
@@ -25,6 +31,7 @@ export async function accountPage(rerender: () => void): Promise<Node> {
     h('div', { class: 'cards' },
       h('div', { class: 'card' }, h('p', { class: 'muted' }, 'Balance'), h('p', { class: 'big', id: 'balance' }, micro(me.balance_micro))),
       h('div', { class: 'card' }, h('p', { class: 'muted' }, 'Earnings from hub tools'), h('p', { class: 'big' }, micro(me.earnings_micro)))),
+    h('h2', {}, 'API tokens'), tokensSection(),
     h('h2', {}, 'Own provider keys'), ownKeys(me.own_keys, rerender),
     h('h2', {}, 'Ledger'), await ledgerView(),
     h('h2', {}, 'Hub tools'), toolLookup(),
