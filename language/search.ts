@@ -181,7 +181,6 @@ export class SearchEngine {
     this.providerWords = words.providers;
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
     this.capOf = Int32Array.from(rows, (r) => capIds.get(r.capability) ?? -1);
-    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 ? WEIGHT.routedCapability : 0) + (r.kind === 'utility' ? 0 : WEIGHT.data));
     this.mark = new Uint32Array(rows.length * 2);
     this.routedOf = new Int32Array(capabilities.length).fill(-1);
     this.rowsOf = capabilities.map(() => []);
@@ -199,6 +198,8 @@ export class SearchEngine {
       this.rowsOf[c].push(i);
       if (r.kind === 'routed') this.routedOf[c] = i;
     });
+    // capabilities without a routed entry (vocabulary/ files) have a doc too: only a routed one lifts its rows
+    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 && this.routedOf[this.capOf[i]] >= 0 ? WEIGHT.routedCapability : 0) + (r.kind === 'utility' ? 0 : WEIGHT.data));
     for (const list of this.rowsOf) list.sort((a, b) => Number(rows[b].kind === 'routed') - Number(rows[a].kind === 'routed') || this.usd[a] - this.usd[b] || a - b);
   }
 
