@@ -148,7 +148,7 @@ export class SearchEngine {
   private pairs: Array<Set<string>>;
   /** a provider's display name that looks like a domain reads as its key: 'Hunter.io' names Hunter, not 'this domain' */
   private providerNames: { pattern: RegExp; keys: Map<string, string> } | null;
-  /** every word the catalog holds, for correcting misspelled query words */
+  /** every word the catalog holds, providers' names too, for correcting misspelled query words ('datagma' is no typo of 'database') */
   private known: Set<string>;
   /** the known words by first letter: a misspelling seldom changes the first */
   private knownByLetter = new Map<string, string[]>();
@@ -186,7 +186,7 @@ export class SearchEngine {
     this.rowsOf = capabilities.map(() => []);
     this.pairs = capabilities.map(vocabularyPairs);
     this.providerNames = providerNames(rows);
-    this.known = new Set([...this.own.flatMap((w) => [...w]), ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : [])))]);
+    this.known = new Set([...this.own.flatMap((w) => [...w]), ...this.providerWords.flatMap((w) => [...w]), ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : [])))]);
     for (const w of [...this.known].sort()) {
       const list = this.knownByLetter.get(w[0]);
       if (list) list.push(w);
