@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
-import type { CapabilitySrc, PlatformSrc, ProviderSrc, SourcePos } from '../language/types.ts';
+import type { CapabilitySrc, PlatformSrc, ProviderSrc, SourcePos, VocabularyFileSrc } from '../language/types.ts';
 
 export interface SourceFile<T> {
   file: string;
@@ -15,6 +15,8 @@ export interface LoadedCatalog {
   root: string;
   platforms: SourceFile<{ platforms: PlatformSrc[] }> | null;
   capabilities: SourceFile<CapabilitySrc>[];
+  /** vocabulary/: the words of capabilities that no file in capabilities/ routes */
+  vocabularies: SourceFile<VocabularyFileSrc>[];
   providers: SourceFile<ProviderSrc>[];
   /** endpoint id -> raw text of examples/<id>.json */
   examples: Map<string, { file: string; text: string }>;
@@ -90,6 +92,7 @@ export function loadCatalog(root: string, only?: Set<string>): LoadedCatalog {
     root,
     platforms: existsSync(platformsPath) ? read(platformsPath) : null,
     capabilities: yamlFiles(join(root, 'capabilities')).map((p) => read<CapabilitySrc>(p)).filter((x) => x !== null),
+    vocabularies: yamlFiles(join(root, 'vocabulary')).map((p) => read<VocabularyFileSrc>(p)).filter((x) => x !== null),
     providers: providers.filter((x) => x !== null),
     unreadable: new Set(providerPaths.filter((_, i) => providers[i] === null).map((p) => basename(p, '.yaml'))),
     examples,

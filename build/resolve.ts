@@ -1,7 +1,7 @@
 // Validated sources -> everything dist/catalog holds. Pure; deterministic (same input, same output).
 import type { LoadedCatalog } from './load.ts';
 import type {
-  CapabilityDoc, CapabilitySrc, CatalogEntry, CostOut, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow,
+  CapabilityDoc, CapabilitySrc, CatalogEntry, CostOut, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow, VocabularyFileSrc,
 } from '../language/types.ts';
 import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
@@ -109,9 +109,9 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
     endpoint_id: e.id, name: e.name, summary: e.summary, provider: e.provider, provider_display: e.provider_display,
     capability: e.capability, kind: e.kind, usd: e.cost?.usd ?? null, ...(termsOf.has(e.id) ? { terms: termsOf.get(e.id) } : {}),
   }));
-  const searchCapabilities: CapabilityDoc[] = [...capabilities.values()].flatMap((c) => (c.vocabulary ? [{
+  const searchCapabilities: CapabilityDoc[] = [...[...capabilities.values()].flatMap((c) => (c.vocabulary ? [{
     capability: c.capability, description: c.description, identity: c.identity, output: Object.keys(c.output), vocabulary: c.vocabulary,
-  }] : [])).sort((a, b) => a.capability.localeCompare(b.capability));
+  }] : [])), ...cat.vocabularies.map(({ data: v }) => unroutedDoc(v))].sort((a, b) => a.capability.localeCompare(b.capability));
   const { platformRows, shelfList } = shelves(entries, [...platforms.values()]);
 
   const manifest: Omit<Manifest, 'hash'> = {
@@ -127,6 +127,12 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
 /** The days a price's words were read. */
 function evidenceRead(c: CostOut | null): string[] {
   return c ? [c.evidence, c.usd_evidence, ...c.conflict].flatMap((e) => (e ? [e.read] : [])) : [];
+}
+
+/** An unrouted capability has no contract: any one thing the caller may bring identifies the subject, and what they get is what its words name. */
+function unroutedDoc(v: VocabularyFileSrc): CapabilityDoc {
+  const has = Object.keys(v.vocabulary.has);
+  return { capability: v.capability, description: v.description, identity: has.map((f) => [f]), output: Object.keys(v.vocabulary.gets), vocabulary: v.vocabulary };
 }
 
 /** Deterministic: SOURCE_DATE_EPOCH when set, else the newest date the catalog itself carries. */

@@ -4,6 +4,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import platformsSchema from './schema/platforms.schema.json' with { type: 'json' };
 import capabilitySchema from './schema/capability.schema.json' with { type: 'json' };
 import providerSchema from './schema/provider.schema.json' with { type: 'json' };
+import vocabularySchema from './schema/vocabulary.schema.json' with { type: 'json' };
 import type { LoadedCatalog, SourceFile } from './load.ts';
 import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 import { transforms } from '../language/transforms.ts';
@@ -20,6 +21,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { chargeErrors, pathTies } from './validate-pass-through.ts';
 import { factErrors, priceEvidenceErrors } from './validate-evidence.ts';
 import { exchangeErrors, reportedChargeErrors } from './validate-reported.ts';
+import { vocabularyFileErrors } from './validate-vocabulary.ts';
 
 /** JSON.parse says whether an example is JSON; YAML's JSON mode says where it is not. */
 function jsonErrorPos(file: string, text: string): SourcePos {
@@ -29,10 +31,12 @@ function jsonErrorPos(file: string, text: string): SourcePos {
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
-const validators: Record<'platforms' | 'capability' | 'provider', ValidateFunction> = {
+const validators: Record<'platforms' | 'capability' | 'provider' | 'vocabulary', ValidateFunction> = {
   platforms: ajv.compile(platformsSchema),
   capability: ajv.compile(capabilitySchema),
   provider: ajv.compile(providerSchema),
+  // after capability: it refers to the capability schema's vocabulary
+  vocabulary: ajv.compile(vocabularySchema),
 };
 
 function schemaErrors(kind: keyof typeof validators, src: SourceFile<unknown>, provider?: string): BuildError[] {
@@ -239,6 +243,10 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
   for (const p of provs) errors.push(...exchangeErrors(p.data, p.pos(['auth'])));
   const capabilityNames = new Set(capabilities.keys());
   for (const c of caps) errors.push(...checkCapability(c, { capabilities: capabilityNames, platforms, opCapabilities, partial: cat.partial }));
+  for (const v of cat.vocabularies) {
+    const schema = schemaErrors('vocabulary', v);
+    errors.push(...(schema.length ? schema : vocabularyFileErrors(v, { routed: capabilityNames, opCapabilities, partial: cat.partial })));
+  }
   const allIds = new Set(idAt.keys());
   for (const p of provs) {
     if (misnamed.has(p)) continue;

@@ -148,7 +148,7 @@ export class SearchEngine {
   private pairs: Array<Set<string>>;
   /** a provider's display name that looks like a domain reads as its key: 'Hunter.io' names Hunter, not 'this domain' */
   private providerNames: { pattern: RegExp; keys: Map<string, string> } | null;
-  /** every word the catalog holds, for correcting misspelled query words */
+  /** every word the catalog holds, providers' names too, for correcting misspelled query words ('datagma' is no typo of 'database') */
   private known: Set<string>;
   /** the known words by first letter: a misspelling seldom changes the first */
   private knownByLetter = new Map<string, string[]>();
@@ -181,13 +181,12 @@ export class SearchEngine {
     this.providerWords = words.providers;
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
     this.capOf = Int32Array.from(rows, (r) => capIds.get(r.capability) ?? -1);
-    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 ? WEIGHT.routedCapability : 0) + (r.kind === 'utility' ? 0 : WEIGHT.data));
     this.mark = new Uint32Array(rows.length * 2);
     this.routedOf = new Int32Array(capabilities.length).fill(-1);
     this.rowsOf = capabilities.map(() => []);
     this.pairs = capabilities.map(vocabularyPairs);
     this.providerNames = providerNames(rows);
-    this.known = new Set([...this.own.flatMap((w) => [...w]), ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : [])))]);
+    this.known = new Set([...this.own.flatMap((w) => [...w]), ...this.providerWords.flatMap((w) => [...w]), ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : [])))]);
     for (const w of [...this.known].sort()) {
       const list = this.knownByLetter.get(w[0]);
       if (list) list.push(w);
@@ -199,6 +198,8 @@ export class SearchEngine {
       this.rowsOf[c].push(i);
       if (r.kind === 'routed') this.routedOf[c] = i;
     });
+    // capabilities without a routed entry (vocabulary/ files) have a doc too: only a routed one lifts its rows
+    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 && this.routedOf[this.capOf[i]] >= 0 ? WEIGHT.routedCapability : 0) + (r.kind === 'utility' ? 0 : WEIGHT.data));
     for (const list of this.rowsOf) list.sort((a, b) => Number(rows[b].kind === 'routed') - Number(rows[a].kind === 'routed') || this.usd[a] - this.usd[b] || a - b);
   }
 

@@ -68,6 +68,17 @@ export interface VocabularySrc {
   gets: Record<string, string[]>;
 }
 
+/**
+ * vocabulary/<capability>.yaml: the words of a capability that operations name (`capability:`) but no
+ * file in capabilities/ routes. Its `has` keys are what a caller may bring (any one is enough) and its
+ * `gets` keys what they get, since no contract names them.
+ */
+export interface VocabularyFileSrc {
+  capability: string;
+  description: string;
+  vocabulary: VocabularySrc;
+}
+
 /** Who pays when children miss (docs/routing.md "Misses"), and the seed's figure beside ours. */
 export interface MissesSrc {
   /** a child's miss is the subject's own truth (no results for the query, no comments on the video): it ends the call */

@@ -22,6 +22,11 @@ describe('a provider named by its brand', () => {
     for (const r of results.slice(0, 3)) expect(r.endpoint_id.startsWith(prefix)).toBe(true);
   });
 
+  it('a provider name one edit or two from a catalog word is not corrected to it (datagma is not database)', async () => {
+    const results = await search('datagma find people at a company');
+    expect(results[0].endpoint_id).toBe('datagma.people.find_people');
+  });
+
   it('a domain that is no provider still reads as a domain', async () => {
     expect((await search('competitors of stripe.com'))[0].capability).toBe('companies.similar');
   });
