@@ -4,7 +4,7 @@
 // written, as they come, so running again with the same -o calls only the rows still unanswered.
 import { defineCommand } from 'citty';
 import { existsSync } from 'node:fs';
-import { canonical } from '../runtime/router/merge.ts';
+import { canonical } from '../runtime/router/identical-calls.ts';
 import { parseUsdCeiling } from '../runtime/state/money.ts';
 import { CliFailure } from './fail.ts';
 import { svcTarget, type SvcTarget } from './target.ts';

@@ -94,7 +94,7 @@ export async function passThrough(ctx: AppContext, team: Team, provider: string,
     const started = Date.now();
     // a failure after the provider was called: the answer names the call and its cost, as every other answer of it does
     const uncharged = { [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' };
-    const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body)), Math.min(router.deps.attemptTimeoutMs, options.timeoutMs), router.deps.maxAnswerBytes);
+    const answer = await send(OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body), key), Math.min(router.deps.attemptTimeoutMs, options.timeoutMs), router.deps.maxAnswerBytes);
     if (answer.failure) {
       state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
       const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${router.deps.maxAnswerBytes} bytes` }[answer.failure];
