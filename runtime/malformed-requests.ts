@@ -6,8 +6,8 @@ import type { Duplex } from 'node:stream';
 const LIMIT = `${maxHeaderSize} bytes`;
 const TOO_LONG_URL = `The request URL is longer than svc reads (${LIMIT} for the request line and headers together); send large inputs in a POST body.`;
 const TOO_LARGE_HEAD = `The request line and headers together are larger than svc reads (${LIMIT}); send fewer or shorter headers.`;
-const BAD_VERSION = 'svc speaks HTTP/1.0 and HTTP/1.1 only; send the request line as METHOD /path HTTP/1.1.';
-const MALFORMED = 'The request is not well-formed HTTP/1.1 (its request line, a header or the body framing), so svc did not read it.';
+const BAD_VERSION = 'svc speaks HTTP versions 1.0 and 1.1 only; end the request line with one of them.';
+const MALFORMED = 'The request is not well-formed HTTP (its request line, a header or the body framing), so svc did not read it.';
 const TIMED_OUT = 'The request did not arrive whole in time, so svc stopped waiting for it.';
 
 function write(res: ServerResponse, status: number, detail: string): void {

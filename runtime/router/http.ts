@@ -1,7 +1,10 @@
 // One HTTP exchange with a provider, through undici: a Pool per origin and credential, the
 // attempt's deadline over the whole exchange, a size limit on the answer, and no redirects followed
-// (undici's request() follows none), so a provider cannot bounce a call, or our key, to another host.
-import { Pool } from 'undici';
+// (undici's dispatch follows none), so a provider cannot bounce a call, or our key, to another host.
+// dispatch with a handler rather than request(): request() makes a stream and its promises per
+// call, about a third more of the client's CPU (bench/README.md).
+import type { IncomingHttpHeaders } from 'node:http';
+import { Pool, type Dispatcher } from 'undici';
 import type { OutgoingRequest } from './build-request.ts';
 
 export interface ChildAnswer {
@@ -19,9 +22,6 @@ export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 const USER_AGENT = 'svc';
 
-/** An answer past the size limit, thrown from the body's reading. */
-class TooLarge extends Error {}
-
 /**
  * An answer's bytes gathered into one buffer that grows by doubling: memory follows the bytes, not
  * the number of pieces they came in (an answer of 8M one-byte chunks holds 8 MB, not 8M buffers).
@@ -32,9 +32,10 @@ class Gathered {
 
   constructor(private maxBytes: number) {}
 
-  add(piece: Buffer): void {
+  /** false, keeping nothing, once the answer would pass the limit */
+  add(piece: Buffer): boolean {
     const need = this.size + piece.length;
-    if (need > this.maxBytes) throw new TooLarge();
+    if (need > this.maxBytes) return false;
     if (need > this.buf.length) {
       const grown = Buffer.allocUnsafe(Math.min(this.maxBytes, Math.max(need, this.buf.length * 2, 16 * 1024)));
       this.buf.copy(grown, 0, 0, this.size);
@@ -42,6 +43,7 @@ class Gathered {
     }
     piece.copy(this.buf, this.size);
     this.size = need;
+    return true;
   }
 
   text(): string {
@@ -49,11 +51,67 @@ class Gathered {
   }
 }
 
-const isTimeout = (e: unknown): boolean => {
-  const { name, code } = e as { name?: string; code?: string };
-  // the exchange's signal is its deadline, so an abort is the deadline passing
-  return name === 'TimeoutError' || code === 'UND_ERR_ABORTED';
-};
+/**
+ * One exchange as undici's dispatch handler: the answer gathered as it comes (no stream per call),
+ * one deadline over the whole exchange, to the millisecond (connecting, sending, waiting and
+ * reading), and the one promise of the call settled once. A failure aborts the request, which
+ * closes its connection: a provider cannot fill our memory past the limit or keep a call past its time.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private status = 0;
+  private settled = false;
+  private readonly gathered: Gathered;
+  private readonly timer: NodeJS.Timeout;
+  private readonly t0 = performance.now();
+
+  constructor(ms: number, private maxBytes: number, private done: (answer: ChildAnswer) => void) {
+    this.gathered = new Gathered(maxBytes);
+    // unreferenced: the connection holds the process open while there is one
+    this.timer = setTimeout(overdue, ms, this).unref();
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.settled) controller.abort(new Error('the exchange ended before its request was sent'));
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.status = statusCode;
+    if (Number(headers['content-length']) > this.maxBytes) this.fail('too_large');
+  }
+
+  onResponseData(_c: Dispatcher.DispatchController, piece: Buffer): void {
+    if (!this.settled && !this.gathered.add(piece)) this.fail('too_large');
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    const text = this.gathered.text();
+    let body: unknown;
+    try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
+    this.done({ status: this.status, body, text, ms: Math.round(performance.now() - this.t0) });
+  }
+
+  /** the connection failed, closed early, sent no HTTP answer, or the request could not be sent */
+  onResponseError(): void {
+    this.fail('network');
+  }
+
+  fail(failure: NonNullable<ChildAnswer['failure']>): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.controller?.abort(new Error(failure));
+    this.done({ status: 0, body: undefined, text: '', ms: Math.round(performance.now() - this.t0), failure });
+  }
+}
+
+function overdue(exchange: Exchange): void {
+  exchange.fail('timeout');
+}
 
 export interface ProviderClientOptions {
   /** certificates to trust besides the system's (tests) */
@@ -88,37 +146,15 @@ export class ProviderClient {
   }
 
   /** One request to a provider; never rejects: a failed exchange is an answer with `failure` set. */
-  async send(req: OutgoingRequest, timeoutMs: number, maxBytes = MAX_ANSWER_BYTES): Promise<ChildAnswer> {
-    const t0 = performance.now();
-    const ms = Math.max(1, timeoutMs);
-    const failed = (failure: NonNullable<ChildAnswer['failure']>): ChildAnswer => ({ status: 0, body: undefined, text: '', ms: Math.round(performance.now() - t0), failure });
-    try {
-      // One deadline for the whole exchange, to the millisecond: connecting, sending, waiting and
-      // reading. A signal rather than undici's headers and body timeouts, whose timers tick coarsely
-      // (they may fire tens of milliseconds early past a second) and restart per byte.
-      const answer = await this.pool(req).request({
-        method: req.method as 'GET',
-        path: req.path,
-        headers: { 'user-agent': USER_AGENT, ...req.headers },
-        body: req.body,
-        signal: AbortSignal.timeout(ms),
-      });
-      const gathered = new Gathered(maxBytes);
+  send(req: OutgoingRequest, timeoutMs: number, maxBytes = MAX_ANSWER_BYTES): Promise<ChildAnswer> {
+    return new Promise((resolve) => {
+      const exchange = new Exchange(Math.max(1, timeoutMs), maxBytes, resolve);
       try {
-        if (Number(answer.headers['content-length']) > maxBytes) throw new TooLarge();
-        for await (const piece of answer.body) gathered.add(piece as Buffer);
-      } catch (e) {
-        // Past the limit the connection is dropped rather than read on: a provider cannot fill our memory.
-        answer.body.destroy();
-        throw e;
+        this.pool(req).dispatch({ method: req.method, path: req.path, headers: { 'user-agent': USER_AGENT, ...req.headers }, body: req.body }, exchange);
+      } catch {
+        exchange.fail('network'); // a request undici refuses to send (it would not be one)
       }
-      const text = gathered.text();
-      let body: unknown;
-      try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
-      return { status: answer.statusCode, body, text, ms: Math.round(performance.now() - t0) };
-    } catch (e) {
-      return failed(e instanceof TooLarge ? 'too_large' : isTimeout(e) ? 'timeout' : 'network');
-    }
+    });
   }
 
   /** close every pool (tests) */

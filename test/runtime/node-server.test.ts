@@ -41,7 +41,7 @@ describe("requests Node's server reads but svc does not serve", () => {
       expect(a.status).toBe(505);
       expect(a.headers).toContain('content-type: application/json');
       expect(a.headers).toContain('connection: close');
-      expect(a.body.detail).toMatch(/HTTP\/1\.0 and HTTP\/1\.1 only/);
+      expect(a.body.detail).toMatch(/HTTP versions 1\.0 and 1\.1 only/);
     }
     // the same path in HTTP/1.1 is served
     expect((await exchange('GET /meta HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n')).split(' ')[1]).toBe('200');
