@@ -19,13 +19,14 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 2_000);
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-trivial-'));
 const catalog = await buildBenchCatalog(dist);
-const start = (role: string, arg = '', root?: string) => startRole(role, arg, dist, { storage: 'memory', root });
+const STORAGE = process.env.BENCH_STORAGE === 'embedded' ? 'embedded' : 'memory';
+const start = (role: string, arg = '', root?: string) => startRole(role, arg, dist, { storage: STORAGE, root });
 const upstream = await start('trivial');
 const forwarder = await start('forwarder-http', upstream.url);
 const svcs = [{ label: 'svc', role: await start('svc', upstream.url) }];
 if (BEFORE) svcs.push({ label: 'svc before', role: await start('svc', upstream.url, BEFORE) });
 
-process.stdout.write(`guard rails against a trivial upstream (${seconds} s runs, ${ROUNDS} rounds; ${catalog}${BEFORE ? `; before: ${BEFORE}` : ''})\n`);
+process.stdout.write(`guard rails against a trivial upstream (${seconds} s runs, ${ROUNDS} rounds; ${catalog}; svc state ${STORAGE}${BEFORE ? `; before: ${BEFORE}` : ''})\n`);
 // the comparison holds only while each routed call makes one upstream request, as the forwarder does
 for (const s of svcs) {
   const r = await fetch(`${s.role.url}/proxy/people.email.verify`, { method: 'POST', headers: { 'x-svc-token': s.role.token, 'content-type': 'application/json' }, body: '{"email":"probe@acme.com"}' });
@@ -37,21 +38,32 @@ for (const s of svcs) await routedLoad(s.role, 'warm', { seconds: 2, connections
 
 // throughput at 32 connections, every side once per round in turn
 const rps = { direct: [] as number[], forwarder: [] as number[], svcs: svcs.map(() => [] as number[]) };
+/** the serving process's CPU µs per call, per round */
+const cpu = { forwarder: [] as number[], svcs: svcs.map(() => [] as number[]) };
 for (let round = 0; round < ROUNDS; round++) {
   rps.direct.push((await forwardedLoad(upstream.url, { seconds, connections: CONNECTIONS })).rps);
-  rps.forwarder.push((await forwardedLoad(forwarder.url, { seconds, connections: CONNECTIONS })).rps);
-  for (const [i, s] of svcs.entries()) rps.svcs[i].push((await routedLoad(s.role, `r${round}`, { seconds, connections: CONNECTIONS })).rps);
+  const f = await forwardedLoad(forwarder.url, { seconds, connections: CONNECTIONS, server: forwarder.pid });
+  rps.forwarder.push(f.rps);
+  cpu.forwarder.push(f.cpu ?? Number.NaN);
+  for (const [i, s] of svcs.entries()) {
+    const r = await routedLoad(s.role, `r${round}`, { seconds, connections: CONNECTIONS });
+    rps.svcs[i].push(r.rps);
+    cpu.svcs[i].push(r.cpu ?? Number.NaN);
+  }
 }
 /** the median of each round's own ratio */
 const ratio = (mine: number[], theirs: number[]) => median(mine.map((m, k) => m / theirs[k]));
 line(`upstream itself, ${CONNECTIONS} connections (median)`, `${Math.round(median(rps.direct))} req/s`);
-line(`node:http forwarder, ${CONNECTIONS} connections (median)`, `${Math.round(median(rps.forwarder))} req/s`);
+line(`node:http forwarder, ${CONNECTIONS} connections (median)`, `${Math.round(median(rps.forwarder))} req/s, ${Math.round(median(cpu.forwarder))} µs CPU/call`);
 for (const [i, s] of svcs.entries()) {
-  line(`${s.label} routed calls, ${CONNECTIONS} connections (median)`, `${Math.round(median(rps.svcs[i]))} req/s`);
+  line(`${s.label} routed calls, ${CONNECTIONS} connections (median)`, `${Math.round(median(rps.svcs[i]))} req/s, ${Math.round(median(cpu.svcs[i]))} µs CPU/call`);
   const r = ratio(rps.svcs[i], rps.forwarder);
   line(`  ${s.label} / forwarder (median of the rounds' ratios)`, `${fmt(r)}x`, s.label === 'svc' ? '>= 0.7x' : undefined, r >= 0.7);
 }
-if (BEFORE) line('svc / svc before, throughput (the rounds\' ratios)', `${fmt(ratio(rps.svcs[0], rps.svcs[1]))}x`);
+if (BEFORE) {
+  line("svc / svc before, throughput (the rounds' ratios)", `${fmt(ratio(rps.svcs[0], rps.svcs[1]))}x`);
+  line("svc / svc before, CPU per call (the rounds' ratios)", `${fmt(ratio(cpu.svcs[0], cpu.svcs[1]))}x`);
+}
 
 // one connection: p50 of sequential calls, each round's added latency read against its own direct p50
 const added = { forwarder: [] as number[], svcs: svcs.map(() => [] as number[]) };
