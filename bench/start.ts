@@ -42,7 +42,14 @@ function rssMb(pid: number): number {
     }
   };
   const tree = (p: number): number[] => [p, ...kids(p).flatMap(tree)];
-  const kb = tree(pid).reduce((sum, p) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0), 0);
+  const rssKb = (p: number): number => {
+    try {
+      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      return 0; // gone between the listing and the read (npm's shell)
+    }
+  };
+  const kb = tree(pid).reduce((sum, p) => sum + rssKb(p), 0);
   return kb / 1024;
 }
 
