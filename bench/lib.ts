@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { Client } from 'undici';
 import type { SearchEngine } from '../language/search.ts';
 import { npmStart } from './npm-start.ts';
 import { buildCatalog } from '../build/pipeline.ts';
@@ -69,6 +70,36 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<LoadRes
 /** the upstream checks no key; the forwarders relay one as a child request would carry it */
 const CHILD_HEADERS = { 'x-check-key': 'bench' };
 const childPath = (n: number) => `/checkco/check?address=jane${n}%40acme.com`;
+
+/** the n-th request of a sequence: path, method, headers and body */
+export type NthRequest = (n: number) => { path: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string };
+
+/** a child request, as the upstream or a forwarder to it is sent one */
+export const childRequest: NthRequest = (n) => ({ path: childPath(n), method: 'GET', headers: CHILD_HEADERS });
+
+/** a routed people.email.verify call to svc, its subject new each time */
+export const routedRequest = (svc: Role, round: string): NthRequest => (n) => ({
+  path: '/proxy/people.email.verify', method: 'POST', headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
+  body: JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
+});
+
+/** the median latency, in ms, of `calls` requests sent one after another on one kept connection */
+export async function sequentialP50(url: string, nth: NthRequest, calls: number): Promise<number> {
+  const client = new Client(url);
+  const ms: number[] = [];
+  try {
+    for (let n = 0; n < calls; n++) {
+      const t0 = performance.now();
+      const r = await client.request(nth(n));
+      await r.body.dump();
+      if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode}`);
+      ms.push(performance.now() - t0);
+    }
+  } finally {
+    await client.close();
+  }
+  return median(ms);
+}
 
 /** child requests to `url`: the trivial upstream itself, or a forwarder to it (`server`: its pid, for its CPU) */
 export const forwardedLoad = (url: string, opts: { seconds: number; connections: number; server?: number }): Promise<LoadResult> =>

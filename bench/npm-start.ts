@@ -1,5 +1,5 @@
 // svc as `npm start` runs it, for every bench that loads svc: the compiled server in one plain node
-// process with the start script's flags (the young generation held until a load crowds in, no tsx),
+// process with the start script's flags (no tsx),
 // over a catalog of the bench's choosing, its providers pointed at the bench's upstream.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';

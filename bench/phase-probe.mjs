@@ -1,6 +1,6 @@
 // Loaded with --import into a server by bench/routed-phases.ts: splits each call's time in the server
-// into three phases, read from diagnostics channels (Node's for the server, or svc's front's; for the child request
-// svc's own client's, runtime/provider-client/connection.ts, or undici's in the undici forwarder), so
+// into three phases, read from diagnostics channels (Node's HTTP server's, and undici's for the child
+// request, in svc and in the undici forwarder alike), so
 // the code is timed as it ships, with no stamp of its own: from the request's headers parsed to the
 // child request handed to the socket (before), from there to the child answer's end (wait: the
 // upstream and the way there and back), and from there to the answer's end written (after). One call at a time: the
@@ -14,11 +14,8 @@ let sent = 0;
 let answered = 0;
 const started = () => { start = performance.now(); };
 subscribe('http.server.request.start', started);
-subscribe('svc:front:request-read', started);
 const sending = () => { sent = performance.now(); };
 const read = () => { answered = performance.now(); };
-subscribe('svc:provider:request-sent', sending);
-subscribe('svc:provider:answer-read', read);
 subscribe('undici:client:sendHeaders', sending);
 subscribe('undici:request:trailers', read);
 const finished = () => {
@@ -31,7 +28,6 @@ const finished = () => {
   sent = answered = 0;
 };
 subscribe('http.server.response.finish', finished);
-subscribe('svc:front:answer-written', finished);
 // the phases' sums since the last signal, as one JSON line in PHASE_DIR/<pid>.jsonl
 process.on('SIGUSR2', () => {
   appendFileSync(`${process.env.PHASE_DIR}/${process.pid}.jsonl`, `${JSON.stringify(sums)}\n`);

@@ -54,9 +54,8 @@ if (role === 'sandbox') {
   say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 'svc_plumbing' });
 } else {
   // Bare forwarders, the floor for a Node proxy: forward the request, send the answer back.
-  // `forwarder` makes undici's leanest call (dispatch with a handler gathering the body; svc made
-  // the same call until its own client, runtime/provider-client/); `forwarder-request` uses undici's
-  // everyday request() API, which costs the client about 1.5x the CPU (bench/README.md);
+  // `forwarder` makes undici's leanest call (dispatch with a handler gathering the body);
+  // `forwarder-request` uses undici's everyday request() API, as svc does;
   // `forwarder-http` is node:http on both sides (a keep-alive Agent, answers piped through).
   const target = new URL(arg);
   const answer = (res: ServerResponse, status: number, body: Buffer) => {

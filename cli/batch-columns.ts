@@ -2,7 +2,7 @@
 // its input columns only (named like the capability's fields, or mapped with --map), never from what
 // an answer added. Every column svc adds gets a name no input column has: an output field whose name
 // is taken is written `output.<name>`, one of svc's own columns `svc.<name>`.
-import { canonical } from '../runtime/router/merge.ts';
+import { canonical } from '../runtime/router/identical-calls.ts';
 import type { Record_ } from './batch-table.ts';
 import { CliFailure, EXIT } from './fail.ts';
 

@@ -74,7 +74,7 @@ const tooLarge = (maxBytes: number): never => fail(413, tooLargeSentence(maxByte
  * UTF-8 byte order mark (a file saved by many Windows editors) is skipped, as RFC 8259 allows and as
  * a batch line's is: JSON.parse would refuse it with an "unexpected token" the caller cannot see.
  */
-export function parseJsonText(text: string): unknown {
+function parseJsonText(text: string): unknown {
   if (!/\S/.test(text)) return undefined;
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;

@@ -1,14 +1,13 @@
 // svc assembled in one place: state, the catalog, the context, the app and the server that serves
-// it (with svc's front and the Node fast path). `npm start`, the demo, the tests and the benchmarks all make svc here.
+// it (Node's HTTP server, with the one fast path). `npm start`, the demo, the tests and the benchmarks all make svc here.
 import type { H3 } from 'h3';
 import type { Config } from './config.ts';
 import { ensureBuilt } from './ensure-built.ts';
 import { loadDist } from './catalog/dist.ts';
 import { createApp, ROUTES } from './app.ts';
 import { refuseClashingPrefix } from './declared-route.ts';
-import { startServer, type Crowd, type RunningServer } from './server.ts';
+import { startServer, type RunningServer } from './server.ts';
 import { fastPath } from './fast-path.ts';
-import { frontRouted } from './fast/routed.ts';
 import { createState } from './state/index.ts';
 import { createContext, routerProblem, type AppContext } from './context.ts';
 
@@ -17,14 +16,14 @@ export interface Svc {
   /** the app alone: app.fetch(request) answers without a socket */
   app: H3;
   /** serve on `port` (default PORT) and HOST, then load the search index in the background */
-  listen(port?: number, crowd?: Crowd): Promise<RunningServer>;
+  listen(port?: number): Promise<RunningServer>;
 }
 
 /** The app and its server over a context made already. */
 export function assemble(ctx: AppContext): Svc {
   const app = createApp(ctx);
-  const listen = async (port = ctx.config.port, crowd?: Crowd) => {
-    const server = await startServer(app, { port, hostname: ctx.config.host, fast: fastPath(ctx), front: { take: frontRouted(ctx), maxBodyBytes: ctx.config.maxBodyBytes }, crowd });
+  const listen = async (port = ctx.config.port) => {
+    const server = await startServer(app, { port, hostname: ctx.config.host, fast: fastPath(ctx) });
     // The search index loads now, a slice at a time between requests, rather than before the first
     // answer; a search that comes first waits for it. A failed load is tried again by that search.
     // Then the router is made (the runtime catalog parsed: 80-95 ms of CPU at 10,000 operations, in one

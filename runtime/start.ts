@@ -1,5 +1,14 @@
-// `npm start`: V8's young generation is held at its first size before any module loads (static
-// imports would all load before this file's first line runs, so the server comes in by import()).
-import './young-generation.ts';
+// `npm start`: build what is stale, load the catalog, serve on PORT.
+import '../build/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
+import { describeStorage, readConfigOrExit } from './config.ts';
+import { createRuntime } from './create-runtime.ts';
+import { orRefuse, stopOnSignals } from './lifecycle.ts';
 
-await import('./serve.ts');
+const config = readConfigOrExit();
+const svc = await orRefuse(createRuntime(config, { build: true }));
+const { state, catalog } = svc.ctx;
+const server = await orRefuse(svc.listen(config.port));
+stopOnSignals(server, config.drainMs, [() => state.close()]);
+process.stderr.write(`svc listening on ${server.url}\n`);
+process.stderr.write(`svc state: ${describeStorage(config)}${config.adminToken ? '; admin API enabled' : ''}\n`);
+process.stderr.write(`svc ${catalog.manifest.operations} operations from ${catalog.manifest.providers} providers; catalog ${catalog.manifest.hash}\n`);

@@ -6,7 +6,7 @@ import { errorAnswer, isStorageOutage } from '../errors.ts';
 import type { Router } from '../router/router.ts';
 import type { RouteOptions } from '../router/options.ts';
 import type { Team } from '../state/index.ts';
-import { canonical } from '../router/merge.ts';
+import { canonical } from '../router/identical-calls.ts';
 import { cheapestAttemptMicro } from '../router/plan.ts';
 import { BatchBudget } from './budget.ts';
 import { newCallId } from '../util/call-id.ts';

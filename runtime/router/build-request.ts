@@ -6,11 +6,11 @@ import { transforms } from '../../language/transforms.ts';
 import { isUnsafePath } from '../../language/paths.ts';
 import { baseUrl, placeKey, type Env, type QueryParams } from '../../language/provider-auth.ts';
 import { perObject, Remembered } from '../../language/remember.ts';
-import { withPair } from '../util/form-encode.ts';
 
 /**
  * One request to a provider. The client sends `origin` and `path` as they are; the parsed `url` is
- * made only when asked for (pass-through, tests), not on every call.
+ * made only when asked for (pass-through, tests), not on every call. `credential` is the key the
+ * request carries: the client keeps connections apart per origin and credential.
  */
 export class OutgoingRequest {
   constructor(
@@ -21,10 +21,11 @@ export class OutgoingRequest {
     readonly path: string,
     readonly headers: Record<string, string>,
     readonly body: string | null,
+    readonly credential = '',
   ) {}
 
-  static to(method: string, url: URL, headers: Record<string, string>, body: string | null): OutgoingRequest {
-    return new OutgoingRequest(method, url.origin, `${url.pathname}${url.search}`, headers, body);
+  static to(method: string, url: URL, headers: Record<string, string>, body: string | null, credential = ''): OutgoingRequest {
+    return new OutgoingRequest(method, url.origin, `${url.pathname}${url.search}`, headers, body, credential);
   }
 
   get url(): URL {
@@ -83,8 +84,7 @@ function joinedTarget(provider: ProviderRuntime, env: Env, path: string): Target
 /**
  * A child request's query: the mapping's constants, its fields, and the key where the provider takes
  * it there, placed as URLSearchParams.set places a parameter (in the place of one of its name, else
- * last). Written as form-encoded text, as URLSearchParams writes it (runtime/util/form-encode.ts):
- * already what a URL parser would make of it, so no URL or URLSearchParams is made per call.
+ * last), written by URLSearchParams.
  */
 class ChildQuery implements QueryParams {
   private params: Record<string, unknown>;
@@ -108,13 +108,13 @@ class ChildQuery implements QueryParams {
 
   /** the pairs: one per item of a list, an object as its JSON, none for null */
   text(): string {
-    let qs = '';
+    const qs = new URLSearchParams();
     for (const name in this.params) {
       const value = this.params[name];
-      if (Array.isArray(value)) for (const v of value) qs = withPair(qs, name, String(v));
-      else if (value !== null && value !== undefined) qs = withPair(qs, name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+      if (Array.isArray(value)) for (const v of value) qs.append(name, String(v));
+      else if (value !== null && value !== undefined) qs.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
     }
-    return qs;
+    return qs.toString();
   }
 }
 
@@ -167,7 +167,7 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
   const sent = qs ? `${target.path}${target.path.includes('?') ? '&' : '?'}${qs}` : target.path;
   if (body !== null) headers['content-type'] = op.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
   const encoded = body === null ? null
-    : op.input.bodyType === 'form' ? Object.entries(body as Record<string, unknown>).reduce((qs, [k, v]) => withPair(qs, k, String(v)), '')
+    : op.input.bodyType === 'form' ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()
     : JSON.stringify(body);
-  return new OutgoingRequest(op.method, target.origin, sent, headers, encoded);
+  return new OutgoingRequest(op.method, target.origin, sent, headers, encoded, key);
 }

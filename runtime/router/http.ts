@@ -1,11 +1,11 @@
-// One HTTP exchange with a provider, over svc's own keep-alive client (runtime/provider-client/:
-// HTTP/1.1, no redirects followed, so a provider cannot bounce a call, or our key, to another host).
-// Its own client rather than undici's: for the one request and answer of an attempt it runs about a
-// third of the code, which a call on one connection pays for cold (bench/README.md, session 17).
-import { ProviderPool } from '../provider-client/pool.ts';
-import type { AnswerHandler, Connection } from '../provider-client/connection.ts';
+// One HTTP exchange with a provider, through undici: a Pool per origin and credential, the
+// attempt's deadline over the whole exchange, a size limit on the answer, and no redirects followed
+// (undici's dispatch follows none), so a provider cannot bounce a call, or our key, to another host.
+// dispatch with a handler rather than request(): request() makes a stream and its promises per
+// call, about a third more of the client's CPU (bench/README.md).
+import type { IncomingHttpHeaders } from 'node:http';
+import { Pool, type Dispatcher } from 'undici';
 import type { OutgoingRequest } from './build-request.ts';
-import { Deadlines } from '../util/deadlines.ts';
 
 export interface ChildAnswer {
   status: number;
@@ -20,79 +20,154 @@ export interface ChildAnswer {
 /** the default for SVC_MAX_ANSWER_BYTES: far above any single record, far below trouble */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
-const pool = new ProviderPool();
-const deadlines = new Deadlines();
+const USER_AGENT = 'svc';
 
 /**
- * One exchange: the handler the connection tells of its answer (one object per call rather than a
- * closure per event), settling the one promise of the call with its ChildAnswer.
+ * An answer's bytes gathered into one buffer that grows by doubling: memory follows the bytes, not
+ * the number of pieces they came in (an answer of 8M one-byte chunks holds 8 MB, not 8M buffers).
  */
-class Exchange implements AnswerHandler {
-  private chunks: Buffer[] = [];
-  private code = 0;
+class Gathered {
+  private buf = Buffer.allocUnsafe(0);
   private size = 0;
-  private conn: Connection | null = null;
-  private settled = false;
-  private t0 = performance.now();
 
-  // One deadline for the whole exchange, to the millisecond: connecting, sending, waiting and reading.
-  constructor(timeoutMs: number, private maxBytes: number, private done: (answer: ChildAnswer) => void) {
-    deadlines.start(this, timeoutMs);
-  }
+  constructor(private maxBytes: number) {}
 
-  start(req: OutgoingRequest): void {
-    try {
-      this.conn = pool.send(req, this);
-    } catch {
-      this.settle('network'); // a request the client refuses to send (it would not be one) is a network failure
+  /** false, keeping nothing, once the answer would pass the limit */
+  add(piece: Buffer): boolean {
+    const need = this.size + piece.length;
+    if (need > this.maxBytes) return false;
+    if (need > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.min(this.maxBytes, Math.max(need, this.buf.length * 2, 16 * 1024)));
+      this.buf.copy(grown, 0, 0, this.size);
+      this.buf = grown;
     }
-  }
-
-  overdue(): void {
-    this.conn?.abort(this);
-    this.settle('timeout');
-  }
-
-  status(code: number): void {
-    this.code = code;
-  }
-
-  body(piece: Buffer): boolean {
-    this.size += piece.length;
-    // Past the limit the connection is dropped rather than read on: a provider cannot fill our memory.
-    if (this.size > this.maxBytes) {
-      this.settle('too_large');
-      return false;
-    }
-    this.chunks.push(piece);
+    piece.copy(this.buf, this.size);
+    this.size = need;
     return true;
   }
 
-  end(): void {
-    deadlines.end(this);
+  text(): string {
+    return this.buf.toString('utf8', 0, this.size);
+  }
+}
+
+/**
+ * One exchange as undici's dispatch handler: the answer gathered as it comes (no stream per call),
+ * one deadline over the whole exchange, to the millisecond (connecting, sending, waiting and
+ * reading), and the one promise of the call settled once. A failure aborts the request, which
+ * closes its connection: a provider cannot fill our memory past the limit or keep a call past its time.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private status = 0;
+  private settled = false;
+  private readonly gathered: Gathered;
+  private readonly timer: NodeJS.Timeout;
+  private readonly t0 = performance.now();
+
+  constructor(ms: number, private maxBytes: number, private done: (answer: ChildAnswer) => void) {
+    this.gathered = new Gathered(maxBytes);
+    // unreferenced: the connection holds the process open while there is one
+    this.timer = setTimeout(overdue, ms, this).unref();
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.settled) controller.abort(new Error('the exchange ended before its request was sent'));
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.status = statusCode;
+    if (Number(headers['content-length']) > this.maxBytes) this.fail('too_large');
+  }
+
+  onResponseData(_c: Dispatcher.DispatchController, piece: Buffer): void {
+    if (!this.settled && !this.gathered.add(piece)) this.fail('too_large');
+  }
+
+  onResponseEnd(): void {
     if (this.settled) return;
     this.settled = true;
-    const { chunks } = this;
-    const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    clearTimeout(this.timer);
+    const text = this.gathered.text();
     let body: unknown;
     try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
-    this.done({ status: this.code, body, text, ms: Math.round(performance.now() - this.t0) });
+    this.done({ status: this.status, body, text, ms: Math.round(performance.now() - this.t0) });
   }
 
-  /** the connection failed, closed early or sent no HTTP answer */
-  fail(): void {
-    this.settle('network');
+  /** the connection failed, closed early, sent no HTTP answer, or the request could not be sent */
+  onResponseError(): void {
+    this.fail('network');
   }
 
-  private settle(failure: NonNullable<ChildAnswer['failure']>): void {
-    deadlines.end(this);
+  fail(failure: NonNullable<ChildAnswer['failure']>): void {
     if (this.settled) return;
     this.settled = true;
+    clearTimeout(this.timer);
+    this.controller?.abort(new Error(failure));
     this.done({ status: 0, body: undefined, text: '', ms: Math.round(performance.now() - this.t0), failure });
   }
 }
 
-/** One request to a provider; never rejects: a failed exchange is an answer with `failure` set. */
+function overdue(exchange: Exchange): void {
+  exchange.fail('timeout');
+}
+
+export interface ProviderClientOptions {
+  /** certificates to trust besides the system's (tests) */
+  ca?: string | Buffer;
+}
+
+/**
+ * svc's connections to providers. Kept-alive connections are pooled per origin and credential (the
+ * platform key, each team's own key): a provider that answers twice on one connection can hand the
+ * extra answer only to a call made with the same key, never to another team's own-key call. A pool
+ * whose last connection closes with nothing waiting is closed and forgotten.
+ */
+export class ProviderClient {
+  private pools = new Map<string, Pool>();
+
+  constructor(private opts: ProviderClientOptions = {}) {}
+
+  private pool(req: OutgoingRequest): Pool {
+    const id = `${req.origin}\n${req.credential}`;
+    let pool = this.pools.get(id);
+    if (!pool) {
+      const made = new Pool(req.origin, { connect: this.opts.ca ? { ca: this.opts.ca } : undefined });
+      made.on('disconnect', () => {
+        if (made.stats.size > 0 || made.stats.connected > 0 || this.pools.get(id) !== made) return;
+        this.pools.delete(id);
+        void made.close();
+      });
+      this.pools.set(id, made);
+      pool = made;
+    }
+    return pool;
+  }
+
+  /** One request to a provider; never rejects: a failed exchange is an answer with `failure` set. */
+  send(req: OutgoingRequest, timeoutMs: number, maxBytes = MAX_ANSWER_BYTES): Promise<ChildAnswer> {
+    return new Promise((resolve) => {
+      const exchange = new Exchange(Math.max(1, timeoutMs), maxBytes, resolve);
+      try {
+        this.pool(req).dispatch({ method: req.method, path: req.path, headers: { 'user-agent': USER_AGENT, ...req.headers }, body: req.body }, exchange);
+      } catch {
+        exchange.fail('network'); // a request undici refuses to send (it would not be one)
+      }
+    });
+  }
+
+  /** close every pool (tests) */
+  async close(): Promise<void> {
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.destroy()));
+  }
+}
+
+const client = new ProviderClient();
+
+/** One request to a provider through the process's client; never rejects. */
 export function send(req: OutgoingRequest, timeoutMs: number, maxBytes = MAX_ANSWER_BYTES): Promise<ChildAnswer> {
-  return new Promise((resolve) => new Exchange(Math.max(1, timeoutMs), maxBytes, resolve).start(req));
+  return client.send(req, timeoutMs, maxBytes);
 }

@@ -131,7 +131,8 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   placeKey(prov, credential, query, headers);
   target.search = query.toString();
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const outgoing = OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body));
+  // connections are kept apart per credential: a provider's stray answer can never reach another key's call
+  const outgoing = OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body), key);
   const call = () => called(deps, op, outgoing, key, asked, options.maxCostMicro ?? Number.MAX_SAFE_INTEGER);
   let answered: Answered;
   let cost: number;

@@ -11,7 +11,7 @@ import { routeCall, type RouteOutcome, type RouterDeps } from './waterfall.ts';
 import { Health } from './health.ts';
 import { platformKey } from '../../language/provider-auth.ts';
 import type { Spending } from '../spending.ts';
-import { CallMerger, mergeKey } from './merge.ts';
+import { CallMerger, mergeKey } from './identical-calls.ts';
 import { respond, type RoutedResponse } from './respond.ts';
 import { capabilityBodySchema } from '../../language/body-schema.ts';
 import { refuseOutOfScope, type RouteOptions, type RouteScope } from './options.ts';

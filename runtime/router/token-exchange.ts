@@ -9,7 +9,6 @@ import type { Env } from '../../language/provider-auth.ts';
 import { OutgoingRequest, providerUrl } from './build-request.ts';
 import { send } from './http.ts';
 import { redact } from './redact.ts';
-import { withPair } from '../util/form-encode.ts';
 
 /** An exchange that gave no token: its sentence names the provider and never the secret. */
 export class TokenRefused extends Error {
@@ -91,11 +90,13 @@ export const exchangeCredentials: Exchange = async (provider, key, env, timeoutM
     body = JSON.stringify({ grant_type: x.grant, client_id: id, client_secret: secret });
   } else {
     headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = withPair('', 'grant_type', x.grant);
+    const form = new URLSearchParams({ grant_type: x.grant });
     if (x.send === 'basic') headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-    else body = withPair(withPair(body, 'client_id', id), 'client_secret', secret);
+    else { form.append('client_id', id); form.append('client_secret', secret); }
+    body = form.toString();
   }
-  const answer = await send(OutgoingRequest.to('POST', url, headers, body), timeoutMs, maxBytes);
+  // its own connections: the exchange carries the client secret
+  const answer = await send(OutgoingRequest.to('POST', url, headers, body, `${id}:${secret}`), timeoutMs, maxBytes);
   if (answer.failure) throw new TokenRefused(`${who}'s token endpoint ${answer.failure === 'timeout' ? 'did not answer in time' : 'could not be reached'}.`, undefined);
   const got = (answer.body ?? {}) as { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown; message?: unknown };
   if (answer.status < 200 || answer.status >= 300) {

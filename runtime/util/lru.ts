@@ -1,28 +1,21 @@
-// A Map kept in near-recency order with a size bound: the oldest leaves first. A read moves its key
-// to the end only once more than a quarter of the capacity of writes and moves came after it, so a
-// hot key costs a plain lookup per read rather than a delete and re-insert (a rehash every few
-// reads of a small map), and a key just read still outlives three quarters of the capacity of new
-// writes. Below a capacity of 4 it is exact.
+// A Map with a size bound, in recency order: a read moves its key to the end, and past the
+// capacity the least recently used leaves first (a Map iterates in insertion order).
 export class Lru<V> {
-  private map = new Map<string, { value: V; moved: number }>();
-  private clock = 0;
+  private map = new Map<string, V>();
 
   constructor(private capacity: number) {}
 
   get(key: string): V | undefined {
-    const hit = this.map.get(key);
-    if (hit === undefined) return undefined;
-    if (this.clock - hit.moved > this.capacity >> 2) {
-      this.map.delete(key);
-      hit.moved = ++this.clock;
-      this.map.set(key, hit);
-    }
-    return hit.value;
+    if (!this.map.has(key)) return undefined;
+    const value = this.map.get(key) as V;
+    this.map.delete(key);
+    this.map.set(key, value);
+    return value;
   }
 
   set(key: string, value: V): V {
     this.map.delete(key);
-    this.map.set(key, { value, moved: ++this.clock });
+    this.map.set(key, value);
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
     return value;
   }

@@ -1,9 +1,9 @@
-// Call ids and hold ids are cut from blocks of random hex: each must still be 16 random bytes, never repeated.
+// Call ids and hold ids: each 16 random bytes as hex, never repeated.
 import { describe, expect, it } from 'vitest';
 import { newCallId, randomHex } from '../../runtime/util/call-id.ts';
 
 describe('call and hold ids', () => {
-  it('are 32 hex digits each, distinct across many blocks', () => {
+  it('are 32 hex digits each, all distinct', () => {
     const ids = Array.from({ length: 3_000 }, () => randomHex());
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
     expect(new Set(ids).size).toBe(ids.length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallMerger, keyHash, mergeKey } from '../../runtime/router/merge.ts';
+import { CallMerger, mergeKey } from '../../runtime/router/identical-calls.ts';
 import { parseRouteOptions, type RouteOptions } from '../../runtime/router/options.ts';
 
 const defaults = parseRouteOptions(new Headers());
@@ -60,38 +60,7 @@ describe('CallMerger', () => {
     expect(answered).toBe(1);
   });
 
-  it('keeps calls whose keys share a hash apart, and lets each leave without the other', async () => {
-    // two keys with the same hash, found by the birthday bound
-    const seen = new Map<number, string>();
-    let pair: [string, string] | null = null;
-    for (let i = 0; !pair; i++) {
-      const key = `1 people.email.verify {"email":"jane${i}@acme.com"}`;
-      const other = seen.get(keyHash(key));
-      if (other !== undefined) pair = [other, key];
-      else seen.set(keyHash(key), key);
-    }
-    const [a, b] = pair;
-    const merger = new CallMerger<string>();
-    const finish: Record<string, () => void> = {};
-    let runs = 0;
-    const work = (k: string) => () => new Promise<string>((r) => { runs++; finish[k] = () => r(k); });
-    const same = (x: string) => x;
-    const first = [merger.run(a, work(a), same, same), merger.run(b, work(b), same, same)];
-    expect(runs).toBe(2); // the same hash is not the same call
-    const joinedA = merger.run(a, work(a), (x) => `${x} again`, (x) => `${x}, joined`);
-    expect(runs).toBe(2);
-    finish[a](); // a leaves from behind b in the chain
-    expect(await Promise.all([first[0], joinedA])).toEqual([a, `${a}, joined`]);
-    const joinedB = merger.run(b, work(b), same, (x) => `${x}, joined`);
-    expect(runs).toBe(2); // b is still in flight after a left
-    finish[b]();
-    expect(await Promise.all([first[1], joinedB])).toEqual([b, `${b}, joined`]);
-    void merger.run(a, work(a), same, same);
-    void merger.run(b, work(b), same, same);
-    expect(runs).toBe(4); // both left: each runs again
-  });
-
-  it('holds many calls in flight at once, past any table size, each joinable until it leaves', async () => {
+  it('holds many calls in flight at once, each joinable until it leaves', async () => {
     const merger = new CallMerger<string>();
     const finish: Array<() => void> = [];
     let runs = 0;
