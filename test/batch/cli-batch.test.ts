@@ -1,21 +1,24 @@
 // `svc batch` against a running server and the sandbox: a CSV in, a CSV out, stopped by its budget,
 // then resumed with the same -o without calling any row twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
-import { FIXTURE_DIST, ROOT } from '../helpers/paths.ts';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { svcCli } from '../helpers/cli.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
-const run = promisify(execFile);
 const CREDIT = 10_000_000;
 let w: RoutedWorld;
 let dir: string;
 
-const svc = (args: string[], token = w.token) => run(process.execPath, [join(ROOT, 'bin/svc.js'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, SVC_URL: w.url, SVC_TOKEN: token } });
+/** `svc …` that succeeds, or rejects with its result (as a failed child process would) */
+const svc = async (args: string[], token = w.token) => {
+  const r = await svcCli(args, { SVC_URL: w.url, SVC_TOKEN: token });
+  if (r.code !== 0) throw Object.assign(new Error(`svc exited ${r.code}: ${r.stderr}`), r);
+  return r;
+};
 const calls = async () => Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
 
 beforeAll(async () => {
