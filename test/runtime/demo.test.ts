@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
-import { flushRedis, REDIS_DB, redisKeys, redisUrl } from '../helpers/redis.ts';
+import { suiteRedis } from '../helpers/redis.ts';
+
+const redis = suiteRedis();
 
 let child: ChildProcess;
 let out = '';
@@ -53,10 +55,9 @@ describe('npm run demo', () => {
   });
 
   it('on SVC_STORAGE=redis:// keeps its state there and says so', async () => {
-    await flushRedis(REDIS_DB.demo);
     const shared = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: redisUrl(REDIS_DB.demo), SVC_SECRET: 'demo-test-secret' },
+      env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: redis.url(), SVC_SECRET: 'demo-test-secret' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let text = '';
@@ -64,8 +65,8 @@ describe('npm run demo', () => {
     try {
       const t0 = Date.now();
       while (!/^token: /m.test(text) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 100));
-      expect(text).toMatch(new RegExp(`^state: shared on Redis at ${redisUrl(REDIS_DB.demo).replaceAll('/', '\\/')}$`, 'm'));
-      expect(await redisKeys(REDIS_DB.demo)).toBeGreaterThan(0);
+      expect(text).toMatch(new RegExp(`^state: shared on Redis at ${redis.url().replaceAll('/', '\\/')}$`, 'm'));
+      expect(await redis.keys()).toBeGreaterThan(0);
     } finally {
       shared.kill('SIGTERM');
     }
