@@ -1,9 +1,10 @@
 // `npm run demo` from the outside: it prints a token and three commands, and each works as pasted.
-import { spawn, execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
+import { ranToExit } from '../helpers/ran.ts';
 import { suiteRedis } from '../helpers/redis.ts';
 
 const redis = suiteRedis();
@@ -72,29 +73,29 @@ describe('npm run demo', () => {
     }
   }, 70_000);
 
-  it('stops on a sandbox setting it does not take, with that sentence and exit code 2, before building anything', () => {
+  it('stops on a sandbox setting it does not take, with that sentence and exit code 2, before building anything', async ({ signal }) => {
     for (const [env, line] of [
       [{ SVC_SANDBOX_FAULT_RATE: 'lots' }, 'svc: SVC_SANDBOX_FAULT_RATE=lots: expected a share from 0 to 1, such as 0.05'],
       [{ SVC_SANDBOX_FAULT_RATE: '1.5' }, 'svc: SVC_SANDBOX_FAULT_RATE=1.5: expected a share from 0 to 1, such as 0.05'],
       [{ SVC_SANDBOX_SEED: 'x' }, 'svc: SVC_SANDBOX_SEED=x: expected a whole number, such as 1'],
     ] as const) {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
-        cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: '/nonexistent' },
-        timeout: 15_000, // a demo that took the value would serve until killed
+      // a demo that took the value would serve until the test's timeout kills it
+      const r = await ranToExit(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+        cwd: ROOT, signal, env: { ...process.env, ...env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: '/nonexistent' },
       });
       expect(r.status).toBe(2);
       expect(r.stderr.trim()).toBe(line);
     }
   }, 60_000);
 
-  it('says in a sentence that its port is taken', async () => {
+  it('says in a sentence that its port is taken', async ({ signal }) => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
     const busy = (taken.address() as { port: number }).port;
     try {
       for (const [name, env] of [['PORT', { PORT: String(busy), SVC_SANDBOX_PORT: '0' }], ['SVC_SANDBOX_PORT', { PORT: '0', SVC_SANDBOX_PORT: String(busy) }]] as const) {
-        const r = spawnSync(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
-          cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env, SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
+        const r = await ranToExit(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+          cwd: ROOT, signal, env: { ...process.env, ...env, SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
         });
         expect(r.status).toBe(1);
         expect(r.stderr).toContain(`svc: port ${busy} on 127.0.0.1 is already in use by another process; stop it or set ${name} to a free port.`);
