@@ -60,7 +60,7 @@ describe('svc show', () => {
     const bothClosed = `for a in "show nope.nothing" "search zzzzqqqq"; do ${svc} $a 2>&1 | true; echo "exit \${PIPESTATUS[0]}"; done`;
     const r = await run('bash', ['--norc', '-c', `${stdoutClosed}; ${bothClosed}`], { env: { PATH: process.env.PATH, ...env } });
     expect(r).toMatchObject({ stdout: 'exit 0\nexit 4\nexit 3\n', stderr: '' });
-  });
+  }, 60_000); // three processes, each loading the CLI through tsx
 
   it('an empty id is a usage error naming what to give, before anything is sent (exit 2)', async () => {
     for (const id of ['', '  ']) expect(await svcCli(['show', id], env)).toMatchObject({ code: 2, stdout: '', stderr: 'svc: svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).\n' });
