@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** Routed, pass-through and catalog suites whose requests go through SUITE_DOOR: they run once per door. */
@@ -13,6 +14,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // one test file per core and one more: most suites spend their time waiting on sockets, timers,
+    // child processes and Chromium, so a spare file fills those waits (vitest's default on 2 cores is 1)
+    maxWorkers: availableParallelism() + 1,
     // the test matrix: every suite through the listening server (whose Node fast path takes
     // token-bearing routed calls and entry reads), and the door suites again through the h3 app (app.fetch)
     projects: [

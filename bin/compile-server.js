@@ -42,5 +42,5 @@ export async function compileServer(outdir = SERVER_DIR) {
   });
 }
 
-// run as `node bin/compile-server.js`: the first step of `npm run build`
+// run as `node bin/compile-server.js`: the server alone (`npm run build` compiles it through bin/build.js)
 if (process.argv[1] === fileURLToPath(import.meta.url)) await compileServer();

@@ -3,4 +3,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import(new URL('../cli/main.ts', import.meta.url).href);
+const { endQuietlyOnClosedPipe, runSvc } = await import(new URL('../cli/main.ts', import.meta.url).href);
+endQuietlyOnClosedPipe();
+await runSvc(process.argv.slice(2));

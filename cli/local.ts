@@ -1,6 +1,6 @@
 // `svc serve`, `svc demo`, `svc build`: the package scripts (npm start, npm run demo, npm run build)
 // as commands, run in this process from the same entry files, so they behave exactly alike.
-import { defineCommand } from 'citty';
+import { defineCommand, runCommand } from 'citty';
 
 /** a command that starts a server from its entry file, PORT set from --port */
 function server(name: string, description: string, entry: () => Promise<unknown>) {
@@ -27,8 +27,8 @@ export const build = defineCommand({
     quiet: { type: 'boolean', description: 'no progress lines' },
   },
   async run({ rawArgs }) {
-    // the build's own entry reads its flags from argv: hand it what followed `svc build`
-    process.argv = [process.argv[0], 'build', ...rawArgs];
-    await import('../build/cli.ts');
+    // the build's own command, given what followed `svc build`; loaded only here, with vite behind it
+    const { buildCommand } = await import('../build/cli.ts');
+    await runCommand(buildCommand(), { rawArgs });
   },
 });

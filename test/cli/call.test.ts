@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
-import { SVC_BIN, svcCli } from '../helpers/cli.ts';
+import { svcCli } from '../helpers/cli.ts';
 
 const run = promisify(execFile);
 
@@ -85,11 +85,11 @@ describe('svc call', () => {
 
 describe('the spinner', () => {
   it('turns on a terminal while a call takes over a second, and never in a pipe', async () => {
-    // the sandbox holds each verifier's answer 1.5 s; `script` gives the command a terminal
+    // the sandbox holds each verifier's answer 1.5 s; the command's stdout and stderr are a terminal
     const slow = ['call', 'people.email.verify', 'email=latency1500ms-checkco.latency1500ms-zerobounce@stripe.com'];
-    const tty = await run('script', ['-qec', [process.execPath, SVC_BIN, ...slow].map((w) => `'${w}'`).join(' '), '/dev/null'], { env: { PATH: process.env.PATH, ...env } });
-    expect(tty.stdout).toMatch(/\r[|/\\-] calling people\.email\.verify/);
-    expect(tty.stdout).toMatch(/hit: served by/);
+    const tty = await svcCli(slow, env, { tty: true });
+    expect(tty.stderr).toMatch(/\r[|/\\-] calling people\.email\.verify/);
+    expect(tty.stderr).toMatch(/hit: served by/);
     const piped = await svc(slow);
     expect(piped.code).toBe(0);
     expect(piped.stderr).toMatch(/^hit: served by \S+; cost [\d.]+ USD; call_\w+\n$/);
@@ -176,8 +176,10 @@ describe('the catalog names the CLI', () => {
       const entry = await (await fetch(`${w.url}/catalog/endpoints/svc.${cap}`)).json();
       const line = (entry.hints as string[]).find((h) => h.startsWith('From a terminal: '))!.slice('From a terminal: '.length);
       expect(line).toMatch(new RegExp(`^svc call ${cap.replaceAll('.', '\\.')} \\w+=`));
-      // `svc` as a user has it on PATH: this checkout's bin; the shell splits the line
-      const r = await run('bash', ['--norc', '-c', `svc() { "${process.execPath}" "${SVC_BIN}" "$@"; }; ${line} --json`], { env: { PATH: process.env.PATH, ...env } });
+      // the shell splits the line (bash prints the words it would hand `svc`), and svc runs them
+      const words = (await run('bash', ['--norc', '-c', `svc() { printf '%s\\0' "$@"; }; ${line} --json`])).stdout.split('\0').slice(0, -1);
+      const r = await svc(words);
+      expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)._svc.served_by).toMatch(new RegExp(`${cap.replaceAll('.', '\\.')}$`));
     }
   });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
-import { SVC_BIN, svcChild, svcCli, until } from '../helpers/cli.ts';
+import { SVC_BIN, svcCli, svcCliRunning, until } from '../helpers/cli.ts';
 
 const run = promisify(execFile);
 
@@ -52,16 +52,15 @@ describe('svc show', () => {
     expect(JSON.parse((await svcCli(['show', 'svc.people.email.find', '--json'], env)).stdout).endpoint.id).toBe('svc.people.email.find');
   });
 
-  it('ends quietly when the reader closes the pipe early', async () => {
+  // the one test of the `svc` command as a process (bin/svc.js): exit codes, and pipes closed early
+  it('ends quietly, with its own exit code, when the reader closes stdout, or stderr too, early', async () => {
     // `true` reads nothing and exits at once, so every write of svc meets a closed pipe
-    const r = await run('bash', ['--norc', '-c', `"${process.execPath}" "${SVC_BIN}" show svc.people.email.find | true; echo "exit \${PIPESTATUS[0]}"`], { env: { PATH: process.env.PATH, ...env } });
-    expect(r).toMatchObject({ stdout: 'exit 0\n', stderr: '' });
-  });
-
-  it('ends quietly with its own exit code when stderr goes to a closed pipe too', async () => {
-    const r = await run('bash', ['--norc', '-c', `for a in "show nope.nothing" "search zzzzqqqq"; do "${process.execPath}" "${SVC_BIN}" $a 2>&1 | true; echo "exit \${PIPESTATUS[0]}"; done`], { env: { PATH: process.env.PATH, ...env } });
-    expect(r).toMatchObject({ stdout: 'exit 4\nexit 3\n', stderr: '' });
-  });
+    const svc = `"${process.execPath}" "${SVC_BIN}"`;
+    const stdoutClosed = `${svc} show svc.people.email.find | true; echo "exit \${PIPESTATUS[0]}"`;
+    const bothClosed = `for a in "show nope.nothing" "search zzzzqqqq"; do ${svc} $a 2>&1 | true; echo "exit \${PIPESTATUS[0]}"; done`;
+    const r = await run('bash', ['--norc', '-c', `${stdoutClosed}; ${bothClosed}`], { env: { PATH: process.env.PATH, ...env } });
+    expect(r).toMatchObject({ stdout: 'exit 0\nexit 4\nexit 3\n', stderr: '' });
+  }, 60_000); // three processes, each loading the CLI through tsx
 
   it('an empty id is a usage error naming what to give, before anything is sent (exit 2)', async () => {
     for (const id of ['', '  ']) expect(await svcCli(['show', id], env)).toMatchObject({ code: 2, stdout: '', stderr: 'svc: svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).\n' });
@@ -94,13 +93,13 @@ describe('svc find', () => {
     const judge = await heldJudge();
     const s = await serve(await appContext(FIXTURE_DIST, { SVC_JUDGE_URL: judge.url, SVC_JUDGE_TIMEOUT_MS: '60000' }));
     closers.push(s.close);
-    const find = svcChild(['find', 'verify', 'an', 'email', '--json'], { SVC_URL: s.url });
+    const find = svcCliRunning(['find', 'verify', 'an', 'email', '--json'], { SVC_URL: s.url });
     await until(() => find.output().stdout.includes('\n') && judge.asked(), 'the candidates line');
     const first = find.output().stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(first).toHaveLength(1); // the judge has not answered yet
     expect(first[0]).toMatchObject({ event: 'candidates', q: 'verify an email' });
     judge.release();
-    expect(await find.exited).toBe(0);
+    expect((await find.done).code).toBe(0);
     const lines = find.output().stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[1]).toEqual({ event: 'judged', kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed, cheapest first' }], verdict: 'use the routed verifier' });
   });

@@ -1,14 +1,22 @@
-// The Redis the suites share (CI starts one at 127.0.0.1:6379): each suite takes its own database
-// number and empties it before use, so suites running side by side never see each other's keys.
+// The Redis a suite uses is its own: a redis-server started on a free port in a temporary directory
+// before the suite's tests and stopped after (redis-server.ts), so suites never share keys with each
+// other, nor touch a Redis someone else runs. No AOF: these suites test svc, not Redis's durability.
+import { afterAll, beforeAll } from 'vitest';
 import { Redis } from 'ioredis';
+import { ownRedis, type OwnRedis } from './redis-server.ts';
 
-export const REDIS_PORT = Number(process.env.SVC_TEST_REDIS_PORT ?? 6379);
+export interface SuiteRedis {
+  /** the server's database 0 */
+  url(): string;
+  /** empty it, between tests that must start clean */
+  flush(): Promise<void>;
+  /** how many keys it holds */
+  keys(): Promise<number>;
+}
 
-export const redisUrl = (db: number, port = REDIS_PORT) => `redis://127.0.0.1:${port}/${db}`;
-
-/** `use` with a client of database `db`, disconnected after */
-async function onDb<T>(db: number, port: number, use: (client: Redis) => Promise<T>): Promise<T> {
-  const client = new Redis(redisUrl(db, port), { lazyConnect: true, maxRetriesPerRequest: 1 });
+/** `use` with a client of the server, disconnected after */
+async function onServer<T>(url: string, use: (client: Redis) => Promise<T>): Promise<T> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await client.connect();
   try {
     return await use(client);
@@ -17,13 +25,14 @@ async function onDb<T>(db: number, port: number, use: (client: Redis) => Promise
   }
 }
 
-/** empty database `db` */
-export async function flushRedis(db: number, port = REDIS_PORT): Promise<void> {
-  await onDb(db, port, (c) => c.flushdb());
+/** this suite's own redis-server; call at the top of a test file */
+export function suiteRedis(): SuiteRedis {
+  let server: OwnRedis | undefined;
+  beforeAll(async () => { server = await ownRedis('off'); });
+  afterAll(async () => { await server?.stop(); });
+  const url = () => {
+    if (!server) throw new Error('the suite\'s redis-server has not started (suiteRedis() belongs at the top of a test file)');
+    return server.url(0);
+  };
+  return { url, flush: () => onServer(url(), (c) => c.flushdb()).then(() => {}), keys: () => onServer(url(), (c) => c.dbsize()) };
 }
-
-/** how many keys database `db` holds */
-export const redisKeys = (db: number, port = REDIS_PORT): Promise<number> => onDb(db, port, (c) => c.dbsize());
-
-/** the databases each suite owns (one place, so two suites never take the same number) */
-export const REDIS_DB = { state: 1, instances: 2, ledger: 3, demo: 4, refunds: 5, earnings: 6, heap: 7 } as const;

@@ -11,7 +11,9 @@ import { Spending } from '../../runtime/spending.ts';
 import { EarningsDue, LEASE_MS, type Due } from '../../runtime/hub/earnings-due.ts';
 import { newCallId } from '../../runtime/util/call-id.ts';
 import { setClock } from '../../runtime/util/clock.ts';
-import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
+import { suiteRedis } from '../helpers/redis.ts';
+
+const redis = suiteRedis();
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -31,8 +33,8 @@ const backends: Array<{ name: string; open: () => Promise<{ state: State; anothe
   },
   {
     name: 'redis', open: async () => {
-      await flushRedis(REDIS_DB.earnings);
-      const config = { storage: { kind: 'redis' as const, url: redisUrl(REDIS_DB.earnings) }, dataDir: tempDir(), secret: 's' };
+      await redis.flush();
+      const config = { storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 's' };
       const states = [await createState(config)];
       const another = async () => { states.push(await createState(config)); return states.at(-1)!; };
       return { state: states[0], another, close: async () => { for (const s of states) await s.close(); } };

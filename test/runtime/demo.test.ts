@@ -1,10 +1,13 @@
 // `npm run demo` from the outside: it prints a token and three commands, and each works as pasted.
-import { spawn, execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
-import { flushRedis, REDIS_DB, redisKeys, redisUrl } from '../helpers/redis.ts';
+import { ranToExit } from '../helpers/ran.ts';
+import { suiteRedis } from '../helpers/redis.ts';
+
+const redis = suiteRedis();
 
 let child: ChildProcess;
 let out = '';
@@ -53,10 +56,9 @@ describe('npm run demo', () => {
   });
 
   it('on SVC_STORAGE=redis:// keeps its state there and says so', async () => {
-    await flushRedis(REDIS_DB.demo);
     const shared = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: redisUrl(REDIS_DB.demo), SVC_SECRET: 'demo-test-secret' },
+      env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: redis.url(), SVC_SECRET: 'demo-test-secret' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let text = '';
@@ -64,36 +66,36 @@ describe('npm run demo', () => {
     try {
       const t0 = Date.now();
       while (!/^token: /m.test(text) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 100));
-      expect(text).toMatch(new RegExp(`^state: shared on Redis at ${redisUrl(REDIS_DB.demo).replaceAll('/', '\\/')}$`, 'm'));
-      expect(await redisKeys(REDIS_DB.demo)).toBeGreaterThan(0);
+      expect(text).toMatch(new RegExp(`^state: shared on Redis at ${redis.url().replaceAll('/', '\\/')}$`, 'm'));
+      expect(await redis.keys()).toBeGreaterThan(0);
     } finally {
       shared.kill('SIGTERM');
     }
   }, 70_000);
 
-  it('stops on a sandbox setting it does not take, with that sentence and exit code 2, before building anything', () => {
+  it('stops on a sandbox setting it does not take, with that sentence and exit code 2, before building anything', async ({ signal }) => {
     for (const [env, line] of [
       [{ SVC_SANDBOX_FAULT_RATE: 'lots' }, 'svc: SVC_SANDBOX_FAULT_RATE=lots: expected a share from 0 to 1, such as 0.05'],
       [{ SVC_SANDBOX_FAULT_RATE: '1.5' }, 'svc: SVC_SANDBOX_FAULT_RATE=1.5: expected a share from 0 to 1, such as 0.05'],
       [{ SVC_SANDBOX_SEED: 'x' }, 'svc: SVC_SANDBOX_SEED=x: expected a whole number, such as 1'],
     ] as const) {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
-        cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: '/nonexistent' },
-        timeout: 15_000, // a demo that took the value would serve until killed
+      // a demo that took the value would serve until the test's timeout kills it
+      const r = await ranToExit(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+        cwd: ROOT, signal, env: { ...process.env, ...env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: '/nonexistent' },
       });
       expect(r.status).toBe(2);
       expect(r.stderr.trim()).toBe(line);
     }
   }, 60_000);
 
-  it('says in a sentence that its port is taken', async () => {
+  it('says in a sentence that its port is taken', async ({ signal }) => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
     const busy = (taken.address() as { port: number }).port;
     try {
       for (const [name, env] of [['PORT', { PORT: String(busy), SVC_SANDBOX_PORT: '0' }], ['SVC_SANDBOX_PORT', { PORT: '0', SVC_SANDBOX_PORT: String(busy) }]] as const) {
-        const r = spawnSync(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
-          cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env, SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
+        const r = await ranToExit(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+          cwd: ROOT, signal, env: { ...process.env, ...env, SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
         });
         expect(r.status).toBe(1);
         expect(r.stderr).toContain(`svc: port ${busy} on 127.0.0.1 is already in use by another process; stop it or set ${name} to a free port.`);

@@ -15,26 +15,29 @@ async function svc(env: Record<string, string> = {}): Promise<string> {
   return s.url;
 }
 
-/** A fake chat-completions endpoint: answers `content` after `delayMs`, and remembers what it got. */
-async function fakeJudge(content: string, delayMs = 0): Promise<{ url: string; got: Array<{ body: any; auth?: string }> }> {
+/** A fake chat-completions endpoint: answers `content` once `held` resolves (at once without it), and remembers what it got. */
+async function fakeJudge(content: string, held?: Promise<void>): Promise<{ url: string; got: Array<{ body: any; auth?: string }>; answered: () => boolean }> {
   const got: Array<{ body: any; auth?: string }> = [];
+  let answered = false;
   const server: Server = createServer(async (req: IncomingMessage, res) => {
     let text = '';
     for await (const c of req) text += c;
     got.push({ body: JSON.parse(text), auth: req.headers.authorization });
-    setTimeout(() => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify({ choices: [{ message: { content } }] })); }, delayMs);
+    await held;
+    answered = true;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ choices: [{ message: { content } }] }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   closers.push(() => { server.closeAllConnections(); server.close(); });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, got };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, got, answered: () => answered };
 }
 
-/** Read an NDJSON stream, noting when each line arrived. */
-async function lines(url: string): Promise<{ status: number; type: string | null; lines: Array<{ at: number; json: any }> }> {
-  const t0 = Date.now();
+/** Read an NDJSON stream, handing each line to `seen` as it arrives. */
+async function lines(url: string, seen: (json: any) => void = () => {}): Promise<{ status: number; type: string | null; lines: Array<{ json: any }> }> {
   const r = await fetch(url);
-  const out: Array<{ at: number; json: any }> = [];
-  if (r.status !== 200) return { status: r.status, type: r.headers.get('content-type'), lines: [{ at: 0, json: await r.json() }] };
+  const out: Array<{ json: any }> = [];
+  if (r.status !== 200) return { status: r.status, type: r.headers.get('content-type'), lines: [{ json: await r.json() }] };
   const reader = r.body!.getReader();
   let buf = '';
   for (;;) {
@@ -42,7 +45,12 @@ async function lines(url: string): Promise<{ status: number; type: string | null
     if (done) break;
     buf += new TextDecoder().decode(value);
     let nl: number;
-    while ((nl = buf.indexOf('\n')) >= 0) { out.push({ at: Date.now() - t0, json: JSON.parse(buf.slice(0, nl)) }); buf = buf.slice(nl + 1); }
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const json = JSON.parse(buf.slice(0, nl));
+      out.push({ json });
+      seen(json);
+      buf = buf.slice(nl + 1);
+    }
   }
   return { status: r.status, type: r.headers.get('content-type'), lines: out };
 }
@@ -84,11 +92,17 @@ describe('GET /catalog/find', () => {
   });
 
   it('sends the candidates at once and the verdict when a slow judge answers', async () => {
-    const judge = await fakeJudge(JSON.stringify({ kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }, { endpoint_id: 'evil.injected', why: 'x' }], verdict: 'use the routed one' }), 800);
-    const base = await svc({ SVC_JUDGE_URL: judge.url, SVC_JUDGE_KEY: 'judge-key', SVC_JUDGE_TIMEOUT_MS: '5000' });
-    const r = await lines(`${base}/catalog/find?q=email+verify`);
-    expect(r.lines[0].at).toBeLessThan(600);
-    expect(r.lines[1].at).toBeGreaterThanOrEqual(750);
+    // the judge answers only once the caller holds the candidates line: a service that waited for
+    // the verdict before sending it would never finish
+    let release = () => {};
+    const judge = await fakeJudge(JSON.stringify({ kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }, { endpoint_id: 'evil.injected', why: 'x' }], verdict: 'use the routed one' }), new Promise<void>((r) => { release = r; }));
+    const base = await svc({ SVC_JUDGE_URL: judge.url, SVC_JUDGE_KEY: 'judge-key', SVC_JUDGE_TIMEOUT_MS: '60000' });
+    const sequence: string[] = [];
+    const r = await lines(`${base}/catalog/find?q=email+verify`, (json) => {
+      sequence.push(`${json.event} line (judge answered: ${judge.answered()})`);
+      release();
+    });
+    expect(sequence).toEqual(['candidates line (judge answered: false)', 'judged line (judge answered: true)']);
     expect(r.lines[1].json).toEqual({ event: 'judged', kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }], verdict: 'use the routed one' });
     expect(judge.got[0].auth).toBe('Bearer judge-key');
     const prompt = JSON.parse(judge.got[0].body.messages[1].content);
@@ -99,12 +113,13 @@ describe('GET /catalog/find', () => {
   });
 
   it('leaves the stream with one line when the judge does not answer in time', async () => {
-    const judge = await fakeJudge('{}', 60_000);
+    const judge = await fakeJudge('{}', new Promise<void>(() => {})); // never answers
     const base = await svc({ SVC_JUDGE_URL: judge.url, SVC_JUDGE_TIMEOUT_MS: '300' });
-    const t0 = Date.now();
     const r = await lines(`${base}/catalog/find?q=email`);
     expect(r.lines.map((l) => l.json.event)).toEqual(['candidates']);
-    expect(Date.now() - t0).toBeLessThan(3000);
+    // the stream ended on the service's own deadline, with the judge still holding its answer
+    expect(judge.got).toHaveLength(1);
+    expect(judge.answered()).toBe(false);
   });
 
   it('leaves the stream with one line when the judge answers garbage', async () => {

@@ -9,9 +9,11 @@ import type { AppContext } from '../../runtime/context.ts';
 import type { LedgerEntry } from '../../runtime/state/index.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
-import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
+import { suiteRedis } from '../helpers/redis.ts';
 import { emailTool } from '../hub/tool-files.ts';
 import { SHARED_TEAM_TTL_MS } from '../../runtime/state/teams.ts';
+
+const redis = suiteRedis();
 
 const ADMIN = 'admin-two-instances';
 let sandbox: RunningSandbox;
@@ -45,11 +47,10 @@ async function wholeLedger(teamId: number): Promise<LedgerEntry[]> {
 }
 
 beforeAll(async () => {
-  await flushRedis(REDIS_DB.instances);
   const runtime = loadRuntime(FIXTURE_DIST);
   const { keys } = sandboxKeys(runtime, {});
   sandbox = await startSandbox(createSandbox(runtime, { keys, stallMs: 5_000 }), 0);
-  const env = { ...sandboxEnv(runtime, sandbox.url, keys), SVC_STORAGE: redisUrl(REDIS_DB.instances), SVC_ADMIN_TOKEN: ADMIN, SVC_FIND_RATE_PER_MINUTE: '10', SVC_POLL_INTERVAL_MAX_MS: '20' };
+  const env = { ...sandboxEnv(runtime, sandbox.url, keys), SVC_STORAGE: redis.url(), SVC_ADMIN_TOKEN: ADMIN, SVC_FIND_RATE_PER_MINUTE: '10', SVC_POLL_INTERVAL_MAX_MS: '20' };
   ctx = [await appContext(FIXTURE_DIST, env), await appContext(FIXTURE_DIST, env)];
   const servers = await Promise.all(ctx.map((c) => serve(c)));
   urls = servers.map((s) => s.url);

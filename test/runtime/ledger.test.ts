@@ -18,7 +18,9 @@ import type { LedgerStore, StoredEntry } from '../../runtime/state/ledger-store.
 import type { Atomics, LedgerEntry } from '../../runtime/state/atomics.ts';
 import { createState } from '../../runtime/state/index.ts';
 import { LEDGER_SYNC_MS } from '../../runtime/config.ts';
-import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
+import { suiteRedis } from '../helpers/redis.ts';
+
+const redis = suiteRedis();
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -328,8 +330,8 @@ const backends: Array<{ name: string; open: () => Promise<{ atomics: Atomics; re
   },
   {
     name: 'redis', open: async () => {
-      await flushRedis(REDIS_DB.ledger);
-      const config = { storage: { kind: 'redis' as const, url: redisUrl(REDIS_DB.ledger) }, dataDir: tempDir(), secret: 's' };
+      await redis.flush();
+      const config = { storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 's' };
       const states = [await createState(config)];
       return { atomics: states[0].atomics, reopen: async () => { states.push(await createState(config)); return states[1].atomics; }, close: async () => { for (const s of states) await s.close(); } };
     },

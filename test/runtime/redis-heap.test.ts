@@ -1,17 +1,17 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { promotedBytes } from '../helpers/gc-trace.ts';
-import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
+import { suiteRedis } from '../helpers/redis.ts';
 
 const TURNS = 1_000;
 
-beforeAll(() => flushRedis(REDIS_DB.heap));
+const redis = suiteRedis();
 
 describe("svc's Redis client and the collector", () => {
   // With ioredis's auto-pipelining each turn's commands wait in a pipeline that ioredis keeps in a
   // Map it sets and deletes per turn; V8 then moved every pipeline, its commands and the calls waiting
   // on them to the old generation. Here about 1,000 bytes a command with it, 250 without.
   it('lets a command and the call that waits on it die young', () => {
-    const promoted = promotedBytes('redis-churn.ts', [redisUrl(REDIS_DB.heap), String(TURNS)]);
+    const promoted = promotedBytes('redis-churn.ts', [redis.url(), String(TURNS)]);
     expect(promoted / (TURNS * 32)).toBeLessThan(600);
   }, 30_000);
 });

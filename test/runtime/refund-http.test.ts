@@ -4,12 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../runtime/state/index.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
-import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
+import { suiteRedis } from '../helpers/redis.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+
+const redis = suiteRedis();
 
 const backends = [
   { name: 'memory', storage: async () => 'memory:' },
-  { name: 'redis', storage: async () => { await flushRedis(REDIS_DB.refunds); return redisUrl(REDIS_DB.refunds); } },
+  { name: 'redis', storage: async () => { await redis.flush(); return redis.url(); } },
 ];
 
 describe.each(backends)('refunds on $name', ({ storage }) => {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createState, formatUsd, parseUsdToMicro, type State } from '../../runtime/state/index.ts';
 import { SUMMARY_TTL_MS, WINDOW } from '../../runtime/state/observations.ts';
-import { flushRedis, REDIS_DB, redisUrl } from '../helpers/redis.ts';
+import { suiteRedis } from '../helpers/redis.ts';
+
+const redis = suiteRedis();
 
 const dirs: string[] = [];
 const opened: State[] = [];
@@ -30,8 +32,8 @@ const backends = [
   {
     name: 'redis',
     open: async () => {
-      await flushRedis(REDIS_DB.state);
-      const state = await createState({ storage: { kind: 'redis' as const, url: redisUrl(REDIS_DB.state) }, dataDir: tempDir(), secret: 'test-secret' });
+      await redis.flush();
+      const state = await createState({ storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 'test-secret' });
       opened.push(state);
       return { state, dir: null as string | null };
     },
