@@ -27,6 +27,8 @@ describe('COVERAGE.md: who states each routed child\'s price', () => {
     expect(row('neverbounce')[5]).toBe('stated');
     expect(row('ocean')[6]).toBe('7');
     expect(row('leadmagic').slice(7, 9)).toEqual(['documented', 'documented']);
-    expect(row('kickbox').slice(7, 9)).toEqual(['unchecked', 'unchecked']);
+    expect(row('mailgun').slice(7, 9)).toEqual(['documented', 'third-party']);
+    expect(row('scrapin').slice(7, 9)).toEqual(['unchecked', 'unchecked']);
+    expect(row('kickbox').slice(7, 9)).toEqual(['documented', 'documented']);
   });
 });
