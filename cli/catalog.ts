@@ -111,16 +111,14 @@ export const find = defineCommand({
     let picks: number | null = null;
     try {
       for await (const line of ndjson(res.body!)) {
+        if (line.event === 'candidates') candidates = line.candidates.length;
+        else picks = line.kept.length;
         if (args.json) printJson(line);
         else if (line.event === 'candidates') {
-          if (line.candidates.length) out(table(['CANDIDATE', 'PROVIDER', 'USD', 'NAME'], line.candidates.map((c) => [c.endpoint_id, c.provider, price(c.usd), c.name])));
-        } else {
-          picks = line.kept.length;
-          // no picks: the verdict alone says why ("nothing does this"), on stderr as every miss is
-          if (picks) out(`\n${table(['PICK', 'WHY'], line.kept.map((k) => [k.endpoint_id, k.why]))}\n\n${line.verdict}`);
-          else note(line.verdict);
-        }
-        if (line.event === 'candidates') candidates = line.candidates.length;
+          if (candidates) out(table(['CANDIDATE', 'PROVIDER', 'USD', 'NAME'], line.candidates.map((c) => [c.endpoint_id, c.provider, price(c.usd), c.name])));
+        } else if (picks) out(`\n${table(['PICK', 'WHY'], line.kept.map((k) => [k.endpoint_id, k.why]))}\n\n${line.verdict}`);
+        // no picks: the verdict alone says why ("nothing does this"), on stderr as every miss is
+        else note(line.verdict);
       }
     } catch (e) {
       throw new CliFailure(`The answer stopped part-way (${(e as Error).message}).`, EXIT.server);
