@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm run build`: the build's command (build/cli.ts, TypeScript through tsx) with the server's
-// compile as the step after the catalog is written, so `--check` and `--only` compile nothing.
+// and the CLI's compiles as the step after the catalog is written, so `--check` and `--only` compile nothing.
 import { register } from 'tsx/esm/api';
 import { compileServer } from './compile-server.js';
+import { compileCli } from './compile-cli.js';
 
 register();
 // build/cli.ts first: it turns colours off for a pipe before citty loads
 const { buildCommand } = await import(new URL('../build/cli.ts', import.meta.url).href);
 const { runMain } = await import('citty');
-await runMain(buildCommand(() => compileServer()));
+await runMain(buildCommand(async () => { await compileServer(); await compileCli(); }));

@@ -18,18 +18,27 @@ function newest(path) {
   return readdirSync(path).reduce((m, f) => Math.max(m, newest(join(path, f))), s.mtimeMs);
 }
 
+/** @param {string} file @param {string[]} sources @returns {boolean} true when file was written after every source changed */
+export function freshAfter(file, sources) {
+  return existsSync(file) && statSync(file).mtimeMs >= Math.max(...sources.filter(existsSync).map(newest));
+}
+
 /** @param {string} [outdir] @returns {boolean} true when outdir holds a server compiled after every source changed */
 export function serverFresh(outdir = SERVER_DIR) {
-  const entry = join(outdir, 'start.js');
-  return existsSync(entry) && statSync(entry).mtimeMs >= Math.max(...SOURCES.filter(existsSync).map(newest));
+  return freshAfter(join(outdir, 'start.js'), SOURCES);
 }
 
 /** @param {string} [outdir] compile runtime/start.ts into outdir/start.js */
 export async function compileServer(outdir = SERVER_DIR) {
+  await compileEntry('start', join(ROOT, 'runtime', 'start.ts'), outdir);
+}
+
+/** @param {string} name @param {string} entry @param {string} outdir compile entry into outdir/<name>.js */
+export async function compileEntry(name, entry, outdir) {
   const { build } = await import('esbuild');
   rmSync(outdir, { recursive: true, force: true }); // chunk names carry hashes: the last build's would pile up
   await build({
-    entryPoints: { start: join(ROOT, 'runtime', 'start.ts') },
+    entryPoints: { [name]: entry },
     outdir,
     bundle: true,
     splitting: true,

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// The `svc` command: loads the TypeScript CLI through tsx (a dependency), no build step.
-import { register } from 'tsx/esm/api';
+// The `svc` command: the compiled CLI (dist-cli/, written by `npm run build`) when it is newer than
+// every source, else the TypeScript CLI loaded through tsx (a dependency), no build step.
+import { cliFresh } from './compile-cli.js';
 
-register();
-const { endQuietlyOnClosedPipe, runSvc } = await import(new URL('../cli/main.ts', import.meta.url).href);
-endQuietlyOnClosedPipe();
-await runSvc(process.argv.slice(2));
+if (cliFresh()) await import(new URL('../dist-cli/svc.js', import.meta.url).href);
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(new URL('../cli/main.ts', import.meta.url).href);
+}

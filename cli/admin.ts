@@ -93,7 +93,7 @@ const credit = defineCommand({
 });
 
 export const admin = defineCommand({
-  meta: { name: 'admin', description: 'Administer teams on a running server (SVC_URL, SVC_ADMIN_TOKEN)' },
+  meta: { name: 'admin' },
   subCommands: {
     team: defineCommand({ meta: { name: 'team', description: 'Teams' }, subCommands: { create: teamCreate, list: teamList, disable: switchTeam('disable'), enable: switchTeam('enable') } }),
     token: defineCommand({ meta: { name: 'token', description: 'API tokens' }, subCommands: { create: tokenCreate, list: tokenList, revoke: tokenRevoke } }),

@@ -23,7 +23,7 @@ function interrupts(): { stop: AbortSignal; abandon: AbortSignal; end: () => voi
 }
 
 export const batch = defineCommand({
-  meta: { name: 'batch', description: 'Run a CSV or NDJSON list through a routed capability (reads SVC_URL and SVC_TOKEN); resumable with the same -o' },
+  meta: { name: 'batch' },
   args: {
     capability: { type: 'positional', required: true, description: 'routed capability, e.g. people.email.find' },
     file: { type: 'positional', required: true, description: 'input list: .csv with a header row, or .ndjson/.jsonl' },

@@ -3,7 +3,7 @@
 import { defineCommand } from 'citty';
 import { asTeam, baseUrl, failureOf, request, teamToken } from './http.ts';
 import { CliFailure, EXIT } from './fail.ts';
-import { kindOf, parseFields, type FieldKind } from './fields.ts';
+import { kindOf, parseFields, refuseUnknownFields, type FieldKind } from './fields.ts';
 import { tellAnswer } from './answer.ts';
 import { json, note, out, printJson, table, usd } from './print.ts';
 
@@ -37,7 +37,7 @@ function tellPlan(p: DryRun): void {
 }
 
 export const call = defineCommand({
-  meta: { name: 'call', description: 'Make a routed call: svc call people.email.find domain=stripe.com full_name="Jane Doe"' },
+  meta: { name: 'call' },
   args: {
     capability: { type: 'positional', required: true, description: 'routed capability, e.g. people.email.verify (svc. prefix optional)' },
     fields: { type: 'positional', required: false, description: 'field=value … (field:=JSON for any JSON value)' },
@@ -64,6 +64,7 @@ export const call = defineCommand({
     const entry = found.data as Entry;
     const kinds: Record<string, FieldKind> = Object.fromEntries(Object.entries(entry.endpoint.input.body ?? {}).map(([k, p]) => [k, kindOf(p.type)]));
     const body = parseFields(args._.slice(1), kinds);
+    refuseUnknownFields(body, Object.keys(kinds), capability);
     const deadline = Number(args.timeout) > 0 ? Number(args.timeout) : DEFAULT_DEADLINE_MS;
     const url = `${baseUrl()}${meta.proxy_prefix}/${capability}`;
     const a = await request(url, { body, headers, timeoutMs: deadline + ATTEMPT_MARGIN_MS, label: `calling ${capability}` });

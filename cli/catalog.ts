@@ -1,7 +1,8 @@
 // `svc search`, `svc show`, `svc find`: the open catalog reads, as tables or --json.
 import { defineCommand } from 'citty';
-import { baseUrl, failureOf, ok, pathId, send } from './http.ts';
+import { baseUrl, detailOf, failureOf, ok, pathId, request, send } from './http.ts';
 import { EXIT, CliFailure } from './fail.ts';
+import { wholeNumber } from './flags.ts';
 import { spin } from './spinner.ts';
 import { json, note, out, pairs, percent, printJson, table } from './print.ts';
 import { priceTrust } from '../language/price-words.ts';
@@ -15,7 +16,7 @@ const words = (args: { _: string[] }) => args._.join(' ').trim();
 const price = (usd: number | null | undefined) => (usd === null || usd === undefined ? '-' : `$${usd}`);
 
 export const search = defineCommand({
-  meta: { name: 'search', description: 'Search the catalog: svc search verify email' },
+  meta: { name: 'search' },
   args: {
     query: { type: 'positional', required: true, description: 'words to search for' },
     limit: { type: 'string', default: '25', description: 'at most this many results (1..100)' },
@@ -23,8 +24,9 @@ export const search = defineCommand({
   },
   async run({ args }) {
     const q = words(args);
+    const limit = wholeNumber('--limit', args.limit, 1, 100);
     const res = await ok<{ results: Array<{ endpoint_id: string; kind: string; provider_display: string; usd: number | null; name: string; observed: Observed | null }>; total: number }>(
-      `${baseUrl()}/catalog/search?q=${encodeURIComponent(q)}&limit=${encodeURIComponent(args.limit)}`, { label: 'searching' },
+      `${baseUrl()}/catalog/search?q=${encodeURIComponent(q)}&limit=${limit}`, { label: 'searching' },
     );
     if (args.json) printJson(res);
     else if (res.results.length) {
@@ -47,13 +49,20 @@ function parameters(input: Record<string, unknown>): string[][] {
 }
 
 export const show = defineCommand({
-  meta: { name: 'show', description: 'Show one operation: parameters, cost, siblings, the command that runs it' },
+  meta: { name: 'show' },
   args: { id: { type: 'positional', required: true, description: 'endpoint id, e.g. svc.people.email.verify' }, json },
   async run({ args }) {
     // an empty id would ask for /catalog/endpoints/ itself, which the server calls only 'Not found'
     const id = args.id.trim();
     if (!id) throw new CliFailure('svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).', EXIT.usage);
-    const e = await ok<Entry>(`${baseUrl()}/catalog/endpoints/${pathId(id)}`);
+    const found = await request(`${baseUrl()}/catalog/endpoints/${pathId(id)}`);
+    // the server's sentence echoes the id as sent in the path (escaped); say it as typed
+    if (found.status === 404) {
+      const near = /did you mean '([^']+)'/.exec(detailOf(found))?.[1];
+      throw new CliFailure(`No endpoint '${id}'; ${near ? `did you mean ${near}? svc show ${near}` : 'svc search WORDS finds one'}.`, EXIT.refused, found.data);
+    }
+    if (found.status !== 200) throw failureOf(found);
+    const e = found.data as Entry;
     if (args.json) return printJson(e);
     const p = e.endpoint;
     out(pairs({
@@ -89,7 +98,7 @@ async function* ndjson(body: ReadableStream<Uint8Array>): AsyncGenerator<FindLin
 }
 
 export const find = defineCommand({
-  meta: { name: 'find', description: 'Describe a job; get candidates at once, then the judged picks: svc find "verify a list of emails"' },
+  meta: { name: 'find' },
   args: { job: { type: 'positional', required: true, description: 'the job, in words' }, json },
   async run({ args }) {
     const res = await spin('finding', send(`${baseUrl()}/catalog/find?q=${encodeURIComponent(words(args))}`, { timeoutMs: 60_000 }));
@@ -99,22 +108,23 @@ export const find = defineCommand({
       throw failureOf({ status: res.status, headers: res.headers, data });
     }
     let candidates = 0;
-    let judged = false;
+    /** picks of the judge; null until it answers */
+    let picks: number | null = null;
     try {
       for await (const line of ndjson(res.body!)) {
+        if (line.event === 'candidates') candidates = line.candidates.length;
+        else picks = line.kept.length;
         if (args.json) printJson(line);
         else if (line.event === 'candidates') {
-          out(line.candidates.length ? table(['CANDIDATE', 'PROVIDER', 'USD', 'NAME'], line.candidates.map((c) => [c.endpoint_id, c.provider, price(c.usd), c.name])) : 'no candidates');
-        } else {
-          judged = true;
-          out(`\n${table(['PICK', 'WHY'], line.kept.map((k) => [k.endpoint_id, k.why]))}\n\n${line.verdict}`);
-        }
-        if (line.event === 'candidates') candidates = line.candidates.length;
+          if (candidates) out(table(['CANDIDATE', 'PROVIDER', 'USD', 'NAME'], line.candidates.map((c) => [c.endpoint_id, c.provider, price(c.usd), c.name])));
+        } else if (picks) out(`\n${table(['PICK', 'WHY'], line.kept.map((k) => [k.endpoint_id, k.why]))}\n\n${line.verdict}`);
+        // no picks: the verdict alone says why ("nothing does this"), on stderr as every miss is
+        else note(line.verdict);
       }
     } catch (e) {
       throw new CliFailure(`The answer stopped part-way (${(e as Error).message}).`, EXIT.server);
     }
-    if (!judged && !args.json) note('(the judge did not answer in time; the candidates above are unjudged)');
-    if (!candidates) process.exitCode = EXIT.miss;
+    if (picks === null && !args.json) note('(the judge did not answer in time; the candidates above are unjudged)');
+    if (!candidates || picks === 0) process.exitCode = EXIT.miss;
   },
 });

@@ -1,10 +1,12 @@
 // `svc feedback KIND MESSAGE` and `svc review ENDPOINT useful|partly|not_useful REASON`.
 import { defineCommand } from 'citty';
+import { FEEDBACK_KINDS, USEFULNESS } from '../runtime/request-schemas.ts';
+import { oneOf } from './fields.ts';
 import { asTeam } from './http.ts';
 import { json, note, printJson } from './print.ts';
 
 export const feedback = defineCommand({
-  meta: { name: 'feedback', description: 'Tell svc about a bug, wrong data, a missing provider, pricing or an idea' },
+  meta: { name: 'feedback' },
   args: {
     kind: { type: 'positional', required: true, description: 'bug, wrong_data, missing, pricing, idea or other' },
     message: { type: 'positional', required: true, description: 'what happened or what you want (quote it, or write it as several words)' },
@@ -13,7 +15,7 @@ export const feedback = defineCommand({
     json,
   },
   async run({ args }) {
-    const body = { kind: args.kind, message: args._.slice(1).join(' '), ...(args.endpoint ? { endpoint_id: args.endpoint } : {}), ...(args.capability ? { capability: args.capability } : {}) };
+    const body = { kind: oneOf('the kind', args.kind, FEEDBACK_KINDS), message: args._.slice(1).join(' '), ...(args.endpoint ? { endpoint_id: args.endpoint } : {}), ...(args.capability ? { capability: args.capability } : {}) };
     const res = await asTeam<{ id: number; status: string; created_at: string }>('/feedback', { body });
     if (args.json) printJson(res);
     else note(`feedback ${res.id} ${res.status}; thank you`);
@@ -21,7 +23,7 @@ export const feedback = defineCommand({
 });
 
 export const review = defineCommand({
-  meta: { name: 'review', description: "Say how useful an endpoint was this month (one review per team, endpoint and month)" },
+  meta: { name: 'review' },
   args: {
     endpoint: { type: 'positional', required: true, description: 'endpoint id, e.g. svc.people.email.verify' },
     usefulness: { type: 'positional', required: true, description: 'useful, partly or not_useful' },
@@ -29,7 +31,7 @@ export const review = defineCommand({
     json,
   },
   async run({ args }) {
-    const body = { endpoint_id: args.endpoint, usefulness: args.usefulness, reason: args._.slice(2).join(' '), client: 'svc-cli' };
+    const body = { endpoint_id: args.endpoint, usefulness: oneOf('usefulness', args.usefulness, USEFULNESS), reason: args._.slice(2).join(' '), client: 'svc-cli' };
     const res = await asTeam<{ id: number; endpoint_id: string; usefulness: string; month: string }>('/reviews', { body });
     if (args.json) printJson(res);
     else note(`review ${res.id} of ${res.endpoint_id} for ${res.month}: ${res.usefulness}`);

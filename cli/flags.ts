@@ -8,14 +8,14 @@ type Command = CommandDef<ArgsDef>;
 
 const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** the command the words name, and the words after its name */
-function leaf(cmd: Command, words: string[]): { cmd: Command; path: string[] } {
+/** the command the words name, the command it belongs to, and the names leading to it */
+export function leaf(cmd: Command, words: string[], parent?: Command): { cmd: Command; parent?: Command; path: string[] } {
   const subs = cmd.subCommands as Record<string, Command> | undefined;
   const i = words.findIndex((w) => !w.startsWith('-'));
   const next = i >= 0 && subs ? subs[words[i]] : undefined;
-  if (!next) return { cmd, path: [] };
-  const inner = leaf(next, words.slice(i + 1));
-  return { cmd: inner.cmd, path: [words[i], ...inner.path] };
+  if (!next) return { cmd, parent, path: [] };
+  const inner = leaf(next, words.slice(i + 1), cmd);
+  return { ...inner, path: [words[i], ...inner.path] };
 }
 
 export function refuseUnknownFlags(root: Command, rawArgs: string[]): void {
@@ -35,4 +35,11 @@ export function refuseUnknownFlags(root: Command, rawArgs: string[]): void {
     const flags = named.map(([name, d]) => `--${d.type === 'boolean' && d.default === true ? 'no-' : ''}${kebab(name)}`).join(', ');
     throw new CliFailure(`${command} has no option '${arg.split('=')[0]}'${flags ? `; its options are ${flags}` : ''}.`, EXIT.usage);
   }
+}
+
+/** A flag's whole number within bounds, or a usage error naming the flag, before anything is sent. */
+export function wholeNumber(flag: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || n < min || n > max) throw new CliFailure(`${flag} takes a whole number from ${min} to ${max}; '${text}' is not one.`, EXIT.usage);
+  return n;
 }

@@ -64,17 +64,24 @@ export async function request(url: string, opts: RequestOptions = {}): Promise<A
   return { status: res.status, headers: res.headers, data };
 }
 
+/** A 422's issues, each as `where: what`; none when the answer is not a list of issues. */
+export function problemsOf(a: Answer): string[] {
+  const detail = (a.data as { detail?: unknown } | null)?.detail;
+  if (!Array.isArray(detail)) return [];
+  return detail.map((d: { loc?: unknown[]; msg?: string }) => {
+    const where = (d.loc ?? []).filter((l) => l !== 'body').join('.');
+    return (where && !(d.msg ?? '').includes(String(d.loc?.at(-1))) ? `${where}: ${d.msg}` : d.msg) ?? '';
+  });
+}
+
 /** The server's sentence for a failed answer: `detail` as it is, or a 422's issues joined into one sentence. */
 export function detailOf(a: Answer): string {
   const detail = (a.data as { detail?: unknown } | null)?.detail;
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) {
-    const parts = detail.map((d: { loc?: unknown[]; msg?: string }) => {
-      const where = (d.loc ?? []).filter((l) => l !== 'body').join('.');
-      return where && !(d.msg ?? '').includes(String(d.loc?.at(-1))) ? `${where}: ${d.msg}` : d.msg;
-    });
+    const parts = problemsOf(a);
     // each issue is a sentence of its own: joined, their full stops would read ".;"
-    return parts.length > 1 ? `${parts.map((p) => (p ?? '').replace(/\.$/, '')).join('; ')}.` : (parts[0] ?? '');
+    return parts.length > 1 ? `${parts.map((p) => p.replace(/\.$/, '')).join('; ')}.` : (parts[0] ?? '');
   }
   return `the server answered HTTP ${a.status}`;
 }

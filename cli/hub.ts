@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { defineCommand } from 'citty';
-import { asTeam, baseUrl, pathId, request, teamToken } from './http.ts';
+import { asCommands } from './hints.ts';
+import { asTeam, baseUrl, failureOf, pathId, problemsOf, request, teamToken } from './http.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { kindOf, parseFields } from './fields.ts';
 import { tellAnswer } from './answer.ts';
@@ -31,7 +32,7 @@ interface Published { tool_id: string; version: number; status: string; reason?:
 /** the publish answer for people; exit 3 when the version did not go live */
 function tellPublished(res: Published, asJson: boolean): void {
   if (asJson) printJson(res);
-  else out(pairs({ tool: `${res.tool_id}@${res.version}`, status: res.status, ...(res.reason ? { reason: res.reason } : {}), check: `${res.check.ok ? 'passed' : 'did not pass'}, cost ${usd(res.check.cost_micro)}` }));
+  else out(pairs({ tool: `${res.tool_id}@${res.version}`, status: res.status, ...(res.reason ? { reason: asCommands(res.reason) } : {}), check: `${res.check.ok ? 'passed' : 'did not pass'}, cost ${usd(res.check.cost_micro)}` }));
   if (res.status !== 'live') process.exitCode = EXIT.miss;
 }
 
@@ -45,7 +46,12 @@ const publish = defineCommand({
   async run({ args }) {
     const files = await readFiles(args.dir);
     const toolId = args.id ?? basename(resolve(args.dir));
-    tellPublished(await asTeam<Published>('/hub/tools', { body: { tool_id: toolId, files }, timeoutMs: LONG_MS, label: 'publishing and checking' }), args.json);
+    const a = await request(`${baseUrl()}/hub/tools`, { body: { tool_id: toolId, files }, headers: { 'x-svc-token': teamToken() }, timeoutMs: LONG_MS, label: 'publishing and checking' });
+    // every problem of a refused tool on a line of its own, as the catalog build lists them
+    const problems = a.status === 422 ? problemsOf(a) : [];
+    if (problems.length > 1) throw new CliFailure(`the hub refused ${toolId} (${problems.length} problems):\n${problems.map((p) => `  ${p}`).join('\n')}`, EXIT.refused, a.data);
+    if (a.status >= 300) throw failureOf(a);
+    tellPublished(a.data as Published, args.json);
   },
 });
 
@@ -67,7 +73,7 @@ const list = defineCommand({
     if (args.json) return printJson({ tools });
     if (!tools.length) return note(args.mine ? 'your team has published no tool yet; svc hub publish DIR' : 'no tool is live yet');
     out(args.mine
-      ? table(['TOOL', 'NEWEST', 'STATUS', 'LIVE', 'PRICE', 'NOTE'], tools.map((t) => [t.tool_id, t.version, t.status, t.live_version ?? 'none', `${t.price_usd} USD`, t.reason ?? '']))
+      ? table(['TOOL', 'NEWEST', 'STATUS', 'LIVE', 'PRICE', 'NOTE'], tools.map((t) => [t.tool_id, t.version, t.status, t.live_version ?? 'none', `${t.price_usd} USD`, asCommands(t.reason ?? '')]))
       : table(['TOOL', 'VERSION', 'PRICE', 'MINE', 'NAME'], tools.map((t) => [t.tool_id, t.version, `${t.price_usd} USD`, t.mine ? 'yes' : '', t.name])));
   },
 });
@@ -84,11 +90,11 @@ const show = defineCommand({
     if (args.json) return printJson(t);
     out(pairs({
       tool: `${t.tool_id}@${t.version}`, name: t.name, maker: t.team, summary: t.summary, price: `${usd(t.price_micro)} a run`,
-      status: t.status, live_version: t.live_version ?? 'none', ...(t.reason ? { reason: t.reason } : {}),
+      status: t.status, live_version: t.live_version ?? 'none', ...(t.reason ? { reason: asCommands(t.reason) } : {}),
       ...(t.runs !== undefined ? { runs: t.runs, earnings: usd(t.earnings_micro) } : {}),
       input: Object.keys(t.input_schema.properties ?? {}).join(', '),
     }));
-    out(`\n${table(['VERSION', 'STATUS', 'CREATED', 'NOTE'], t.versions.map((v) => [v.version, v.status, v.created_at, v.reason ?? (v.pinnable_until ? `pinnable until ${v.pinnable_until}` : '')]))}`);
+    out(`\n${table(['VERSION', 'STATUS', 'CREATED', 'NOTE'], t.versions.map((v) => [v.version, v.status, v.created_at, v.reason !== undefined ? asCommands(v.reason) : (v.pinnable_until ? `pinnable until ${v.pinnable_until}` : '')]))}`);
   },
 });
 
@@ -120,6 +126,6 @@ const retire = defineCommand({
 });
 
 export const hub = defineCommand({
-  meta: { name: 'hub', description: 'Tools: small pipelines over svc calls that teams publish and run' },
+  meta: { name: 'hub' },
   subCommands: { publish, check, list, show, run, retire, mcp: hubMcp },
 });

@@ -1,24 +1,25 @@
 // `svc serve`, `svc demo`, `svc build`: the package scripts (npm start, npm run demo, npm run build)
 // as commands, run in this process from the same entry files, so they behave exactly alike.
 import { defineCommand, runCommand } from 'citty';
+import { wholeNumber } from './flags.ts';
 
-/** a command that starts a server from its entry file, PORT set from --port */
-function server(name: string, description: string, entry: () => Promise<unknown>) {
+/** a command that starts a server from its entry file, PORT set from --port (checked here, so a bad one names the flag) */
+function server(name: string, entry: () => Promise<unknown>) {
   return defineCommand({
-    meta: { name, description },
+    meta: { name },
     args: { port: { type: 'string', description: 'port to listen on (sets PORT; default 8787)' } },
     async run({ args }) {
-      if (args.port !== undefined) process.env.PORT = args.port;
+      if (args.port !== undefined) process.env.PORT = String(wholeNumber('--port', args.port, 0, 65535));
       await entry();
     },
   });
 }
 
-export const serve = server('serve', 'Run the service (as npm start): PORT, SVC_DATA_DIR, SVC_STORAGE, … from the environment', () => import('../runtime/start.ts'));
-export const demo = server('demo', 'Run the service with the provider sandbox and a funded demo team (as npm run demo)', () => import('../demo/demo.ts'));
+export const serve = server('serve', () => import('../runtime/start.ts'));
+export const demo = server('demo', () => import('../demo/demo.ts'));
 
 export const build = defineCommand({
-  meta: { name: 'build', description: 'Validate catalog-src/ and write dist/catalog/ and the dashboard (as npm run build)' },
+  meta: { name: 'build' },
   args: {
     src: { type: 'string', description: 'catalog source folder (default catalog-src)' },
     out: { type: 'string', description: 'output folder (default dist/catalog)' },

@@ -9,7 +9,7 @@ import { CliFailure } from './fail.ts';
 import { failureOf, request } from './http.ts';
 
 export const mcp = defineCommand({
-  meta: { name: 'mcp', description: 'Serve svc as an MCP server over stdio (reads SVC_URL and SVC_TOKEN)' },
+  meta: { name: 'mcp' },
   async run() {
     const { url, token } = svcTarget();
     // the credential is checked before the protocol, as /mcp does: an unreachable SVC_URL or a wrong

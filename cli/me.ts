@@ -4,7 +4,7 @@ import { asTeam } from './http.ts';
 import { json, out, pairs, printJson, usd } from './print.ts';
 
 export const me = defineCommand({
-  meta: { name: 'me', description: 'Your team: balance, earnings and the providers you hold your own keys for' },
+  meta: { name: 'me' },
   args: { json },
   async run({ args }) {
     const t = await asTeam<{ team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }>('/teams/me');

@@ -4,6 +4,7 @@
 // alone it says whether two chained would, and when nothing does, it says so.
 import type { Candidate, Judge, Judgement } from './types.ts';
 import type { Fit, JobReading } from './read-job.ts';
+import { nothingVerdict } from './nothing.ts';
 
 /** rows kept per capability: the routed entry and the next best, so several capabilities show */
 const PER_CAPABILITY = 3;
@@ -19,10 +20,10 @@ function rowsOf(capability: string, candidates: Candidate[], line: string): Judg
   return rows.slice(0, PER_CAPABILITY).map((c) => ({ endpoint_id: c.endpoint_id, why: `${line}${c.usd === null ? '' : `; $${c.usd} per unit`}` }));
 }
 
-export const localJudge: Judge = async ({ reading }, candidates) => judge(reading, candidates);
+export const localJudge: Judge = async ({ q, reading }, candidates) => judge(q, reading, candidates);
 
-function judge(reading: JobReading, candidates: Candidate[]): Judgement {
-  if (!candidates.length) return { kept: [], verdict: 'Nothing in the catalog matches these words: describe the job in a few words.' };
+function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgement {
+  if (!candidates.length) return { kept: [], verdict: nothingVerdict(q) };
   // Within a group, search's order: the first candidate of each capability gives its rank.
   const rank = new Map<string, number>();
   candidates.forEach((c, i) => { if (!rank.has(c.capability)) rank.set(c.capability, i); });

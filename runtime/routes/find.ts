@@ -1,6 +1,7 @@
 // GET /catalog/find: describe a job, get the candidates at once as one NDJSON line (search's best rows,
-// a few per capability), then the judge's verdict as a second line when it answers in time. Rate
-// limited per client.
+// a few per capability), then the judge's verdict as a second line when it answers in time. A job
+// that names nothing the catalog knows gets no candidates and "nothing does this" at once, without
+// asking the judge. Rate limited per client.
 import { getRequestIP } from 'h3';
 import { perContext, route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
@@ -9,6 +10,7 @@ import { localJudge } from '../find/judge-local.ts';
 import { chatJudge } from '../find/judge-chat.ts';
 import { RateLimit } from '../find/rate-limit.ts';
 import { readJob, vocabularies } from '../find/read-job.ts';
+import { catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 import { onceAsync } from '../util/once.ts';
 
@@ -23,7 +25,7 @@ const finderOf = perContext(({ catalog, config, state }) => ({
     const search = await catalog.search();
     const docs = search.capabilities;
     const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs) : localJudge;
-    return { search, vocab: vocabularies(docs), judge };
+    return { search, vocab: vocabularies(docs), words: catalogWords(search.rows, docs), judge };
   }),
 }));
 
@@ -38,9 +40,10 @@ export const findRoutes = [
       const { limit, reader } = finderOf(ctx);
       const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
       if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
-      const { search, vocab, judge } = await reader();
+      const { search, vocab, words, judge } = await reader();
+      const read = search.read(q);
       const perCapability = new Map<string, number>();
-      const candidates: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
+      const candidates: Candidate[] = namesNothing(words, read.terms.map((t) => t.term), q) ? [] : search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
         .filter(({ row }) => {
           const n = perCapability.get(row.capability) ?? 0;
           perCapability.set(row.capability, n + 1);
@@ -48,11 +51,16 @@ export const findRoutes = [
         })
         .slice(0, CANDIDATES)
         .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
-      const job = { q, reading: readJob(search.read(q), vocab) };
+      const job = { q, reading: readJob(read, vocab) };
       const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
       const stream = new ReadableStream<Uint8Array>({
         async start(out) {
           out.enqueue(line({ event: 'candidates', q, candidates }));
+          if (!candidates.length) {
+            out.enqueue(line({ event: 'judged', kept: [], verdict: nothingVerdict(q) }));
+            out.close();
+            return;
+          }
           const signal = AbortSignal.timeout(config.judgeTimeoutMs);
           try {
             const judged = await Promise.race([judge(job, candidates, signal), new Promise<never>((_, no) => signal.addEventListener('abort', () => no(signal.reason)))]);

@@ -32,9 +32,9 @@ describe('svc search', () => {
     expect(json.results).toHaveLength(2);
   });
 
-  it('exits 3 when nothing matches, and 4 when the server refuses the limit', async () => {
+  it('exits 3 when nothing matches, and 2 for a limit out of range', async () => {
     expect(await svcCli(['search', 'zzqxv'], env)).toMatchObject({ code: 3, stdout: '', stderr: "nothing matches 'zzqxv': try fewer or broader words\n" });
-    expect(await svcCli(['search', 'email', '--limit', '500'], env)).toMatchObject({ code: 4, stderr: expect.stringMatching(/^svc: .*limit/) });
+    expect(await svcCli(['search', 'email', '--limit', '500'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc: --limit/) });
   });
 });
 
@@ -66,8 +66,8 @@ describe('svc show', () => {
     for (const id of ['', '  ']) expect(await svcCli(['show', id], env)).toMatchObject({ code: 2, stdout: '', stderr: 'svc: svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).\n' });
   });
 
-  it('an unknown id is refused with the server\'s sentence (exit 4)', async () => {
-    expect(await svcCli(['show', 'nope.nothing'], env)).toMatchObject({ code: 4, stderr: "svc: No endpoint 'nope.nothing'. GET /catalog/search?q=… finds one.\n" });
+  it('an unknown id is refused with a hint that names svc search (exit 4)', async () => {
+    expect(await svcCli(['show', 'nope.nothing'], env)).toMatchObject({ code: 4, stderr: "svc: No endpoint 'nope.nothing'; svc search WORDS finds one.\n" });
   });
 });
 
@@ -109,6 +109,6 @@ describe('svc find', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^CANDIDATE\s+PROVIDER\s+USD\s+NAME\n/);
     expect(r.stdout).toMatch(/^PICK\s+WHY\n/m);
-    expect(await svcCli(['find', 'zzqxv'], env)).toMatchObject({ code: 3, stdout: expect.stringMatching(/^no candidates\n/) });
+    expect(await svcCli(['find', 'zzqxv'], env)).toMatchObject({ code: 3, stdout: '', stderr: expect.stringMatching(/^Nothing does this: /) });
   });
 });

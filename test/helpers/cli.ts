@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { format } from 'node:util';
 import { runCommand } from 'citty';
-import { runSvc } from '../../cli/main.ts';
+import { runSvc } from '../../cli/run.ts';
 import { buildCommand } from '../../build/cli.ts';
 import { ROOT } from './paths.ts';
 

@@ -88,6 +88,17 @@ describe('the dashboard', () => {
     expect(shown).toEqual(api.results.map((r) => r.endpoint_id));
   });
 
+  it('says "nothing does this" for a job no operation knows a word of, as the finder does, yet lists a half-typed name', async () => {
+    await open('');
+    await page.locator('#q').pressSequentially('qqqq zzzz', { delay: 20 });
+    await page.locator('#result-count', { hasText: 'Nothing does this' }).waitFor();
+    expect(await page.locator('#results a').count()).toBe(0);
+    await page.locator('#q').fill('');
+    await page.locator('#q').pressSequentially('zerobou', { delay: 20 });
+    await page.locator('#results a').first().waitFor();
+    expect(await page.locator('#results a').first().getAttribute('href')).toMatch(/zerobounce/);
+  });
+
   it('an operation page shows parameters, cost, the call template with the proxy URL, and its siblings side by side; Copy copies it', async () => {
     await open('#/op/hunter.people.email.verify');
     const meta = (await (await fetch(`${server.url}/meta`)).json()) as { proxy_url: string };

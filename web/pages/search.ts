@@ -5,9 +5,10 @@ import { usd } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
 
 export async function searchPage(q: string): Promise<Node> {
-  const { hits, total } = await search(q);
+  const { hits, total, nothing } = await search(q);
+  const none = nothing ? `Nothing does this: no operation knows any word of “${q}”. Describe the data you want, such as “verify an email”.` : `Nothing matches “${q}”: try fewer or broader words.`;
   return h('section', {},
-    h('p', { class: 'muted', id: 'result-count' }, hits.length ? `${total} operations match “${q}”${total > hits.length ? `; the best ${hits.length} are shown` : ''}` : `Nothing matches “${q}”: try fewer or broader words.`),
+    h('p', { class: 'muted', id: 'result-count' }, hits.length ? `${total} operations match “${q}”${total > hits.length ? `; the best ${hits.length} are shown` : ''}` : none),
     h('ol', { id: 'results', class: 'results' }, hits.map(({ row }, i) =>
       h('li', {}, h('a', { href: href.operation(row.endpoint_id), class: i === 0 ? 'active' : null },
         h('strong', {}, row.name), ' ',

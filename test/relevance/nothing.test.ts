@@ -1,0 +1,45 @@
+// The finder says when it does not know: jobs the catalog does not do (nonsense.yaml) get no
+// candidates and "nothing does this" from GET /catalog/find, and a job it does still gets its picks
+// in a sensible order.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { servedRealCatalog } from './served.ts';
+
+const nonsense = parse(readFileSync(join(import.meta.dirname, 'nonsense.yaml'), 'utf8')) as string[];
+const server = servedRealCatalog();
+
+interface Lines { candidates: { candidates: Array<{ endpoint_id: string; capability: string }> }; judged?: { kept: Array<{ endpoint_id: string }>; verdict: string } }
+async function find(q: string): Promise<Lines> {
+  const text = await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text();
+  const [candidates, judged] = text.trim().split('\n').map((l) => JSON.parse(l));
+  return { candidates, judged };
+}
+
+describe('the finder on jobs nothing does', () => {
+  it('answers every nonsense or out-of-scope job "nothing does this", with no candidates or picks', async () => {
+    expect(nonsense.length).toBeGreaterThanOrEqual(15);
+    const wrong: string[] = [];
+    for (const q of nonsense) {
+      const { candidates, judged } = await find(q);
+      if (candidates.candidates.length || judged?.kept.length || !judged?.verdict.startsWith('Nothing does this')) {
+        wrong.push(`${q} -> ${candidates.candidates.length} candidates, ${judged?.kept.length} kept: ${judged?.verdict}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('says so in the user\'s words', async () => {
+    expect((await find('qqqq zzzz')).judged?.verdict).toBe('Nothing does this: no operation in the catalog knows any word of \'qqqq zzzz\'. Describe the data you want in a few words, such as "verify an email" or "company from a domain".');
+  });
+
+  it('still picks for a provider\'s name alone, and picks a verifier, not a finder, to verify a list of emails', async () => {
+    expect((await find('numverify')).judged?.kept.length).toBeGreaterThan(0);
+    const { candidates, judged } = await find('verify a list of emails');
+    const capabilityOf = new Map(candidates.candidates.map((c) => [c.endpoint_id, c.capability]));
+    const picks = judged!.kept.map((k) => capabilityOf.get(k.endpoint_id));
+    expect(picks[0]).toBe('people.email.verify');
+    expect(picks.indexOf('people.email.find')).not.toBe(0);
+  });
+});
