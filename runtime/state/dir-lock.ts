@@ -28,6 +28,8 @@ export class DataDirLocked extends Error {
 
 /** the locks this process holds (or is taking), by real path, with how many opened each */
 const held = new Map<string, { count: number; server: Promise<Server> }>();
+/** locks this process released whose sockets are still closing: a new take of the directory waits for the close, else it would find its own old lock */
+const closing = new Map<string, Promise<void>>();
 
 /** where the lock of a directory (its real path) is bound */
 export function lockAddress(realDir: string, place: LockPlace = DEFAULT_PLACE): string {
@@ -68,7 +70,8 @@ export async function lockDataDir(dir: string, place: LockPlace = DEFAULT_PLACE)
   let mine = held.get(real);
   if (mine) mine.count++;
   else {
-    mine = { count: 1, server: take(real, place) };
+    const before = closing.get(real);
+    mine = { count: 1, server: before ? before.then(() => take(real, place)) : take(real, place) };
     held.set(real, mine);
   }
   const entry = mine;
@@ -84,7 +87,10 @@ export async function lockDataDir(dir: string, place: LockPlace = DEFAULT_PLACE)
     released = true;
     if (--entry.count > 0) return;
     held.delete(real);
-    void entry.server.then((server) => server.close()); // a socket file is unlinked by close
+    // a socket file is unlinked by close
+    const closed = entry.server.then((server) => new Promise<void>((done) => server.close(() => done())));
+    closing.set(real, closed);
+    void closed.then(() => { if (closing.get(real) === closed) closing.delete(real); });
   };
 }
 
