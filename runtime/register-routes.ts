@@ -1,9 +1,10 @@
 // Declared routes onto the h3 app. Each route's checks run here, in one order for every route: the
 // credential, then path, query and body against the declared schemas; the handler gets them checked.
-import { getQuery, getRouterParams, type H3, type H3Event } from 'h3';
+import { getQuery, getRouterParams, HTTPResponse, type H3, type H3Event } from 'h3';
 import type { AppContext } from './context.ts';
 import { h3Path, type Route, type RouteRequest, type Inputs } from './declared-route.ts';
-import { fail } from './errors.ts';
+import { errorAnswer, fail } from './errors.ts';
+import { newCallId } from './util/call-id.ts';
 import { bodyValidator, queryValidator } from './validate.ts';
 import { readJson } from './body.ts';
 import { requireTeam } from './auth.ts';
@@ -34,7 +35,16 @@ function checkedHandler(r: Route, ctx: AppContext, app: H3, routes: readonly Rou
   const emptyBody = () => (request.emptyBody ? { ...request.emptyBody } : undefined);
   const authorise = credentialCheck(r, ctx);
   return async (event) => {
-    const team = await authorise?.(event);
+    let team: Team | undefined;
+    try {
+      team = await authorise?.(event);
+    } catch (e) {
+      // storage that stopped answering while the credential was read: every answer of a paid door
+      // (routed, pass-through, batch, hub run) names a call, its storage 503 too
+      const answer = errorAnswer(e, newCallId());
+      if (answer.status !== 503) throw e;
+      return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
+    }
     const params = getRouterParams(event);
     const req: RouteRequest<Inputs> = {
       event, ctx, app, routes, team: team ?? undefined,

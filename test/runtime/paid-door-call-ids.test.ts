@@ -25,7 +25,9 @@ const post = async (path: string, body: unknown, headers: Record<string, string>
 const batchRow = async (body: string) => {
   const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, { method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson' }, body });
   const lines = await readLines(r);
-  // a row has no headers of its own: its line carries the id
+  // a row has no headers of its own: its line carries the id; a batch refused whole (its credential
+  // not checked for storage) is one JSON answer naming the batch's id
+  if (lines[0].status === undefined) return { status: r.status, headers: r.headers, body: lines[0] };
   return { status: lines[0].status as number, headers: new Headers({ 'x-svc-call-id': String(lines[0].call_id ?? lines[0]._svc?.call_id) }), body: lines[0] };
 };
 
