@@ -74,6 +74,14 @@ export const publishBody = {
 } satisfies ObjectSchema;
 export const publishVersionBody = { type: 'object', additionalProperties: false, required: ['files'], properties: { files: hubFiles } } satisfies ObjectSchema;
 export const runBody = { type: 'object', additionalProperties: false, required: ['input'], properties: { input: { type: 'object' } } } satisfies ObjectSchema;
-export const toolListQuery = { type: 'object', properties: { mine: { type: 'string', enum: ['0', '1'] } } } satisfies ObjectSchema;
+export const toolListQuery = {
+  type: 'object',
+  properties: {
+    mine: { type: 'string', enum: ['0', '1'] }, q: { type: 'string', maxLength: 500 }, capability: { type: 'string', maxLength: 100 },
+    maker: { type: 'string', maxLength: 100 }, max_price_usd: { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,6})?$', 'x-expected': 'a USD amount such as 0.05' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+    cursor: { type: 'string', pattern: '^[0-9]{0,9}$', 'x-expected': 'the next_cursor of the previous page (empty or absent for the first page)' },
+  },
+} satisfies ObjectSchema;
 // `?cursor=` (empty, as docs/hub.md writes the list) is the first page
 export const runsQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{0,15}$', 'x-expected': 'the next_cursor of the previous page (empty or absent for the first page)' } } } satisfies ObjectSchema;

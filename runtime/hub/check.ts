@@ -38,7 +38,7 @@ export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, ve
       reason = undefined;
     }
   }
-  const check: CheckResult = { ok: status === 'live', cost_micro: result.cost_micro, ms: result.ms, ...(result.output ? { output: result.output } : {}) };
+  const check: CheckResult = { ok: status === 'live', at: nowIso(), cost_micro: result.cost_micro, ms: result.ms, ...(result.output ? { output: result.output } : {}) };
   const updated = await store.updateVersion(version.tool_id, version.version, (v) => {
     // a check that finished late never takes a version back from live
     if (v.status === 'live') return undefined;

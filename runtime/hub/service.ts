@@ -12,6 +12,8 @@ import type { RunOptions } from './run-options.ts';
 import { specOf } from './spec.ts';
 import { HubStore } from './store.ts';
 import { validateFiles } from './validate-files.ts';
+import { browse, type BrowseQuery, type OwnRow } from './browse.ts';
+import { liveToolsOf } from './live-tools.ts';
 import { toolView } from './view.ts';
 import type { FileName, ToolRecord, VersionRecord } from './types.ts';
 
@@ -51,7 +53,7 @@ export class Hub {
     if (tool.team_id !== team.id) fail(409, `The tool id '${id}' belongs to another team; choose another id.`);
     if (tool.retired_at) fail(410, retiredSentence(tool));
     const version = await this.store.addVersion(id, files, checked.price_micro);
-    return published(await runCheck(this.ctx, this.store, team, version));
+    return this.checked(await runCheck(this.ctx, this.store, team, version));
   }
 
   async check(team: Team, ref: ToolRef): Promise<PublishAnswer> {
@@ -60,15 +62,18 @@ export class Hub {
     const version = ref.n === null ? versions.at(-1) : versions.find((v) => v.version === ref.n);
     if (!version) fail(404, ref.n === null ? `Tool '${ref.id}' has no version yet.` : `Tool '${ref.id}' has no version ${ref.n}.`);
     if (version.status === 'live') fail(409, `${ref.id}@${version.version} is live already; its check passed.`);
-    return published(await runCheck(this.ctx, this.store, team, version));
+    return this.checked(await runCheck(this.ctx, this.store, team, version));
   }
 
-  /** the tools `team` may run now: not retired, with a live version (its own included), newest live version each */
-  list(team: Team): Promise<{ tools: Array<Record<string, unknown>> }> {
-    return this.rows((tool, versions) => {
-      const live = tool.retired_at ? null : newestLive(versions);
-      return live && { ...toolRow(tool, live, team), input_schema: specOf(live).input_schema };
-    });
+  /** a checked version's answer, once the live tools know of it */
+  private async checked(v: VersionRecord): Promise<PublishAnswer> {
+    if (v.status === 'live') await liveToolsOf(this.ctx).changed();
+    return published(v);
+  }
+
+  /** the store's shelf (browse.ts): live tools, and the team's own that are not live */
+  async browse(team: Team, query: BrowseQuery): ReturnType<typeof browse> {
+    return browse(this.ctx, team, query, (await this.mine(team)).tools as OwnRow[]);
   }
 
   /**
@@ -126,6 +131,7 @@ export class Hub {
   async retire(team: Team, id: string): Promise<Record<string, unknown>> {
     await openOwnTool(this.store, team, id, 'retire');
     await this.store.retire(id);
+    await liveToolsOf(this.ctx).changed();
     return this.view(team, { id, n: null });
   }
 

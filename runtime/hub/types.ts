@@ -43,6 +43,8 @@ export interface ToolRecord {
 
 export interface CheckResult {
   ok: boolean;
+  /** when it ran (absent in records stored before it was kept: the version's live_at stands for it) */
+  at?: string;
   cost_micro: number;
   ms: number;
   output?: unknown;

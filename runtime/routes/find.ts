@@ -1,5 +1,5 @@
 // GET /catalog/find: describe a job, get the candidates at once as one NDJSON line (search's best rows,
-// a few per capability), then the judge's verdict as a second line when it answers in time. Rate
+// a few per capability, live hub tools among them), then the judge's verdict as a second line when it answers in time. Rate
 // limited per client.
 import { getRequestIP } from 'h3';
 import { perContext, route } from '../declared-route.ts';
@@ -11,6 +11,7 @@ import { RateLimit } from '../find/rate-limit.ts';
 import { readJob, vocabularies } from '../find/read-job.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 import { onceAsync } from '../util/once.ts';
+import { toolHits } from '../hub/tool-rows.ts';
 
 const CANDIDATES = 20;
 /** rows per capability among the candidates, so one large capability does not crowd out the others */
@@ -40,14 +41,17 @@ export const findRoutes = [
       if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
       const { search, vocab, judge } = await reader();
       const perCapability = new Map<string, number>();
-      const candidates: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
-        .filter(({ row }) => {
-          const n = perCapability.get(row.capability) ?? 0;
-          perCapability.set(row.capability, n + 1);
+      const operations: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
+        .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
+      // live hub tools among them by the same scores (a tie goes to the operation); their maker stands as the provider
+      const tools: Candidate[] = (await toolHits(ctx, search, q)).map(({ row, score }) => ({ ...row, provider: row.maker, score }));
+      const candidates = [...operations, ...tools].sort((a, b) => b.score - a.score)
+        .filter((c) => {
+          const n = perCapability.get(c.capability) ?? 0;
+          perCapability.set(c.capability, n + 1);
           return n < PER_CAPABILITY;
         })
-        .slice(0, CANDIDATES)
-        .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
+        .slice(0, CANDIDATES);
       const job = { q, reading: readJob(search.read(q), vocab) };
       const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
       const stream = new ReadableStream<Uint8Array>({
