@@ -25,8 +25,19 @@ export function toolWords(engine: SearchEngine, name: string, id: string, summar
   };
 }
 
-/** each tool's score for `q` (0 when no word of the query matches it), on the scale of SearchEngine.search */
-export function scoreTools(engine: SearchEngine, q: string, tools: ToolWords[]): number[] {
+export interface ToolScore {
+  /** 0 when no word of the query matches the tool; on the scale of SearchEngine.search */
+  score: number;
+  /**
+   * The capabilities (names) of its steps whose vocabulary alone holds every query word that the
+   * chain's vocabularies hold: the tool adds nothing to the need over them, so their operations rank
+   * first.
+   */
+  alone: string[];
+}
+
+/** each tool's score for `q` */
+export function scoreTools(engine: SearchEngine, q: string, tools: ToolWords[]): ToolScore[] {
   const { terms, capWeight, idf, pairBonus, last } = engine.weigh(q);
   return tools.map((t) => {
     let matched = false;
@@ -40,6 +51,9 @@ export function scoreTools(engine: SearchEngine, q: string, tools: ToolWords[]):
       if (w > 0 || t.summary.has(term)) matched = true;
       s += idf[k] * w;
     }
-    return matched ? Math.round(s * 1000) / 1000 : 0;
+    const held = (c: number, k: number) => capWeight[c * terms.length + k] > 0;
+    const byChain = terms.flatMap((_, k) => (t.caps.some((c) => held(c, k)) ? [k] : []));
+    const alone = t.caps.filter((c) => byChain.length > 0 && byChain.every((k) => held(c, k))).map((c) => engine.capabilities[c].capability);
+    return { score: matched ? Math.round(s * 1000) / 1000 : 0, alone };
   });
 }

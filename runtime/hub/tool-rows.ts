@@ -62,12 +62,35 @@ export async function toolRow(ctx: AppContext, engine: SearchEngine, t: LiveTool
   };
 }
 
+export interface ToolHit {
+  row: ToolRow;
+  score: number;
+  /** capabilities whose operations answer the query as well as the tool (ToolScore.alone) */
+  alone: string[];
+}
+
 /** the live tools that match `q`, best first (then cheaper, then id), with their scores */
-export async function toolHits(ctx: AppContext, engine: SearchEngine, q: string): Promise<Array<{ row: ToolRow; score: number }>> {
+export async function toolHits(ctx: AppContext, engine: SearchEngine, q: string): Promise<ToolHit[]> {
   const live = await liveToolsOf(ctx).current();
   if (!live.length) return [];
   const scores = scoreTools(engine, q, live.map((t) => wordsOf(ctx, engine, t)));
-  const matched = live.map((t, i) => ({ t, score: scores[i] })).filter((h) => h.score > 0)
+  const matched = live.map((t, i) => ({ t, ...scores[i] })).filter((h) => h.score > 0)
     .sort((a, b) => b.score - a.score || a.t.price_micro - b.t.price_micro || a.t.tool_id.localeCompare(b.t.tool_id));
-  return Promise.all(matched.map(async ({ t, score }) => ({ row: await toolRow(ctx, engine, t), score })));
+  return Promise.all(matched.map(async ({ t, score, alone }) => ({ row: await toolRow(ctx, engine, t), score, alone })));
+}
+
+/**
+ * Operations and tools in one list, best first: a tool whose need one of its capabilities meets
+ * alone ranks just below that capability's best operation here, not above it; on equal scores the
+ * operation comes first. Each tool answers with the score it was ordered by.
+ */
+export function withTools<O extends { score: number; capability: string }>(operations: O[], tools: ToolHit[]): Array<O | (ToolRow & { score: number })> {
+  const best = new Map<string, number>();
+  for (const o of operations) best.set(o.capability, Math.max(best.get(o.capability) ?? 0, o.score));
+  const ranked = tools.map(({ row, score, alone }) => {
+    const below = Math.min(...alone.map((c) => (best.has(c) ? best.get(c)! - 0.001 : Number.POSITIVE_INFINITY)));
+    return { ...row, score: Math.round(Math.min(score, below) * 1000) / 1000 };
+  });
+  // a stable sort: operations come first on equal scores
+  return [...operations, ...ranked].sort((a, b) => b.score - a.score);
 }

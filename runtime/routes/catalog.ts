@@ -5,7 +5,7 @@ import { fail } from '../errors.ts';
 import * as schemas from '../request-schemas.ts';
 import { filesOf } from './static.ts';
 import type { AppContext } from '../context.ts';
-import { toolHits } from '../hub/tool-rows.ts';
+import { toolHits, withTools } from '../hub/tool-rows.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
@@ -55,9 +55,9 @@ export const catalogRoutes = [
         endpoint_id: row.endpoint_id, name: row.name, summary: row.summary, provider_display: row.provider_display,
         capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),
       }));
-      // live hub tools beside the operations, by the same scores (a tie goes to the operation)
+      // live hub tools beside the operations, by the same scores
       const tools = await toolHits(ctx, engine, q);
-      const results = [...operations, ...tools.map(({ row, score }) => ({ ...row, score }))].sort((a, b) => b.score - a.score).slice(0, limit);
+      const results = withTools(operations, tools).slice(0, limit);
       const hints = results.length
         ? [results[0].kind === 'tool'
           ? `GET /hub/tools/${results[0].endpoint_id.slice(4)} for its schemas, price, checks and call templates (svc hub show ${results[0].endpoint_id.slice(4)} in a terminal)`

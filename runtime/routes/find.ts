@@ -11,7 +11,7 @@ import { RateLimit } from '../find/rate-limit.ts';
 import { readJob, vocabularies } from '../find/read-job.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 import { onceAsync } from '../util/once.ts';
-import { toolHits } from '../hub/tool-rows.ts';
+import { toolHits, withTools } from '../hub/tool-rows.ts';
 
 const CANDIDATES = 20;
 /** rows per capability among the candidates, so one large capability does not crowd out the others */
@@ -43,9 +43,9 @@ export const findRoutes = [
       const perCapability = new Map<string, number>();
       const operations: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
         .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
-      // live hub tools among them by the same scores (a tie goes to the operation); their maker stands as the provider
-      const tools: Candidate[] = (await toolHits(ctx, search, q)).map(({ row, score }) => ({ ...row, provider: row.maker, score }));
-      const candidates = [...operations, ...tools].sort((a, b) => b.score - a.score)
+      // live hub tools among them by the same scores; a tool's maker stands as its provider
+      const candidates: Candidate[] = withTools(operations, await toolHits(ctx, search, q))
+        .map((c) => ('maker' in c ? { ...c, provider: c.maker } : c))
         .filter((c) => {
           const n = perCapability.get(c.capability) ?? 0;
           perCapability.set(c.capability, n + 1);

@@ -51,7 +51,13 @@ describe('live tools in /catalog/search', () => {
 
   it('stays out of needs it does not meet, and leaves operations first where a capability alone answers', async () => {
     for (const q of UNRELATED) expect((await search(q)).map((r) => r.kind), q).not.toContain('tool');
-    expect((await search('google serp', 1))[0].kind).not.toBe('tool');
+    // needs one of its capabilities meets alone: that capability's operations first, the tool after them
+    for (const q of ['verify an email address', 'email verify', 'linkedin profile lookup']) {
+      const results = await search(q, 25);
+      expect(results[0].kind, q).not.toBe('tool');
+      const tool = results.find((r) => r.kind === 'tool');
+      if (tool) expect(tool.score, q).toBeLessThan(results[0].score);
+    }
   });
 
   it('/catalog/find offers the tool among the candidates and keeps it', async () => {
