@@ -5,7 +5,7 @@ import { fail, invalid } from '../errors.ts';
 import type { Team } from '../state/index.ts';
 import { now } from '../util/clock.ts';
 import { openOwnTool, openTool, retiredSentence, type ToolRef } from './access.ts';
-import { runCheck } from './check.ts';
+import { checkPlan, runCheck } from './check.ts';
 import { newestLive, pinExpired, pinnableUntil } from './pin.ts';
 import { runTool, type RunAnswer } from './run.ts';
 import type { RunOptions } from './run-options.ts';
@@ -15,6 +15,7 @@ import { validateFiles } from './validate-files.ts';
 import { browse, type BrowseQuery, type OwnRow } from './browse.ts';
 import { liveToolsOf } from './live-tools.ts';
 import { toolView } from './view.ts';
+import { pageFacts } from './page.ts';
 import type { FileName, ToolRecord, VersionRecord } from './types.ts';
 
 export interface PublishAnswer {
@@ -32,7 +33,7 @@ const toolRow = (tool: ToolRecord, v: VersionRecord, team: Team) => {
 };
 
 const published = (v: VersionRecord): PublishAnswer => ({
-  tool_id: v.tool_id, version: v.version, status: v.status, ...(v.reason ? { reason: v.reason } : {}), check: v.check ?? { ok: false, cost_micro: 0, ms: 0 },
+  tool_id: v.tool_id, version: v.version, status: v.status, ...(v.reason ?? v.check?.reason ? { reason: v.reason ?? v.check?.reason } : {}), check: v.check ?? { ok: false, cost_micro: 0, ms: 0 },
 });
 
 export class Hub {
@@ -56,13 +57,17 @@ export class Hub {
     return this.checked(await runCheck(this.ctx, this.store, team, version));
   }
 
-  async check(team: Team, ref: ToolRef): Promise<PublishAnswer> {
+  /** run a version's check again (a live one too: its result is recorded, its status stays); `dryRun`: its plan and worst cost only */
+  async check(team: Team, ref: ToolRef, dryRun: boolean): Promise<PublishAnswer | Record<string, unknown>> {
     const { tool, versions } = await openOwnTool(this.store, team, ref.id, 'check');
     if (tool.retired_at) fail(410, retiredSentence(tool));
     const version = ref.n === null ? versions.at(-1) : versions.find((v) => v.version === ref.n);
     if (!version) fail(404, ref.n === null ? `Tool '${ref.id}' has no version yet.` : `Tool '${ref.id}' has no version ${ref.n}.`);
-    if (version.status === 'live') fail(409, `${ref.id}@${version.version} is live already; its check passed.`);
-    return this.checked(await runCheck(this.ctx, this.store, team, version));
+    if (dryRun) return { tool_id: ref.id, version: version.version, status: version.status, dry_run: true, ...(await checkPlan(this.ctx, team, version)) };
+    const checked = await runCheck(this.ctx, this.store, team, version);
+    // a live version's check changes what readers see of it (its last check) though not its status
+    if (version.status === 'live') await liveToolsOf(this.ctx).changed();
+    return this.checked(checked);
   }
 
   /** a checked version's answer, once the live tools know of it */
@@ -107,7 +112,9 @@ export class Hub {
     const opened = await openTool(this.store, team, ref.id);
     if (opened.tool.retired_at && !opened.maker) fail(410, retiredSentence(opened.tool));
     const maker = await this.ctx.state.teamById(opened.tool.team_id);
-    return toolView(this.store, opened, maker?.slug ?? '', ref.n);
+    const view = await toolView(this.store, opened, maker?.slug ?? '', ref.n);
+    const selected = opened.versions.find((v) => v.version === view.version)!;
+    return { ...view, ...(await pageFacts(this.ctx, this.store, team, ref.id, opened.tool.team_id, opened.versions, selected)) };
   }
 
   /** `callId`: made by the door, which names it in every answer, a refusal too */
@@ -132,7 +139,8 @@ export class Hub {
     await openOwnTool(this.store, team, id, 'retire');
     await this.store.retire(id);
     await liveToolsOf(this.ctx).changed();
-    return this.view(team, { id, n: null });
+    const note = `Retired ${id}: this cannot be undone. Every version stopped taking runs and no new version can be published; the id stays your team's, so no one else can take it.`;
+    return { ...(await this.view(team, { id, n: null })), note };
   }
 
   async runs(team: Team, id: string, cursor: number | null): Promise<{ tool_id: string; runs: unknown[]; next_cursor: string | null }> {

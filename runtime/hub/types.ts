@@ -48,6 +48,8 @@ export interface CheckResult {
   cost_micro: number;
   ms: number;
   output?: unknown;
+  /** why a check of a version already live did not pass (it stays live; readers see this check failed) */
+  reason?: string;
 }
 
 export interface VersionRecord {

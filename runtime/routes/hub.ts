@@ -71,10 +71,11 @@ export const hubRoutes = [
   }),
 
   route<{ team: Team }>({
-    ...hub, method: 'POST', path: '/hub/tools/{tool_id}/check', summary: 'Run the check of an unchecked or failed version again (tool_id@N)',
-    request: { about: { tool_id: 'tool id with @N' } },
-    responses: { 200: 'Status and check', ...mine, 404: 'Unknown version', 409: 'Already live', 410: 'Retired tool', 422: 'Not a tool id (with @N)' },
-    handle: ({ ctx, event, team }) => hubOf(ctx).check(team, ref(event)),
+    ...hub, method: 'POST', path: '/hub/tools/{tool_id}/check',
+    summary: "Run a version's check again on your balance (the newest, or tool_id@N): an unchecked or failed one may go live; a live one stays live and its result shows on its page and in search. X-Svc-Route-Dry-Run: 1 answers the check's plan and worst cost, nothing called or charged",
+    request: { about: { tool_id: 'tool id, optionally @N' }, headers: { 'X-Svc-Route-Dry-Run': "1: answer the check's plan and worst cost without calling or charging anything." } },
+    responses: { 200: 'Status and check, or the plan', ...mine, 404: 'Unknown version', 410: 'Retired tool', 422: 'Not a tool id (with @N)' },
+    handle: ({ ctx, event, team }) => hubOf(ctx).check(team, ref(event), runOptions(event.req.headers).dryRun),
   }),
 
   route<{ team: Team; body: { input: Record<string, unknown> } }>({

@@ -104,3 +104,25 @@ describe('GET /hub/tools, the store', () => {
     expect([second.tools[0].tool_id, second.next_cursor]).toEqual(['not-live-yet', null]);
   });
 });
+
+describe('trust that stays true', () => {
+  it('a tool whose step has every provider failing says so on its page, in search and in the store; a re-check shows its cost first, records its result and keeps it live', async () => {
+    const health = w.ctx.router.deps.health;
+    const children = w.ctx.catalog.runtime.capabilities['people.email.verify'].children;
+    for (const id of children) for (let i = 0; i < 5; i++) health.record(id, 'error');
+    const problem = 'Every provider of svc.people.email.verify keeps failing (all their circuits are open).';
+    expect((await get('/hub/tools/linkedin-verified-email', other)).body.serving).toEqual({ ok: false, problems: [problem] });
+    expect((await search(CHAINED[0], 1))[0].serving).toEqual({ ok: false, problems: [problem] });
+    expect((await get('/hub/tools?q=linkedin', other)).body.tools[0].serving.ok).toBe(false);
+    // the maker re-checks it: the cost first (nothing called), then the check, recorded; it stays live
+    const plan = await w.call('/hub/tools/linkedin-verified-email/check', {}, { 'x-svc-route-dry-run': '1' });
+    expect(plan.body).toMatchObject({ dry_run: true, version: 1, status: 'live', price_micro: 0 });
+    expect(plan.body.steps.map((st: { id: string }) => st.id)).toEqual(['person', 'find', 'verify']);
+    const again = await w.call('/hub/tools/linkedin-verified-email/check', {});
+    expect(again.body).toMatchObject({ status: 'live', check: { ok: false } });
+    expect(again.body.reason).toMatch(/verify/);
+    expect((await get('/hub/tools/linkedin-verified-email', other)).body).toMatchObject({ status: 'live', last_check: { ok: false } });
+    expect((await search(CHAINED[0], 1))[0].check.ok).toBe(false);
+  });
+});
+
