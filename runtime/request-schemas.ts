@@ -56,7 +56,7 @@ export const feedbackParams = {
 export const reviewBody = {
   type: 'object', additionalProperties: false, required: ['endpoint_id', 'usefulness', 'reason'],
   properties: {
-    endpoint_id: { type: 'string', minLength: 1, maxLength: 200, description: 'a catalog operation id, e.g. hunter.people.email.find' },
+    endpoint_id: { type: 'string', minLength: 1, maxLength: 200, description: 'a catalog operation id, e.g. hunter.people.email.find, or hub:<tool_id> for a live hub tool' },
     usefulness: { type: 'string', enum: [...USEFULNESS] },
     reason: { ...text(500), description: '1 to 500 characters, shown to every catalog reader' },
     client: { type: 'string', maxLength: 64, description: 'what the team called it from, e.g. a script or agent name' },

@@ -7,6 +7,7 @@ import type { Team } from '../state/index.ts';
 import { sampleFor } from '../../language/call-template.ts';
 import { planRun } from './dry-run.ts';
 import { liveToolsOf } from './live-tools.ts';
+import { reviewsOf } from './tool-rows.ts';
 import { specOf } from './spec.ts';
 import type { HubStore } from './store.ts';
 import type { ToolSpec, VersionRecord } from './types.ts';
@@ -84,5 +85,6 @@ export async function pageFacts(ctx: AppContext, store: HubStore, team: Team, to
     serving: liveToolsOf(ctx).serving(spec.tool.steps.map((s) => s.call)),
     usage: await usage(store, toolId, versions),
     call_templates: callTemplates(ctx.config.publicUrl, toolId, spec),
+    ...reviewsOf(ctx, toolId),
   };
 }

@@ -3,6 +3,7 @@
 // price per run, the maker, the last check and whether the steps can be served today.
 import type { AppContext } from '../context.ts';
 import type { SearchEngine } from '../../language/search.ts';
+import type { ReviewSummary } from '../../language/types.ts';
 import { scoreTools, toolWords, type ToolWords } from '../../language/tool-search.ts';
 import { liveToolsOf, type LiveTool, type Serving } from './live-tools.ts';
 
@@ -24,6 +25,8 @@ export interface ToolRow {
   version: number;
   check: { ok: boolean; at: string };
   serving: Serving;
+  /** what teams that used it said (POST /reviews as hub:<tool_id>), when any did */
+  reviews?: ReviewSummary;
 }
 
 /** per engine (a catalog reload makes a new one), each tool version's words: encoded once */
@@ -49,6 +52,12 @@ function rowCapabilities(engine: SearchEngine): Map<string, string> {
   return m;
 }
 
+/** a tool's review summary, as a spread: nothing when no team reviewed it */
+export function reviewsOf(ctx: AppContext, toolId: string): { reviews?: ReviewSummary } {
+  const reviews = ctx.state.reviews.summary(`hub:${toolId}`);
+  return reviews ? { reviews } : {};
+}
+
 /** a live tool as a row, whatever the query */
 export async function toolRow(ctx: AppContext, engine: SearchEngine, t: LiveTool): Promise<ToolRow> {
   const tools = liveToolsOf(ctx);
@@ -59,6 +68,7 @@ export async function toolRow(ctx: AppContext, engine: SearchEngine, t: LiveTool
     capability: 'hub', capabilities: tools.capabilities(t.calls, (id) => capabilityOf.get(id)),
     usd: t.price_micro / 1_000_000, price_micro: t.price_micro, version: t.version,
     check: { ok: t.check?.ok ?? true, at: t.check?.at ?? t.live_at }, serving: tools.serving(t.calls),
+    ...reviewsOf(ctx, t.tool_id),
   };
 }
 

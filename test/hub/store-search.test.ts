@@ -105,6 +105,23 @@ describe('GET /hub/tools, the store', () => {
   });
 });
 
+describe('reviews of a tool', () => {
+  it('one per team, tool and month, by teams that use it; the summary shows on its page, its search row and in the store', async () => {
+    const review = (usefulness: string, reason: string, token: string, endpoint_id = 'hub:linkedin-verified-email') => fetch(`${w.url}/reviews`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': token }, body: JSON.stringify({ endpoint_id, usefulness, reason }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    expect((await review('useful', 'my own tool', w.token)).status).toBe(403);
+    expect((await review('useful', 'never heard of it', other, 'hub:no-such-tool')).status).toBe(422);
+    expect((await review('useful', 'works', other)).body.replaced).toBe(false);
+    // a second review this month replaces the first
+    expect((await review('partly', 'found the email, verification slow', other)).body.replaced).toBe(true);
+    const summary = { teams: 1, share: { useful: 0, partly: 1, not_useful: 0 } };
+    expect((await get('/hub/tools/linkedin-verified-email', other)).body.reviews).toMatchObject(summary);
+    expect((await search(CHAINED[0], 1))[0].reviews).toMatchObject(summary);
+    expect((await get('/hub/tools?q=linkedin', other)).body.tools[0].reviews).toMatchObject({ ...summary, samples: [expect.objectContaining({ reason: 'found the email, verification slow' })] });
+  });
+});
+
 describe('trust that stays true', () => {
   it('a tool whose step has every provider failing says so on its page, in search and in the store; a re-check shows its cost first, records its result and keeps it live', async () => {
     const health = w.ctx.router.deps.health;
