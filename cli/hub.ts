@@ -9,6 +9,8 @@ import { CliFailure, EXIT } from './fail.ts';
 import { kindOf, parseFields } from './fields.ts';
 import { tellAnswer } from './answer.ts';
 import { hubMcp } from './hub-mcp.ts';
+import { show, viewTool } from './hub-show.ts';
+import { confirm } from './confirm.ts';
 import { json, note, out, pairs, printJson, table, usd } from './print.ts';
 
 const FILES = ['tool.json', 'input.schema.json', 'output.schema.json', 'check.json'] as const;
@@ -33,7 +35,7 @@ interface Published { tool_id: string; version: number; status: string; reason?:
 function tellPublished(res: Published, asJson: boolean): void {
   if (asJson) printJson(res);
   else out(pairs({ tool: `${res.tool_id}@${res.version}`, status: res.status, ...(res.reason ? { reason: asCommands(res.reason) } : {}), check: `${res.check.ok ? 'passed' : 'did not pass'}, cost ${usd(res.check.cost_micro)}` }));
-  if (res.status !== 'live') process.exitCode = EXIT.miss;
+  if (res.status !== 'live' || !res.check.ok) process.exitCode = EXIT.miss;
 }
 
 const publish = defineCommand({
@@ -56,10 +58,15 @@ const publish = defineCommand({
 });
 
 const check = defineCommand({
-  meta: { name: 'check', description: 'Run the check of a version that is not live yet (the newest, or ID@N), e.g. after adding credit' },
-  args: { id: { type: 'positional', required: true, description: 'tool id, or id@N for one version' }, json },
+  meta: { name: 'check', description: "Run a version's check again on your balance (the newest, or ID@N): shows its worst cost first and asks (--yes skips the question)" },
+  args: { id: { type: 'positional', required: true, description: 'tool id, or id@N for one version' }, yes: { type: 'boolean', default: false, description: 'run it without asking' }, json },
   async run({ args }) {
-    tellPublished(await asTeam<Published>(`/hub/tools/${pathId(args.id)}/check`, { method: 'POST', timeoutMs: LONG_MS, label: 'checking' }), args.json);
+    const path = `/hub/tools/${pathId(args.id)}/check`;
+    const plan = await asTeam<{ version: number; status: string; worst_cost_micro: number }>(path, { method: 'POST', headers: { 'x-svc-route-dry-run': '1' } });
+    const cost = `The check of ${args.id.split('@')[0]}@${plan.version} (${plan.status}) costs at most ${usd(plan.worst_cost_micro)}, charged to your balance.`;
+    if (args.yes) note(cost);
+    else await confirm(`${cost} Run it?`);
+    tellPublished(await asTeam<Published>(path, { method: 'POST', timeoutMs: LONG_MS, label: 'checking' }), args.json);
   },
 });
 
@@ -78,26 +85,6 @@ const list = defineCommand({
   },
 });
 
-interface ToolView { tool_id: string; team: string; name: string; summary: string; price_micro: number; status: string; version: number; live_version: number | null; reason?: string; runs?: number; earnings_micro?: number; input_schema: { properties?: Record<string, { type?: unknown }> }; versions: Array<{ version: number; status: string; created_at: string; reason?: string; pinnable_until?: string }> }
-
-const view = (ref: string) => asTeam<ToolView>(`/hub/tools/${pathId(ref)}`);
-
-const show = defineCommand({
-  meta: { name: 'show', description: 'Show a tool and its versions (ID or ID@N)' },
-  args: { id: { type: 'positional', required: true, description: 'tool id, or id@N for one version' }, json },
-  async run({ args }) {
-    const t = await view(args.id);
-    if (args.json) return printJson(t);
-    out(pairs({
-      tool: `${t.tool_id}@${t.version}`, name: t.name, maker: t.team, summary: t.summary, price: `${usd(t.price_micro)} a run`,
-      status: t.status, live_version: t.live_version ?? 'none', ...(t.reason ? { reason: asCommands(t.reason) } : {}),
-      ...(t.runs !== undefined ? { runs: t.runs, earnings: usd(t.earnings_micro) } : {}),
-      input: Object.keys(t.input_schema.properties ?? {}).join(', '),
-    }));
-    out(`\n${table(['VERSION', 'STATUS', 'CREATED', 'NOTE'], t.versions.map((v) => [v.version, v.status, v.created_at, v.reason !== undefined ? asCommands(v.reason) : (v.pinnable_until ? `pinnable until ${v.pinnable_until}` : '')]))}`);
-  },
-});
-
 const run = defineCommand({
   meta: { name: 'run', description: 'Run a tool: svc hub run verified-work-email domain=acme.com full_name="Jane Doe"' },
   args: {
@@ -108,7 +95,7 @@ const run = defineCommand({
   async run({ args }) {
     const headers = { 'x-svc-token': teamToken() };
     // the input schema gives each field's type, so `count=3` is sent as a number
-    const props = (await view(args.id)).input_schema.properties ?? {};
+    const props = (await viewTool(args.id)).input_schema.properties ?? {};
     const input = parseFields(args._.slice(1), Object.fromEntries(Object.entries(props).map(([k, p]) => [k, kindOf(p.type)])));
     const a = await request(`${baseUrl()}/hub/tools/${pathId(args.id)}/run`, { body: { input }, headers, timeoutMs: LONG_MS, label: `running ${args.id}` });
     tellAnswer(a, args.json, (svc) => svc.stopped === 'miss');
@@ -116,12 +103,13 @@ const run = defineCommand({
 });
 
 const retire = defineCommand({
-  meta: { name: 'retire', description: 'Retire every version of your tool; runs then answer 410' },
-  args: { id: { type: 'positional', required: true, description: 'tool id' }, json },
+  meta: { name: 'retire', description: 'Retire every version of your tool, for good (asks first; --yes skips the question); runs then answer 410' },
+  args: { id: { type: 'positional', required: true, description: 'tool id' }, yes: { type: 'boolean', default: false, description: 'retire without asking' }, json },
   async run({ args }) {
-    const res = await asTeam<Record<string, unknown>>(`/hub/tools/${pathId(args.id)}`, { method: 'DELETE' });
+    if (!args.yes) await confirm(`Retire ${args.id}? This cannot be undone: every version stops taking runs and no new version can be published; the id stays your team's.`);
+    const res = await asTeam<{ note: string }>(`/hub/tools/${pathId(args.id)}`, { method: 'DELETE' });
     if (args.json) printJson(res);
-    else note(`retired ${args.id}`);
+    else note(res.note);
   },
 });
 

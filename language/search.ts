@@ -16,7 +16,7 @@ type RowField = (typeof ROW_FIELDS)[number];
 const CAP_FIELDS = { job: { wanted: 1, had: 0.3 }, gets: { wanted: 0.8, had: 0.3 }, says: { wanted: 0.6, had: 0.3 }, has: { wanted: 0.3, had: 0.8 } } as const;
 type CapField = keyof typeof CAP_FIELDS;
 /** What else a row scores, per word of the query (times its rarity) or once. */
-const WEIGHT = {
+export const WEIGHT = {
   /** a query word among the row's own words (name, capability, terms) */
   ownWord: 0.8,
   /** a query word that is the provider's name: more than its capability's job */
@@ -96,12 +96,32 @@ export async function exportSearchIndex(rows: SearchRow[], capabilities: Capabil
   return { rows: await dump(rowIndex), capabilities: await dump(capIndex) };
 }
 
+/** A query as every ranked row sees it (SearchEngine.weigh). */
+export interface Weighed {
+  named: string;
+  read: ReadQuery;
+  terms: string[];
+  /** per capability doc and term (capability * terms.length + term): the weight of the best field holding it */
+  capWeight: Float64Array;
+  /** per term: how rare it is among capability vocabularies */
+  idf: Float64Array;
+  /** per term: 1 when some vocabulary holds it */
+  heldByAJob: Uint8Array;
+  /** the weight of the job's words (those some vocabulary holds) */
+  queryWeight: number;
+  capScore: Float64Array;
+  pairBonus: Float64Array;
+  touched: Set<number>;
+  /** the term that may be half typed (matches a prefix), or -1 */
+  last: number;
+}
+
 export interface SearchHit {
   row: SearchRow;
   score: number;
 }
 
-const wordsOf = (text: string) => new Set(searchEncoder.encode(text));
+export const wordsOf = (text: string) => new Set(searchEncoder.encode(text));
 
 /** Each row's own words (name, capability, terms) and its provider's: the costly part of loading (the encoder runs per row). */
 interface RowWords {
@@ -247,13 +267,16 @@ export class SearchEngine {
     return h;
   }
 
-  /** `measured(id)` says whether an endpoint has observations (live state). */
-  search(q: string, limit: number, measured: (id: string) => boolean): { hits: SearchHit[]; total: number } {
+  /**
+   * The query weighed against the capability vocabularies: per term, which vocabularies hold it (and
+   * where) and how rare it is among them. Search ranks its rows by it; the hub ranks live tools by it
+   * too (language/tool-search.ts), so a tool and an operation answer a query by the same rules.
+   */
+  weigh(q: string): Weighed {
     // the names read once: the query's reading and the operations index take the same text
     const named = this.named(q);
     const read = this.readNamed(named);
     const terms = read.terms.map((t) => t.term);
-    if (!terms.length) return { hits: [], total: 0 };
     const nCaps = this.capabilities.length;
     // Each term: which capability vocabularies hold it (and where), and how rare it is among them.
     const capWeight = new Float64Array(nCaps * terms.length);
@@ -275,6 +298,15 @@ export class SearchEngine {
       for (let k = 0; k < terms.length; k++) capScore[c] += idf[k] * capWeight[c * terms.length + k];
       for (const p of read.pairs) if (this.pairs[c].has(p)) pairBonus[c] += WEIGHT.pair;
     }
+    // The last word may be half typed: a prefix of a row's word counts, unless it is a whole word already.
+    const last = terms.length && !this.known.has(terms[terms.length - 1]) ? terms.length - 1 : -1;
+    return { named, read, terms, capWeight, idf, heldByAJob, queryWeight, capScore, pairBonus, touched, last };
+  }
+
+  /** `measured(id)` says whether an endpoint has observations (live state). */
+  search(q: string, limit: number, measured: (id: string) => boolean): { hits: SearchHit[]; total: number } {
+    const { named, terms, capWeight, idf, heldByAJob, queryWeight, capScore, pairBonus, touched, last } = this.weigh(q);
+    if (!terms.length) return { hits: [], total: 0 };
 
     // Candidates: what the operations index finds for the words, and the rows of the capabilities whose jobs match best.
     const ids: number[] = [];
@@ -288,8 +320,6 @@ export class SearchEngine {
     const topCaps = [...touched].sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
     for (const c of topCaps) { const list = this.rowsOf[c]; for (let j = 0; j < Math.min(ROWS_PER_CAPABILITY, list.length); j++) see(list[j]); }
 
-    // The last word may be half typed: a prefix of a row's word counts, unless it is a whole word already.
-    const last = this.known.has(terms[terms.length - 1]) ? -1 : terms.length - 1;
     const score = new Float64Array(ids.length);
     const namesProvider = new Uint8Array(ids.length);
     for (let n = 0; n < ids.length; n++) {
@@ -352,7 +382,7 @@ function providerNames(rows: SearchRow[]): { pattern: RegExp; keys: Map<string, 
   return { pattern: new RegExp(`(^|[^\\p{L}\\p{N}.@])(${names.join('|')})(?![\\p{L}\\p{N}]|\\.[\\p{L}\\p{N}])`, 'giu'), keys };
 }
 
-function startsWithAny(words: Set<string>, prefix: string): boolean {
+export function startsWithAny(words: Set<string>, prefix: string): boolean {
   for (const w of words) if (w.startsWith(prefix)) return true;
   return false;
 }

@@ -66,7 +66,7 @@ export const feedbackParams = {
 export const reviewBody = {
   type: 'object', additionalProperties: false, required: ['endpoint_id', 'usefulness', 'reason'],
   properties: {
-    endpoint_id: { type: 'string', minLength: 1, maxLength: 200, description: 'a catalog operation id, e.g. hunter.people.email.find' },
+    endpoint_id: { type: 'string', minLength: 1, maxLength: 200, description: 'a catalog operation id, e.g. hunter.people.email.find, or hub:<tool_id> for a live hub tool' },
     usefulness: { type: 'string', enum: [...USEFULNESS] },
     reason: { ...text(500), description: '1 to 500 characters, shown to every catalog reader' },
     client: { type: 'string', maxLength: 64, description: 'what the team called it from, e.g. a script or agent name' },
@@ -84,6 +84,14 @@ export const publishBody = {
 } satisfies ObjectSchema;
 export const publishVersionBody = { type: 'object', additionalProperties: false, required: ['files'], properties: { files: hubFiles } } satisfies ObjectSchema;
 export const runBody = { type: 'object', additionalProperties: false, required: ['input'], properties: { input: { type: 'object' } } } satisfies ObjectSchema;
-export const toolListQuery = { type: 'object', properties: { mine: { type: 'string', enum: ['0', '1'] } } } satisfies ObjectSchema;
+export const toolListQuery = {
+  type: 'object',
+  properties: {
+    mine: { type: 'string', enum: ['0', '1'] }, q: { type: 'string', maxLength: 500 }, capability: { type: 'string', maxLength: 100 },
+    maker: { type: 'string', maxLength: 100 }, max_price_usd: { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,6})?$', 'x-expected': 'a USD amount such as 0.05' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+    cursor: { type: 'string', pattern: '^[0-9]{0,9}$', 'x-expected': 'the next_cursor of the previous page (empty or absent for the first page)' },
+  },
+} satisfies ObjectSchema;
 // `?cursor=` (empty, as docs/hub.md writes the list) is the first page
 export const runsQuery = { type: 'object', properties: { cursor: { type: 'string', pattern: '^[0-9]{0,15}$', 'x-expected': 'the next_cursor of the previous page (empty or absent for the first page)' } } } satisfies ObjectSchema;

@@ -10,6 +10,7 @@ import { platformPage } from './pages/platform.ts';
 import { operationPage } from './pages/operation.ts';
 import { capabilityPage } from './pages/capability.ts';
 import { accountPage } from './pages/account.ts';
+import { toolPage } from './pages/tool.ts';
 
 const VERSION_POLL_MS = 30_000;
 const view = document.querySelector<HTMLElement>('#view')!;
@@ -27,6 +28,7 @@ async function page(): Promise<Node> {
     case 'op': return operationPage(arg, (await info)?.proxy_url ?? null);
     case 'capability': return capabilityPage(arg);
     case 'account': return accountPage(() => void render());
+    case 'tool': return toolPage(arg);
     default: return h('p', {}, 'No such page. ', h('a', { href: href.home() }, 'Back to the catalog'), '.');
   }
 }

@@ -20,6 +20,12 @@ function rowsOf(capability: string, candidates: Candidate[], line: string): Judg
   return rows.slice(0, PER_CAPABILITY).map((c) => ({ endpoint_id: c.endpoint_id, why: `${line}${c.usd === null ? '' : `; $${c.usd} per unit`}` }));
 }
 
+/** the hub tools among the candidates whose steps use every one of `capabilities`, with what they chain */
+function toolsUsing(capabilities: string[], candidates: Candidate[]): Judgement['kept'] {
+  return candidates.filter((c) => c.kind === 'tool' && capabilities.every((cap) => c.capabilities?.includes(cap)))
+    .map((c) => ({ endpoint_id: c.endpoint_id, why: `hub tool ${c.name}: ${c.capabilities!.join(' then ')} in one run; $${c.usd} per run plus what its steps cost` }));
+}
+
 export const localJudge: Judge = async ({ q, reading }, candidates) => judge(q, reading, candidates);
 
 function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgement {
@@ -38,8 +44,8 @@ function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgeme
     ? [] : rowsOf(top.capability, candidates, `closest by words: ${top.name} (${top.capability}); its contract does not show it does this job`).slice(0, 2));
 
   if (fits.length) {
-    const kept = fits.flatMap((f) => rowsOf(f.capability, candidates, why(f))).slice(0, KEPT);
     const best = fits[0];
+    const kept = [...fits.flatMap((f) => rowsOf(f.capability, candidates, why(f))), ...toolsUsing([best.capability], candidates)].slice(0, KEPT);
     return { kept: [...kept, ...closest(kept)].slice(0, KEPT), verdict: `${best.capability} ${why(best)}; you have ${have}. Kept ${kept.length} of ${candidates.length} candidates, routed entries first.` };
   }
   const c = reading.chain;
@@ -47,9 +53,12 @@ function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgeme
   if (unfit.length) {
     const kept = unfit.flatMap((f) => rowsOf(f.capability, candidates, `returns ${f.returns.join(', ')}, but takes other inputs than ${have}`));
     const chainRows = c ? [...rowsOf(c.first.capability, candidates, `step 1: ${why(c.first)}`), ...rowsOf(c.then.capability, candidates, `step 2: ${why(c.then)}`)] : [];
+    // a live tool that chains the two steps does the job in one call: it comes first
+    const tools = c ? toolsUsing([c.first.capability, c.then.capability], candidates) : [];
+    const byTool = tools.length ? ` The hub tool ${tools[0].endpoint_id} chains them in one call.` : '';
     return {
-      kept: [...kept, ...chainRows, ...closest(kept)].slice(0, KEPT),
-      verdict: `No operation takes ${have} and returns ${reading.wants.join(', ') || 'what this job asks for'} in one step.${chained || ` Closest: ${unfit.map((f) => f.capability).join(', ')}, which need other inputs.`}`,
+      kept: [...tools, ...kept, ...chainRows, ...closest(kept)].slice(0, KEPT),
+      verdict: `No operation takes ${have} and returns ${reading.wants.join(', ') || 'what this job asks for'} in one step.${chained || ` Closest: ${unfit.map((f) => f.capability).join(', ')}, which need other inputs.`}${byTool}`,
     };
   }
   // No want recognised (a provider's name, an unknown word): the best matches by words, said as such.

@@ -9,6 +9,8 @@ export interface Candidate {
   kind: string;
   usd: number | null;
   score: number;
+  /** a hub tool's (kind tool): the capabilities its steps use, in order */
+  capabilities?: string[];
 }
 
 /** the job as written, and as read against the catalog's vocabularies and contracts */

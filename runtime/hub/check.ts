@@ -1,6 +1,8 @@
 // A version's check: check.json's input run once for real through the router on the maker's
 // balance. Live when every step served, the output fits output.schema.json and every `expect`
 // holds; failed with a reason a maker can act on otherwise; unchecked when the balance ran short.
+// The check of a live version (the maker re-checking it) is recorded on it and changes no status.
+// Its cost ahead: checkPlan, the dry run of check.json's input.
 import { isDeepStrictEqual } from 'node:util';
 import type { AppContext } from '../context.ts';
 import type { Team } from '../state/index.ts';
@@ -11,6 +13,8 @@ import { newCallId } from '../util/call-id.ts';
 import { specOf, versionKey } from './spec.ts';
 import type { HubStore } from './store.ts';
 import type { CheckResult, VersionRecord, VersionStatus } from './types.ts';
+import type { Team as MakerTeam } from '../state/index.ts';
+import { planRun, type RunPlan } from './dry-run.ts';
 
 const shown = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v).slice(0, 200));
 
@@ -38,13 +42,20 @@ export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, ve
       reason = undefined;
     }
   }
-  const check: CheckResult = { ok: status === 'live', cost_micro: result.cost_micro, ms: result.ms, ...(result.output ? { output: result.output } : {}) };
+  const check: CheckResult = { ok: status === 'live', at: nowIso(), cost_micro: result.cost_micro, ms: result.ms, ...(result.output ? { output: result.output } : {}) };
   const updated = await store.updateVersion(version.tool_id, version.version, (v) => {
-    // a check that finished late never takes a version back from live
-    if (v.status === 'live') return undefined;
+    // a check never takes a version back from live (pinned callers keep it); a live version's check
+    // is recorded, and a failed one is shown wherever the tool is (its page, search, the store)
+    if (v.status === 'live') return { ...v, check: { ...check, ...(reason && status !== 'live' ? { reason } : {}) } };
     const { reason: _old, ...rest } = v;
     void _old;
     return { ...rest, status, check, ...(reason ? { reason } : {}), ...(status === 'live' ? { live_at: nowIso() } : {}) };
   });
   return updated!;
+}
+
+/** what the check of `version` would call and cost at worst (its steps; a check pays no price), nothing called */
+export function checkPlan(ctx: AppContext, maker: MakerTeam, version: VersionRecord): Promise<RunPlan> {
+  const spec = specOf(version);
+  return planRun(ctx, maker, spec, spec.check.input, 0, null);
 }

@@ -5,14 +5,17 @@ import { fail, invalid } from '../errors.ts';
 import type { Team } from '../state/index.ts';
 import { now } from '../util/clock.ts';
 import { openOwnTool, openTool, retiredSentence, type ToolRef } from './access.ts';
-import { runCheck } from './check.ts';
+import { checkPlan, runCheck } from './check.ts';
 import { newestLive, pinExpired, pinnableUntil } from './pin.ts';
 import { runTool, type RunAnswer } from './run.ts';
 import type { RunOptions } from './run-options.ts';
 import { specOf } from './spec.ts';
 import { HubStore } from './store.ts';
 import { validateFiles } from './validate-files.ts';
+import { browse, type BrowseQuery, type OwnRow } from './browse.ts';
+import { liveToolsOf } from './live-tools.ts';
 import { toolView } from './view.ts';
+import { pageFacts } from './page.ts';
 import type { FileName, ToolRecord, VersionRecord } from './types.ts';
 
 export interface PublishAnswer {
@@ -30,7 +33,7 @@ const toolRow = (tool: ToolRecord, v: VersionRecord, team: Team) => {
 };
 
 const published = (v: VersionRecord): PublishAnswer => ({
-  tool_id: v.tool_id, version: v.version, status: v.status, ...(v.reason ? { reason: v.reason } : {}), check: v.check ?? { ok: false, cost_micro: 0, ms: 0 },
+  tool_id: v.tool_id, version: v.version, status: v.status, ...(v.reason ?? v.check?.reason ? { reason: v.reason ?? v.check?.reason } : {}), check: v.check ?? { ok: false, cost_micro: 0, ms: 0 },
 });
 
 export class Hub {
@@ -51,24 +54,31 @@ export class Hub {
     if (tool.team_id !== team.id) fail(409, `The tool id '${id}' belongs to another team; choose another id.`);
     if (tool.retired_at) fail(410, retiredSentence(tool));
     const version = await this.store.addVersion(id, files, checked.price_micro);
-    return published(await runCheck(this.ctx, this.store, team, version));
+    return this.checked(await runCheck(this.ctx, this.store, team, version));
   }
 
-  async check(team: Team, ref: ToolRef): Promise<PublishAnswer> {
+  /** run a version's check again (a live one too: its result is recorded, its status stays); `dryRun`: its plan and worst cost only */
+  async check(team: Team, ref: ToolRef, dryRun: boolean): Promise<PublishAnswer | Record<string, unknown>> {
     const { tool, versions } = await openOwnTool(this.store, team, ref.id, 'check');
     if (tool.retired_at) fail(410, retiredSentence(tool));
     const version = ref.n === null ? versions.at(-1) : versions.find((v) => v.version === ref.n);
     if (!version) fail(404, ref.n === null ? `Tool '${ref.id}' has no version yet.` : `Tool '${ref.id}' has no version ${ref.n}.`);
-    if (version.status === 'live') fail(409, `${ref.id}@${version.version} is live already; its check passed.`);
-    return published(await runCheck(this.ctx, this.store, team, version));
+    if (dryRun) return { tool_id: ref.id, version: version.version, status: version.status, dry_run: true, ...(await checkPlan(this.ctx, team, version)) };
+    const checked = await runCheck(this.ctx, this.store, team, version);
+    // a live version's check changes what readers see of it (its last check) though not its status
+    if (version.status === 'live') await liveToolsOf(this.ctx).changed();
+    return this.checked(checked);
   }
 
-  /** the tools `team` may run now: not retired, with a live version (its own included), newest live version each */
-  list(team: Team): Promise<{ tools: Array<Record<string, unknown>> }> {
-    return this.rows((tool, versions) => {
-      const live = tool.retired_at ? null : newestLive(versions);
-      return live && { ...toolRow(tool, live, team), input_schema: specOf(live).input_schema };
-    });
+  /** a checked version's answer, once the live tools know of it */
+  private async checked(v: VersionRecord): Promise<PublishAnswer> {
+    if (v.status === 'live') await liveToolsOf(this.ctx).changed();
+    return published(v);
+  }
+
+  /** the store's shelf (browse.ts): live tools, and the team's own that are not live */
+  async browse(team: Team, query: BrowseQuery): ReturnType<typeof browse> {
+    return browse(this.ctx, team, query, (await this.mine(team)).tools as OwnRow[]);
   }
 
   /**
@@ -102,7 +112,9 @@ export class Hub {
     const opened = await openTool(this.store, team, ref.id);
     if (opened.tool.retired_at && !opened.maker) fail(410, retiredSentence(opened.tool));
     const maker = await this.ctx.state.teamById(opened.tool.team_id);
-    return toolView(this.store, opened, maker?.slug ?? '', ref.n);
+    const view = await toolView(this.store, opened, maker?.slug ?? '', ref.n);
+    const selected = opened.versions.find((v) => v.version === view.version)!;
+    return { ...view, ...(await pageFacts(this.ctx, this.store, team, ref.id, opened.tool.team_id, opened.versions, selected)) };
   }
 
   /** `callId`: made by the door, which names it in every answer, a refusal too */
@@ -126,7 +138,9 @@ export class Hub {
   async retire(team: Team, id: string): Promise<Record<string, unknown>> {
     await openOwnTool(this.store, team, id, 'retire');
     await this.store.retire(id);
-    return this.view(team, { id, n: null });
+    await liveToolsOf(this.ctx).changed();
+    const note = `Retired ${id}: this cannot be undone. Every version stopped taking runs and no new version can be published; the id stays your team's, so no one else can take it.`;
+    return { ...(await this.view(team, { id, n: null })), note };
   }
 
   async runs(team: Team, id: string, cursor: number | null): Promise<{ tool_id: string; runs: unknown[]; next_cursor: string | null }> {

@@ -43,9 +43,13 @@ export interface ToolRecord {
 
 export interface CheckResult {
   ok: boolean;
+  /** when it ran (absent in records stored before it was kept: the version's live_at stands for it) */
+  at?: string;
   cost_micro: number;
   ms: number;
   output?: unknown;
+  /** why a check of a version already live did not pass (it stays live; readers see this check failed) */
+  reason?: string;
 }
 
 export interface VersionRecord {

@@ -18,8 +18,8 @@ export async function toolView(store: HubStore, opened: Opened, makerSlug: strin
   const status = (v: VersionRecord) => (retired ? 'retired' : v.status);
   const rows = await Promise.all(shown.map(async (v) => {
     const until = pinnableUntil(v, versions);
-    const row: Record<string, unknown> = { version: v.version, status: status(v), created_at: v.created_at, ...(until ? { pinnable_until: until } : {}) };
-    if (maker) Object.assign(row, v.live_at ? { live_at: v.live_at } : {}, v.reason ? { reason: v.reason } : {}, await store.tally(tool.tool_id, v.version));
+    const row: Record<string, unknown> = { version: v.version, status: status(v), created_at: v.created_at, ...(v.live_at ? { live_at: v.live_at } : {}), ...(until ? { pinnable_until: until } : {}) };
+    if (maker) Object.assign(row, v.reason ? { reason: v.reason } : {}, await store.tally(tool.tool_id, v.version));
     return row;
   }));
   const view: Record<string, unknown> = {

@@ -31,6 +31,11 @@ export class Health {
     return false;
   }
 
+  /** whether the circuit is open now, leaving it as it is (circuitOpen lets a probe through once it cools): for what svc shows */
+  isOpen(endpointId: string): boolean {
+    return (this.openUntil.get(endpointId) ?? 0) > this.now();
+  }
+
   record(endpointId: string, outcome: 'hit' | 'miss' | 'error'): void {
     if (outcome !== 'error') { this.errors.delete(endpointId); return; }
     const n = (this.errors.get(endpointId) ?? 0) + 1;

@@ -6,6 +6,7 @@ import * as schemas from '../request-schemas.ts';
 import { filesOf } from './static.ts';
 import type { AppContext } from '../context.ts';
 import { driftReport } from '../catalog/drift.ts';
+import { toolHits, withTools } from '../hub/tool-rows.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
@@ -44,19 +45,26 @@ export const catalogRoutes = [
   }),
 
   route<{ query: { q: string; limit: number } }>({
-    method: 'GET', path: '/catalog/search', summary: 'Token-matching search over every operation', tags: ['catalog'], auth: 'none', open: true,
+    method: 'GET', path: '/catalog/search', summary: 'Token-matching search over every operation and every live hub tool (kind tool)', tags: ['catalog'], auth: 'none', open: true,
     request: { query: schemas.searchQuery, about: { q: 'words', limit: 'rows' } },
     responses: { 200: 'Results', 422: 'Validation error' },
-    handle: async ({ ctx: { catalog, live }, query: { q, limit } }) => {
-      const { hits, total } = (await catalog.search()).search(q, limit, (id) => live.measured(id));
-      const results = hits.map(({ row, score }) => ({
+    handle: async ({ ctx, query: { q, limit } }) => {
+      const { catalog, live } = ctx;
+      const engine = await catalog.search();
+      const { hits, total } = engine.search(q, limit, (id) => live.measured(id));
+      const operations = hits.map(({ row, score }) => ({
         endpoint_id: row.endpoint_id, name: row.name, summary: row.summary, provider_display: row.provider_display,
         capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),
       }));
+      // live hub tools beside the operations, by the same scores
+      const tools = await toolHits(ctx, engine, q);
+      const results = withTools(operations, tools).slice(0, limit);
       const hints = results.length
-        ? [`GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template (svc show ${results[0].endpoint_id} in a terminal)`]
+        ? [results[0].kind === 'tool'
+          ? `GET /hub/tools/${results[0].endpoint_id.slice(4)} for its schemas, price, checks and call templates (svc hub show ${results[0].endpoint_id.slice(4)} in a terminal)`
+          : `GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template (svc show ${results[0].endpoint_id} in a terminal)`]
         : ['No match: try fewer or broader words (svc search WORDS in a terminal), or GET /catalog/platforms to browse'];
-      return { q, results, total, hints };
+      return { q, results, total: total + tools.length, hints };
     },
   }),
 

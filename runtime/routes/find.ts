@@ -1,7 +1,7 @@
 // GET /catalog/find: describe a job, get the candidates at once as one NDJSON line (search's best rows,
-// a few per capability), then the judge's verdict as a second line when it answers in time. A job
-// that names nothing the catalog knows gets no candidates and "nothing does this" at once, without
-// asking the judge. Rate limited per client.
+// a few per capability, live hub tools among them), then the judge's verdict as a second line when it
+// answers in time. A job that names nothing the catalog knows gets no candidates and "nothing does
+// this" at once, without asking the judge. Rate limited per client.
 import { getRequestIP } from 'h3';
 import { perContext, route } from '../declared-route.ts';
 import { fail } from '../errors.ts';
@@ -13,6 +13,7 @@ import { readJob, vocabularies } from '../find/read-job.ts';
 import { catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 import { onceAsync } from '../util/once.ts';
+import { toolHits, withTools } from '../hub/tool-rows.ts';
 
 const CANDIDATES = 20;
 /** rows per capability among the candidates, so one large capability does not crowd out the others */
@@ -43,14 +44,17 @@ export const findRoutes = [
       const { search, vocab, words, judge } = await reader();
       const read = search.read(q);
       const perCapability = new Map<string, number>();
-      const candidates: Candidate[] = namesNothing(words, read.terms.map((t) => t.term), q) ? [] : search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
-        .filter(({ row }) => {
-          const n = perCapability.get(row.capability) ?? 0;
-          perCapability.set(row.capability, n + 1);
+      const operations: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
+        .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
+      // live hub tools among them by the same scores; a tool's maker stands as its provider
+      const candidates: Candidate[] = namesNothing(words, read.terms.map((t) => t.term), q) ? [] : withTools(operations, await toolHits(ctx, search, q))
+        .map((c) => ('maker' in c ? { ...c, provider: c.maker } : c))
+        .filter((c) => {
+          const n = perCapability.get(c.capability) ?? 0;
+          perCapability.set(c.capability, n + 1);
           return n < PER_CAPABILITY;
         })
-        .slice(0, CANDIDATES)
-        .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
+        .slice(0, CANDIDATES);
       const job = { q, reading: readJob(read, vocab) };
       const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
       const stream = new ReadableStream<Uint8Array>({

@@ -6,6 +6,7 @@ import * as schemas from '../request-schemas.ts';
 import { Hub } from '../hub/service.ts';
 import { parseRef, parseToolId } from '../hub/access.ts';
 import type { FileName } from '../hub/types.ts';
+import type { BrowseQuery } from '../hub/browse.ts';
 import type { Team } from '../state/index.ts';
 import { errorAnswer } from '../errors.ts';
 import { newCallId } from '../util/call-id.ts';
@@ -33,12 +34,18 @@ export const hubRoutes = [
       new HTTPResponse(JSON.stringify(await hubOf(ctx).publish(team, tool_id, files, 'create')), { status: 201, headers: { 'content-type': 'application/json' } }),
   }),
 
-  route<{ team: Team; query: { mine?: string } }>({
+  route<{ team: Team; query: BrowseQuery & { mine?: string } }>({
     ...hub, method: 'GET', path: '/hub/tools',
-    summary: "The tools you may run now: live, not retired, yours and other teams', each at its newest live version with its input schema; with mine=1, every tool you made (unchecked, failed, live or retired) at its newest version",
-    request: { query: schemas.toolListQuery, about: { mine: '1: your own tools, whatever their state' } },
-    responses: { 200: 'Tools', 401: 'No or bad credential', 422: 'Validation error' },
-    handle: ({ ctx, team, query }) => (query.mine === '1' ? hubOf(ctx).mine(team) : hubOf(ctx).list(team)),
+    summary: "The store: every live tool, yours and other teams', at its newest live version with its price per run, maker, last check, whether its steps can be served and its input schema, best match first with q; your own tools that are not live too, with their status. With mine=1, every tool you made (unchecked, failed, live or retired) at its newest version",
+    request: {
+      query: schemas.toolListQuery,
+      about: {
+        mine: '1: your own tools, whatever their state', q: 'words: ranked as /catalog/search ranks', capability: 'a capability the steps use (people.email.verify)',
+        maker: "the maker's team slug", max_price_usd: 'the highest price per run', limit: 'rows a page', cursor: 'next_cursor of the previous page',
+      },
+    },
+    responses: { 200: 'Tools, total and next_cursor', 401: 'No or bad credential', 422: 'Validation error' },
+    handle: ({ ctx, team, query }) => (query.mine === '1' ? hubOf(ctx).mine(team) : hubOf(ctx).browse(team, query)),
   }),
 
   route<{ team: Team; body: { files: Files } }>({
@@ -64,10 +71,11 @@ export const hubRoutes = [
   }),
 
   route<{ team: Team }>({
-    ...hub, method: 'POST', path: '/hub/tools/{tool_id}/check', summary: 'Run the check of an unchecked or failed version again (tool_id@N)',
-    request: { about: { tool_id: 'tool id with @N' } },
-    responses: { 200: 'Status and check', ...mine, 404: 'Unknown version', 409: 'Already live', 410: 'Retired tool', 422: 'Not a tool id (with @N)' },
-    handle: ({ ctx, event, team }) => hubOf(ctx).check(team, ref(event)),
+    ...hub, method: 'POST', path: '/hub/tools/{tool_id}/check',
+    summary: "Run a version's check again on your balance (the newest, or tool_id@N): an unchecked or failed one may go live; a live one stays live and its result shows on its page and in search. X-Svc-Route-Dry-Run: 1 answers the check's plan and worst cost, nothing called or charged",
+    request: { about: { tool_id: 'tool id, optionally @N' }, headers: { 'X-Svc-Route-Dry-Run': "1: answer the check's plan and worst cost without calling or charging anything." } },
+    responses: { 200: 'Status and check, or the plan', ...mine, 404: 'Unknown version', 410: 'Retired tool', 422: 'Not a tool id (with @N)' },
+    handle: ({ ctx, event, team }) => hubOf(ctx).check(team, ref(event), runOptions(event.req.headers).dryRun),
   }),
 
   route<{ team: Team; body: { input: Record<string, unknown> } }>({

@@ -32,7 +32,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('svc hub', () => {
+// each `svc` is a fresh node process; on a busy machine one takes seconds
+describe('svc hub', { timeout: 240_000 }, () => {
   it('publishes a folder (the id is its name), shows it, runs it for another team, retires it', async () => {
     const dir = toolDir('cli-email-tool', emailTool());
     const published = await svcCli(['hub', 'publish', dir], maker);
@@ -43,7 +44,19 @@ describe('svc hub', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/^price\s+0\.05 USD a run$/m);
     expect(shown.stdout).toMatch(/^input\s+domain, full_name$/m);
-    expect(shown.stdout).toMatch(/^VERSION\s+STATUS\s+CREATED\s+NOTE\n1\s+live\s+/m);
+    expect(shown.stdout).toMatch(/^VERSION\s+STATUS\s+CREATED\s+LIVE\s+NOTE\n1\s+live\s+\S+\s+20\d\d-/m);
+    // the tool's page in the terminal: maker, worst cost, check, usage measured, schemas as tables, call templates
+    expect(shown.stdout).toMatch(/^maker\s+routed test team \(routed-test-team\)$/m);
+    expect(shown.stdout).toMatch(/^worst_steps\s+[\d.]+ USD \(a run costs at most [\d.]+ USD\)$/m);
+    expect(shown.stdout).toMatch(/^last_check\s+passed on 20\d\d-\S+, cost [\d.]+ USD, \d+ ms$/m);
+    expect(shown.stdout).toMatch(/^serving\s+yes$/m);
+    expect(shown.stdout).toMatch(/^usage\s+no run yet$/m);
+    expect(shown.stdout).toMatch(/^input:\nFIELD\s+TYPE\s+REQUIRED\s+ABOUT\ndomain\s+string\s+yes\n/m);
+    expect(shown.stdout).toMatch(/^status\s+"deliverable" \| "undeliverable" \| "risky"\s+yes$/m);
+    expect(shown.stdout).toMatch(/^HTTP\s+curl -sS -X POST "http.*\/hub\/tools\/cli-email-tool\/run"/m);
+    expect(shown.stdout).toMatch(/^CLI\s+svc hub run cli-email-tool domain=stripe\.com full_name='Jane Doe'$/m);
+    expect(shown.stdout).toMatch(/^BATCH\s+svc batch hub:cli-email-tool rows\.csv/m);
+    expect(shown.stdout).toMatch(/^MCP\s+svc hub mcp add cli-email-tool/m);
 
     const before = await w.ctx.state.account(w.teamId);
     const ran = await svcCli(['hub', 'run', 'cli-email-tool', 'domain=acme.com', 'full_name=Jane Doe'], caller);
@@ -54,9 +67,16 @@ describe('svc hub', () => {
 
     const json = JSON.parse((await svcCli(['hub', 'run', 'cli-email-tool@1', 'domain=acme.com', 'full_name=Jane Doe', '--json'], caller)).stdout);
     expect(json._svc).toMatchObject({ tool_id: 'cli-email-tool', version: 1 });
+    // two runs measured: a thin sample, said as counts
+    expect((await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout).toMatch(/^usage\s+2 of 2 runs ok \(too few to call a rate\); median \d+ ms; 2 runs in all$/m);
 
-    expect(await svcCli(['hub', 'retire', 'cli-email-tool'], caller)).toMatchObject({ code: 4 });
-    expect(await svcCli(['hub', 'retire', 'cli-email-tool'], maker)).toMatchObject({ code: 0, stderr: 'retired cli-email-tool\n' });
+    expect(await svcCli(['hub', 'retire', 'cli-email-tool', '--yes'], caller)).toMatchObject({ code: 4 });
+    // retiring asks first; with no terminal to answer, nothing is done until --yes
+    expect(await svcCli(['hub', 'retire', 'cli-email-tool'], maker)).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot be undone.*Nothing done: no terminal to answer; pass --yes/) });
+    expect((await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout).toMatch(/^status\s+live$/m);
+    expect(await svcCli(['hub', 'retire', 'cli-email-tool', '--yes'], maker)).toMatchObject({
+      code: 0, stderr: "Retired cli-email-tool: this cannot be undone. Every version stopped taking runs and no new version can be published; the id stays your team's, so no one else can take it.\n",
+    });
     const after = await svcCli(['hub', 'run', 'cli-email-tool', 'domain=acme.com', 'full_name=Jane Doe'], maker);
     expect(after.code).toBe(4);
     expect(after.stderr).toMatch(/^svc: .*retired/);
@@ -99,16 +119,20 @@ describe('svc hub', () => {
     const listed = await svcCli(['hub', 'list', '--mine'], env);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^TOOL\s+NEWEST\s+STATUS\s+LIVE\s+PRICE\s+NOTE\ncli-later-tool\s+1\s+unchecked\s+none\s+0\.05 USD\s+\S/);
-    expect(await svcCli(['hub', 'check', 'cli-later-tool@1'], env)).toMatchObject({ code: 3, stdout: expect.stringMatching(/^status\s+unchecked$/m) });
+    // the check's cost comes first; with no terminal to answer, nothing runs until --yes
+    expect(await svcCli(['hub', 'check', 'cli-later-tool@1'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc: The check of cli-later-tool@1 \(unchecked\) costs at most [\d.]+ USD, charged to your balance\. Run it\? Nothing done: no terminal to answer; pass --yes/) });
+    expect(await svcCli(['hub', 'check', 'cli-later-tool@1', '--yes'], env)).toMatchObject({ code: 3, stdout: expect.stringMatching(/^status\s+unchecked$/m) });
 
     await w.ctx.state.credit(poor!.team.id, 1_000_000);
-    const checked = await svcCli(['hub', 'check', 'cli-later-tool@1'], env);
+    const checked = await svcCli(['hub', 'check', 'cli-later-tool@1', '--yes'], env);
     expect(checked.code).toBe(0);
     expect(checked.stdout).toMatch(/^tool\s+cli-later-tool@1\nstatus\s+live\ncheck\s+passed, cost [\d.]+ USD\n$/);
     expect(JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], env)).stdout).tools).toEqual([expect.objectContaining({ tool_id: 'cli-later-tool', status: 'live', live_version: 1 })]);
-    expect(await svcCli(['hub', 'check', 'cli-later-tool'], env)).toMatchObject({ code: 4, stderr: expect.stringMatching(/live already/) });
+    // a live tool's check runs again on demand: it stays live, and its page shows the new check
+    const again = await svcCli(['hub', 'check', 'cli-later-tool', '--yes'], env);
+    expect(again).toMatchObject({ code: 0, stdout: expect.stringMatching(/^status\s+live\ncheck\s+passed/m), stderr: expect.stringMatching(/^The check of cli-later-tool@1 \(live\) costs at most/) });
     expect(await svcCli(['hub', 'list', '--mine'], caller)).toMatchObject({ code: 0 });
-    expect((await svcCli(['hub', 'retire', 'cli-later-tool'], env)).code).toBe(0);
+    expect((await svcCli(['hub', 'retire', 'cli-later-tool', '--yes'], env)).code).toBe(0);
     expect(JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], env)).stdout).tools[0]).toMatchObject({ status: 'retired' });
     expect(await svcCli(['hub', 'list', '--mine'], { SVC_URL: w.url, SVC_TOKEN: (await w.ctx.state.createTeam('cli newcomer', 0))!.token })).toMatchObject({ code: 0, stdout: '', stderr: expect.stringMatching(/published no tool yet/) });
   });

@@ -145,8 +145,9 @@ describe('versions over time', () => {
     const input = { input: { domain: 'nohit-checkco.io', full_name: 'Ann Lee' } };
     const read = await w.req('GET', '/hub/tools/email-pinned', undefined, w.other.token);
     expect(read.body.versions).toEqual([
-      { version: 1, status: 'live', created_at: '2027-01-01T00:00:00.000Z', pinnable_until: '2027-02-01T00:00:00.000Z' },
-      { version: 2, status: 'live', created_at: '2027-01-02T00:00:00.000Z' },
+      // every reader sees when each version went live (the store page's dates)
+      { version: 1, status: 'live', created_at: '2027-01-01T00:00:00.000Z', live_at: '2027-01-01T00:00:00.000Z', pinnable_until: '2027-02-01T00:00:00.000Z' },
+      { version: 2, status: 'live', created_at: '2027-01-02T00:00:00.000Z', live_at: '2027-01-02T00:00:00.000Z' },
     ]);
     clock = Date.parse('2027-01-31T23:59:59Z');
     const pinned = await w.req('POST', '/hub/tools/email-pinned@1/run', input, w.other.token);

@@ -152,9 +152,11 @@ describe('/mcp credentials', () => {
 });
 
 describe('GET /hub/tools', () => {
-  it('lists live tools to every team, and a retired tool no more', async () => {
+  it('lists live tools to every team (the maker its own that are not live too), and a retired tool no more', async () => {
     const list = async (token: string) => ((await (await fetch(`${w.url}/hub/tools`, { headers: { 'x-svc-token': token } })).json()) as { tools: Array<{ tool_id: string; mine: boolean }> }).tools;
-    expect(await list(w.token)).toEqual([expect.objectContaining({ tool_id: 'verified-email', mine: true })]);
+    expect(await list(w.token)).toEqual([
+      expect.objectContaining({ tool_id: 'verified-email', mine: true, status: 'live' }), expect.objectContaining({ tool_id: 'never-live', mine: true, status: 'failed' }),
+    ]);
     expect(await list(brokeToken)).toEqual([expect.objectContaining({ tool_id: 'verified-email', mine: false })]);
     expect((await fetch(`${w.url}/hub/tools/verified-email`, { method: 'DELETE', headers: { 'x-svc-token': w.token } })).status).toBe(200);
     expect(await list(brokeToken)).toEqual([]);

@@ -102,6 +102,17 @@ describe('two instances sharing Redis', () => {
     expect(answers.map((a) => a.body.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 2));
   }, 120_000);
 
+  it('a tool published through one instance is found in the other\'s search, and leaves it once retired there', async () => {
+    const t = await team('Store maker', 10_000_000);
+    const auth = { 'x-svc-token': t.token };
+    const found = async (i: number) => ((await req(i, 'GET', '/catalog/search?q=verified+work+email&limit=50')).body.results as Array<{ endpoint_id: string }>).map((r) => r.endpoint_id);
+    expect(await found(1)).not.toContain('hub:store-both'); // instance 1 has its live tools loaded before the publish
+    expect((await req(0, 'POST', '/hub/tools', { tool_id: 'store-both', files: emailTool() }, auth)).body.status).toBe('live');
+    expect(await found(1)).toContain('hub:store-both');
+    expect((await req(1, 'DELETE', '/hub/tools/store-both', undefined, auth)).status).toBe(200);
+    expect(await found(0)).not.toContain('hub:store-both');
+  });
+
   it('the /catalog/find limit holds across both: 10 a minute per address in all', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 16; i++) {

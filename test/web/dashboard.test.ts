@@ -205,6 +205,45 @@ describe('the dashboard', () => {
     await shot('account-tokens');
   });
 
+  it("a hub tool's page: maker, cost, check, usage, schemas as tables, versions, call templates; its maker retires it after a confirmation", async () => {
+    const created = (await server.ctx.state.createTeam('Tool page team', 5_000_000))!;
+    const published = await fetch(`${server.url}/hub/tools`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
+      body: JSON.stringify({ tool_id: 'browser-tool-page', files: emailTool() }),
+    });
+    expect(published.status).toBe(201);
+    await open('#/account');
+    await page.locator('#token').fill(created.token);
+    await page.locator('#sign-in button').click();
+    await page.locator('#balance').waitFor();
+    await page.goto(`${server.url}/#/tool/browser-tool-page`);
+    await page.locator('#maker').waitFor();
+    expect(await page.locator('#maker').textContent()).toBe('Tool page team (tool-page-team)');
+    expect(await page.locator('h1').textContent()).toBe('Verified work email');
+    expect(await page.locator('#cost').textContent()).toMatch(/^\$0\.05 per run, plus its steps: at most \$[\d.]+ \(a run costs at most \$[\d.]+\)\.$/);
+    expect(await page.locator('#last-check').textContent()).toMatch(/^Last check (passed|failed) on 20\d\d-\d\d-\d\d/);
+    expect(await page.locator('#usage').textContent()).toBe('Runs: no run yet.');
+    expect(await page.locator('#input-fields tbody tr').allTextContents()).toEqual(['domainstringrequired', 'full_namestringrequired']);
+    expect(await page.locator('#output-fields tbody tr').first().textContent()).toBe('emailstringrequired');
+    expect(await page.locator('#versions tbody tr').count()).toBe(1);
+    expect(await page.locator('#call-templates pre').allTextContents()).toEqual([
+      expect.stringMatching(/^curl -sS -X POST "http.*\/hub\/tools\/browser-tool-page\/run"/), expect.stringMatching(/^svc hub run browser-tool-page domain=stripe\.com/),
+      expect.stringMatching(/^svc batch hub:browser-tool-page rows\.csv/), expect.stringMatching(/^svc hub mcp add browser-tool-page/),
+    ]);
+    await shot('tool');
+    // retiring asks first: keeping it leaves it as it was
+    await page.locator('#retire').click();
+    expect(await page.locator('#retire-confirm').textContent()).toMatch(/cannot be undone.*The id stays your team's/);
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    expect(await page.locator('#retire-confirm').isHidden()).toBe(true);
+    expect((await (await fetch(`${server.url}/hub/tools/browser-tool-page`, { headers: { 'x-svc-token': created.token } })).json()).retired_at).toBeUndefined();
+    await page.locator('#retire').click();
+    await page.locator('#retire-yes').click();
+    await page.getByText('Retired browser-tool-page: this cannot be undone.', { exact: false }).waitFor();
+    expect((await (await fetch(`${server.url}/hub/tools/browser-tool-page`, { headers: { 'x-svc-token': created.token } })).json()).status).toBe('retired');
+    expect(errors).toEqual([]);
+  });
+
   it('is readable on a phone', async () => {
     const phone = await launch({ width: 390, height: 844 });
     try {

@@ -13,4 +13,5 @@ export const href = {
   operation: (id: string) => `#/op/${encodeURIComponent(id)}`,
   capability: (name: string) => `#/capability/${encodeURIComponent(name)}`,
   account: () => '#/account',
+  tool: (id: string) => `#/tool/${encodeURIComponent(id)}`,
 };
