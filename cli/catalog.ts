@@ -35,12 +35,16 @@ export const search = defineCommand({
   },
 });
 
+/** a routed entry's identity sets, when it has several: one of them is required */
+const identitySets = (input: Record<string, unknown>): string[][] => (Array.isArray(input.identity_sets) ? input.identity_sets as string[][] : []);
+
 function parameters(input: Record<string, unknown>): string[][] {
   const rows: string[][] = [];
+  const sets = identitySets(input);
   for (const [where, params] of Object.entries(input)) {
     if (!params || typeof params !== 'object' || Array.isArray(params)) continue;
     for (const [name, p] of Object.entries(params as Record<string, { type?: string; required?: boolean; note?: string }>)) {
-      rows.push([where.replace(/Params$/, ''), name, p.type ?? '-', p.required ? 'yes' : 'no', p.note ?? '']);
+      rows.push([where.replace(/Params$/, ''), name, p.type ?? '-', p.required ? 'yes' : sets.some((set) => set.includes(name)) ? 'in a set' : 'no', p.note ?? '']);
     }
   }
   return rows;
@@ -63,6 +67,8 @@ export const show = defineCommand({
     }));
     const params = parameters(p.input);
     if (params.length) out(`\n${table(['IN', 'PARAMETER', 'TYPE', 'REQUIRED', 'NOTE'], params)}`);
+    const sets = identitySets(p.input);
+    if (sets.length) out(`one of these sets is required: ${sets.map((s) => `{${s.join(', ')}}`).join(' or ')}`);
     if (e.siblings.length) {
       out(`\n${table(['SIBLING', 'PROVIDER', 'USD', 'HIT', 'P50 MS'], e.siblings.map((s) => [s.id, s.provider_display, price(s.cost?.usd), percent(s.observed?.hit_rate), s.observed?.p50_ms]))}`);
     }

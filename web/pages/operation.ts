@@ -30,11 +30,14 @@ export async function operationPage(id: string, proxyUrl: string | null): Promis
 
 function parameters(op: EndpointOut): Node {
   const groups: Array<[string, Record<string, ParamSrc> | undefined]> = [['path', op.input.pathParams], ['query', op.input.queryParams], ['body', op.input.body]];
+  const sets = op.input.identity_sets ?? [];
   const rows = groups.flatMap(([where, params]) => Object.entries(params ?? {}).map(([name, p]) => [
-    h('code', {}, name), where, p.type, p.required ? h('strong', { class: 'required' }, 'required') : 'optional',
+    h('code', {}, name), where, p.type,
+    p.required ? h('strong', { class: 'required' }, 'required') : sets.some((s) => s.includes(name)) ? h('strong', { class: 'required' }, 'in a required set') : 'optional',
     [p.note ?? '', p.example === undefined ? '' : ` e.g. ${JSON.stringify(p.example)}`].join(''),
   ]));
   return h('div', {}, rows.length ? h('div', { class: 'scroll' }, table(['name', 'in', 'type', 'required', 'notes'], rows, { class: 'params' })) : h('p', {}, 'No parameters.'),
+    sets.length ? h('p', { class: 'identity-sets' }, h('strong', {}, 'One of these sets is required: '), sets.map((s) => `{${s.join(', ')}}`).join(' or '), '.') : null,
     op.input.note ? h('p', { class: 'muted' }, op.input.note) : null);
 }
 
