@@ -5,10 +5,11 @@ import { EXIT, CliFailure } from './fail.ts';
 import { spin } from './spinner.ts';
 import { json, note, out, pairs, percent, printJson, table } from './print.ts';
 import { priceTrust } from '../language/price-words.ts';
+import { triedOrderText } from './tried-order.ts';
 import type { CostOut } from '../language/dist-types.ts';
 
 interface Observed { hit_rate: number | null; p50_ms: number | null; p95_ms: number | null }
-interface Endpoint { id: string; name: string; summary: string; provider_display: string; kind: string; method: string; path: string; cost: CostOut | null; observed: Observed | null; input: Record<string, unknown> }
+interface Endpoint { id: string; name: string; summary: string; provider_display: string; kind: string; method: string; path: string; cost: CostOut | null; observed: Observed | null; input: Record<string, unknown>; capability: string }
 interface Entry { endpoint: Endpoint; siblings: Endpoint[]; call_template: string; hints: string[] }
 
 const words = (args: { _: string[] }) => args._.join(' ').trim();
@@ -69,6 +70,7 @@ export const show = defineCommand({
     if (params.length) out(`\n${table(['IN', 'PARAMETER', 'TYPE', 'REQUIRED', 'NOTE'], params)}`);
     const sets = identitySets(p.input);
     if (sets.length) out(`one of these sets is required: ${sets.map((s) => `{${s.join(', ')}}`).join(' or ')}`);
+    if (p.kind === 'routed') out(`\n${await triedOrderText(p.capability)}`);
     if (e.siblings.length) {
       out(`\n${table(['SIBLING', 'PROVIDER', 'USD', 'HIT', 'P50 MS'], e.siblings.map((s) => [s.id, s.provider_display, price(s.cost?.usd), percent(s.observed?.hit_rate), s.observed?.p50_ms]))}`);
     }

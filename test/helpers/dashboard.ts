@@ -19,13 +19,13 @@ export interface DashboardServer {
   close(): Promise<void>;
 }
 
-/** `folder` under .test-dist: suites that run side by side each build their own */
-export async function serveDashboard(folder = 'dashboard'): Promise<DashboardServer> {
+/** `folder` under .test-dist: suites that run side by side each build their own; `env` as for the runtime */
+export async function serveDashboard(folder = 'dashboard', env: Record<string, string> = {}): Promise<DashboardServer> {
   const dist = join(ROOT, '.test-dist', folder);
   mkdirSync(dist, { recursive: true });
   symlinkSync(join(REAL_DIST, 'catalog'), join(dist, 'catalog'));
   await buildDashboard(dist);
-  const ctx = await appContext(dist);
+  const ctx = await appContext(dist, env);
   const app = createApp(ctx);
   let deployed: string | null = null;
   const front = new H3();

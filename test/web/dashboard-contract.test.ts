@@ -1,22 +1,32 @@
 // What the dashboard's capability, operation and account pages say about a routed capability, in real
-// headless Chromium against the real runtime and the real catalog: identity sets shown as required.
+// headless Chromium against the real runtime and the real catalog (its providers keyed to a real
+// sandbox): identity sets shown as required, and the order shown is the order a call tries.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launch, type Browser } from '../helpers/browser.ts';
 import { serveDashboard, type DashboardServer } from '../helpers/dashboard.ts';
+import { REAL_DIST } from '../helpers/paths.ts';
+import { loadRuntime } from '../../runtime/catalog/dist.ts';
+import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
+import { sandboxEnv } from '../../sandbox/svc-env.ts';
 
 let server: DashboardServer;
 let browser: Browser;
 let page: Page;
 let errors: string[];
+let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  server = await serveDashboard('dashboard-contract');
+  const runtime = loadRuntime(REAL_DIST);
+  const { keys } = sandboxKeys(runtime, {});
+  sandbox = await startSandbox(createSandbox(runtime, { keys }), 0);
+  server = await serveDashboard('dashboard-contract', sandboxEnv(runtime, sandbox.url, keys));
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await sandbox?.close();
 });
 afterEach(async () => {
   expect(errors, 'console errors on the page').toEqual([]);
@@ -44,5 +54,26 @@ describe('identity sets on the operation page', () => {
     await page.locator('table.params').waitFor();
     expect((await rowsOf('table.params')).find((r) => r[0] === 'linkedin_url')?.[3]).toBe('in a required set');
     await expect(page.locator('.identity-sets').textContent()).resolves.toMatch(/^One of these sets is required: \{.+\} or \{.+\}\.$/);
+  });
+});
+
+describe('the capability page', () => {
+  it('shows the children in the order a dry run tries them, with bills a miss, apart from the market table', async () => {
+    const fresh = (await server.ctx.state.createTeam('order viewer', 1_000_000))!;
+    const dry = await fetch(`${server.url}/proxy/people.email.verify`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': fresh.token, 'X-Svc-Route-Dry-Run': '1' }, body: JSON.stringify({ email: 'jane@acme.com' }),
+    });
+    const tried = ((await dry.json()) as { plan: Array<{ endpoint_id: string }> }).plan.map((a) => a.endpoint_id);
+    await open('#/capability/people.email.verify');
+    await page.locator('#plan tbody tr').first().waitFor();
+    expect(await page.locator('#plan thead').textContent()).toMatch(/bills a miss/);
+    const shown = (await rowsOf('#plan')).map((r) => r[1]);
+    expect(tried.length).toBeGreaterThan(5);
+    expect(shown).toEqual(tried);
+    // the market table keeps its own order and its own label
+    await page.getByRole('heading', { name: 'The market, cheapest per hit first' }).waitFor();
+    const market = (await rowsOf('#market')).map((r) => r[1]);
+    expect(market).not.toEqual(shown);
+    expect([...market].sort()).toEqual(expect.arrayContaining([...shown].sort()));
   });
 });

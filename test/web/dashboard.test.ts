@@ -108,11 +108,11 @@ describe('the dashboard', () => {
   it('a routed capability page draws the plan as a table and a chart of price per hit against hit rate', async () => {
     await open('#/capability/people.email.verify');
     await page.locator('#plan-chart svg').waitFor();
-    const rows = await page.locator('#plan tbody tr').count();
+    const rows = await page.locator('#market tbody tr').count();
     expect(rows).toBeGreaterThan(2);
     expect(await page.locator('#plan-chart svg .dot').count()).toBe(rows);
     // measured children sit on the hit-rate axis, the rest in the band of the unmeasured
-    await expect(page.locator('#plan tbody').textContent()).resolves.toMatch(/\d+%/);
+    await expect(page.locator('#market tbody').textContent()).resolves.toMatch(/\d+%/);
     await shot('capability');
     await page.setViewportSize({ width: 960, height: 820 });
     await shot('readme'); // docs/dashboard.png is a copy of this one

@@ -1,6 +1,6 @@
 // Everything the dashboard reads: the static catalog files the build writes (any static host serves
 // them) and /meta. Paths are relative, so the dashboard works under any base path.
-import type { CapabilityDoc, CatalogEntry, SearchRow } from '../../language/dist-types.ts';
+import type { CapabilityDoc, CatalogEntry, SearchRow, TriedOrder } from '../../language/dist-types.ts';
 import type { SearchIndexDump } from '../../language/search.ts';
 import type { PlatformRow, Shelf as BuiltShelf } from '../../language/shelves.ts';
 
@@ -51,6 +51,9 @@ export const entry = (id: string) => {
   const path = `catalog/endpoints/${encodeURIComponent(id)}`;
   return cached<CatalogEntry>(path, () => getJson<CatalogEntry>(path).catch(() => getJson<CatalogEntry>(`${path}.json`)));
 };
+
+/** the order a routed capability's children are tried in, for the signed-in team when there is one (the running service only) */
+export const triedOrder = (capability: string) => getJson<TriedOrder>(`catalog/capabilities/${encodeURIComponent(capability)}/plan`, { cache: 'no-store' });
 
 // The signed-in team (the svc_session cookie, set and cleared by the runtime).
 export interface Team { team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }
