@@ -6,25 +6,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
-import { runCommand } from 'citty';
 import { show } from '../../cli/catalog.ts';
+import { runInProcess } from '../helpers/svc-in-process.ts';
 
-/** `svc show ID` in this process, its standard output collected */
-async function svcShow(id: string): Promise<string> {
-  const written: string[] = [];
-  const write = process.stdout.write;
-  const url = process.env.SVC_URL;
-  process.env.SVC_URL = w.url;
-  process.stdout.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stdout.write;
-  try {
-    await runCommand(show, { rawArgs: [id] });
-  } finally {
-    process.stdout.write = write;
-    if (url === undefined) delete process.env.SVC_URL;
-    else process.env.SVC_URL = url;
-  }
-  return written.join('');
-}
+/** `svc show ID` in this process */
+const svcShow = (id: string) => runInProcess(show, [id], w.url);
 
 let w: RoutedWorld;
 beforeAll(async () => { w = await routedWorld(FIXTURE_DIST); }, 60_000);

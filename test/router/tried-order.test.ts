@@ -2,10 +2,10 @@
 // routed entry, answer the children in the order a dry run of a real call tries them, for a caller
 // without own keys and for a team with one, with whether each bills a miss.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from 'citty';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 import { show } from '../../cli/catalog.ts';
+import { runInProcess } from '../helpers/svc-in-process.ts';
 import type { TriedOrder } from '../../language/dist-types.ts';
 
 let w: RoutedWorld;
@@ -52,19 +52,7 @@ describe('the order shown is the order tried', () => {
   });
 
   it('svc show of a routed entry prints the order tried, with the bills-a-miss column', async () => {
-    const written: string[] = [];
-    const write = process.stdout.write;
-    const url = process.env.SVC_URL;
-    process.env.SVC_URL = w.url;
-    process.stdout.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stdout.write;
-    try {
-      await runCommand(show, { rawArgs: ['svc.people.email.verify'] });
-    } finally {
-      process.stdout.write = write;
-      if (url === undefined) delete process.env.SVC_URL;
-      else process.env.SVC_URL = url;
-    }
-    const text = written.join('');
+    const text = await runInProcess(show, ['svc.people.email.verify'], w.url);
     expect(text).toContain('tried in this order until one hits, for a team without own keys');
     const printed = [...text.matchAll(/^(\d+)\s+(\S+)\s+platform\s+(yes|no)\s+\$/gm)].map((m) => m[2]);
     expect(printed).toEqual((await shown()).order.map((a) => a.endpoint_id));

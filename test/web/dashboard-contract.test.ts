@@ -77,3 +77,18 @@ describe('the capability page', () => {
     expect([...market].sort()).toEqual(expect.arrayContaining([...shown].sort()));
   });
 });
+
+describe('measured figures', () => {
+  it('a routed entry shows its own calls, a thin sample as counts; same-provider siblings by operation name', async () => {
+    for (let i = 0; i < 4; i++) server.ctx.state.recordAttempt('svc.people.email.find', { outcome: i < 3 ? 'hit' : 'miss', ms: 400 + i, at: Date.now() });
+    await open('#/op/svc.people.email.find');
+    await page.locator('h2', { hasText: 'Observed' }).waitFor();
+    const observed = page.locator('h2:has-text("Observed") + div table');
+    await expect(observed.textContent()).resolves.toContain('3 of 4 hits');
+    await open('#/op/hunter.people.email.find');
+    await page.locator('#siblings').waitFor();
+    const names = (await rowsOf('#siblings')).map((r) => r[0]);
+    expect(new Set(names).size).toBe(names.length);
+    expect((await rowsOf('#siblings')).some((r) => r[2] === '0%')).toBe(false);
+  });
+});
