@@ -9,6 +9,7 @@ import { REAL_DIST } from '../helpers/paths.ts';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
+import { emailTool } from '../hub/tool-files.ts';
 
 let server: DashboardServer;
 let browser: Browser;
@@ -90,5 +91,39 @@ describe('measured figures', () => {
     const names = (await rowsOf('#siblings')).map((r) => r[0]);
     expect(new Set(names).size).toBe(names.length);
     expect((await rowsOf('#siblings')).some((r) => r[2] === '0%')).toBe(false);
+  });
+});
+
+describe('the account page', () => {
+  it('lists the team\'s hub tools with versions, check outcome, runs and earnings, and fits a 390 px screen', async () => {
+    const created = (await server.ctx.state.createTeam('Tool list team', 2_000_000))!;
+    const published = await fetch(`${server.url}/hub/tools`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
+      body: JSON.stringify({ tool_id: 'listed-email-check', files: emailTool() }),
+    });
+    expect(published.status).toBe(201);
+    const mine = ((await (await fetch(`${server.url}/hub/tools?mine=1`, { headers: { 'x-svc-token': created.token } })).json()) as { tools: Array<{ status: string; reason?: string }> }).tools;
+    const phone = await launch({ width: 390, height: 844 });
+    try {
+      ({ page, errors } = await phone.open());
+      await page.goto(`${server.url}/#/account`);
+      await page.locator('#token').fill(created.token);
+      await page.locator('#sign-in button').click();
+      await page.locator('#my-tools tbody tr').first().waitFor();
+      const [row] = await rowsOf('#my-tools');
+      expect(row.slice(1, 3)).toEqual(['listed-email-check', mine[0].status]);
+      expect(row[3]).toMatch(/^1 /);
+      expect(row[4]).toBe(mine[0].reason ?? (mine[0].status === 'live' ? 'passed' : '—'));
+      expect(row.slice(5)).toEqual(['0', '$0.00']);
+      // no table wider than the screen unless inside its own scroll box
+      const wide = await page.evaluate(() => [...document.querySelectorAll('table')].filter((t) => !t.closest('.scroll') && t.getBoundingClientRect().right > 391).map((t) => t.id));
+      expect(wide).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      ({ page, errors } = await browser.open());
+      await phone.close();
+    }
   });
 });

@@ -68,6 +68,9 @@ export const team = () => getJson<Team>('teams/me', { cache: 'no-store' });
 export const ledger = (cursor: string | null) => getJson<{ entries: LedgerEntry[]; next_cursor: string | null }>(`teams/me/ledger${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
 export const setOwnKey = (provider: string, key: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, json('POST', { key }));
 export const removeOwnKey = (provider: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, { method: 'DELETE' });
+/** GET /hub/tools?mine=1: every tool the team made, at its newest version, with its status and, when its check failed, why */
+export interface MyToolRow { tool_id: string; name: string; price_usd: number; version: number; status: string; reason?: string; live_version: number | null }
+export const myTools = () => getJson<{ tools: MyToolRow[] }>('hub/tools?mine=1', { cache: 'no-store' }).then((r) => r.tools);
 export const tool = (id: string) => getJson<ToolView>(`hub/tools/${encodeURIComponent(id)}`, { cache: 'no-store' });
 export interface TokenView { id: string; name: string | null; created_at: string; expires_at: string | null; revoked_at: string | null; status: 'active' | 'expired' | 'revoked'; current: boolean }
 export const tokens = () => getJson<{ tokens: TokenView[] }>('teams/me/tokens', { cache: 'no-store' }).then((r) => r.tokens);
