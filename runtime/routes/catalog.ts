@@ -84,7 +84,7 @@ export const catalogRoutes = [
   }),
 
   route<{ path: { capability: string } }>({
-    method: 'GET', path: '/catalog/capabilities/{capability}/plan', summary: 'The order a routed capability tries its children in, for the caller', tags: ['catalog'], auth: 'none',
+    method: 'GET', path: '/catalog/capabilities/{capability}/plan', summary: 'The order a routed capability tries its children in, for the caller', tags: ['catalog'], auth: 'none', open: true,
     request: {
       about: { capability: 'a routed capability, e.g. people.email.verify' },
       headers: { 'x-svc-token': 'optional: plan with this team\'s own keys (a dashboard session does too)', 'X-Svc-Route-*': 'optional route options, as on a call' },
