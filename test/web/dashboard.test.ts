@@ -143,8 +143,8 @@ describe('the dashboard', () => {
     await expect(page.locator('#balance').textContent()).resolves.toBe('$12.50');
     const cookies = await browser.context.cookies(server.url);
     expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true);
-    // the hub lists no team's tools: the page looks one up by its id (published before the team has
-    // an own key, so that its check never reaches a real provider)
+    // the page also looks any tool up by its id (published before the team has an own key, so that
+    // its check never reaches a real provider)
     const published = await fetch(`${server.url}/hub/tools`, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
       body: JSON.stringify({ tool_id: 'browser-email-check', files: emailTool() }),
