@@ -6,7 +6,7 @@ import { countRows, mapOutput } from '../language/map-response.ts';
 import { attemptChargeMicro } from '../language/prices.ts';
 import { worstCostMicro } from '../language/prices.ts';
 import { prepareCall } from '../language/prepare-call.ts';
-import { contractInputs } from '../language/body-schema.ts';
+import { contractInputs, requiredIdentityFields } from '../language/body-schema.ts';
 import { getPath } from '../language/json-path.ts';
 import { routeHeaders } from '../language/route-options.ts';
 
@@ -27,8 +27,9 @@ function listUsdPerHit(cap: CapabilitySrc, child: Child): number | null {
 
 function contractParams(cap: CapabilitySrc): Record<string, ParamSrc> {
   const params: Record<string, ParamSrc> = {};
+  const required = new Set(requiredIdentityFields(cap));
   for (const { name, type, identity, note, filter } of contractInputs(cap)) {
-    const p: ParamSrc = params[name] = { type, required: false, note };
+    const p: ParamSrc = params[name] = { type, required: required.has(name), note };
     if (identity) p.example = sampleFor(name);
     if (filter?.default !== undefined && filter.default !== null) p.default = filter.default;
     if (filter?.min !== undefined) p.min = filter.min;
@@ -87,7 +88,7 @@ export function resolveRouted(cap: CapabilitySrc, children: Child[], also: Endpo
     added: dates('added')[0] ?? null,
     docs_url: '',
     has_example: ordered.some((c) => c.example !== undefined),
-    input: { bodyType: 'json', body: contractParams(cap), note: 'Send every identity field you know; options travel as X-Svc-Route-* headers.' },
+    input: { bodyType: 'json', body: contractParams(cap), ...(cap.identity.length > 1 ? { identity_sets: cap.identity } : {}), note: 'Send every identity field you know; options travel as X-Svc-Route-* headers.' },
     test_request: { body: sample },
     strict_body: true,
     routed_children: ordered.map((c) => c.op.id),

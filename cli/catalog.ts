@@ -4,12 +4,13 @@ import { baseUrl, detailOf, failureOf, ok, pathId, request, send } from './http.
 import { EXIT, CliFailure } from './fail.ts';
 import { wholeNumber } from './flags.ts';
 import { spin } from './spinner.ts';
-import { json, note, out, pairs, percent, printJson, table } from './print.ts';
+import { json, note, out, pairs, printJson, table } from './print.ts';
 import { priceTrust } from '../language/price-words.ts';
-import type { CostOut } from '../language/dist-types.ts';
+import { triedOrderText } from './tried-order.ts';
+import { hitRateWords } from '../language/hit-rate-words.ts';
+import type { CostOut, Observed } from '../language/dist-types.ts';
 
-interface Observed { hit_rate: number | null; p50_ms: number | null; p95_ms: number | null }
-interface Endpoint { id: string; name: string; summary: string; provider_display: string; kind: string; method: string; path: string; cost: CostOut | null; observed: Observed | null; input: Record<string, unknown> }
+interface Endpoint { id: string; name: string; summary: string; provider_display: string; kind: string; method: string; path: string; cost: CostOut | null; observed: Observed | null; input: Record<string, unknown>; capability: string }
 interface Entry { endpoint: Endpoint; siblings: Endpoint[]; call_template: string; hints: string[] }
 
 const words = (args: { _: string[] }) => args._.join(' ').trim();
@@ -30,19 +31,23 @@ export const search = defineCommand({
     );
     if (args.json) printJson(res);
     else if (res.results.length) {
-      out(table(['ID', 'KIND', 'PROVIDER', 'USD', 'HIT', 'NAME'], res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display, price(r.usd), percent(r.observed?.hit_rate), r.name])));
+      out(table(['ID', 'KIND', 'PROVIDER', 'USD', 'HIT', 'NAME'], res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display, price(r.usd), hitRateWords(r.observed), r.name])));
       note(`${res.results.length} of ${res.total}; svc show ID for parameters, cost and siblings`);
     } else note(`nothing matches '${q}': try fewer or broader words`);
     if (!res.results.length) process.exitCode = EXIT.miss;
   },
 });
 
+/** a routed entry's identity sets, when it has several: one of them is required */
+const identitySets = (input: Record<string, unknown>): string[][] => (Array.isArray(input.identity_sets) ? input.identity_sets as string[][] : []);
+
 function parameters(input: Record<string, unknown>): string[][] {
   const rows: string[][] = [];
+  const sets = identitySets(input);
   for (const [where, params] of Object.entries(input)) {
     if (!params || typeof params !== 'object' || Array.isArray(params)) continue;
     for (const [name, p] of Object.entries(params as Record<string, { type?: string; required?: boolean; note?: string }>)) {
-      rows.push([where.replace(/Params$/, ''), name, p.type ?? '-', p.required ? 'yes' : 'no', p.note ?? '']);
+      rows.push([where.replace(/Params$/, ''), name, p.type ?? '-', p.required ? 'yes' : sets.some((set) => set.includes(name)) ? 'in a set' : 'no', p.note ?? '']);
     }
   }
   return rows;
@@ -68,12 +73,15 @@ export const show = defineCommand({
     out(pairs({
       id: p.id, name: p.name, provider: p.provider_display, kind: p.kind, summary: p.summary,
       cost: p.cost ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${priceTrust(p.cost)}${p.cost.evidence ? `; ${p.cost.evidence.url}` : ''})` : 'not priced',
-      observed: p.observed ? `hit rate ${percent(p.observed.hit_rate)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms` : 'no calls yet',
+      observed: p.observed?.samples ? `hit rate ${hitRateWords(p.observed)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms` : 'no calls yet',
     }));
     const params = parameters(p.input);
     if (params.length) out(`\n${table(['IN', 'PARAMETER', 'TYPE', 'REQUIRED', 'NOTE'], params)}`);
+    const sets = identitySets(p.input);
+    if (sets.length) out(`one of these sets is required: ${sets.map((s) => `{${s.join(', ')}}`).join(' or ')}`);
+    if (p.kind === 'routed') out(`\n${await triedOrderText(p.capability)}`);
     if (e.siblings.length) {
-      out(`\n${table(['SIBLING', 'PROVIDER', 'USD', 'HIT', 'P50 MS'], e.siblings.map((s) => [s.id, s.provider_display, price(s.cost?.usd), percent(s.observed?.hit_rate), s.observed?.p50_ms]))}`);
+      out(`\n${table(['SIBLING', 'PROVIDER', 'USD', 'HIT', 'P50 MS'], e.siblings.map((s) => [s.id, s.provider_display, price(s.cost?.usd), hitRateWords(s.observed), s.observed?.p50_ms]))}`);
     }
     out(`\n${e.hints.join('\n')}`);
   },

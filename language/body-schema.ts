@@ -37,6 +37,25 @@ export function contractInputs(cap: CapabilitySrc): ContractInput[] {
   ];
 }
 
+/**
+ * What a caller must send of a capability's identity fields, as JSON Schema: the fields every identity
+ * set holds are `required`, and with several sets an `anyOf` of each set's `required` says one whole set
+ * must come. It is what the router's 422 asks for ("Send one of these identity sets").
+ */
+export function identityRequirement(cap: CapabilitySrc): { required?: string[]; anyOf?: Array<{ required: string[] }> } {
+  const common = requiredIdentityFields(cap);
+  return {
+    ...(common.length ? { required: common } : {}),
+    ...(cap.identity.length > 1 ? { anyOf: cap.identity.map((set) => ({ required: [...set] })) } : {}),
+  };
+}
+
+/** the identity fields in every identity set: a call without one of them is always refused */
+export function requiredIdentityFields(cap: CapabilitySrc): string[] {
+  const [first = [], ...rest] = cap.identity;
+  return first.filter((f) => rest.every((set) => set.includes(f)));
+}
+
 /** No `default`s here: a validator that fills defaults would make them look like filters the caller sent. */
 export function capabilityBodySchema(cap: CapabilitySrc): { type: 'object'; additionalProperties: false; properties: Record<string, Record<string, unknown>> } {
   const properties: Record<string, Record<string, unknown>> = {};

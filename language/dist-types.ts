@@ -102,6 +102,15 @@ export interface PlanRow {
   works: boolean;
 }
 
+/** GET /catalog/capabilities/{capability}/plan: the children in the order a call tries them, for the caller */
+export interface TriedOrder {
+  capability: string;
+  /** whose keys the order was planned with */
+  planned_for: 'your team' | 'a team without own keys';
+  order: Array<{ endpoint_id: string; provider: string; key: 'own' | 'platform'; bills_miss: boolean; worst_cost_micro: number }>;
+  excluded: Array<{ endpoint_id: string; reason: string }>;
+}
+
 export interface RoutingBlock {
   contract: {
     identity: string[][];

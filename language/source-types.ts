@@ -107,6 +107,8 @@ export interface InputSrc {
   body?: Record<string, ParamSrc>;
   queryParams?: Record<string, ParamSrc>;
   pathParams?: Record<string, ParamSrc>;
+  /** routed entries with several identity sets: one of these sets is required */
+  identity_sets?: string[][];
   note?: string;
 }
 

@@ -3,7 +3,7 @@
 // per capability of the loaded catalog, with its request schema and route headers. Built once at start.
 import type { RuntimeCatalog } from '../language/types.ts';
 import { routeHeaders } from '../language/route-options.ts';
-import { capabilityBodySchema } from '../language/body-schema.ts';
+import { capabilityBodySchema, identityRequirement } from '../language/body-schema.ts';
 import { documentedPath, pathParams, type Answer, type Auth, type Method, type Route } from './declared-route.ts';
 
 type Operation = Record<string, unknown>;
@@ -87,7 +87,7 @@ function capabilityPaths(r: Route, runtime: RuntimeCatalog, proxyPrefix: string)
         parameters: [...(r.auth === 'team' ? [ORG] : []), ...headers],
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { ...schema, description: `Identity sets: ${cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}` } } },
+          content: { 'application/json': { schema: { ...schema, ...identityRequirement(cap), description: `${cap.identity.length > 1 ? 'One of these identity sets is required' : 'Required'}: ${cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}` } } },
         },
       }),
     };

@@ -1,12 +1,9 @@
 // Expected cost per hit: the list price until a child has enough decided samples, then price / hit
 // rate. One rule for the catalog's routing.plan and the live planner.
 import type { Observed } from '../../language/types.ts';
+import { measuredHitRate } from '../../language/hit-rate-words.ts';
 
-export const MIN_DECIDED_SAMPLES = 20;
-
-export function measuredHitRate(observed: Observed | null): number | null {
-  return observed && observed.decided >= MIN_DECIDED_SAMPLES ? observed.hit_rate : null;
-}
+export { MIN_DECIDED_SAMPLES, measuredHitRate } from '../../language/hit-rate-words.ts';
 
 export function usdPerHit(listUsdPerHit: number | null, observed: Observed | null): number | null {
   const rate = measuredHitRate(observed);

@@ -129,7 +129,12 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
     return { ...base, kind: 'miss', stopped: stoppedBy(tried), tried };
   }
   if (call.options.dryRun) return dryRun(deps, call, cap, ownKeys, base);
-  return waterfall(deps, call, cap, prepared, base);
+  const t0 = Date.now();
+  const o = await waterfall(deps, call, cap, prepared, base);
+  // the routed entry's own figures (svc.<capability>): one sample per call that tried a child,
+  // its outcome the call's and its latency the whole waterfall's
+  if (o.tried.some((t) => t.outcome !== 'skipped')) deps.state.recordAttempt(`svc.${call.capability}`, { outcome: o.kind === 'hit' ? 'hit' : o.kind === 'miss' ? 'miss' : 'error', ms: Date.now() - t0, at: Date.now() });
+  return o;
 }
 
 type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;

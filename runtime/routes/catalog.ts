@@ -7,6 +7,9 @@ import { filesOf } from './static.ts';
 import type { AppContext } from '../context.ts';
 import { driftReport } from '../catalog/drift.ts';
 import { toolHits, withTools } from '../hub/tool-rows.ts';
+import { triedOrder } from '../catalog/tried-order.ts';
+import { credentialsOf, teamFor } from '../auth.ts';
+import { parseRouteOptions } from '../router/options.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
@@ -85,6 +88,21 @@ export const catalogRoutes = [
         return shard(ctx, event, endpoint_id, near ? `No endpoint '${endpoint_id}'; did you mean '${near}'? GET /catalog/endpoints/${near}` : `No endpoint '${endpoint_id}'. GET /catalog/search?q=… finds one.`);
       }
       return jsonBytes(bytes);
+    },
+  }),
+
+  route<{ path: { capability: string } }>({
+    method: 'GET', path: '/catalog/capabilities/{capability}/plan', summary: 'The order a routed capability tries its children in, for the caller', tags: ['catalog'], auth: 'none', open: true,
+    request: {
+      about: { capability: 'a routed capability, e.g. people.email.verify' },
+      headers: { 'x-svc-token': 'optional: plan with this team\'s own keys (a dashboard session does too)', 'X-Svc-Route-*': 'optional route options, as on a call' },
+    },
+    responses: { 200: 'The children in the order tried, whether each bills a miss, and those left out', 401: 'Credentials sent but not valid', 404: 'Unknown capability', 422: 'Validation error' },
+    handle: async ({ ctx, event, path: { capability } }) => {
+      if (!ctx.catalog.runtime.capabilities[capability]) fail(404, `No routed capability '${capability}'. GET /catalog/search?q=… finds one.`);
+      const creds = credentialsOf(event);
+      const team = creds.token || creds.session ? await teamFor(ctx.state, creds) : null;
+      return triedOrder(ctx, capability, team, parseRouteOptions(event.req.headers));
     },
   }),
 ];

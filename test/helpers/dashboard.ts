@@ -10,7 +10,6 @@ import type { AppContext } from '../../runtime/context.ts';
 import { appContext } from './server.ts';
 import { REAL_DIST, ROOT } from './paths.ts';
 
-export const DASHBOARD_DIST = join(ROOT, '.test-dist', 'dashboard');
 
 export interface DashboardServer {
   url: string;
@@ -20,11 +19,13 @@ export interface DashboardServer {
   close(): Promise<void>;
 }
 
-export async function serveDashboard(): Promise<DashboardServer> {
-  mkdirSync(DASHBOARD_DIST, { recursive: true });
-  symlinkSync(join(REAL_DIST, 'catalog'), join(DASHBOARD_DIST, 'catalog'));
-  await buildDashboard(DASHBOARD_DIST);
-  const ctx = await appContext(DASHBOARD_DIST);
+/** `folder` under .test-dist: suites that run side by side each build their own; `env` as for the runtime */
+export async function serveDashboard(folder = 'dashboard', env: Record<string, string> = {}): Promise<DashboardServer> {
+  const dist = join(ROOT, '.test-dist', folder);
+  mkdirSync(dist, { recursive: true });
+  symlinkSync(join(REAL_DIST, 'catalog'), join(dist, 'catalog'));
+  await buildDashboard(dist);
+  const ctx = await appContext(dist, env);
   const app = createApp(ctx);
   let deployed: string | null = null;
   const front = new H3();

@@ -119,11 +119,11 @@ describe('the dashboard', () => {
   it('a routed capability page draws the plan as a table and a chart of price per hit against hit rate', async () => {
     await open('#/capability/people.email.verify');
     await page.locator('#plan-chart svg').waitFor();
-    const rows = await page.locator('#plan tbody tr').count();
+    const rows = await page.locator('#market tbody tr').count();
     expect(rows).toBeGreaterThan(2);
     expect(await page.locator('#plan-chart svg .dot').count()).toBe(rows);
     // measured children sit on the hit-rate axis, the rest in the band of the unmeasured
-    await expect(page.locator('#plan tbody').textContent()).resolves.toMatch(/\d+%/);
+    await expect(page.locator('#market tbody').textContent()).resolves.toMatch(/\d+%/);
     await shot('capability');
     await page.setViewportSize({ width: 960, height: 820 });
     await shot('readme'); // docs/dashboard.png is a copy of this one
@@ -154,8 +154,8 @@ describe('the dashboard', () => {
     await expect(page.locator('#balance').textContent()).resolves.toBe('$12.50');
     const cookies = await browser.context.cookies(server.url);
     expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true);
-    // the hub lists no team's tools: the page looks one up by its id (published before the team has
-    // an own key, so that its check never reaches a real provider)
+    // the page also looks any tool up by its id (published before the team has an own key, so that
+    // its check never reaches a real provider)
     const published = await fetch(`${server.url}/hub/tools`, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
       body: JSON.stringify({ tool_id: 'browser-email-check', files: emailTool() }),

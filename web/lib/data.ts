@@ -1,6 +1,6 @@
 // Everything the dashboard reads: the static catalog files the build writes (any static host serves
 // them) and /meta. Paths are relative, so the dashboard works under any base path.
-import type { CapabilityDoc, CatalogEntry, SearchRow } from '../../language/dist-types.ts';
+import type { CapabilityDoc, CatalogEntry, SearchRow, TriedOrder } from '../../language/dist-types.ts';
 import type { SearchIndexDump } from '../../language/search.ts';
 import type { PlatformRow, Shelf as BuiltShelf } from '../../language/shelves.ts';
 
@@ -52,6 +52,9 @@ export const entry = (id: string) => {
   return cached<CatalogEntry>(path, () => getJson<CatalogEntry>(path).catch(() => getJson<CatalogEntry>(`${path}.json`)));
 };
 
+/** the order a routed capability's children are tried in, for the signed-in team when there is one (the running service only) */
+export const triedOrder = (capability: string) => getJson<TriedOrder>(`catalog/capabilities/${encodeURIComponent(capability)}/plan`, { cache: 'no-store' });
+
 // The signed-in team (the svc_session cookie, set and cleared by the runtime).
 export interface Team { team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }
 export interface LedgerEntry { id: string | number; at: string; kind: string; amount_micro: number; endpoint_id?: string; call_id?: string; tool_id?: string }
@@ -65,6 +68,9 @@ export const team = () => getJson<Team>('teams/me', { cache: 'no-store' });
 export const ledger = (cursor: string | null) => getJson<{ entries: LedgerEntry[]; next_cursor: string | null }>(`teams/me/ledger${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
 export const setOwnKey = (provider: string, key: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, json('POST', { key }));
 export const removeOwnKey = (provider: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, { method: 'DELETE' });
+/** GET /hub/tools?mine=1: every tool the team made, at its newest version, with its status and, when its check failed, why */
+export interface MyToolRow { tool_id: string; name: string; price_usd: number; version: number; status: string; reason?: string; live_version: number | null }
+export const myTools = () => getJson<{ tools: MyToolRow[] }>('hub/tools?mine=1', { cache: 'no-store' }).then((r) => r.tools);
 export const tool = (id: string) => getJson<ToolView>(`hub/tools/${encodeURIComponent(id)}`, { cache: 'no-store' });
 export interface TokenView { id: string; name: string | null; created_at: string; expires_at: string | null; revoked_at: string | null; status: 'active' | 'expired' | 'revoked'; current: boolean }
 export const tokens = () => getJson<{ tokens: TokenView[] }>('teams/me/tokens', { cache: 'no-store' }).then((r) => r.tokens);

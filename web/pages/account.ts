@@ -1,6 +1,6 @@
 // Signing in with a team token (the runtime sets the svc_session cookie), then the team's balance,
 // API tokens, ledger, own provider keys and a look-up of its hub tools (the hub lists no team's tools).
-import { HttpError, ledger, removeOwnKey, setOwnKey, signIn, signOut, team, tool, type LedgerEntry } from '../lib/data.ts';
+import { HttpError, ledger, myTools, removeOwnKey, setOwnKey, signIn, signOut, team, tool, type LedgerEntry } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { micro, usd } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
@@ -34,7 +34,7 @@ export async function accountPage(rerender: () => void): Promise<Node> {
     h('h2', {}, 'API tokens'), tokensSection(),
     h('h2', {}, 'Own provider keys'), ownKeys(me.own_keys, rerender),
     h('h2', {}, 'Ledger'), await ledgerView(),
-    h('h2', {}, 'Hub tools'), toolLookup(),
+    h('h2', {}, 'Hub tools'), await toolList(), toolLookup(),
     h('p', {}, h('button', { type: 'button', id: 'sign-out', onclick: () => void out() }, 'Sign out')));
 }
 
@@ -113,6 +113,23 @@ function toolLookup(): Node {
     ]]), (err: unknown) => h('p', { class: 'error' }, err instanceof Error ? err.message : String(err))));
   };
   return h('div', {},
-    h('p', { class: 'muted' }, 'The hub has no list of a team’s tools yet: look one up by its id (you see every version of your own). Publish with svc hub publish DIR.'),
+    h('p', { class: 'muted' }, 'Look up any tool by its id. Publish with svc hub publish DIR.'),
     h('form', { class: 'inline', onsubmit: (e: Event) => void look(e) }, input, h('button', { type: 'submit' }, 'Look up')), out);
+}
+
+/** The team's own tools: each one's versions, why its newest check failed, its runs and earnings. */
+async function toolList(): Promise<Node> {
+  const rows = await myTools();
+  if (!rows.length) return h('p', { class: 'muted' }, 'Your team has published no hub tools yet.');
+  // the list has no runs or earnings: each tool's own view has them, with every version
+  const views = await Promise.all(rows.map((r) => tool(r.tool_id).catch(() => null)));
+  return h('div', { class: 'scroll' }, table(['tool', 'id', 'status', 'versions', 'check', 'runs', 'earned'], rows.map((r, i) => {
+    const v = views[i];
+    return [
+      r.name, h('code', {}, r.tool_id), r.status,
+      `${v ? v.versions.map((x) => `${x.version} ${x.status}`).join(', ') : r.version}${r.live_version ? ` (live ${r.live_version})` : ''}`,
+      r.reason ?? (r.status === 'live' ? 'passed' : '—'),
+      v?.runs === undefined ? '—' : String(v.runs), v?.earnings_micro === undefined ? '—' : micro(v.earnings_micro),
+    ];
+  }), { id: 'my-tools' }));
 }

@@ -3,6 +3,7 @@
 import type { CatalogEntry, CostOut, EndpointOut, Observed, ReviewSummary } from '../../language/dist-types.ts';
 import type { EvidenceSrc, ParamSrc } from '../../language/source-types.ts';
 import { priceTrust } from '../../language/price-words.ts';
+import { hitRateWords, measuredHitRate, MIN_DECIDED_SAMPLES } from '../../language/hit-rate-words.ts';
 import { entry } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { ms, pct, usd } from '../lib/format.ts';
@@ -30,11 +31,14 @@ export async function operationPage(id: string, proxyUrl: string | null): Promis
 
 function parameters(op: EndpointOut): Node {
   const groups: Array<[string, Record<string, ParamSrc> | undefined]> = [['path', op.input.pathParams], ['query', op.input.queryParams], ['body', op.input.body]];
+  const sets = op.input.identity_sets ?? [];
   const rows = groups.flatMap(([where, params]) => Object.entries(params ?? {}).map(([name, p]) => [
-    h('code', {}, name), where, p.type, p.required ? h('strong', { class: 'required' }, 'required') : 'optional',
+    h('code', {}, name), where, p.type,
+    p.required ? h('strong', { class: 'required' }, 'required') : sets.some((s) => s.includes(name)) ? h('strong', { class: 'required' }, 'in a required set') : 'optional',
     [p.note ?? '', p.example === undefined ? '' : ` e.g. ${JSON.stringify(p.example)}`].join(''),
   ]));
   return h('div', {}, rows.length ? h('div', { class: 'scroll' }, table(['name', 'in', 'type', 'required', 'notes'], rows, { class: 'params' })) : h('p', {}, 'No parameters.'),
+    sets.length ? h('p', { class: 'identity-sets' }, h('strong', {}, 'One of these sets is required: '), sets.map((s) => `{${s.join(', ')}}`).join(' or '), '.') : null,
     op.input.note ? h('p', { class: 'muted' }, op.input.note) : null);
 }
 
@@ -70,7 +74,7 @@ function callTemplate(e: CatalogEntry, proxyUrl: string | null): Node {
 function observed(o: Observed | null): Node {
   if (!o || !o.samples) return h('p', { class: 'muted' }, 'Not measured yet: no calls recorded.');
   return h('div', { class: 'scroll' }, table(['calls', 'hit rate', 'success', 'p50', 'p95', 'last success'], [[
-    String(o.samples), `${pct(o.hit_rate)} of ${o.hit_samples}`, pct(o.ok_rate), ms(o.p50_ms), ms(o.p95_ms),
+    String(o.samples), hitRateWords(o), o.samples < MIN_DECIDED_SAMPLES ? `${Math.round((o.ok_rate ?? 0) * o.samples)} of ${o.samples}` : pct(o.ok_rate), ms(o.p50_ms), ms(o.p95_ms),
     o.last_ok_days === null ? '—' : o.last_ok_days === 0 ? 'today' : `${o.last_ok_days} days ago`,
   ]]));
 }
@@ -85,16 +89,19 @@ function reviews(r: ReviewSummary | undefined): Node {
     h('ul', {}, r.samples.map((s) => h('li', {}, h('strong', {}, s.usefulness.replace('_', ' ')), ` — ${s.reason} `, h('span', { class: 'muted' }, `(${s.month}${s.client ? `, ${s.client}` : ''})`)))));
 }
 
-/** Expected price of one hit: the list price over the measured hit rate, the list price until measured. */
-export const pricePerHit = (usdPrice: number | null, hitRate: number | null | undefined): number | null =>
-  usdPrice === null ? null : hitRate ? usdPrice / hitRate : usdPrice;
+/** Expected price of one hit: the list price over the measured hit rate (enough calls decided), the list price until then; none when nothing hit. */
+export const pricePerHit = (usdPrice: number | null, hitRate: number | null | undefined): string =>
+  usdPrice === null ? usd(null) : hitRate === 0 ? 'no hits yet' : usd(hitRate ? usdPrice / hitRate : usdPrice);
 
 function siblings(op: EndpointOut, sibs: EndpointOut[]): Node {
   if (!sibs.length) return h('p', { class: 'muted' }, 'No other operation does this job.');
+  // a provider with several operations here is told apart by each one's name
+  const all = [op, ...sibs];
+  const label = (s: EndpointOut) => (all.filter((x) => x.provider === s.provider).length > 1 ? `${s.provider_display}: ${s.name}` : s.provider_display);
   const row = (s: EndpointOut, self: boolean) => [
-    self ? h('strong', {}, `${s.provider_display} (this one)`) : link(href.operation(s.id), s.provider_display),
-    usd(pricePerHit(s.cost?.usd ?? null, s.observed?.hit_rate)),
-    pct(s.observed?.hit_rate),
+    self ? h('strong', {}, `${label(s)} (this one)`) : link(href.operation(s.id), label(s)),
+    pricePerHit(s.cost?.usd ?? null, measuredHitRate(s.observed)),
+    hitRateWords(s.observed),
     s.observed?.samples ? `${ms(s.observed.p50_ms)} / ${ms(s.observed.p95_ms)}` : '—',
     reviewShare(s.reviews),
   ];

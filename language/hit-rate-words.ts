@@ -1,0 +1,16 @@
+// How a hit rate reads wherever one is shown (dashboard, CLI): below MIN_DECIDED_SAMPLES decided
+// calls a share would overstate what is known, so the counts are shown instead ("3 of 4 hits").
+// No node imports (browser-safe).
+import type { Observed } from './dist-types.ts';
+
+/** decided calls (hits and misses) from which a hit rate is shown as a share; the router's threshold too */
+export const MIN_DECIDED_SAMPLES = 20;
+
+/** the hit rate once enough calls decided, else null */
+export const measuredHitRate = (o: Observed | null | undefined): number | null => (o && o.decided >= MIN_DECIDED_SAMPLES ? o.hit_rate : null);
+
+export function hitRateWords(o: Observed | null | undefined): string {
+  if (!o || !o.decided) return 'not measured';
+  const rate = measuredHitRate(o);
+  return rate === null ? `${o.hit_samples} of ${o.decided} hits` : `${Math.round(rate * 100)}%`;
+}
