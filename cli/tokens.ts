@@ -1,17 +1,11 @@
 // API tokens as the CLI shows them, for `svc team tokens …` (the team's own) and `svc admin token …`:
 // the flags a new token takes, a listing as a table, a new token's secret alone on stdout.
+import type { TokenView as StoredTokenView } from '../runtime/state/tokens.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { json, note, out, printJson, table } from './print.ts';
 
-export interface TokenView {
-  id: string;
-  name: string | null;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  status: string;
-  current?: boolean;
-}
+/** a token as the API lists it; `current` marks the one the request came with */
+export type TokenView = StoredTokenView & { current?: boolean };
 
 /** the flags of a new token */
 export const newTokenArgs = {

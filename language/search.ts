@@ -9,6 +9,7 @@ import FlexSearch from 'flexsearch';
 import type { CapabilityDoc, SearchRow } from './types.ts';
 import { searchEncoder, sentenceEncoder } from './encoder.ts';
 import { pairsOf, readQuery, type ReadQuery } from './read-query.ts';
+import { closest, providerNames, startsWithAny } from './search-words.ts';
 
 const ROW_FIELDS = ['name', 'capability', 'provider_display', 'summary', 'terms'] as const;
 type RowField = (typeof ROW_FIELDS)[number];
@@ -367,55 +368,4 @@ export class SearchEngine {
     }
     return { hits, total: ids.length };
   }
-}
-
-/** Display names the encoder would read as a domain ('Snov.io'), longest first, as one pattern. */
-function providerNames(rows: SearchRow[]): { pattern: RegExp; keys: Map<string, string> } | null {
-  const keys = new Map<string, string>();
-  for (const r of rows) {
-    const name = r.provider_display.trim().toLowerCase();
-    if (name.includes('.')) keys.set(name, r.provider);
-  }
-  if (!keys.size) return null;
-  const names = [...keys.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  // whole names only: not inside a longer word or domain ('hunter.io' but not 'myhunter.io' or 'hunter.io.example')
-  return { pattern: new RegExp(`(^|[^\\p{L}\\p{N}.@])(${names.join('|')})(?![\\p{L}\\p{N}]|\\.[\\p{L}\\p{N}])`, 'giu'), keys };
-}
-
-export function startsWithAny(words: Set<string>, prefix: string): boolean {
-  for (const w of words) if (w.startsWith(prefix)) return true;
-  return false;
-}
-
-/** The known word one edit away (two for long words: a letter added, dropped, changed or two swapped); the first in order on ties. */
-function closest(word: string, known: string[]): string | null {
-  const max = word.length >= 7 ? 2 : 1;
-  let best: string | null = null;
-  let bestDistance = max + 1;
-  for (const k of known) {
-    if (Math.abs(k.length - word.length) > max || k.length < 3) continue;
-    const d = editDistance(word, k, bestDistance);
-    if (d < bestDistance || (d === bestDistance && best !== null && k < best)) { best = k; bestDistance = d; }
-  }
-  return bestDistance <= max ? best : null;
-}
-
-/** Damerau-Levenshtein (optimal string alignment), giving up once every path exceeds `cap` */
-function editDistance(a: string, b: string, cap: number): number {
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let low = i;
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
-      row.push(d);
-      low = Math.min(low, d);
-    }
-    if (low > cap) return cap + 1;
-    prev2 = prev;
-    prev = row;
-  }
-  return prev[b.length];
 }

@@ -5,7 +5,8 @@
 // LinkedIn URL") scores it above either capability alone. Tools are runtime data, so they are not in
 // the build's index: the few live ones are scored directly.
 import { searchEncoder } from './encoder.ts';
-import { startsWithAny, WEIGHT, wordsOf, type SearchEngine } from './search.ts';
+import { WEIGHT, wordsOf, type SearchEngine } from './search.ts';
+import { startsWithAny } from './search-words.ts';
 
 export interface ToolWords {
   /** the tool's own words: its name and id */
