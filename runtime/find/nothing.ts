@@ -32,7 +32,8 @@ export function catalogWords(rows: SearchRow[], docs: CapabilityDoc[]): CatalogW
  * is being typed, so its last written word may be the start of one ('zero' of 'zerobounce').
  */
 export function namesNothing(words: CatalogWords, terms: string[], job: string, typing = false): boolean {
-  if (terms.some((t) => words.encoded.has(t))) return false;
+  // a lone letter ('aaaa' as the encoder reads it) names nothing, though 'series b' holds one
+  if (terms.some((t) => t.length > 1 && words.encoded.has(t))) return false;
   const last = typing && /[\p{L}\p{N}]$/u.test(job) ? writtenWords(job).at(-1) : undefined;
   return !(last && words.written.some((w) => w.startsWith(last)));
 }
