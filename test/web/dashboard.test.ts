@@ -203,6 +203,9 @@ describe('the dashboard', () => {
     expect(refused.status).toBe(401);
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/^This token was revoked at /);
     await shot('account-tokens');
+    // the next test signs in afresh
+    await page.locator('#sign-out').click();
+    await page.locator('#sign-in').waitFor();
   });
 
   it("a hub tool's page: maker, cost, check, usage, schemas as tables, versions, call templates; its maker retires it after a confirmation", async () => {
