@@ -14,9 +14,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // one test file per core and one more: most suites spend their time waiting on sockets, timers,
-    // child processes and Chromium, so a spare file fills those waits (vitest's default on 2 cores is 1)
-    maxWorkers: availableParallelism() + 1,
+    // one test file per core: most suites spend their time waiting on sockets, timers, child processes
+    // and Chromium (vitest's default on 2 cores is 1); one more oversubscribed the cores enough for
+    // money suites' 2 s attempt timeouts to fire on answers the sandbox had billed
+    maxWorkers: availableParallelism(),
     // the test matrix: every suite through the listening server (whose Node fast path takes
     // token-bearing routed calls and entry reads), and the door suites again through the h3 app (app.fetch)
     projects: [
