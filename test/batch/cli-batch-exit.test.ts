@@ -5,10 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
-import { batchCli, chargesByCall } from '../helpers/batch.ts';
+import { batchCli, chargesByCall, readCsv } from '../helpers/batch.ts';
 
 let w: RoutedWorld;
 let dir: string;
@@ -18,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-const csv = (path: string) => parse(readFileSync(path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
 const spent = async () => [...(await chargesByCall(w)).values()].reduce((a, b) => a + b, 0);
 const write = (name: string, text: string) => {
   writeFileSync(join(dir, name), text);
@@ -64,11 +62,11 @@ describe('svc batch exit codes', () => {
     expect(r.stderr).toMatch(/1 rows refused \(4xx\), each named with its reason in .*my-rejects\.csv/);
     expect(r.stderr).toMatch(/1 rows failed \(5xx\)/);
     // the input's own `status` column keeps its name; svc's is svc.status
-    expect(csv(rejects).sort((a, b) => Number(a.row) - Number(b.row))).toEqual([
+    expect(readCsv(rejects).sort((a, b) => Number(a.row) - Number(b.row))).toEqual([
       { row: '2', 'svc.status': '422', reason: expect.stringMatching(/email/), email: 'not-an-email', status: 'b' },
       { row: '3', 'svc.status': '502', reason: expect.stringMatching(/failed/), email: 'fail-checkco.fail-zerobounce@acme.com', status: 'c' },
     ]);
-    expect(csv(join(dir, 'mixed-out.csv')).map((l) => l.row)).toEqual(['1']);
+    expect(readCsv(join(dir, 'mixed-out.csv')).map((l) => l.row)).toEqual(['1']);
     // the input fixed: the rows left are answered, and the rejects of the run before are gone
     writeFileSync(file, ['email,status', 'ok.mixed@acme.com,a', 'fixed@acme.com,b', 'fixed2@acme.com,c'].join('\n'));
     const again = await batchCli(w, { capability: 'people.email.verify', file, out: join(dir, 'mixed-out.csv'), rejects });
@@ -81,7 +79,7 @@ describe('svc batch exit codes', () => {
     const r = await batchCli(w, { capability: 'people.email.verify', file, out: join(dir, 'failed-out.csv'), json: true });
     expect(r.code).toBe(5);
     expect(JSON.parse(r.stdout)).toMatchObject({ answered: 1, refused: 0, failed: 1, exit_code: 5 });
-    expect(csv(join(dir, 'failed-out.rejects.csv'))).toEqual([{ row: '2', status: '502', reason: expect.stringMatching(/failed/), email: 'fail-checkco.fail-zerobounce@acme.com' }]);
+    expect(readCsv(join(dir, 'failed-out.rejects.csv'))).toEqual([{ row: '2', status: '502', reason: expect.stringMatching(/failed/), email: 'fail-checkco.fail-zerobounce@acme.com' }]);
   });
 
   it('a row the balance stopped is a reject (402) left for the next run, not written as a miss: exit 4', async () => {

@@ -2,13 +2,12 @@
 // their input position and subject (the output's `row` column), never by output columns that share a
 // name with a capability's field, and each line carries the `call_id` its charge has in the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
-import { batchCli, chargesByCall } from '../helpers/batch.ts';
+import { batchCli, chargesByCall, readCsv } from '../helpers/batch.ts';
 
 let w: RoutedWorld;
 let dir: string;
@@ -18,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-const csv = (path: string) => parse(readFileSync(path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
 const people = Array.from({ length: 10 }, (_, i) => ({ id: String(i + 1), full_name: `Jane Doe${i}`, domain: `acme${i}.com`, note: `lead ${i}` }));
 const peopleCsv = ['id,full_name,domain,note', ...people.map((p) => `${p.id},${p.full_name},${p.domain},${p.note}`)].join('\n');
 
@@ -28,7 +26,7 @@ describe('svc batch resume', () => {
     const out = join(dir, 'small-out.csv');
     const first = await batchCli(w, { capability: 'people.email.find', file: join(dir, 'small.csv'), out });
     expect(first.code).toBe(0);
-    const lines = csv(out);
+    const lines = readCsv(out);
     expect(lines).toHaveLength(10);
     expect(lines.some((l) => l.first_name)).toBe(true);
     // every line names its input row and the call its charge is under in the ledger
@@ -42,7 +40,7 @@ describe('svc batch resume', () => {
     expect(second.code).toBe(0);
     expect(await w.ctx.state.balance(w.teamId)).toBe(balance);
     expect(await chargesByCall(w)).toEqual(charged);
-    expect(csv(out)).toEqual(lines);
+    expect(readCsv(out)).toEqual(lines);
     expect(JSON.parse(second.stdout)).toMatchObject({ rows: 10, answered_before: 10, answered: 0, cost_micro: 0, exit_code: 0 });
   }, 60_000);
 
@@ -51,7 +49,7 @@ describe('svc batch resume', () => {
     writeFileSync(join(dir, 'clash.csv'), ['email,status,row,served_by,output.email', ...rows.map((r) => Object.values(r).join(','))].join('\n'));
     const out = join(dir, 'clash-out.csv');
     expect((await batchCli(w, { capability: 'people.email.verify', file: join(dir, 'clash.csv'), out })).code).toBe(0);
-    const lines = csv(out);
+    const lines = readCsv(out);
     expect(lines).toHaveLength(3);
     for (const l of lines) {
       const r = rows[Number(l['svc.row']) - 1];
@@ -66,7 +64,7 @@ describe('svc batch resume', () => {
     const again = await batchCli(w, { capability: 'people.email.verify', file: join(dir, 'clash.csv'), out });
     expect(again.code).toBe(0);
     expect(await w.ctx.state.balance(w.teamId)).toBe(balance);
-    expect(csv(out)).toHaveLength(3);
+    expect(readCsv(out)).toHaveLength(3);
   }, 60_000);
 
   it('opens an output the last release wrote (no row, no call_id): its lines are numbered in place and only the rows missing from it are called', async () => {
@@ -83,7 +81,7 @@ describe('svc batch resume', () => {
     expect(r.stderr).toMatch(/written by an older svc.*7 lines/);
     const charged = [...(await chargesByCall(w)).keys()].filter((id) => !before.has(id));
     expect(charged).toHaveLength(4);
-    const lines = csv(out);
+    const lines = readCsv(out);
     expect(lines).toHaveLength(11);
     expect(lines.slice(0, 7).map((l) => l.row)).toEqual(['1', '2', '3', '4', '5', '6', '2']);
     expect(lines.slice(0, 7).every((l) => l.call_id === '' && l.first_name === 'Jane')).toBe(true);

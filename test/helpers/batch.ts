@@ -1,6 +1,8 @@
 // `svc batch` run in process against a routed world: its function called with the options a command
 // line gives, stderr and stdout captured, and the exit code it answers (a refusal before anything is
 // sent, a CliFailure, answers its own code).
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { runBatchCommand, type BatchOptions } from '../../cli/batch-run.ts';
 import { CliFailure } from '../../cli/fail.ts';
 import { ledgerCharges, type RoutedWorld } from './routed.ts';
@@ -28,3 +30,6 @@ export async function chargesByCall(w: RoutedWorld): Promise<Map<string, number>
   for (const c of (await ledgerCharges(w)) as Array<{ call_id?: string; amount_micro: number }>) byCall.set(c.call_id ?? '', (byCall.get(c.call_id ?? '') ?? 0) - c.amount_micro);
   return byCall;
 }
+
+/** a CSV file the batch wrote, as rows of its columns */
+export const readCsv = (path: string) => parse(readFileSync(path, 'utf8'), { columns: true }) as Array<Record<string, string>>;
