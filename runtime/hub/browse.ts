@@ -29,7 +29,7 @@ export async function browse(ctx: AppContext, team: Team, query: BrowseQuery, ow
   const byId = new Map(live.map((t) => [t.tool_id, t]));
   const q = query.q?.trim() ?? '';
   const ranked = q
-    ? await toolHits(ctx, engine, q)
+    ? await Promise.all((await toolHits(ctx, engine, q)).map(async (h) => ({ row: await toolRow(ctx, engine, h.tool), score: h.score })))
     : await Promise.all(live.map(async (t) => ({ row: await toolRow(ctx, engine, t), score: undefined })));
   const rows: Listed[] = ranked.map(({ row, score }) => {
     const t = byId.get(row.tool_id)!;

@@ -73,20 +73,27 @@ export async function toolRow(ctx: AppContext, engine: SearchEngine, t: LiveTool
 }
 
 export interface ToolHit {
-  row: ToolRow;
+  tool: LiveTool;
   score: number;
   /** capabilities whose operations answer the query as well as the tool (ToolScore.alone) */
   alone: string[];
 }
 
-/** the live tools that match `q`, best first (then cheaper, then id), with their scores */
+/** the live tools that match `q`, best first (then cheaper, then id), with their scores; rows are built later, for the tools shown */
 export async function toolHits(ctx: AppContext, engine: SearchEngine, q: string): Promise<ToolHit[]> {
   const live = await liveToolsOf(ctx).current();
   if (!live.length) return [];
   const scores = scoreTools(engine, q, live.map((t) => wordsOf(ctx, engine, t)));
-  const matched = live.map((t, i) => ({ t, ...scores[i] })).filter((h) => h.score > 0)
-    .sort((a, b) => b.score - a.score || a.t.price_micro - b.t.price_micro || a.t.tool_id.localeCompare(b.t.tool_id));
-  return Promise.all(matched.map(async ({ t, score, alone }) => ({ row: await toolRow(ctx, engine, t), score, alone })));
+  return live.map((tool, i) => ({ tool, ...scores[i] })).filter((h) => h.score > 0)
+    .sort((a, b) => b.score - a.score || a.tool.price_micro - b.tool.price_micro || a.tool.tool_id.localeCompare(b.tool.tool_id));
+}
+
+/** a tool's place in a ranked list, before its row is built */
+export interface RankedTool {
+  hit: ToolHit;
+  score: number;
+  /** every tool counts as one capability, `hub`, where a list keeps a few per capability */
+  capability: 'hub';
 }
 
 /**
@@ -94,13 +101,18 @@ export async function toolHits(ctx: AppContext, engine: SearchEngine, q: string)
  * alone ranks just below that capability's best operation here, not above it; on equal scores the
  * operation comes first. Each tool answers with the score it was ordered by.
  */
-export function withTools<O extends { score: number; capability: string }>(operations: O[], tools: ToolHit[]): Array<O | (ToolRow & { score: number })> {
+export function withTools<O extends { score: number; capability: string }>(operations: O[], tools: ToolHit[]): Array<O | RankedTool> {
   const best = new Map<string, number>();
   for (const o of operations) best.set(o.capability, Math.max(best.get(o.capability) ?? 0, o.score));
-  const ranked = tools.map(({ row, score, alone }) => {
-    const below = Math.min(...alone.map((c) => (best.has(c) ? best.get(c)! - 0.001 : Number.POSITIVE_INFINITY)));
-    return { ...row, score: Math.round(Math.min(score, below) * 1000) / 1000 };
+  const ranked = tools.map((hit): RankedTool => {
+    const below = Math.min(...hit.alone.map((c) => (best.has(c) ? best.get(c)! - 0.001 : Number.POSITIVE_INFINITY)));
+    return { hit, score: Math.round(Math.min(hit.score, below) * 1000) / 1000, capability: 'hub' };
   });
   // a stable sort: operations come first on equal scores
   return [...operations, ...ranked].sort((a, b) => b.score - a.score);
+}
+
+/** the ranked list with each tool's row built: called on the slice shown, so a large store costs a search only the rows it answers */
+export function withToolRows<O extends object>(ctx: AppContext, engine: SearchEngine, list: Array<O | RankedTool>): Promise<Array<O | (ToolRow & { score: number })>> {
+  return Promise.all(list.map(async (x) => ('hit' in x ? { ...(await toolRow(ctx, engine, x.hit.tool)), score: x.score } : x)));
 }

@@ -6,7 +6,7 @@ import * as schemas from '../request-schemas.ts';
 import { filesOf } from './static.ts';
 import type { AppContext } from '../context.ts';
 import { driftReport } from '../catalog/drift.ts';
-import { toolHits, withTools } from '../hub/tool-rows.ts';
+import { toolHits, withToolRows, withTools } from '../hub/tool-rows.ts';
 import { triedOrder } from '../catalog/tried-order.ts';
 import { credentialsOf, teamFor } from '../auth.ts';
 import { parseRouteOptions } from '../router/options.ts';
@@ -61,7 +61,7 @@ export const catalogRoutes = [
       }));
       // live hub tools beside the operations, by the same scores
       const tools = await toolHits(ctx, engine, q);
-      const results = withTools(operations, tools).slice(0, limit);
+      const results = await withToolRows(ctx, engine, withTools(operations, tools).slice(0, limit));
       const hints = results.length
         ? [results[0].kind === 'tool'
           ? `GET /hub/tools/${results[0].endpoint_id.slice(4)} for its schemas, price, checks and call templates (svc hub show ${results[0].endpoint_id.slice(4)} in a terminal)`

@@ -13,7 +13,7 @@ import { readJob, vocabularies } from '../find/read-job.ts';
 import { catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 import { onceAsync } from '../util/once.ts';
-import { toolHits, withTools } from '../hub/tool-rows.ts';
+import { toolHits, withToolRows, withTools } from '../hub/tool-rows.ts';
 
 const CANDIDATES = 20;
 /** rows per capability among the candidates, so one large capability does not crowd out the others */
@@ -47,14 +47,14 @@ export const findRoutes = [
       const operations: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
         .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
       // live hub tools among them by the same scores; a tool's maker stands as its provider
-      const candidates: Candidate[] = namesNothing(words, read.terms.map((t) => t.term), q) ? [] : withTools(operations, await toolHits(ctx, search, q))
-        .map((c) => ('maker' in c ? { ...c, provider: c.maker } : c))
+      const ranked = namesNothing(words, read.terms.map((t) => t.term), q) ? [] : withTools(operations, await toolHits(ctx, search, q))
         .filter((c) => {
           const n = perCapability.get(c.capability) ?? 0;
           perCapability.set(c.capability, n + 1);
           return n < PER_CAPABILITY;
         })
         .slice(0, CANDIDATES);
+      const candidates: Candidate[] = (await withToolRows(ctx, search, ranked)).map((c) => ('maker' in c ? { ...c, provider: c.maker } : c));
       const job = { q, reading: readJob(read, vocab) };
       const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
       const stream = new ReadableStream<Uint8Array>({
