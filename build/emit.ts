@@ -32,6 +32,7 @@ export async function emitCatalog(r: Resolved, out: string, sourceHash: string, 
   }
   write('search/rows.json', r.searchRows);
   write('search/capabilities.json', r.searchCapabilities);
+  write('search/finder.json', r.finder);
   write('search/index.json', await exportSearchIndex(r.searchRows, r.searchCapabilities));
   write('runtime.json', r.runtime);
   write('COVERAGE.md', r.coverage);

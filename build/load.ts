@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
-import type { CapabilitySrc, PlatformSrc, ProviderSrc, SourcePos, VocabularyFileSrc } from '../language/types.ts';
+import type { CapabilitySrc, FinderSrc, PlatformSrc, ProviderSrc, SourcePos, VocabularyFileSrc } from '../language/types.ts';
 
 export interface SourceFile<T> {
   file: string;
@@ -14,6 +14,8 @@ export interface SourceFile<T> {
 export interface LoadedCatalog {
   root: string;
   platforms: SourceFile<{ platforms: PlatformSrc[] }> | null;
+  /** finder.yaml, when the catalog has one: without it the finder knows no act */
+  finder: SourceFile<FinderSrc> | null;
   capabilities: SourceFile<CapabilitySrc>[];
   /** vocabulary/: the words of capabilities that no file in capabilities/ routes */
   vocabularies: SourceFile<VocabularyFileSrc>[];
@@ -91,6 +93,7 @@ export function loadCatalog(root: string, only?: Set<string>): LoadedCatalog {
   return {
     root,
     platforms: existsSync(platformsPath) ? read(platformsPath) : null,
+    finder: existsSync(join(root, 'finder.yaml')) ? read(join(root, 'finder.yaml')) : null,
     capabilities: yamlFiles(join(root, 'capabilities')).map((p) => read<CapabilitySrc>(p)).filter((x) => x !== null),
     vocabularies: yamlFiles(join(root, 'vocabulary')).map((p) => read<VocabularyFileSrc>(p)).filter((x) => x !== null),
     providers: providers.filter((x) => x !== null),

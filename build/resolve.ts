@@ -1,7 +1,7 @@
 // Validated sources -> everything dist/catalog holds. Pure; deterministic (same input, same output).
 import type { LoadedCatalog } from './load.ts';
 import type {
-  CapabilityDoc, CapabilitySrc, CatalogEntry, CostOut, EndpointOut, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow, VocabularyFileSrc,
+  CapabilityDoc, CapabilitySrc, CatalogEntry, CostOut, EndpointOut, FinderSrc, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow, VocabularyFileSrc,
 } from '../language/types.ts';
 import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
@@ -18,6 +18,8 @@ export interface Resolved {
   entries: CatalogEntry[];
   searchRows: SearchRow[];
   searchCapabilities: CapabilityDoc[];
+  /** search/finder.json: the finder's words for jobs that ask svc to act */
+  finder: FinderSrc;
   runtime: RuntimeCatalog;
   coverage: string;
 }
@@ -121,7 +123,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
     capabilities: capabilities.size,
     platforms: platforms.size,
   };
-  return { manifest, platforms: platformRows, shelves: shelfList, entries, searchRows, searchCapabilities, runtime, coverage: coverageMarkdown(entries, runtime, cat.providers.map((p) => p.data)) };
+  return { manifest, platforms: platformRows, shelves: shelfList, entries, searchRows, searchCapabilities, finder: cat.finder?.data ?? { acts: [], openers: [] }, runtime, coverage: coverageMarkdown(entries, runtime, cat.providers.map((p) => p.data)) };
 }
 
 /** The days a price's words were read. */

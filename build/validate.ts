@@ -5,6 +5,7 @@ import platformsSchema from './schema/platforms.schema.json' with { type: 'json'
 import capabilitySchema from './schema/capability.schema.json' with { type: 'json' };
 import providerSchema from './schema/provider.schema.json' with { type: 'json' };
 import vocabularySchema from './schema/vocabulary.schema.json' with { type: 'json' };
+import finderSchema from './schema/finder.schema.json' with { type: 'json' };
 import type { LoadedCatalog, SourceFile } from './load.ts';
 import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 import { transforms } from '../language/transforms.ts';
@@ -31,8 +32,9 @@ function jsonErrorPos(file: string, text: string): SourcePos {
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
-const validators: Record<'platforms' | 'capability' | 'provider' | 'vocabulary', ValidateFunction> = {
+const validators: Record<'platforms' | 'finder' | 'capability' | 'provider' | 'vocabulary', ValidateFunction> = {
   platforms: ajv.compile(platformsSchema),
+  finder: ajv.compile(finderSchema),
   capability: ajv.compile(capabilitySchema),
   provider: ajv.compile(providerSchema),
   // after capability: it refers to the capability schema's vocabulary
@@ -207,6 +209,7 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
     return errors;
   }
   errors.push(...schemaErrors('platforms', cat.platforms));
+  if (cat.finder) errors.push(...schemaErrors('finder', cat.finder));
   const capErrs = cat.capabilities.map((c) => schemaErrors('capability', c));
   const provErrs = cat.providers.map((p) => schemaErrors('provider', p, p.data?.service));
   errors.push(...capErrs.flat(), ...provErrs.flat());

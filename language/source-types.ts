@@ -9,6 +9,14 @@ export interface PlatformSrc {
   description: string;
 }
 
+/** finder.yaml: the words by which the finder knows a job asks svc to act rather than to read data */
+export interface FinderSrc {
+  /** verbs of jobs no operation does (send, book, buy…): every operation reads, finds, checks or lists */
+  acts: string[];
+  /** words a job may open with before its verb ("please", "can you") */
+  openers: string[];
+}
+
 export interface FilterSrc {
   type: FieldType;
   default?: string | number | null;

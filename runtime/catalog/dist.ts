@@ -6,7 +6,7 @@
 // stays flat however large the catalog grows. No YAML is read at run time.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CatalogEntry, Manifest, RuntimeCatalog, SearchRow } from '../../language/types.ts';
+import type { CatalogEntry, FinderSrc, Manifest, RuntimeCatalog, SearchRow } from '../../language/types.ts';
 import { shelfHints, withoutHidden, type PlatformRow, type ShelfCapability } from '../../language/shelves.ts';
 import { SearchEngine, type SearchIndexDump } from '../../language/search.ts';
 import { Lru } from '../util/lru.ts';
@@ -34,6 +34,8 @@ export interface DistCatalog {
   /** providers, operations and capabilities, parsed on first read (create-runtime.ts warms it after the search index) */
   readonly runtime: RuntimeCatalog;
   entry(id: string): CatalogEntry | null;
+  /** the finder's words for jobs that ask svc to act (search/finder.json; none in a catalog built without it) */
+  finder(): FinderSrc;
 }
 
 /** The runtime catalog alone (providers, operations, capabilities): what the sandbox serves. */
@@ -83,6 +85,7 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
     get runtime() {
       return (runtime ??= loadRuntime(distDir));
     },
+    finder: () => (existsSync(join(dir, 'search/finder.json')) ? json<FinderSrc>('search/finder.json') : { acts: [], openers: [] }),
     entry: (id) => {
       const bytes = endpointBytes(id);
       return bytes ? (JSON.parse(bytes.toString('utf8')) as CatalogEntry) : null;

@@ -4,6 +4,7 @@
 // picks. A job counts as known when one of its words is a word of an operation (name, id, provider,
 // terms) or of a capability's vocabulary. No node imports: the dashboard runs it too.
 import type { CapabilityDoc, SearchRow } from '../../language/dist-types.ts';
+import type { FinderSrc } from '../../language/source-types.ts';
 import { searchEncoder } from '../../language/encoder.ts';
 
 export interface CatalogWords {
@@ -16,7 +17,7 @@ export interface CatalogWords {
 const textOf = (r: SearchRow) => `${r.name} ${r.endpoint_id.replaceAll('.', ' ')} ${r.provider_display} ${(r.terms ?? []).join(' ')}`;
 const vocabularyText = (d: CapabilityDoc) => [d.capability.replaceAll('.', ' '), d.description, ...d.vocabulary.terms, ...d.vocabulary.phrasings,
   ...Object.values(d.vocabulary.has).flat(), ...Object.values(d.vocabulary.gets).flat()].join(' ');
-const writtenWords = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const writtenWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** Prepared once per catalog. */
 export function catalogWords(rows: SearchRow[], docs: CapabilityDoc[]): CatalogWords {
@@ -41,3 +42,21 @@ export function namesNothing(words: CatalogWords, terms: string[], job: string, 
 /** The finder's verdict for such a job, in the user's words. */
 export const nothingVerdict = (job: string): string =>
   `Nothing does this: no operation in the catalog knows any word of '${job}'. Describe the data you want in a few words, such as "verify an email" or "company from a domain".`;
+
+/**
+ * The act a job asks for, when it opens (after any of the finder's openers) with a verb no operation
+ * does: 'book' of "please book a flight to Paris". Such a job shares words with the catalog ("paris",
+ * "email") but asks svc to do something, not to read data. "send me the emails of…" asks for data.
+ */
+export function actAsked(finder: FinderSrc, job: string): string | null {
+  const openers = finder.openers.map(writtenWords).sort((a, b) => b.length - a.length);
+  let words = writtenWords(job);
+  for (let opener = openers.find((o) => startsWith(words, o)); opener; opener = openers.find((o) => startsWith(words, o))) words = words.slice(opener.length);
+  const [verb, next] = words;
+  return verb !== undefined && finder.acts.includes(verb) && next !== 'me' && next !== 'us' ? verb : null;
+}
+const startsWith = (words: string[], start: string[]) => start.length > 0 && start.every((w, i) => words[i] === w);
+
+/** The finder's verdict for a job that asks svc to act. */
+export const actVerdict = (job: string, act: string): string =>
+  `Nothing does this: every operation in the catalog reads data (it looks up, finds, checks or lists); none can ${act} for you ('${job}'). Describe the data you want, such as "verify an email" or "company from a domain".`;

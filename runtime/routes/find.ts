@@ -10,7 +10,7 @@ import { localJudge } from '../find/judge-local.ts';
 import { chatJudge } from '../find/judge-chat.ts';
 import { RateLimit } from '../find/rate-limit.ts';
 import { readJob, vocabularies } from '../find/read-job.ts';
-import { catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
+import { actAsked, actVerdict, catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 import { onceAsync } from '../util/once.ts';
 import { toolHits, withToolRows, withTools } from '../hub/tool-rows.ts';
@@ -26,7 +26,7 @@ const finderOf = perContext(({ catalog, config, state }) => ({
     const search = await catalog.search();
     const docs = search.capabilities;
     const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs) : localJudge;
-    return { search, vocab: vocabularies(docs), words: catalogWords(search.rows, docs), judge };
+    return { search, vocab: vocabularies(docs), words: catalogWords(search.rows, docs), finder: catalog.finder(), judge };
   }),
 }));
 
@@ -41,13 +41,14 @@ export const findRoutes = [
       const { limit, reader } = finderOf(ctx);
       const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
       if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
-      const { search, vocab, words, judge } = await reader();
+      const { search, vocab, words, finder, judge } = await reader();
+      const act = actAsked(finder, q);
       const read = search.read(q);
       const perCapability = new Map<string, number>();
       const operations: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
         .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
       // live hub tools among them by the same scores; a tool's maker stands as its provider
-      const ranked = namesNothing(words, read.terms.map((t) => t.term), q) ? [] : withTools(operations, await toolHits(ctx, search, q))
+      const ranked = act || namesNothing(words, read.terms.map((t) => t.term), q) ? [] : withTools(operations, await toolHits(ctx, search, q))
         .filter((c) => {
           const n = perCapability.get(c.capability) ?? 0;
           perCapability.set(c.capability, n + 1);
@@ -61,7 +62,7 @@ export const findRoutes = [
         async start(out) {
           out.enqueue(line({ event: 'candidates', q, candidates }));
           if (!candidates.length) {
-            out.enqueue(line({ event: 'judged', kept: [], verdict: nothingVerdict(q) }));
+            out.enqueue(line({ event: 'judged', kept: [], verdict: act ? actVerdict(q, act) : nothingVerdict(q) }));
             out.close();
             return;
           }

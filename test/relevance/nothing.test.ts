@@ -42,4 +42,16 @@ describe('the finder on jobs nothing does', () => {
     expect(picks[0]).toBe('people.email.verify');
     expect(picks.indexOf('people.email.find')).not.toBe(0);
   });
+
+  it('reads a job that asks for data as one, though it opens with a verb the finder counts as an act', async () => {
+    for (const q of ['send me the work emails of the founders of stripe.com', 'share us the phone number of jane doe at acme']) {
+      const { judged } = await find(q);
+      expect(judged?.verdict, q).not.toMatch(/^Nothing does this/);
+      expect(judged?.kept.length, q).toBeGreaterThan(0);
+    }
+  });
+
+  it('names the act it cannot do', async () => {
+    expect((await find('please book a flight to paris')).judged?.verdict).toMatch(/^Nothing does this: every operation in the catalog reads data .*none can book for you/);
+  });
 });
