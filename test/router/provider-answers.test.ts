@@ -1,5 +1,5 @@
 // Children read against answers shaped as their providers document them (not as the sandbox derives
-// them from our own YAML): Snov's prospects task, Clearout's bearer header.
+// them from our own YAML): Snov's prospects task, Clearout's bearer header, Tomba's count of a Domain Search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +45,17 @@ describe('Clearout', () => {
     const op = runtime.operations['clearout.people.email.verify'];
     const req = buildChildRequest(op, runtime.providers.clearout, op.request!, { email: 'jane@acme.com' }, 'clearout-token-123', {});
     expect(req.headers.authorization).toBe('Bearer clearout-token-123');
+  });
+});
+
+describe('Tomba', () => {
+  // docs.tomba.io/rate-limits: "Domain Search | Counted 1 for up to 10 Emails"; a page of 50 would be five
+  // requests billed as one, so the child never asks for more than 10.
+  it('asks a Domain Search for at most 10 emails, the one request its price holds', () => {
+    const op = runtime.operations['tomba.people.search'];
+    const req = buildChildRequest(op, runtime.providers.tomba, op.request!, { company_domain: 'stripe.com', limit: 50 }, 'ta_key:ts_secret', {});
+    expect(req.url.searchParams.get('limit')).toBe('10');
+    expect(op.cost).toMatchObject({ type: 'per_call', value: 1, source: 'documented' });
   });
 });
 
