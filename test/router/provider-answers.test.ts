@@ -1,5 +1,6 @@
 // Children read against answers shaped as their providers document them (not as the sandbox derives
-// them from our own YAML): Snov's prospects task, Clearout's bearer header.
+// them from our own YAML): Snov's prospects task, Clearout's, Kickbox's and Emailable's keys, Apollo's
+// email credit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,6 +49,38 @@ describe('Clearout', () => {
   });
 });
 
+describe('Kickbox', () => {
+  // docs.kickbox.com/docs/using-the-api: the `apikey` query parameter or a Bearer header; no `token` scheme
+  it('is sent Authorization: Bearer <key>, one of the two forms its quickstart documents', () => {
+    const op = runtime.operations['kickbox.people.email.verify'];
+    const req = buildChildRequest(op, runtime.providers.kickbox, op.request!, { email: 'jane@acme.com' }, 'live_kickbox123', {});
+    expect(req.headers.authorization).toBe('Bearer live_kickbox123');
+    expect(req.url.searchParams.get('email')).toBe('jane@acme.com');
+  });
+});
+
+describe('Emailable', () => {
+  // emailable.com/docs/api: GET https://api.emailable.com/v1/verify?email=…&api_key=…
+  it('is sent the key as the api_key URL parameter, as its API reference shows', () => {
+    const op = runtime.operations['emailable.people.email.verify'];
+    const req = buildChildRequest(op, runtime.providers.emailable, op.request!, { email: 'john@smith.com' }, 'live_emailable123', {});
+    expect(req.url.pathname).toBe('/v1/verify');
+    expect(req.url.searchParams.get('api_key')).toBe('live_emailable123');
+    expect(req.url.searchParams.get('email')).toBe('john@smith.com');
+    expect(req.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('Apollo', () => {
+  // docs.apollo.io/docs/api-pricing: a match with a verified email costs 1 export credit and 1 email credit
+  it('bills an email found by people/match as two credits, the profile alone as one', () => {
+    const find = runtime.operations['apollo.people.email.find'];
+    const profile = runtime.operations['apollo.people.enrich'];
+    expect(find.cost).toMatchObject({ type: 'per_success', value: 2, currency: 'credits' });
+    expect(find.price_micro).toBe(2 * profile.price_micro);
+  });
+});
+
 describe('through the sandbox', () => {
   let w: RoutedWorld;
   beforeAll(async () => { w = await routedWorld(REAL_DIST); });
@@ -58,5 +91,10 @@ describe('through the sandbox', () => {
     expect(r.body._svc.served_by).toBe('snov.people.search');
     expect(r.body.output.people[0].full_name).toMatch(/\S+ \S+/);
     expect(r.body.output.total).toEqual(expect.any(Number));
+  });
+
+  it('Kickbox answers a call sent with the Bearer key', async () => {
+    const r = await w.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Prefer': 'kickbox' });
+    expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: 'kickbox.people.email.verify', outcome: 'hit' });
   });
 });
