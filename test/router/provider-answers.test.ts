@@ -13,6 +13,12 @@ import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
 const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 
+/** The request a routed child sends for these call fields with this key, placed as its provider's auth says. */
+function childRequest(id: string, fields: Record<string, unknown>, key: string) {
+  const op = runtime.operations[id];
+  return buildChildRequest(op, runtime.providers[op.provider], op.request!, fields, key, {});
+}
+
 describe('snov.people.search reads Snov\'s prospects task as Snov documents it', () => {
   const op = runtime.operations['snov.people.search'];
   const cap = runtime.capabilities['people.search'];
@@ -43,8 +49,7 @@ describe('snov.people.search reads Snov\'s prospects task as Snov documents it',
 
 describe('Clearout', () => {
   it('is sent Authorization: Bearer <token>, as its API overview says', () => {
-    const op = runtime.operations['clearout.people.email.verify'];
-    const req = buildChildRequest(op, runtime.providers.clearout, op.request!, { email: 'jane@acme.com' }, 'clearout-token-123', {});
+    const req = childRequest('clearout.people.email.verify', { email: 'jane@acme.com' }, 'clearout-token-123');
     expect(req.headers.authorization).toBe('Bearer clearout-token-123');
   });
 });
@@ -52,8 +57,7 @@ describe('Clearout', () => {
 describe('Kickbox', () => {
   // docs.kickbox.com/docs/using-the-api: the `apikey` query parameter or a Bearer header; no `token` scheme
   it('is sent Authorization: Bearer <key>, one of the two forms its quickstart documents', () => {
-    const op = runtime.operations['kickbox.people.email.verify'];
-    const req = buildChildRequest(op, runtime.providers.kickbox, op.request!, { email: 'jane@acme.com' }, 'live_kickbox123', {});
+    const req = childRequest('kickbox.people.email.verify', { email: 'jane@acme.com' }, 'live_kickbox123');
     expect(req.headers.authorization).toBe('Bearer live_kickbox123');
     expect(req.url.searchParams.get('email')).toBe('jane@acme.com');
   });
@@ -62,8 +66,7 @@ describe('Kickbox', () => {
 describe('Emailable', () => {
   // emailable.com/docs/api: GET https://api.emailable.com/v1/verify?email=…&api_key=…
   it('is sent the key as the api_key URL parameter, as its API reference shows', () => {
-    const op = runtime.operations['emailable.people.email.verify'];
-    const req = buildChildRequest(op, runtime.providers.emailable, op.request!, { email: 'john@smith.com' }, 'live_emailable123', {});
+    const req = childRequest('emailable.people.email.verify', { email: 'john@smith.com' }, 'live_emailable123');
     expect(req.url.pathname).toBe('/v1/verify');
     expect(req.url.searchParams.get('api_key')).toBe('live_emailable123');
     expect(req.url.searchParams.get('email')).toBe('john@smith.com');
