@@ -1,5 +1,6 @@
 // Children read against answers shaped as their providers document them (not as the sandbox derives
-// them from our own YAML): Snov's prospects task, Clearout's bearer header, Tomba's count of a Domain Search.
+// them from our own YAML): Snov's prospects task, Clearout's, Kickbox's and Emailable's keys, Apollo's
+// email credit, Tomba's count of a Domain Search.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,12 @@ import { REAL_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
 const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
+
+/** The request a routed child sends for these call fields with this key, placed as its provider's auth says. */
+function childRequest(id: string, fields: Record<string, unknown>, key: string) {
+  const op = runtime.operations[id];
+  return buildChildRequest(op, runtime.providers[op.provider], op.request!, fields, key, {});
+}
 
 describe('snov.people.search reads Snov\'s prospects task as Snov documents it', () => {
   const op = runtime.operations['snov.people.search'];
@@ -42,9 +49,38 @@ describe('snov.people.search reads Snov\'s prospects task as Snov documents it',
 
 describe('Clearout', () => {
   it('is sent Authorization: Bearer <token>, as its API overview says', () => {
-    const op = runtime.operations['clearout.people.email.verify'];
-    const req = buildChildRequest(op, runtime.providers.clearout, op.request!, { email: 'jane@acme.com' }, 'clearout-token-123', {});
+    const req = childRequest('clearout.people.email.verify', { email: 'jane@acme.com' }, 'clearout-token-123');
     expect(req.headers.authorization).toBe('Bearer clearout-token-123');
+  });
+});
+
+describe('Kickbox', () => {
+  // docs.kickbox.com/docs/using-the-api: the `apikey` query parameter or a Bearer header; no `token` scheme
+  it('is sent Authorization: Bearer <key>, one of the two forms its quickstart documents', () => {
+    const req = childRequest('kickbox.people.email.verify', { email: 'jane@acme.com' }, 'live_kickbox123');
+    expect(req.headers.authorization).toBe('Bearer live_kickbox123');
+    expect(req.url.searchParams.get('email')).toBe('jane@acme.com');
+  });
+});
+
+describe('Emailable', () => {
+  // emailable.com/docs/api: GET https://api.emailable.com/v1/verify?email=…&api_key=…
+  it('is sent the key as the api_key URL parameter, as its API reference shows', () => {
+    const req = childRequest('emailable.people.email.verify', { email: 'john@smith.com' }, 'live_emailable123');
+    expect(req.url.pathname).toBe('/v1/verify');
+    expect(req.url.searchParams.get('api_key')).toBe('live_emailable123');
+    expect(req.url.searchParams.get('email')).toBe('john@smith.com');
+    expect(req.headers.authorization).toBeUndefined();
+  });
+});
+
+describe('Apollo', () => {
+  // docs.apollo.io/docs/api-pricing: a match with a verified email costs 1 export credit and 1 email credit
+  it('bills an email found by people/match as two credits, the profile alone as one', () => {
+    const find = runtime.operations['apollo.people.email.find'];
+    const profile = runtime.operations['apollo.people.enrich'];
+    expect(find.cost).toMatchObject({ type: 'per_success', value: 2, currency: 'credits' });
+    expect(find.price_micro).toBe(2 * profile.price_micro);
   });
 });
 
@@ -53,7 +89,7 @@ describe('Tomba', () => {
   // requests billed as one, so the child never asks for more than 10.
   it('asks a Domain Search for at most 10 emails, the one request its price holds', () => {
     const op = runtime.operations['tomba.people.search'];
-    const req = buildChildRequest(op, runtime.providers.tomba, op.request!, { company_domain: 'stripe.com', limit: 50 }, 'ta_key:ts_secret', {});
+    const req = childRequest('tomba.people.search', { company_domain: 'stripe.com', limit: 50 }, 'ta_key:ts_secret');
     expect(req.url.searchParams.get('limit')).toBe('10');
     expect(op.cost).toMatchObject({ type: 'per_call', value: 1, source: 'documented' });
   });
@@ -69,5 +105,10 @@ describe('through the sandbox', () => {
     expect(r.body._svc.served_by).toBe('snov.people.search');
     expect(r.body.output.people[0].full_name).toMatch(/\S+ \S+/);
     expect(r.body.output.total).toEqual(expect.any(Number));
+  });
+
+  it('Kickbox answers a call sent with the Bearer key', async () => {
+    const r = await w.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Prefer': 'kickbox' });
+    expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: 'kickbox.people.email.verify', outcome: 'hit' });
   });
 });
