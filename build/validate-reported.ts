@@ -4,11 +4,19 @@
 import type { OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 import type { BuildError } from './build-error.ts';
 
-/** A reported charge is in USD or in the price's own currency, on a price it can be converted at. */
+/** an HTTP field name (RFC 9110 token), lower-case as the runtime reads answers' headers */
+const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]+$/;
+
+/**
+ * A reported charge is read from one place, a body path or a header named as the runtime reads it,
+ * in USD or in the price's own currency, on a price it can be converted at.
+ */
 export function reportedChargeErrors(op: OperationSrc, at: (...path: Array<string | number>) => SourcePos, provider: ProviderSrc): BuildError[] {
   const rc = op.cost?.reported_charge;
   if (!rc) return [];
   const err = (message: string): BuildError => ({ pos: at('cost', 'reported_charge'), provider: provider.service, message });
+  if ((rc.path === undefined) === (rc.header === undefined)) return [err('cost.reported_charge: name exactly one of `path` (in the JSON answer) or `header` (a response header)')];
+  if (rc.header !== undefined && !HEADER_NAME.test(rc.header)) return [err(`cost.reported_charge.header '${rc.header}': a header name as a token in lower case (no capitals, spaces or colon)`)];
   const cost = op.cost!;
   if (cost.type === 'free' || cost.usd === null || !(cost.value > 0)) return [err(`cost.reported_charge: a ${cost.type} price of ${cost.value} ${cost.currency} (usd ${cost.usd}) gives no price per ${rc.unit} to convert the provider's figure at`)];
   const unit = rc.unit.toLowerCase();

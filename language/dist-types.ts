@@ -1,5 +1,5 @@
 // Shapes of dist/catalog/ (what the build emits and the runtime, the sandbox and a CDN read).
-import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, EvidenceSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, PageSizeSrc, PriceSource, ProviderSrc, RequestSrc, ResponseSrc, VerifySrc, VocabularySrc } from './source-types.ts';
+import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, EvidenceSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, PageSizeSrc, PriceSource, ProviderSrc, ReportedChargeSrc, RequestSrc, ResponseSrc, VerifySrc, VocabularySrc } from './source-types.ts';
 
 export interface CostOut {
   type: CostType;
@@ -18,7 +18,7 @@ export interface CostOut {
   note: string | null;
   varies?: boolean;
   usd: number | null;
-  reported_charge?: { path: string; unit: string };
+  reported_charge?: ReportedChargeSrc;
 }
 
 export interface Observed {

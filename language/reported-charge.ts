@@ -26,11 +26,20 @@ export function microPerReportedUnit(op: Reporting): number {
   return (op.price_micro * cost.per) / cost.value;
 }
 
-/** The provider's reported charge in an answer, or null where the answer states none (or not a number ≥ 0). */
-export function readReported(op: Reporting, answer: unknown): ReportedCharge | null {
+/** A provider's answer as the charge is read from it: the parsed JSON body, and the response headers by lower-case name. */
+export interface ReportingAnswer {
+  body: unknown;
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/**
+ * The provider's reported charge in an answer (at its body path, or in its header), or null where
+ * the answer states none, or not one number ≥ 0 (a header sent twice states no one figure).
+ */
+export function readReported(op: Reporting, answer: ReportingAnswer): ReportedCharge | null {
   const rc = op.cost?.reported_charge;
   if (!rc) return null;
-  const raw = getPath(answer, rc.path);
+  const raw = rc.header !== undefined ? answer.headers?.[rc.header] : getPath(answer.body, rc.path!);
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   if (!Number.isFinite(value) || value < 0) return null;
   return { value, unit: rc.unit, micro: Math.round(value * microPerReportedUnit(op)) };
@@ -55,9 +64,15 @@ export interface ChargeDecision {
  * caller pays what the provider charged, 0% markup), never more than `capMicro` (what the ceiling
  * left when the attempt was planned); else the list price.
  */
-export function decideCharge(op: Reporting, listMicro: number, answer: unknown, capMicro: number): ChargeDecision {
+export function decideCharge(op: Reporting, listMicro: number, answer: ReportingAnswer, capMicro: number): ChargeDecision {
   const reported = readReported(op, answer);
   if (!reported) return { micro: listMicro, list_micro: listMicro };
   if (reported.micro > capMicro) return { micro: Math.max(0, capMicro), list_micro: listMicro, reported, cap_micro: Math.max(0, capMicro) };
   return { micro: reported.micro, list_micro: listMicro, reported };
+}
+
+/** A decision's figures as a ledger entry keeps them (both, where the provider stated its charge; else none). */
+export function ledgerFigures(d: ChargeDecision | null): { list_micro: number; reported_micro: number; reported_value: number; reported_unit: string } | undefined {
+  if (!d?.reported) return undefined;
+  return { list_micro: d.list_micro, reported_micro: d.reported.micro, reported_value: d.reported.value, reported_unit: d.reported.unit };
 }

@@ -156,7 +156,15 @@ export interface CostSrc {
   /** what nothing quoted states: the whole price when estimated, else the dollar rate */
   assumed?: string;
   note?: string | null;
-  reported_charge?: { path: string; unit: string };
+  reported_charge?: ReportedChargeSrc;
+}
+
+/** Where a provider's own answer states what it charged: a path in its JSON body or a response header (exactly one), and the unit. */
+export interface ReportedChargeSrc {
+  path?: string;
+  /** a lower-case header name */
+  header?: string;
+  unit: string;
 }
 
 export interface AsyncSrc {

@@ -8,10 +8,11 @@
 // balance, a call never reports a charge the ledger did not take, and a refund never gives back more
 // than the charge it names. Where storage is shared, a paid attempt is two round trips: the hold and
 // the charge.
-import { teamAccount, type State } from './state/index.ts';
+import { teamAccount, type ReportedFigures, type State } from './state/index.ts';
 import { randomHex } from './util/call-id.ts';
 
-export interface ChargeRef {
+/** what a charge's ledger entry names: the call, what it called, and the provider's reported figures where it stated its charge */
+export interface ChargeRef extends ReportedFigures {
   endpoint_id?: string;
   call_id?: string;
   tool_id?: string;
@@ -51,8 +52,11 @@ export interface Spend<T> {
   /** the least the call could cost (default `worst`): a balance below it is a `short` refusal */
   least?: number;
   ref: ChargeRef;
-  /** the work, run once the hold stands; answers its price (0: nothing to charge) and its result */
-  run: () => Promise<{ price: number; result: T }>;
+  /**
+   * the work, run once the hold stands; answers its price (0: nothing to charge), its result, and
+   * the figures a provider reported for it, which the charge's ledger entry keeps beside `ref`'s
+   */
+  run: () => Promise<{ price: number; result: T; figures?: ReportedFigures }>;
   /**
    * How the charge is made, for a door that must write something first (a hub run's earning due);
    * `charge` is the hold's own. Without it the hold charges directly.
@@ -92,8 +96,9 @@ export class Spending {
     const reserved = await this.reserve(s.teamId, s.worst, s.least ?? s.worst);
     if (isRefusal(reserved)) return { refused: reserved };
     try {
-      const { price, result } = await s.run();
-      const charge = () => reserved.charge(price, s.ref);
+      const { price, result, figures } = await s.run();
+      const ref = figures ? { ...s.ref, ...figures } : s.ref;
+      const charge = () => reserved.charge(price, ref);
       const charged = price === 0 ? 0 : s.charging ? await s.charging(charge, price) : await charge();
       return { charged, result };
     } finally {

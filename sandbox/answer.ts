@@ -15,6 +15,8 @@ export interface Answered {
   status: number;
   body: unknown;
   charge: Charge | null;
+  /** headers the answer carries besides its content type (a charge stated in a header: reported.ts) */
+  headers?: Record<string, string>;
 }
 
 export interface DataCall {

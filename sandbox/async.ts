@@ -46,7 +46,7 @@ function submitBody(a: AsyncSrc, example: unknown, id: string): unknown {
 export function submitJob(jobs: JobStore, a: AsyncSrc, example: unknown, final: Answered, hash: number, report: (done: Answered) => Answered): Answered {
   const placed = final.status === 200;
   const job = jobs.create({ async: a, status: final.status, body: final.body, charge: final.charge }, hash);
-  if (placed) ({ body: job.body, charge: job.charge } = report({ status: 200, body: finalBody(a, example, final.body, job.id), charge: job.charge }));
+  if (placed) ({ body: job.body, charge: job.charge, headers: job.headers } = report({ status: 200, body: finalBody(a, example, final.body, job.id), charge: job.charge }));
   return { status: 200, body: submitBody(a, example, job.id), charge: null };
 }
 
@@ -59,7 +59,7 @@ export function pollJob(job: Job): Answered {
   }
   const charge = job.billed ? null : job.charge;
   job.billed = true;
-  return { status: job.status, body: structuredClone(job.body), charge };
+  return { status: job.status, body: structuredClone(job.body), charge, headers: job.headers };
 }
 
 /** The job id a poll request carries, read where the async block says. */

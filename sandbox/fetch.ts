@@ -2,8 +2,8 @@
 import type { Sandbox } from './sandbox.ts';
 import type { SandboxAnswer, SandboxRequest } from './types.ts';
 
-const asJson = (status: number, body: unknown): Response =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const asJson = (status: number, body: unknown, headers?: Record<string, string>): Response =>
+  new Response(JSON.stringify(body), { status, headers: { ...headers, 'content-type': 'application/json' } });
 
 /** `/_sandbox/billing`, `/_sandbox/tokens`, `/_sandbox/reset`; null for anything else. */
 export function controlAnswer(sb: Sandbox, method: string, pathname: string): { status: number; body: unknown } | null {
@@ -35,7 +35,7 @@ async function toResponse(sb: Sandbox, a: SandboxAnswer, signal: AbortSignal): P
   if (a.delayMs && !(await sleep(a.delayMs, signal))) return Response.error();
   if (a.kind === 'text') return new Response(a.text, { status: a.status, headers: { 'content-type': a.contentType } });
   if (a.charge) sb.record(a.charge);
-  return asJson(a.status, a.body);
+  return asJson(a.status, a.body, a.headers);
 }
 
 export function fetchHandler(sb: Sandbox): (request: Request) => Promise<Response> {

@@ -9,6 +9,8 @@ export interface Job {
   status: number;
   body: unknown;
   charge: Charge | null;
+  /** the final poll answer's headers (a charge stated in a header) */
+  headers?: Record<string, string>;
   polls: number;
   billed: boolean;
 }

@@ -88,7 +88,7 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
   }
 
   function withCharge(a: Answered, delayMs?: number): SandboxAnswer {
-    return { kind: 'json', status: a.status, body: a.body, delayMs, ...(a.charge ? { charge: a.charge } : {}) };
+    return { kind: 'json', status: a.status, body: a.body, delayMs, ...(a.charge ? { charge: a.charge } : {}), ...(a.headers ? { headers: a.headers } : {}) };
   }
 
   return {

@@ -22,9 +22,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function send(res: ServerResponse, status: number, text: string, type = 'application/json'): Promise<void> {
+function send(res: ServerResponse, status: number, text: string, type = 'application/json', headers?: Record<string, string>): Promise<void> {
   return new Promise((resolve) => {
-    res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(text) });
+    res.writeHead(status, { ...headers, 'content-type': type, 'content-length': Buffer.byteLength(text) });
     res.end(text, () => resolve());
   });
 }
@@ -46,7 +46,7 @@ async function write(sb: Sandbox, a: SandboxAnswer, res: ServerResponse): Promis
   if (a.kind === 'text') return send(res, a.status, a.text, a.contentType);
   const text = JSON.stringify(a.body);
   if (a.charge && !res.destroyed) sb.record(a.charge);
-  await send(res, a.status, text);
+  await send(res, a.status, text, 'application/json', a.headers);
 }
 
 async function serve(sb: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -31,7 +31,7 @@ export interface Charge {
 }
 
 export type SandboxAnswer =
-  | { kind: 'json'; status: number; body: unknown; delayMs?: number; charge?: Charge }
+  | { kind: 'json'; status: number; body: unknown; delayMs?: number; charge?: Charge; headers?: Record<string, string> }
   | { kind: 'text'; status: number; text: string; contentType: string; delayMs?: number }
   | { kind: 'reset' }
   | { kind: 'stall'; ms: number };

@@ -13,6 +13,8 @@ export interface ChildAnswer {
   body: unknown;
   text: string;
   ms: number;
+  /** the answer's headers, lower-case names as undici gives them (where a provider may state its charge) */
+  headers?: IncomingHttpHeaders;
   /** set when no usable HTTP answer came back: timeout, reset or refused, or a body past the size limit */
   failure?: 'timeout' | 'network' | 'too_large';
 }
@@ -60,6 +62,7 @@ class Gathered {
 class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   private status = 0;
+  private headers: IncomingHttpHeaders | undefined;
   private settled = false;
   private readonly gathered: Gathered;
   private readonly timer: NodeJS.Timeout;
@@ -78,6 +81,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     this.status = statusCode;
+    this.headers = headers;
     if (Number(headers['content-length']) > this.maxBytes) this.fail('too_large');
   }
 
@@ -92,7 +96,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     const text = this.gathered.text();
     let body: unknown;
     try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
-    this.done({ status: this.status, body, text, ms: Math.round(performance.now() - this.t0) });
+    this.done({ status: this.status, body, text, ms: Math.round(performance.now() - this.t0), headers: this.headers });
   }
 
   /** the connection failed, closed early, sent no HTTP answer, or the request could not be sent */

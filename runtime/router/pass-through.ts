@@ -15,7 +15,7 @@ import { classifyStatus, KEY_TROUBLE } from './classify.ts';
 import { redact } from './redact.ts';
 import { tokens, TokenRefused } from './token-exchange.ts';
 import { chargeMicro } from '../../language/prices.ts';
-import { decideCharge, type ChargeDecision } from '../../language/reported-charge.ts';
+import { decideCharge, ledgerFigures, type ChargeDecision } from '../../language/reported-charge.ts';
 import { checkBody, checkPath, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
 import { catalogPath, matchOperation, templateOf } from './pass-through-match.ts';
@@ -140,7 +140,7 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
     // the team's own key holds and charges nothing: the provider bills the team
     const spent = await deps.spending.spend({ teamId: team.id, worst, ref: { endpoint_id: op.endpoint_id, call_id: callId }, run: async () => {
       const result = await call();
-      return { price: result.price, result };
+      return { price: result.price, result, figures: ledgerFigures(result.decided) };
     } });
     if ('refused' in spent) {
       if (spent.refused.why === 'held') fail(402, 'Balance is held by calls in flight; retry when they finish.', ids);
@@ -209,7 +209,7 @@ async function called(deps: RouterDeps, op: OperationRuntime, outgoing: Outgoing
   }
   const listed = chargeMicro(op, outcome, outcome === 'hit' ? rowsOf(runtime, op, record, asked) : 0);
   // the provider's own figure where its answer states one (the answer that ended the call), within the caller's ceiling
-  const decided = outcome === 'error' ? null : decideCharge(op, listed, final.body, ceiling);
+  const decided = outcome === 'error' ? null : decideCharge(op, listed, final, ceiling);
   state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now(), charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined });
   return { outcome, final, first: answer, price: decided?.micro ?? listed, decided };
 }

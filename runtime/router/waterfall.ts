@@ -14,7 +14,7 @@ import { platformKey, type Env } from '../../language/provider-auth.ts';
 import { redact } from './redact.ts';
 import { tokens, TokenRefused } from './token-exchange.ts';
 import { attemptChargeMicro } from '../../language/prices.ts';
-import { decideCharge, type ChargeDecision, type ReportedCharge } from '../../language/reported-charge.ts';
+import { decideCharge, ledgerFigures, type ChargeDecision, type ReportedCharge } from '../../language/reported-charge.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import type { Refusal, Spending } from '../spending.ts';
@@ -248,11 +248,11 @@ async function paidAttempt(deps: RouterDeps, call: RouteCall, cap: Cap, a: Plann
   const run = async () => {
     const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
     const result = await attempt(deps, cap, op, prepared.fields, key!);
-    const { verdict, answer } = result;
+    const { verdict, answer, headers } = result;
     const listed = attemptChargeMicro(op, chargedAs(verdict), verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
     // what the provider says it charged, where its answer says (errors never cost)
-    const decided = verdict.outcome === 'error' ? null : decideCharge(op, listed, answer, ceilingLeft);
-    return { price: decided?.micro ?? listed, result: { ...result, listed, decided } };
+    const decided = verdict.outcome === 'error' ? null : decideCharge(op, listed, { body: answer, headers }, ceilingLeft);
+    return { price: decided?.micro ?? listed, result: { ...result, listed, decided }, figures: ledgerFigures(decided) };
   };
   if (a.key === 'own') {
     const { price, result } = await run();
@@ -272,6 +272,8 @@ interface Attempted {
   ms: number;
   raw: string;
   answer?: unknown;
+  /** the headers of the answer the verdict was read from */
+  headers?: ChildAnswer['headers'];
 }
 
 /**
@@ -312,7 +314,7 @@ function attemptWith(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: R
     if (!byStatus && op.async) return polled(deps, cap, op, answer, key, Date.now() + DEFAULT_TIMEOUT_MS);
     const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
     // The provider's own text (it parsed as JSON), so the answer is not serialised twice.
-    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key, placed), answer: answer.body };
+    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key, placed), answer: answer.body, headers: answer.headers };
   });
 }
 
@@ -324,7 +326,7 @@ async function polled(deps: RouterDeps, cap: Cap, op: OperationRuntime, answer: 
   const ms = answer.ms + (Date.now() - t0);
   if (job.kind === 'error') return { verdict: { outcome: 'error', reason: job.reason }, status: job.status, ms, raw: 'null' };
   if (job.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' }, status: answer.status, ms, raw: 'null' };
-  return { verdict: classifyRecord(cap, op, job.record), status: answer.status, ms, raw: redact(JSON.stringify(job.body ?? null), key), answer: job.body };
+  return { verdict: classifyRecord(cap, op, job.record), status: answer.status, ms, raw: redact(JSON.stringify(job.body ?? null), key), answer: job.body, headers: (job.answer ?? answer).headers };
 }
 
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */

@@ -75,15 +75,15 @@ export class RedisAtomics implements Atomics {
 
   private async send(account: string, draft: LedgerDraft, receipt: string, unhold = ''): Promise<LedgerEntry | null> {
     if (!Number.isSafeInteger(draft.amount_micro)) throw new TypeError(`amount must be integer micro-USD, got ${draft.amount_micro}`);
-    const { kind, amount_micro, endpoint_id, call_id, tool_id } = draft;
+    const { kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit } = draft;
     const at = nowIso();
     // the entry's JSON after its id, which the script puts first
-    const tail = `,${JSON.stringify({ at, kind, amount_micro, endpoint_id, call_id, tool_id }).slice(1)}`;
+    const tail = `,${JSON.stringify({ at, kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit }).slice(1)}`;
     const field = kind === 'earning' ? 'earnings' : 'balance';
     const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), receipt, ...holds(account), openReceipts(this.instances.me), field, String(amount_micro), tail, RECEIPT_S, unhold, account)));
     // heard: no other instance may take it for a doubt of this one
     if (id) this.instances.answered(receipt);
-    return id ? { id, at, kind, amount_micro, endpoint_id, call_id, tool_id } : null;
+    return id ? { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit } : null;
   }
 
   /** no receipt: a refund whose answer was lost is sent again, and gives only what is left */

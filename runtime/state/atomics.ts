@@ -3,7 +3,19 @@
 // own atomic operations (INCR, Lua), so callers never do read-modify-write on shared values themselves.
 export type LedgerKind = 'charge' | 'credit' | 'earning';
 
-export interface LedgerDraft {
+/**
+ * A charge whose provider stated what it billed (docs/routing.md, "Reported charges"): the catalog's
+ * price for the attempt, and the provider's figure in micro-USD and as stated. Absent on every other
+ * entry, and on the entries written before reports were kept (they read as they were written).
+ */
+export interface ReportedFigures {
+  list_micro?: number;
+  reported_micro?: number;
+  reported_value?: number;
+  reported_unit?: string;
+}
+
+export interface LedgerDraft extends ReportedFigures {
   kind: LedgerKind;
   /** signed: charges are negative; credits and earnings positive */
   amount_micro: number;

@@ -4,7 +4,7 @@
 import type { Config } from '../config.ts';
 import type { DistCatalog } from '../catalog/dist.ts';
 import type { LiveData } from '../live.ts';
-import type { Account, Atomics, LedgerEntry } from './atomics.ts';
+import type { Account, Atomics, LedgerEntry, ReportedFigures } from './atomics.ts';
 import { openBackend } from './backend.ts';
 import { masterSecret, Sealer } from './secrets.ts';
 import { Teams, type Refusal, type Team } from './teams.ts';
@@ -15,7 +15,7 @@ import { Reviews } from '../feedback/reviews.ts';
 
 export type { Team, Refusal } from './teams.ts';
 export type { TokenOptions, TokenView } from './tokens.ts';
-export type { LedgerEntry, LedgerKind, Account, Atomics } from './atomics.ts';
+export type { LedgerEntry, LedgerKind, Account, Atomics, ReportedFigures } from './atomics.ts';
 export type { Attempt, Outcome } from './observations.ts';
 export { parseUsdToMicro, formatUsd, MICRO_PER_USD } from './money.ts';
 
@@ -74,9 +74,9 @@ export interface State {
    * Debit `amountMicro` (≥ 0) from the team's balance and append a `charge` ledger entry with the
    * negative amount, atomically; with `unhold`, the team's hold of that id is dropped in the same
    * step. False (nothing written, the hold left standing) when the balance is too low. A zero
-   * amount writes nothing, drops no hold, and answers true.
+   * amount writes nothing, drops no hold, and answers true. The entry keeps the reported figures the ref carries.
    */
-  charge(teamId: number, amountMicro: number, ref: { endpoint_id?: string; call_id?: string; tool_id?: string }, unhold?: string): Promise<boolean>;
+  charge(teamId: number, amountMicro: number, ref: { endpoint_id?: string; call_id?: string; tool_id?: string } & ReportedFigures, unhold?: string): Promise<boolean>;
   /** add `amountMicro` (> 0) to the balance with a `credit` ledger entry; answers the new balance, or null (nothing written) when it would pass Number.MAX_SAFE_INTEGER */
   credit(teamId: number, amountMicro: number): Promise<number | null>;
   /** add `amountMicro` (≥ 0) to the team's earnings with an `earning` entry (a hub tool's price paid to its maker); false (nothing written) when earnings would pass Number.MAX_SAFE_INTEGER */
@@ -165,7 +165,11 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
         return Promise.reject(e);
       }
       if (amountMicro === 0) return Promise.resolve(true);
-      return atomics.post(account(teamId), { kind: 'charge', amount_micro: -amountMicro, endpoint_id: ref.endpoint_id, call_id: ref.call_id, tool_id: ref.tool_id }, unhold).then(posted);
+      const draft = {
+        kind: 'charge' as const, amount_micro: -amountMicro, endpoint_id: ref.endpoint_id, call_id: ref.call_id, tool_id: ref.tool_id,
+        list_micro: ref.list_micro, reported_micro: ref.reported_micro, reported_value: ref.reported_value, reported_unit: ref.reported_unit,
+      };
+      return atomics.post(account(teamId), draft, unhold).then(posted);
     },
     async credit(teamId, amountMicro) {
       assertMicro(amountMicro, 1);

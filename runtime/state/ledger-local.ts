@@ -104,11 +104,13 @@ export class LocalLedger {
     // Fixed-shape objects, not spreads of drafts whose optional fields vary (a hot spot under load);
     // an absent reference is undefined here and absent once written as JSON. `id` stays the first
     // field: the segment store reads a chunk's first id from the start of its line.
-    const { kind, amount_micro, endpoint_id, call_id, tool_id } = draft;
+    const { kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit } = draft;
     const id = d.seq + 1;
     const at = nowIso();
-    const entry: LedgerEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id };
-    const stored: StoredEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, balance_after: balance, earnings_after: earnings };
+    const entry: LedgerEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit };
+    const stored: StoredEntry = {
+      id, at, kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit, balance_after: balance, earnings_after: earnings,
+    };
     d.balance_micro = balance; d.earnings_micro = earnings; d.seq = id;
     // A post none can join, with no write in flight, is stored at once where the store can: the
     // same chunk of one, acknowledged only once it is stored, without a chunk's promises and turns.

@@ -190,6 +190,7 @@ function chunkLine(entries: StoredEntry[]): string {
     if (e.endpoint_id !== undefined) line += `,"endpoint_id":${JSON.stringify(e.endpoint_id)}`;
     if (e.call_id !== undefined) line += `,"call_id":${JSON.stringify(e.call_id)}`;
     if (e.tool_id !== undefined) line += `,"tool_id":${JSON.stringify(e.tool_id)}`;
+    if (e.reported_micro !== undefined) line += `,"list_micro":${e.list_micro},"reported_micro":${e.reported_micro},"reported_value":${e.reported_value},"reported_unit":${JSON.stringify(e.reported_unit)}`;
     line += `,"balance_after":${e.balance_after},"earnings_after":${e.earnings_after}}`;
   }
   return `${line}]\n`;

@@ -18,18 +18,18 @@ const SERPER = 'serper.google.serp.organic';
 
 describe('reading a reported charge', () => {
   it('credits convert at the catalog\'s price per credit; USD is USD', () => {
-    expect(readReported(runtime.operations[SERPER], { credits: 2 })).toEqual({ value: 2, unit: 'credits', micro: 2000 });
-    expect(readReported(runtime.operations['dataforseo.google.serp.organic'], { cost: 0.0155 })).toEqual({ value: 0.0155, unit: 'usd', micro: 15500 });
+    expect(readReported(runtime.operations[SERPER], { body: { credits: 2 } })).toEqual({ value: 2, unit: 'credits', micro: 2000 });
+    expect(readReported(runtime.operations['dataforseo.google.serp.organic'], { body: { cost: 0.0155 } })).toEqual({ value: 0.0155, unit: 'usd', micro: 15500 });
     // a per-result price of 0.25 credit = 14,500 micro-USD: a credit is 58,000
-    expect(readReported(runtime.operations['fullenrich.people.search'], { metadata: { credits: 0.75 } })?.micro).toBe(43500);
+    expect(readReported(runtime.operations['fullenrich.people.search'], { body: { metadata: { credits: 0.75 } } })?.micro).toBe(43500);
     // LeadMagic states credits_consumed; a validation it bills 0.25 credit is billed 0.25 × $0.024, whatever the list says
-    expect(readReported(runtime.operations['leadmagic.people.email.verify'], { credits_consumed: 0.25 })?.micro).toBe(6000);
+    expect(readReported(runtime.operations['leadmagic.people.email.verify'], { body: { credits_consumed: 0.25 } })?.micro).toBe(6000);
   });
 
   it('an answer stating nothing, or not a number, leaves the list price', () => {
-    expect(decideCharge(runtime.operations[SERPER], 1000, { organic: [] }, 1_000_000)).toEqual({ micro: 1000, list_micro: 1000 });
-    expect(decideCharge(runtime.operations[SERPER], 1000, { credits: 'many' }, 1_000_000)).toEqual({ micro: 1000, list_micro: 1000 });
-    expect(decideCharge(runtime.operations[SERPER], 1000, { credits: -1 }, 1_000_000)).toEqual({ micro: 1000, list_micro: 1000 });
+    expect(decideCharge(runtime.operations[SERPER], 1000, { body: { organic: [] } }, 1_000_000)).toEqual({ micro: 1000, list_micro: 1000 });
+    expect(decideCharge(runtime.operations[SERPER], 1000, { body: { credits: 'many' } }, 1_000_000)).toEqual({ micro: 1000, list_micro: 1000 });
+    expect(decideCharge(runtime.operations[SERPER], 1000, { body: { credits: -1 } }, 1_000_000)).toEqual({ micro: 1000, list_micro: 1000 });
   });
 });
 
@@ -52,7 +52,7 @@ describe('routed calls billed by what the provider reported', () => {
     expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: SERPER, outcome: 'hit', cost_micro: 2000, list_micro: 1000, reported: { value: 2, unit: 'credits', micro: 2000 } });
     expect(r.body._svc.cost_micro).toBe(2000);
     expect(r.headers.get('x-svc-cost-micro')).toBe('2000');
-    expect((await chargesOf(r.body._svc.call_id)).map((e) => e.amount_micro)).toEqual([-2000]);
+    expect(await chargesOf(r.body._svc.call_id)).toEqual([expect.objectContaining({ amount_micro: -2000, list_micro: 1000, reported_micro: 2000, reported_value: 2, reported_unit: 'credits' })]);
     expect((await w.billing())[SERPER]).toEqual({ calls: 1, billed_micro: 2000 });
   });
 

@@ -227,16 +227,20 @@ describe('group commit', () => {
       { kind: 'charge' as const, amount_micro: -10, endpoint_id: 'acme.people.find', call_id: 'call_1' },
       { kind: 'charge' as const, amount_micro: -20, tool_id: 'tool "quoted" ünï' },
       { kind: 'earning' as const, amount_micro: 5, tool_id: 't', call_id: 'call_2' },
+      // a charge whose provider stated its own figure keeps it beside the list price
+      { kind: 'charge' as const, amount_micro: -30, endpoint_id: 'acme.people.find', call_id: 'call_3', list_micro: 10, reported_micro: 30, reported_value: 0.3, reported_unit: 'credits' },
     ];
     for (const d of drafts) expect(await ledger.post('acct', d, false)).toMatchObject(d);
     const lines = readFileSync(join(dir, 'acct.jsonl'), 'utf8').split('\n').filter(Boolean);
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     for (const line of lines) expect(line).toBe(JSON.stringify(JSON.parse(line)));
     expect(JSON.parse(lines[2])).toEqual([{ id: 3, at: expect.any(String), kind: 'charge', amount_micro: -20, tool_id: 'tool "quoted" ünï', balance_after: 970, earnings_after: 0 }]);
     await ledger.flush();
     const again = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
-    expect(await again.account('acct')).toEqual({ balance_micro: 970, earnings_micro: 5 });
-    expect((await allPages(again, 2)).map((e) => e.id)).toEqual([4, 3, 2, 1]);
+    expect(await again.account('acct')).toEqual({ balance_micro: 940, earnings_micro: 5 });
+    const read = await allPages(again, 2);
+    expect(read.map((e) => e.id)).toEqual([5, 4, 3, 2, 1]);
+    expect(read[0]).toEqual({ id: 5, at: expect.any(String), ...drafts[3] });
   });
 
   it('acknowledges no lone post the file refuses, and reads the account again from what landed', async () => {

@@ -1,11 +1,13 @@
 // The state layer's contract, run over every backend: memory, the durable embedded files, and Redis.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createState, formatUsd, parseUsdToMicro, type State } from '../../runtime/state/index.ts';
 import { SUMMARY_TTL_MS, WINDOW } from '../../runtime/state/observations.ts';
+import { Redis } from 'ioredis';
 import { suiteRedis } from '../helpers/redis.ts';
+import { LEDGER_DIR } from '../../runtime/state/backend.ts';
 
 const redis = suiteRedis();
 
@@ -187,6 +189,27 @@ describe.each(backends)('state over $name', ({ open }) => {
     ]);
   });
 
+  it("keeps a charge's reported figures beside its amount; entries without them carry none", async () => {
+    const { state } = await open();
+    const { team } = (await state.createTeam('Reports', 100_000))!;
+    const figures = { list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' };
+    expect(await state.charge(team.id, 30_000, { endpoint_id: 'e.x', call_id: 'call-r', ...figures })).toBe(true);
+    expect(await state.charge(team.id, 15_500, { endpoint_id: 'e.usd', call_id: 'call-u', list_micro: 20_000, reported_micro: 15_500, reported_value: 0.0155, reported_unit: 'usd' })).toBe(true);
+    expect(await state.charge(team.id, 1_000, { endpoint_id: 'e.y', call_id: 'call-p' })).toBe(true);
+    const [plain, usd, reported, credit] = (await state.ledger(team.id, null)).entries;
+    expect(reported).toEqual({ id: reported.id, at: expect.any(String), kind: 'charge', amount_micro: -30_000, endpoint_id: 'e.x', call_id: 'call-r', ...figures });
+    expect(usd).toMatchObject({ amount_micro: -15_500, list_micro: 20_000, reported_micro: 15_500, reported_value: 0.0155, reported_unit: 'usd' });
+    // what the ledger API answers: the entry as JSON (an absent field is undefined in memory)
+    const named = (e: object) => Object.keys(JSON.parse(JSON.stringify(e))).sort();
+    expect(named(plain)).toEqual(['amount_micro', 'at', 'call_id', 'endpoint_id', 'id', 'kind']);
+    expect(named(credit)).toEqual(['amount_micro', 'at', 'id', 'kind']);
+    // a refund names the charge's call, not its figures
+    const back = await state.atomics.refund(`team-${team.id}`, reported.id, 5_000);
+    expect(back).toMatchObject({ kind: 'credit', amount_micro: 5_000, call_id: 'call-r' });
+    expect(back!.reported_micro).toBeUndefined();
+    expect(await state.balance(team.id)).toBe(100_000 - 30_000 - 15_500 - 1_000 + 5_000);
+  });
+
   it('keeps expiring marks, a later expiry winning', async () => {
     const { state } = await open();
     await state.atomics.mark('circuit:e.x', 60_000);
@@ -354,5 +377,57 @@ describe('embedded fs backend across a restart', () => {
     b.recordAttempt('old', { outcome: 'hit', ms: 5, at: now, charge: { list_micro: 1000, reported_micro: 3000 } });
     await new Promise((r) => setTimeout(r, SUMMARY_TTL_MS + 50)); // a summary may be reused that long
     expect(b.observations.observed('old')).toMatchObject({ samples: 3, charges: { reports: 1, differed: 1, above: 1, mean_delta_micro: 2000, mean_ratio: 3 } });
+  });
+});
+
+describe("ledger entries the last release wrote, without reported figures", () => {
+  // A charge as the last release stored it: its references and amount, no list_micro / reported_*.
+  // (Memory keeps nothing across a restart, so it holds no such data.)
+  const OLD_CHARGE = { id: 2, at: '2026-11-30T10:00:00.000Z', kind: 'charge', amount_micro: -300, endpoint_id: 'serper.google.serp.organic', call_id: 'call_old' };
+  const figures = { list_micro: 1_000, reported_micro: 500, reported_value: 0.5, reported_unit: 'credits' };
+
+  /** the old charge reads as written, beside a new one with figures; the old one refunds; a restart reads both */
+  async function readsOldAndNew(open: () => Promise<State>, teamId: number): Promise<void> {
+    const b = await open();
+    expect(await b.balance(teamId)).toBe(700);
+    expect((await b.ledger(teamId, null)).entries[0]).toEqual(OLD_CHARGE);
+    expect(await b.charge(teamId, 500, { endpoint_id: 'serper.google.serp.organic', call_id: 'call_new', ...figures })).toBe(true);
+    expect(await b.atomics.refund(`team-${teamId}`, 2, 300)).toMatchObject({ kind: 'credit', amount_micro: 300, call_id: 'call_old' });
+    await b.close();
+    const c = await open();
+    const entries = (await c.ledger(teamId, null)).entries.map((e) => JSON.parse(JSON.stringify(e)));
+    expect(entries.map((e) => [e.id, e.kind, e.amount_micro])).toEqual([[4, 'credit', 300], [3, 'charge', -500], [2, 'charge', -300], [1, 'credit', 1_000]]);
+    expect(entries[1]).toMatchObject({ call_id: 'call_new', ...figures });
+    expect(entries[2]).toEqual(OLD_CHARGE);
+    expect(await c.balance(teamId)).toBe(1_000 - 300 - 500 + 300);
+    await c.close();
+  }
+
+  it('embedded: a ledger file with the old lines opens, reads them as written and goes on after them', async () => {
+    const dir = tempDir();
+    const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: null };
+    const a = await createState(config);
+    const { team } = (await a.createTeam('Old Ledger', 1_000))!;
+    await a.close();
+    // the last release's line for a chunk of one charge, byte for byte
+    appendFileSync(join(dir, LEDGER_DIR, `team-${team.id}.jsonl`), `${JSON.stringify([{ ...OLD_CHARGE, balance_after: 700, earnings_after: 0 }])}\n`);
+    await readsOldAndNew(() => createState(config), team.id);
+  });
+
+  it('redis: a ledger list with the old entries opens, reads them as written and goes on after them', async () => {
+    await redis.flush();
+    const config = { storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 'test-secret' };
+    const a = await createState(config);
+    const { team } = (await a.createTeam('Old Ledger', 1_000))!;
+    await a.close();
+    // the last release's entry as its post script pushed it, and the account it moved
+    const client = new Redis(redis.url());
+    try {
+      await client.rpush(`ledger:team-${team.id}`, JSON.stringify(OLD_CHARGE));
+      await client.hset(`acct:team-${team.id}`, 'balance', 700, 'seq', 2);
+    } finally {
+      client.disconnect();
+    }
+    await readsOldAndNew(() => createState(config), team.id);
   });
 });
