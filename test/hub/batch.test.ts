@@ -205,6 +205,26 @@ describe('versions', () => {
     expect((await batch('batch-pinned@9', [{ input: person('pin9') }])).status).toBe(404);
   }, 60_000);
 
+  it('keeps the version it started with when a newer one goes live, and answers its remaining rows 410 once the tool is retired', async () => {
+    expect((await w.req('POST', '/hub/tools', { tool_id: 'batch-moving', files: emailTool() })).body.status).toBe('live');
+    const finder = (await dryRun(person('moving'))).steps[0].plan[0].endpoint_id.split('.')[0];
+    const rows = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, input: person(`moving${i}`, `latency300ms-${finder}.moving${i}.com`) }));
+    // the answer's headers come once the batch has chosen its version; the rows then run one at a time
+    const r = await batch('batch-moving', rows, { 'x-svc-batch-concurrency': '1' });
+    expect((await w.req('PUT', '/hub/tools/batch-moving', { files: emailTool((f) => { f.tool.price_usd = 0.07; }) })).body).toMatchObject({ version: 2, status: 'live' });
+    // two more rows charged: the second of them started after version 2 went live (one row at a time)
+    const live = new Set((await chargedByCall()).keys());
+    while ([...(await chargedByCall()).keys()].filter((id) => !live.has(id)).length < 2) await new Promise((wake) => setTimeout(wake, 50));
+    expect((await w.req('DELETE', '/hub/tools/batch-moving')).status).toBe(200);
+    const seen = rowsOf(await readLines(r));
+    expect(seen).toHaveLength(20);
+    const ran = seen.filter((l) => l.status === 200);
+    expect(ran.map((l) => l._svc.version)).toEqual(ran.map(() => 1));
+    const refused = seen.filter((l) => l.status !== 200);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const l of refused) expect([l.status, l.detail]).toEqual([410, expect.stringMatching(/retired/)]);
+  }, 60_000);
+
   it('is listed in /openapi.json with the run headers and the batch headers', async () => {
     const doc = (await w.req('GET', '/openapi.json')).body;
     const op = doc.paths['/hub/tools/{tool_id}/batch'].post;
