@@ -38,17 +38,17 @@ export function columnsOf(rows: Record_[]): string[] {
 }
 
 /**
- * --map "col=field,…": each column must be one the input has and each field one the capability
- * takes; a typo would otherwise send every row without that field, so it is a usage error before
+ * --map "col=field,…": each column must be one the input has and each field one the capability (or
+ * tool) takes; a typo would otherwise send every row without that field, so it is a usage error before
  * anything is sent.
  */
-export function parseMap(spec: string | undefined, inputColumns: readonly string[], fields: Fields, capability: string): Map<string, string> {
+export function parseMap(spec: string | undefined, inputColumns: readonly string[], fields: Fields, target: string): Map<string, string> {
   const map = new Map<string, string>();
   for (const pair of (spec ?? '').split(',').filter((s) => s.trim())) {
     const [col, field, extra] = pair.split('=').map((s) => s.trim());
     if (!col || !field || extra !== undefined) throw new CliFailure(`--map takes column=field, e.g. --map "Work Email=email"; got '${pair}'.`, EXIT.usage);
     if (!inputColumns.includes(col)) throw new CliFailure(`--map names the column '${col}', which the input does not have; its columns are ${inputColumns.map((c) => `'${c}'`).join(', ')}.`, EXIT.usage);
-    if (!Object.hasOwn(fields, field)) throw new CliFailure(`--map maps '${col}' to '${field}', which ${capability} does not take; its fields are ${Object.keys(fields).join(', ')}.`, EXIT.usage);
+    if (!Object.hasOwn(fields, field)) throw new CliFailure(`--map maps '${col}' to '${field}', which ${target} does not take; its fields are ${Object.keys(fields).join(', ')}.`, EXIT.usage);
     map.set(col, field);
   }
   return map;
@@ -91,6 +91,12 @@ export class Columns {
       if (Object.hasOwn(this.fields, field) && value !== '' && value !== null && value !== undefined) subject[field] = typed(value, this.fields[field]);
     }
     return subject;
+  }
+
+  /** of `required`, the fields no input column gives (named like it, or mapped to it) */
+  lacking(required: readonly string[]): string[] {
+    const given = new Set(this.input.map((c) => this.map.get(c) ?? c));
+    return required.filter((f) => !given.has(f));
   }
 
   /** what identifies a row's content: its subject, whatever key order or cell text carried it */

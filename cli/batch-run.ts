@@ -1,20 +1,22 @@
 // `svc batch`'s run, apart from the process it runs in: its options, where it writes (stderr,
 // stdout) and the two Ctrl-Cs come in, and it answers the exit code, so a test calls it in process.
 import { parseUsdCeiling } from '../runtime/state/money.ts';
-import { Columns, parseMap, type Fields } from './batch-columns.ts';
+import { Columns, parseMap } from './batch-columns.ts';
 import { Outcome, rowList } from './batch-outcome.ts';
 import { resumeFrom } from './batch-resume.ts';
 import { askStop, streamBatch, type Line } from './batch-stream.ts';
 import { readTable } from './batch-table.ts';
 import { CliFailure, EXIT } from './fail.ts';
-import { ok, type Env } from './http.ts';
-import { svcTarget, type SvcTarget } from './target.ts';
+import type { Env } from './http.ts';
+import { batchTargetOf } from './batch-target.ts';
+import { svcTarget } from './target.ts';
 
 /** what the server takes in one batch (runtime/batch/input.ts): longer lists go as several */
 const CHUNK = 10_000;
 const MAX_CONCURRENCY = 32;
 
 export interface BatchOptions {
+  /** a routed capability, or hub:<tool_id>[@N] (batch-target.ts) */
   capability: string;
   file: string;
   out: string;
@@ -34,15 +36,6 @@ export interface BatchIo {
   stop: AbortSignal;
   /** the second: stop waiting for them */
   abandon: AbortSignal;
-}
-
-async function capabilityOf(target: SvcTarget, name: string): Promise<{ path: string; fields: Fields }> {
-  const meta = await ok<{ proxy_prefix: string }>(`${target.url}/meta`);
-  const path = `${meta.proxy_prefix}/${name.replace(/^svc\./, '')}`;
-  const doc = await ok<{ paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: { properties: Fields } }> } } }> }>(`${target.url}/openapi.json`);
-  const op = doc.paths[path]?.post;
-  if (!op) throw new CliFailure(`No routed capability '${name}' at ${target.url}; svc search lists them, e.g. people.email.find.`, EXIT.usage);
-  return { path, fields: op.requestBody.content['application/json'].schema.properties };
 }
 
 function checkedOptions(o: BatchOptions): { budgetMicro: number | null; concurrency: string } {
@@ -65,8 +58,10 @@ export async function runBatchCommand(o: BatchOptions, io: BatchIo): Promise<num
   const rejectsPath = o.rejects ?? rejectsPathOf(o.out);
   if (new Set([o.file, o.out, rejectsPath]).size < 3) throw new CliFailure(`The input, -o and --rejects must be three different files; got ${o.file}, ${o.out} and ${rejectsPath}.`, EXIT.usage);
   const input = readTable(o.file);
-  const cap = await capabilityOf(target, o.capability);
-  const columns = new Columns(input.columns, cap.fields, parseMap(o.map, input.columns, cap.fields, o.capability));
+  const what = await batchTargetOf(target, o.capability);
+  const columns = new Columns(input.columns, what.fields, parseMap(o.map, input.columns, what.fields, what.name));
+  const lacking = columns.lacking(what.required);
+  if (lacking.length) throw new CliFailure(`${what.name} needs ${lacking.map((f) => `'${f}'`).join(', ')} in every row, and no column of ${o.file} gives ${lacking.length > 1 ? 'them' : 'it'}: name a column so, or map one with --map "column=${lacking[0]}".`, EXIT.usage);
   const resumed = resumeFrom(o.out, input.rows, columns);
   if (resumed.upgraded) io.stderr(`svc: ${o.out} was written by an older svc, without a row column: its ${resumed.upgraded} lines were matched to the input rows sending the same subject and rewritten with their row numbers (their call_id left empty).\n`);
 
@@ -78,7 +73,7 @@ export async function runBatchCommand(o: BatchOptions, io: BatchIo): Promise<num
   let current: { batchId: string | null; pending: Set<number>; inFlight: number[] | null } | null = null;
   const askToStop = () => {
     const id = current?.batchId;
-    if (id) void askStop(target, cap.path, id).then((why) => why && io.stderr(`svc: could not ask svc to stop the batch (${why}); its rows keep running. Ctrl-C again abandons them.\n`));
+    if (id) void askStop(target, what.path, id).then((why) => why && io.stderr(`svc: could not ask svc to stop the batch (${why}); its rows keep running. Ctrl-C again abandons them.\n`));
   };
   const onStop = () => {
     io.stderr(`\nsvc: stopping: no new row starts; waiting for the rows in flight to finish and be written (Ctrl-C again abandons them).\n`);
@@ -110,7 +105,7 @@ export async function runBatchCommand(o: BatchOptions, io: BatchIo): Promise<num
         outcome.row(line, rowOf.get(line.id)!);
       };
       try {
-        await streamBatch(target, cap.path, chunk, headers, onLine, {
+        await streamBatch(target, what, chunk, headers, onLine, {
           signal: io.abandon,
           onOpen: (id) => {
             open.batchId = id;

@@ -3,6 +3,7 @@
 import { CliFailure, EXIT } from './fail.ts';
 import { send } from './http.ts';
 import type { SvcTarget } from './target.ts';
+import type { BatchTarget } from './batch-target.ts';
 
 /** a row line, the stopping line or the summary line of a batch answer (docs/batch.md) */
 export interface Line {
@@ -25,12 +26,12 @@ export interface StreamControl {
   signal: AbortSignal;
 }
 
-export async function streamBatch(target: SvcTarget, capabilityPath: string, rows: Array<{ id: number; subject: Record<string, unknown> }>, headers: Record<string, string>, onLine: (line: Line) => void, control: StreamControl): Promise<void> {
-  const res = await fetch(`${target.url}${capabilityPath}/batch`, {
+export async function streamBatch(target: SvcTarget, what: Pick<BatchTarget, 'path' | 'line'>, rows: Array<{ id: number; subject: Record<string, unknown> }>, headers: Record<string, string>, onLine: (line: Line) => void, control: StreamControl): Promise<void> {
+  const res = await fetch(`${target.url}${what.path}/batch`, {
     method: 'POST',
     signal: control.signal,
     headers: { 'x-svc-token': target.token, 'content-type': 'application/x-ndjson', ...headers },
-    body: rows.map((r) => JSON.stringify({ id: r.id, ...r.subject })).join('\n'),
+    body: rows.map((r) => JSON.stringify({ id: r.id, ...what.line(r.subject) })).join('\n'),
   }).catch((e: Error) => {
     if (control.signal.aborted) throw e;
     throw new CliFailure(`Cannot reach ${target.url} (${e.message}); is the server running, and is SVC_URL right?`, EXIT.unreachable);
@@ -54,9 +55,9 @@ export async function streamBatch(target: SvcTarget, capabilityPath: string, row
 }
 
 /** ask the running batch to start no more rows: null once asked, else why the ask did not go through */
-export async function askStop(target: SvcTarget, capabilityPath: string, batchId: string): Promise<string | null> {
+export async function askStop(target: SvcTarget, path: string, batchId: string): Promise<string | null> {
   try {
-    const res = await send(`${target.url}${capabilityPath}/batch/${batchId}/stop`, { method: 'POST', headers: { 'x-svc-token': target.token }, timeoutMs: 10_000 });
+    const res = await send(`${target.url}${path}/batch/${batchId}/stop`, { method: 'POST', headers: { 'x-svc-token': target.token }, timeoutMs: 10_000 });
     return res.ok ? null : `svc answered ${res.status} to the stop`;
   } catch (e) {
     return (e as Error).message;

@@ -1,6 +1,6 @@
-// `svc batch CAPABILITY FILE -o OUT`: a whole list through a running svc's batch endpoint (the run
-// itself is batch-run.ts). Here: the flags, and Ctrl-C: the first asks svc to start no more rows and
-// waits for the rows in flight, the second stops waiting.
+// `svc batch CAPABILITY FILE -o OUT` (or `svc batch hub:TOOL FILE -o OUT`): a whole list through a
+// running svc's batch endpoint (the run itself is batch-run.ts). Here: the flags, and Ctrl-C: the
+// first asks svc to start no more rows and waits for the rows in flight, the second stops waiting.
 import { defineCommand } from 'citty';
 import { runBatchCommand } from './batch-run.ts';
 import { EXIT } from './fail.ts';
@@ -25,7 +25,7 @@ function interrupts(): { stop: AbortSignal; abandon: AbortSignal; end: () => voi
 export const batch = defineCommand({
   meta: { name: 'batch' },
   args: {
-    capability: { type: 'positional', required: true, description: 'routed capability, e.g. people.email.find' },
+    capability: { type: 'positional', required: true, description: 'routed capability, e.g. people.email.find, or a tool: hub:<tool_id>, hub:<tool_id>@N' },
     file: { type: 'positional', required: true, description: 'input list: .csv with a header row, or .ndjson/.jsonl' },
     out: { type: 'string', alias: 'o', required: true, description: 'output file (.csv or .ndjson); rows already answered in it are not called again' },
     map: { type: 'string', description: 'column=field pairs, comma separated, for columns not named like the field' },

@@ -23,7 +23,7 @@ const COMMANDS: Record<string, Listed> = {
   build: { description: 'Validate catalog-src/ and write dist/catalog/ and the dashboard (as npm run build)', load: async () => (await import('./local.ts')).build },
   admin: { description: 'Administer teams on a running server (SVC_URL, SVC_ADMIN_TOKEN)', load: async () => (await import('./admin.ts')).admin },
   mcp: { description: 'Serve svc as an MCP server over stdio (reads SVC_URL and SVC_TOKEN)', load: async () => (await import('./mcp.ts')).mcp },
-  batch: { description: 'Run a CSV or NDJSON list through a routed capability (reads SVC_URL and SVC_TOKEN); resumable with the same -o', load: async () => (await import('./batch.ts')).batch },
+  batch: { description: 'Run a CSV or NDJSON list through a routed capability or a hub tool (hub:<tool_id>; reads SVC_URL and SVC_TOKEN); resumable with the same -o', load: async () => (await import('./batch.ts')).batch },
 };
 
 /**

@@ -19,6 +19,7 @@ import { hubRoutes } from './routes/hub.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { hubMcpRoutes } from './routes/hub-mcp.ts';
 import { batchRoutes } from './routes/batch.ts';
+import { hubBatchRoutes } from './routes/hub-batch.ts';
 import { proxyRoutes } from './routes/proxy.ts';
 import { openapiRoutes } from './routes/openapi.ts';
 import { staticRoutes } from './routes/static.ts';
@@ -34,6 +35,7 @@ export const ROUTES: readonly Route[] = [
   ...feedbackRoutes, // POST /feedback, GET /feedback/{feedback_id}
   ...reviewRoutes, //   POST /reviews
   ...hubRoutes, //      POST, GET /hub/tools; PUT, GET, DELETE /hub/tools/{tool_id}; POST …/check, …/run; GET …/runs
+  ...hubBatchRoutes, // POST /hub/tools/{tool_id}/batch, …/batch/{batch_id}/stop (a capability's batch, each row a run)
   ...hubMcpRoutes, //   GET /hub/mcp-tools; PUT, DELETE /hub/mcp-tools/{tool_id} (a team's MCP set)
   ...mcpRoutes, //      POST /mcp (MCP over Streamable HTTP, stateless)
   ...batchRoutes, //    POST {proxy}/{capability}/batch (NDJSON in, NDJSON rows and a summary out)

@@ -31,8 +31,8 @@ export function neededMicroOf(e: HTTPError): number | undefined {
   return e.status === 402 ? (e.data as { needed_micro?: number } | undefined)?.needed_micro : undefined;
 }
 
-export function invalid(issues: ValidationIssue[]): never {
-  throw new HTTPError({ status: 422, message: issues[0]?.msg ?? 'invalid input', data: { detail: issues } });
+export function invalid(issues: ValidationIssue[], headers?: Record<string, string>): never {
+  throw new HTTPError({ status: 422, message: issues[0]?.msg ?? 'invalid input', data: { detail: issues }, headers });
 }
 
 const DEFAULT_DETAIL: Record<number, string> = {

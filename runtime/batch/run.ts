@@ -1,19 +1,15 @@
-// Runs a batch's rows through the router's own entry (each row is a routed call: its headers
-// checked, its charges in the ledger under its own call_id), a few at a time, emitting each row's
-// line as it finishes and a summary at the end.
+// Runs a batch's rows, a few at a time, emitting each row's line as it finishes and a summary at the
+// end. What one row is (a routed call, a hub tool's run) is a RowRunner's: each row is charged as its
+// single call would be, under its own call_id; this file only schedules, budgets and counts.
 import { HTTPError } from 'h3';
 import { errorAnswer, isStorageOutage } from '../errors.ts';
-import type { Router } from '../router/router.ts';
-import type { RouteOptions } from '../router/options.ts';
-import type { Team } from '../state/index.ts';
 import { canonical } from '../router/identical-calls.ts';
-import { cheapestAttemptMicro } from '../router/plan.ts';
 import { BatchBudget } from './budget.ts';
 import { newCallId } from '../util/call-id.ts';
 import type { BatchLimits } from './options.ts';
 import type { BatchRow } from './input.ts';
 
-interface RowSvc {
+export interface RowSvc {
   call_id?: string;
   served_by: string | null;
   cost_micro: number;
@@ -22,7 +18,7 @@ interface RowSvc {
 }
 
 /** what one row came to (its line, less the id) */
-interface Outcome {
+export interface Outcome {
   status?: number;
   output?: unknown;
   _svc?: RowSvc;
@@ -52,11 +48,21 @@ export interface StoppingLine {
 
 export type RowLine = { id: string | number } & Outcome;
 
+/** What one row of a batch is: a routed call (runtime/batch/routed-rows.ts), a tool's run (runtime/hub/batch-rows.ts). */
+export interface RowRunner {
+  /** the rows answer plans (a dry run): nothing is called or charged, so no budget applies */
+  readonly dryRun: boolean;
+  /**
+   * One row, charged under `callId` exactly as its single call would be; `ceilingMicro`: what the
+   * row may spend of the batch's budget (absent: the row's own ceiling). A refusal is thrown.
+   */
+  call(subject: Record<string, unknown>, callId: string, ceilingMicro?: number): Promise<Outcome>;
+  /** from a dry run (nothing called or charged): the least the row can do anything with, and its worst case; a refusal is thrown */
+  needs(subject: Record<string, unknown>): Promise<{ least: number; worst: number }>;
+}
+
 export interface BatchRun {
-  router: Pick<Router, 'call'>;
-  team: Team;
-  capability: string;
-  options: RouteOptions;
+  runner: RowRunner;
   limits: BatchLimits;
   emit: (line: RowLine | BatchSummary | StoppingLine) => void;
   /** the client went away */
@@ -66,19 +72,13 @@ export interface BatchRun {
 }
 
 /**
- * One routed call as a row's outcome: refusals (402, 422, a storage 503…) are rows with a status, a
- * detail and the row's call id, not failures of the batch.
+ * One row's outcome: refusals (402, 422, a storage 503…) are rows with a status, a detail and the
+ * row's call id, not failures of the batch.
  */
-async function callRow(run: BatchRun, subject: Record<string, unknown>, options: RouteOptions): Promise<Outcome> {
+async function callRow(runner: RowRunner, subject: Record<string, unknown>, ceilingMicro?: number): Promise<Outcome> {
   const callId = newCallId();
   try {
-    const answer = await run.router.call(run.team, run.capability, subject, options, callId);
-    // the answer without `raw` (the provider's own bytes stay out of a list); a dry run's plan as it is
-    const { raw: _raw, ...body } = JSON.parse(answer.text) as { raw?: unknown; output?: unknown; _svc?: RowSvc };
-    // a row has no headers: the filters its server ignored (X-Svc-Ignored-Filters) travel in its _svc
-    const ignored = answer.headers['x-svc-ignored-filters'];
-    if (ignored && body._svc) body._svc.ignored_filters = ignored.split(',');
-    return { status: answer.status, ...body };
+    return await runner.call(subject, callId, ceilingMicro);
   } catch (e) {
     return { ...refusal(e), call_id: callId };
   }
@@ -90,15 +90,16 @@ function refusal(e: unknown): Outcome {
   if (isStorageOutage(e)) return { status: 503, detail: (JSON.parse(errorAnswer(e).text) as { detail: unknown }).detail };
   if (!(e instanceof HTTPError)) throw e;
   const data = e.data as { detail?: unknown } | undefined;
-  return { status: e.status, detail: e.status === 422 && data?.detail ? data.detail : e.message };
+  const refused: Outcome = { status: e.status, detail: e.status === 422 && data?.detail ? data.detail : e.message };
+  // a refusal after part of the row ran (a tool's later step) names what that part was charged
+  const charged = Number(new Headers(e.headers).get('x-svc-cost-micro') ?? 0);
+  return charged > 0 ? { ...refused, _svc: { served_by: null, cost_micro: charged } } : refused;
 }
 
-/** What a row may need, from a dry run (no child called, nothing charged): its whole plan's worst case, never above its own ceiling, and its cheapest first attempt; a refusal as its outcome. */
-async function needs(run: BatchRun, subject: Record<string, unknown>): Promise<{ least: number; worst: number } | { refused: Outcome }> {
+/** what a row may need (RowRunner.needs), or its refusal as its outcome */
+async function needs(runner: RowRunner, subject: Record<string, unknown>): Promise<{ least: number; worst: number } | { refused: Outcome }> {
   try {
-    const dry = await run.router.call(run.team, run.capability, subject, { ...run.options, dryRun: true });
-    const { plan, worst_cost_micro } = JSON.parse(dry.text) as { plan: Array<{ worst_cost_micro: number }>; worst_cost_micro: number };
-    return { least: cheapestAttemptMicro(plan), worst: Math.min(run.options.maxCostMicro, worst_cost_micro) };
+    return await runner.needs(subject);
   } catch (e) {
     return { refused: refusal(e) };
   }
@@ -109,7 +110,7 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
   const budget = run.limits.maxCostMicro === null ? null : new BatchBudget(run.limits.maxCostMicro);
   /** null: the row was never run (the batch ended first); none is charged */
   const firsts = new Map<string, Promise<Outcome | null>>();
-  /** rows whose routed call is running: what a stop still waits for */
+  /** rows running: what a stop still waits for */
   const inFlight = new Set<string | number>();
   const ended = () => run.signal.aborted || Boolean(run.stop?.aborted);
   run.stop?.addEventListener('abort', () => run.emit({ event: 'stopping', in_flight: [...inFlight] }), { once: true });
@@ -124,8 +125,8 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
   };
 
   const once = async (id: string | number, subject: Record<string, unknown>): Promise<Outcome | null> => {
-    if (!budget || run.options.dryRun) return started(id, () => callRow(run, subject, run.options));
-    const need = await needs(run, subject);
+    if (!budget || run.runner.dryRun) return started(id, () => callRow(run.runner, subject));
+    const need = await needs(run.runner, subject);
     if ('refused' in need) return need.refused;
     const reserved = await budget.reserve(need.least, need.worst);
     if (reserved === null) return { skipped: 'budget' };
@@ -133,9 +134,9 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
     try {
       // the batch may have ended while the row waited for room in the budget
       if (ended()) return null;
-      // the row's ceiling is what it reserved: the router plans within it (as for a single call's
+      // the row's ceiling is what it reserved: it is planned within it (as a single call within its
       // Max-Cost), so it cannot spend more, even if its plan changed since the dry run
-      const outcome = await started(id, () => callRow(run, subject, { ...run.options, maxCostMicro: reserved }));
+      const outcome = await started(id, () => callRow(run.runner, subject, reserved));
       spent = outcome._svc?.cost_micro ?? 0;
       return outcome;
     } finally {

@@ -67,7 +67,7 @@ export function callTemplates(baseUrl: string, toolId: string, spec: ToolSpec): 
   return {
     http: `curl -sS -X POST "${baseUrl}/hub/tools/${toolId}/run" -H "x-svc-token: $SVC_TOKEN" -H 'content-type: application/json' -d '${body}'`,
     cli: `svc hub run ${toolId} ${Object.entries(sample).map(([f, v]) => `${f}${typeof v === 'string' ? '=' : ':='}${cliValue(v)}`).join(' ')}`,
-    batch: `svc batch hub:${toolId} rows.csv   # a CSV with the columns ${fields.join(',')}`,
+    batch: `svc batch hub:${toolId} rows.csv -o rows-out.csv   # a CSV with the columns ${fields.join(',')}`,
     mcp: `svc hub mcp add ${toolId}   # then your agents see it as hub_${toolId} in tools/list`,
   };
 }

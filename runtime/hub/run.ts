@@ -116,7 +116,7 @@ function answer(result: PipelineResult, head: { call_id: string; tool_id: string
   }
   if (result.kind === 'balance') fail(402, `${result.reason} ${unpaid}`, headers);
   if (result.kind === 'refused' && result.issues) {
-    invalid(result.issues.map((i) => ({ ...i, loc: ['steps', result.step!, ...i.loc.slice(1)], msg: `${i.msg} ${unpaid}` })));
+    invalid(result.issues.map((i) => ({ ...i, loc: ['steps', result.step!, ...i.loc.slice(1)], msg: `${i.msg} ${unpaid}` })), headers);
   }
   return { status: 502, headers, body: { detail: `${result.reason} ${unpaid}`, _svc: svc } };
 }

@@ -1,6 +1,7 @@
 // The hub as the routes see it: publish (validate, store unchecked, check), check later, read,
 // run, retire and list runs, with who-may-do-what decided in one place (access.ts).
 import type { AppContext } from '../context.ts';
+import { perContext } from '../declared-route.ts';
 import { fail, invalid } from '../errors.ts';
 import type { Team } from '../state/index.ts';
 import { now } from '../util/clock.ts';
@@ -108,6 +109,11 @@ export class Hub {
     return { tools };
   }
 
+  /** 404 unless `team` may see the tool (its maker, or any team once a version went live) */
+  async visible(team: Team, id: string): Promise<void> {
+    await openTool(this.store, team, id);
+  }
+
   async view(team: Team, ref: ToolRef): Promise<Record<string, unknown>> {
     const opened = await openTool(this.store, team, ref.id);
     if (opened.tool.retired_at && !opened.maker) fail(410, retiredSentence(opened.tool));
@@ -117,8 +123,12 @@ export class Hub {
     return { ...view, ...(await pageFacts(this.ctx, this.store, team, ref.id, opened.tool.team_id, opened.versions, selected)) };
   }
 
-  /** `callId`: made by the door, which names it in every answer, a refusal too */
-  async run(team: Team, ref: ToolRef, input: unknown, options: RunOptions, callId: string): Promise<RunAnswer> {
+  /**
+   * The version `ref` runs for `team` (the newest live one, or @N while pinnable), with its tool:
+   * 404 for a version the team cannot call, 410 for a retired tool or a pin past its 30 days, 409 for
+   * one not live.
+   */
+  async serving(team: Team, ref: ToolRef): Promise<{ tool: ToolRecord; version: VersionRecord }> {
     const { tool, versions, maker } = await openTool(this.store, team, ref.id);
     if (tool.retired_at) fail(410, retiredSentence(tool));
     const live = newestLive(versions);
@@ -132,6 +142,12 @@ export class Hub {
     }
     if (!version) fail(409, `Tool '${ref.id}' has no live version yet: a version goes live when its check passes.`);
     if (version.status !== 'live') fail(409, `${ref.id}@${version.version} is ${version.status}, not live: ${version.reason ?? 'its check has not passed'}`);
+    return { tool, version };
+  }
+
+  /** `callId`: made by the door, which names it in every answer, a refusal too */
+  async run(team: Team, ref: ToolRef, input: unknown, options: RunOptions, callId: string): Promise<RunAnswer> {
+    const { tool, version } = await this.serving(team, ref);
     return runTool(this.ctx, this.store, team, tool, version, input, options, callId);
   }
 
@@ -148,3 +164,6 @@ export class Hub {
     return { tool_id: id, ...(await this.store.runs(id, cursor)) };
   }
 }
+
+/** the hub of an app context, one for every door that runs tools */
+export const hubOf = perContext((ctx) => new Hub(ctx));

@@ -1,9 +1,9 @@
 // The tool hub: publish, check, read, run, retire, and the maker's run list. Every route needs a
 // credential; the logic lives in runtime/hub/.
 import { getRouterParam, HTTPResponse, type H3Event } from 'h3';
-import { perContext, route } from '../declared-route.ts';
+import { route } from '../declared-route.ts';
 import * as schemas from '../request-schemas.ts';
-import { Hub } from '../hub/service.ts';
+import { hubOf } from '../hub/service.ts';
 import { parseRef, parseToolId } from '../hub/access.ts';
 import type { FileName } from '../hub/types.ts';
 import type { BrowseQuery } from '../hub/browse.ts';
@@ -13,10 +13,15 @@ import { newCallId } from '../util/call-id.ts';
 import { runOptions } from '../hub/run-options.ts';
 
 type Files = Record<FileName, string>;
-const hubOf = perContext((ctx) => new Hub(ctx));
 /** `id` or `id@N`, decoded (a client may send the @ as %40); parseRef and parseToolId check it */
 const toolParam = (event: H3Event) => getRouterParam(event, 'tool_id', { decode: true }) ?? '';
-const ref = (event: H3Event) => parseRef(toolParam(event));
+export const ref = (event: H3Event) => parseRef(toolParam(event));
+
+/** the route headers a whole run can honour (runtime/hub/run-options.ts); the others are a 422 */
+export const RUN_HEADERS = {
+  'X-Svc-Route-Max-Cost': "Ceiling in USD for the whole run: the steps plus the tool's price. A run that cannot go on within it stops (200, _svc.stopped max_cost); the price is charged only for a complete run.",
+  'X-Svc-Route-Dry-Run': "1: answer each step's plan and the worst cost (steps plus price) without calling or charging anything.",
+};
 
 const hub = { tags: ['hub'], auth: 'team' } as const;
 const mine = { 401: 'No or bad credential', 403: "Another team's tool", 404: 'Unknown, or not visible to you' };
@@ -84,11 +89,7 @@ export const hubRoutes = [
     // an empty body is an empty object, so the answer names the missing `input`
     request: {
       body: schemas.runBody, emptyBody: {}, about: { tool_id: 'tool id, optionally @N' },
-      // the route headers a whole run can honour (runtime/hub/run-options.ts); the others are a 422
-      headers: {
-        'X-Svc-Route-Max-Cost': "Ceiling in USD for the whole run: the steps plus the tool's price. A run that cannot go on within it stops (200, _svc.stopped max_cost); the price is charged only for a complete run.",
-        'X-Svc-Route-Dry-Run': "1: answer each step's plan and the worst cost (steps plus price) without calling or charging anything.",
-      },
+      headers: RUN_HEADERS,
     },
     responses: {
       200: '{output, _svc: {call_id, tool_id, version, steps, price_micro, cost_micro, stopped?}}', 401: 'No or bad credential', 402: 'Balance too low',

@@ -8,7 +8,7 @@ import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 import { testRuntime } from '../helpers/server.ts';
 import { ownRedis, type OwnRedis } from '../helpers/redis-server.ts';
-import { ndjson } from '../helpers/ndjson.ts';
+import { lines, ndjson } from '../helpers/ndjson.ts';
 import { chargesByCall } from '../helpers/batch.ts';
 
 let redis: OwnRedis;
@@ -31,18 +31,6 @@ afterAll(async () => {
 });
 
 const stop = (base: string, batchId: string, token = w.token) => fetch(`${base}/proxy/people.email.verify/batch/${batchId}/stop`, { method: 'POST', headers: { 'x-svc-token': token } });
-
-async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, any>> {
-  const decoder = new TextDecoder();
-  let buffered = '';
-  const reader = body.getReader();
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    buffered += decoder.decode(r.value, { stream: true });
-    const parts = buffered.split('\n');
-    buffered = parts.pop()!;
-    for (const p of parts) if (p.trim()) yield JSON.parse(p);
-  }
-}
 
 describe('asking a batch to stop', () => {
   it('through another instance: the rows in flight are answered, no other row starts, and what ran is what was charged', async () => {
