@@ -1,9 +1,10 @@
 // Feedback records: what a team tells svc (a bug, wrong data, a missing provider…), stored under an
 // integer id from the atomic counter, so ids are unique and increasing across instances, and
-// readable back by the submitting team only.
+// readable back by the submitting team only, one at a time or as its listing (team-index.ts).
 import type { Atomics } from '../state/atomics.ts';
 import type { FEEDBACK_KINDS } from '../request-schemas.ts';
 import { now } from '../util/clock.ts';
+import { byTeam, indexRefs, pageOfRefs } from './team-index.ts';
 
 export interface FeedbackIn {
   kind: (typeof FEEDBACK_KINDS)[number];
@@ -32,6 +33,8 @@ export class FeedbackStore {
   /** stored before it answers: an acknowledged record survives a crash */
   async submit(teamId: number, input: FeedbackIn): Promise<Feedback> {
     const id = await this.atomics.nextId('feedback');
+    // indexed first: a stored record is always listed (a listing skips an id whose record is not there)
+    await indexRefs(this.atomics, 'feedback', teamId, [{ id, key: key(id) }]);
     const record: StoredFeedback = { id, team_id: teamId, ...input, status: 'received', created_at: new Date(now()).toISOString() };
     // a fresh id is never taken; claim keeps even a broken counter from overwriting a record
     if (!(await this.atomics.claim(key(id), record))) throw new Error(`feedback id ${id} is taken: the counter is behind the records`);
@@ -42,6 +45,26 @@ export class FeedbackStore {
   async get(teamId: number, id: number): Promise<Feedback | null> {
     const record = await this.atomics.get<StoredFeedback>(key(id));
     return record && record.team_id === teamId ? visible(record) : null;
+  }
+
+  /** the team's records, newest first, a page at a time below `before` (the previous page's `next`) */
+  async list(teamId: number, before: number | null): Promise<{ feedback: Feedback[]; next: number | null }> {
+    const { refs, next } = await pageOfRefs(this.atomics, 'feedback', teamId, before);
+    const records = await Promise.all(refs.map((r) => this.atomics.get<StoredFeedback>(r.key)));
+    return { feedback: records.filter((r): r is StoredFeedback => r?.team_id === teamId).map(visible), next };
+  }
+
+  /**
+   * Migration of the last release's data: its records were written without the team's index. Every
+   * record is put into its team's (idempotent, so every start runs it, and a record an older instance
+   * writes during a rolling upgrade is listed from the next start). Answers how many were read.
+   */
+  async indexAll(): Promise<number> {
+    const keys = await this.atomics.keys('feedback');
+    const records = (await Promise.all(keys.map((k) => this.atomics.get<StoredFeedback>(k))))
+      .filter((r): r is StoredFeedback => typeof r?.team_id === 'number' && typeof r.id === 'number');
+    for (const [teamId, refs] of byTeam(records, (r) => r.team_id, (r) => ({ id: r.id, key: key(r.id) }))) await indexRefs(this.atomics, 'feedback', teamId, refs);
+    return keys.length;
   }
 }
 

@@ -1,11 +1,13 @@
 // Reviews: one per team, endpoint and month (UTC), a second replacing the first. Each endpoint-month
 // is one record, so the replacement is a single atomic update; an index record names the
 // endpoint-months that hold reviews, so a restart loads them all. Summaries are kept in memory for
-// the catalog reads, which are synchronous.
+// the catalog reads, which are synchronous. Each team's own reviews are also indexed per team
+// (team-index.ts), so the team lists them without a read of every endpoint's.
 import type { ReviewSummary } from '../../language/types.ts';
 import type { Atomics } from '../state/atomics.ts';
 import { now } from '../util/clock.ts';
 import { summarise, type StoredReview, type Usefulness } from './summary.ts';
+import { byTeam, indexRefs, pageOfRefs } from './team-index.ts';
 
 export interface ReviewIn {
   endpoint_id: string;
@@ -13,6 +15,9 @@ export interface ReviewIn {
   reason: string;
   client?: string;
 }
+
+/** a review as its team lists it */
+export type OwnReview = Omit<StoredReview, 'team_id'> & { endpoint_id: string };
 
 /** one endpoint's reviews of one month; `rev` orders writes of the record */
 interface Slot {
@@ -28,6 +33,8 @@ const INDEX = 'review-index';
 const WRITES = 'review-writes';
 const FOLLOW_MS = 2000;
 const slotKey = (endpointId: string, month: string) => `review:${endpointId}:${month}`;
+/** the endpoint id of a slot key (an id may hold colons, hub:<tool_id>; the month holds none) */
+const endpointOf = (key: string) => key.slice('review:'.length, key.lastIndexOf(':'));
 
 /** YYYY-MM of an instant, in UTC */
 export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
@@ -83,9 +90,34 @@ export class Reviews {
       return { rev: (current?.rev ?? 0) + 1, reviews: [...others, review] };
     });
     this.keep(endpointId, month, slot!);
+    // before the answer: an acknowledged review is listed (a lost write here is made good by the next start's indexAll)
+    await indexRefs(this.atomics, 'reviews', teamId, [{ id: review.id, key: slotKey(endpointId, month) }]);
     // stored already: a bump that fails only delays other instances until the next review
     await this.atomics.incr(WRITES).catch(() => {});
     return { review, replaced };
+  }
+
+  /** the team's reviews, newest first, a page at a time below `before` (the previous page's `next`) */
+  async list(teamId: number, before: number | null): Promise<{ reviews: OwnReview[]; next: number | null }> {
+    const { refs, next } = await pageOfRefs(this.atomics, 'reviews', teamId, before);
+    const slots = await Promise.all(refs.map((r) => this.atomics.get<Slot>(r.key)));
+    const reviews = slots.flatMap((slot, i) => {
+      const found = slot?.reviews.find((r) => r.team_id === teamId);
+      if (!found) return [];
+      const { team_id, ...rest } = found;
+      void team_id;
+      return [{ ...rest, endpoint_id: endpointOf(refs[i].key) }];
+    });
+    return { reviews, next };
+  }
+
+  /**
+   * Migration of the last release's data: its reviews were written without the team's index. Every
+   * loaded review is put into its team's (idempotent: every start runs it, after the load).
+   */
+  async indexAll(): Promise<void> {
+    const all = [...this.slots].flatMap(([endpointId, months]) => [...months].flatMap(([month, slot]) => slot.reviews.map((r) => ({ r, key: slotKey(endpointId, month) }))));
+    for (const [teamId, refs] of byTeam(all, (x) => x.r.team_id, (x) => ({ id: x.r.id, key: x.key }))) await indexRefs(this.atomics, 'reviews', teamId, refs);
   }
 
   summary(endpointId: string): ReviewSummary | undefined {

@@ -123,12 +123,16 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
   const reviews = new Reviews(atomics);
   await reviews.catchUp();
   if (!backend.exclusive) reviews.follow();
+  // the last release's feedback and reviews were not indexed by team: index them (idempotent) so the team lists them
+  const feedback = new FeedbackStore(atomics);
+  await feedback.indexAll();
+  await reviews.indexAll();
 
   return {
     kind: backend.kind,
     atomics,
     observations,
-    feedback: new FeedbackStore(atomics),
+    feedback,
     reviews,
     async createTeam(name, creditMicro) {
       assertMicro(creditMicro, 0);

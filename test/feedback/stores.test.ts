@@ -1,5 +1,6 @@
 // The feedback and review stores over the embedded fs backend: what they acknowledged is there after
-// a restart, summaries included; and the summary's arithmetic on its own.
+// a restart, summaries included; the last release's records (written before each team's index)
+// listed by this one, on the embedded and Redis backends; and the summary's arithmetic on its own.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,9 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createState } from '../../runtime/state/index.ts';
 import { setClock } from '../../runtime/util/clock.ts';
 import { summarise, type StoredReview } from '../../runtime/feedback/summary.ts';
+import { suiteRedis } from '../helpers/redis.ts';
+
+const redis = suiteRedis();
 
 const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
@@ -40,6 +44,38 @@ describe('feedback and reviews on the embedded backend', () => {
     expect(next.review.id).toBe(5);
     expect(b.reviews.summary('x.people.enrich')!.samples.map((s) => s.reason)).toEqual(['February, third', 'January']);
     expect((await b.feedback.submit(two, { kind: 'bug', message: 'x' })).id).toBe(fb.id + 1);
+  });
+});
+
+describe.each([
+  { name: 'embedded fs', storage: () => ({ kind: 'fs' as const, dir: null }) },
+  { name: 'redis', storage: () => ({ kind: 'redis' as const, url: redis.url() }) },
+])("the last release's feedback and reviews over $name", ({ storage }) => {
+  it('are listed by their team once reopened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-feedback-'));
+    dirs.push(dir);
+    const config = { storage: storage(), dataDir: dir, secret: 'test-secret' };
+    const a = await createState(config);
+    const team = (await a.createTeam('Old Notes', 0))!.team.id;
+    const other = (await a.createTeam('Other Notes', 0))!.team.id;
+    const fb = [await a.feedback.submit(team, { kind: 'bug', message: 'first' }), await a.feedback.submit(team, { kind: 'idea', message: 'second' })];
+    await a.feedback.submit(other, { kind: 'other', message: 'not theirs' });
+    await a.reviews.submit(team, { endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' });
+    await a.reviews.submit(other, { endpoint_id: 'x.people.enrich', usefulness: 'useful', reason: 'not theirs' });
+    // the last release wrote the same records and no index: take the indexes away
+    for (const t of [team, other]) for (const k of [`team-feedback:${t}`, `team-reviews:${t}`]) await a.atomics.remove(k);
+    expect((await a.feedback.list(team, null)).feedback).toEqual([]);
+    expect((await a.reviews.list(team, null)).reviews).toEqual([]);
+    await a.close();
+
+    const b = await createState(config);
+    try {
+      expect((await b.feedback.list(team, null)).feedback).toEqual([fb[1], fb[0]]);
+      expect((await b.reviews.list(team, null)).reviews).toEqual([expect.objectContaining({ endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' })]);
+      expect((await b.feedback.list(other, null)).feedback.map((f) => f.message)).toEqual(['not theirs']);
+    } finally {
+      await b.close();
+    }
   });
 });
 
