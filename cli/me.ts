@@ -1,12 +1,52 @@
-// `svc me`: the team of SVC_TOKEN, its balance, earnings and own provider keys (never a key itself).
+// `svc me`: the team of SVC_TOKEN, its balance, earnings and own provider keys (never a key itself);
+// `svc me feedback` and `svc me reviews`: what the team sent, newest first.
 import { defineCommand } from 'citty';
 import { asTeam } from './http.ts';
-import { json, out, pairs, printJson, usd } from './print.ts';
+import { json, out, pairs, printJson, table, usd } from './print.ts';
+
+/** every page of one of the team's listings (a team sends tens of these, not thousands) */
+async function everyPage<K extends string, T>(path: string, key: K): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | null = '';
+  while (cursor !== null) {
+    const page: Record<K, T[]> & { next_cursor: string | null } = await asTeam(`${path}${cursor ? `?cursor=${cursor}` : ''}`);
+    rows.push(...page[key]);
+    cursor = page.next_cursor;
+  }
+  return rows;
+}
+
+interface SentFeedback { id: number; kind: string; message: string; endpoint_id?: string; capability?: string; status: string; created_at: string }
+interface SentReview { id: number; endpoint_id: string; usefulness: string; reason: string; month: string; at: string }
+
+const feedback = defineCommand({
+  meta: { name: 'feedback', description: 'The feedback your team sent, newest first' },
+  args: { json },
+  async run({ args }) {
+    const rows = await everyPage<'feedback', SentFeedback>('/teams/me/feedback', 'feedback');
+    if (args.json) return printJson({ feedback: rows });
+    out(rows.length ? table(['id', 'sent', 'kind', 'about', 'status', 'message'], rows.map((f) => [f.id, f.created_at.slice(0, 10), f.kind, f.endpoint_id ?? f.capability, f.status, f.message]))
+      : '(no feedback sent yet: svc feedback KIND MESSAGE sends some)');
+  },
+});
+
+const reviews = defineCommand({
+  meta: { name: 'reviews', description: 'The reviews your team wrote (one per operation and month), newest first' },
+  args: { json },
+  async run({ args }) {
+    const rows = await everyPage<'reviews', SentReview>('/teams/me/reviews', 'reviews');
+    if (args.json) return printJson({ reviews: rows });
+    out(rows.length ? table(['month', 'operation', 'usefulness', 'reason'], rows.map((r) => [r.month, r.endpoint_id, r.usefulness, r.reason]))
+      : '(no review written yet: svc review ENDPOINT useful|partly|not_useful REASON writes one)');
+  },
+});
 
 export const me = defineCommand({
   meta: { name: 'me' },
   args: { json },
+  subCommands: { feedback, reviews },
   async run({ args }) {
+    if (args._.length) return; // citty runs this after the subcommand named, which printed its answer
     const t = await asTeam<{ team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }>('/teams/me');
     if (args.json) return printJson(t);
     out(pairs({ team: t.team, name: t.name, balance: usd(t.balance_micro), earnings: usd(t.earnings_micro), own_keys: t.own_keys.length ? t.own_keys.join(', ') : 'none' }));

@@ -1,4 +1,5 @@
-// The caller's own team: balance, ledger, own provider keys (never shown back).
+// The caller's own team: balance, ledger, own provider keys (never shown back), tokens, and the
+// feedback and reviews it sent.
 import { route } from '../declared-route.ts';
 import type { AppContext } from '../context.ts';
 import { fail, invalid } from '../errors.ts';
@@ -31,6 +32,9 @@ function headerSafeKey(provider: string, key: string): string {
   return trimmed;
 }
 
+/** a page cursor as the query carries it (digits, checked by the schema); empty: the first page */
+const cursorOf = (cursor: string | undefined) => (cursor ? Number(cursor) : null);
+
 const mine = { tags: ['teams'], auth: 'team' } as const;
 
 export const teamRoutes = [
@@ -48,6 +52,26 @@ export const teamRoutes = [
     request: { query: schemas.ledgerQuery, about: { cursor: 'next_cursor of the previous page' } },
     responses: { 200: 'Ledger page', 401: 'No or bad credential', 422: 'Validation error' },
     handle: ({ ctx: { state }, team, query: { cursor } }) => state.ledger(team.id, cursor || null),
+  }),
+
+  route<{ team: Team; query: { cursor?: string } }>({
+    ...mine, method: 'GET', path: '/teams/me/feedback', summary: 'Feedback the team sent, newest first, 50 a page',
+    request: { query: schemas.ledgerQuery, about: { cursor: 'next_cursor of the previous page' } },
+    responses: { 200: 'Feedback page: {feedback: [{id, kind, message, endpoint_id?, capability?, context?, status, created_at}], next_cursor}', 401: 'No or bad credential', 403: 'x-svc-org names another team', 422: 'Validation error' },
+    handle: async ({ ctx: { state }, team, query: { cursor } }) => {
+      const { feedback, next } = await state.feedback.list(team.id, cursorOf(cursor));
+      return { feedback, next_cursor: next === null ? null : String(next) };
+    },
+  }),
+
+  route<{ team: Team; query: { cursor?: string } }>({
+    ...mine, method: 'GET', path: '/teams/me/reviews', summary: 'Reviews the team wrote (its standing one per operation and month), newest first, 50 a page',
+    request: { query: schemas.ledgerQuery, about: { cursor: 'next_cursor of the previous page' } },
+    responses: { 200: 'Reviews page: {reviews: [{id, endpoint_id, usefulness, reason, client, month, at}], next_cursor}', 401: 'No or bad credential', 403: 'x-svc-org names another team', 422: 'Validation error' },
+    handle: async ({ ctx: { state }, team, query: { cursor } }) => {
+      const { reviews, next } = await state.reviews.list(team.id, cursorOf(cursor));
+      return { reviews, next_cursor: next === null ? null : String(next) };
+    },
   }),
 
   route<{ team: Team; path: { provider: string }; body: { key: string } }>({

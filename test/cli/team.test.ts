@@ -1,5 +1,5 @@
 // `svc me`, `svc feedback`, `svc review` against a real server: what the team sees of itself, and
-// what it tells svc, read back through the API.
+// what it tells svc, read back through the API and `svc me feedback` / `svc me reviews`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
@@ -55,5 +55,35 @@ describe('svc feedback and svc review', () => {
     expect(entry.endpoint.reviews.samples[0]).toMatchObject({ usefulness: 'useful', reason: 'found the right address', client: 'svc-cli' });
     expect(await svcCli(['review', 'findco.people.email.find', 'great', 'x'], env)).toMatchObject({ code: 2 });
     expect(await svcCli(['review', 'findco.people.email.find', 'useful'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/REASON/) });
+  });
+});
+
+describe('svc me feedback and svc me reviews', () => {
+  it("list what the team sent, newest first, every page, and never another team's", async () => {
+    const { team } = (await ctx.state.createTeam('Cli Sent Team', 0))!;
+    const other = (await ctx.state.createTeam('Cli Other Team', 0))!;
+    const token = (await ctx.state.issueToken(team.id)).token;
+    const as = { ...env, SVC_TOKEN: token };
+    expect(await svcCli(['me', 'feedback'], as)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\(no feedback sent yet: svc feedback KIND MESSAGE sends some\)\n$/) });
+    for (let i = 0; i < 55; i++) await ctx.state.feedback.submit(team.id, { kind: 'idea', message: `idea number ${i}` });
+    await ctx.state.feedback.submit(team.id, { kind: 'bug', message: 'the phone is stale', endpoint_id: 'findco.people.email.find' });
+    await ctx.state.feedback.submit(other.team.id, { kind: 'bug', message: 'from the other team' });
+    await ctx.state.reviews.submit(team.id, { endpoint_id: 'findco.people.email.find', usefulness: 'partly', reason: 'misses small companies' });
+
+    const listed = await svcCli(['me', 'feedback'], as);
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^id\s+sent\s+kind\s+about\s+status\s+message$/);
+    expect(lines[1]).toMatch(/^\d+\s+\d{4}-\d\d-\d\d\s+bug\s+findco\.people\.email\.find\s+received\s+the phone is stale$/);
+    expect(lines).toHaveLength(57); // the head and all 56, over two pages
+    expect(listed.stdout).not.toContain('from the other team');
+    const asJson = JSON.parse((await svcCli(['me', 'feedback', '--json'], as)).stdout) as { feedback: Array<{ id: number; message: string }> };
+    expect(asJson.feedback.map((f) => f.message)).toEqual(['the phone is stale', ...Array.from({ length: 55 }, (_, i) => `idea number ${54 - i}`)]);
+
+    const reviews = await svcCli(['me', 'reviews'], as);
+    expect(reviews.stdout).toMatch(/^month\s+operation\s+usefulness\s+reason\n\d{4}-\d\d\s+findco\.people\.email\.find\s+partly\s+misses small companies\n$/);
+    expect(JSON.parse((await svcCli(['me', 'reviews', '--json'], as)).stdout).reviews).toEqual([expect.objectContaining({ endpoint_id: 'findco.people.email.find', usefulness: 'partly', client: '' })]);
+    // `svc me` itself is unchanged by its subcommands
+    expect((await svcCli(['me'], as)).stdout).toMatch(/^team\s+cli-sent-team\n/);
   });
 });

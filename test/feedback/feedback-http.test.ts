@@ -115,3 +115,25 @@ describe('GET /feedback/{id}', () => {
     }
   });
 });
+
+describe('GET /teams/me/feedback and /teams/me/reviews', () => {
+  it("answer the team's own records newest first, 50 a page with a cursor; 401 without a credential, 422 on a bad cursor", async () => {
+    const gamma = (await call('/admin/teams', jsonInit('POST', { name: 'Gamma Lists' }, { 'x-svc-admin': ADMIN }))).body.token as string;
+    const ids: number[] = [];
+    for (let i = 0; i < 51; i++) ids.push((await post({ kind: 'idea', message: `idea ${i}` }, gamma)).body.id);
+    await post({ kind: 'bug', message: 'not gamma' }, alpha);
+    const first = await call('/teams/me/feedback', { headers: { 'x-svc-token': gamma } });
+    expect(first.status).toBe(200);
+    expect(first.body.feedback).toHaveLength(50);
+    expect(first.body.feedback[0]).toMatchObject({ id: ids[50], kind: 'idea', message: 'idea 50', status: 'received' });
+    const second = await call(`/teams/me/feedback?cursor=${first.body.next_cursor}`, { headers: { 'x-svc-token': gamma } });
+    expect(second.body).toEqual({ feedback: [expect.objectContaining({ id: ids[0], message: 'idea 0' })], next_cursor: null });
+    expect((await call('/teams/me/feedback')).status).toBe(401);
+    expect((await call('/teams/me/feedback?cursor=abc', { headers: { 'x-svc-token': gamma } })).status).toBe(422);
+
+    expect((await call('/reviews', jsonInit('POST', { endpoint_id: 'findco.people.email.find', usefulness: 'useful', reason: 'Found it.' }, { 'x-svc-token': gamma }))).status).toBe(201);
+    const reviews = await call('/teams/me/reviews', { headers: { 'x-svc-token': gamma } });
+    expect(reviews.body).toEqual({ reviews: [expect.objectContaining({ endpoint_id: 'findco.people.email.find', usefulness: 'useful', reason: 'Found it.', month: expect.stringMatching(/^\d{4}-\d\d$/) })], next_cursor: null });
+    expect((await call('/teams/me/reviews', { headers: { 'x-svc-token': beta } })).body).toEqual({ reviews: [], next_cursor: null });
+  });
+});

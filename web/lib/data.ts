@@ -76,3 +76,10 @@ export interface TokenView { id: string; name: string | null; created_at: string
 export const tokens = () => getJson<{ tokens: TokenView[] }>('teams/me/tokens', { cache: 'no-store' }).then((r) => r.tokens);
 export const createToken = (body: { name?: string; expires_at?: string }) => getJson<TokenView & { token: string }>('teams/me/tokens', json('POST', body));
 export const revokeToken = (id: string) => getJson<TokenView>(`teams/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
+/** a page of what the team sent (GET /teams/me/feedback, /teams/me/reviews), newest first */
+export interface SentFeedback { id: number; kind: string; message: string; endpoint_id?: string; capability?: string; status: string; created_at: string }
+export interface SentReview { id: number; endpoint_id: string; usefulness: string; reason: string; client: string; month: string; at: string }
+const sent = <K extends string, T>(what: K) => (cursor: string | null) =>
+  getJson<Record<K, T[]> & { next_cursor: string | null }>(`teams/me/${what}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
+export const sentFeedback = sent<'feedback', SentFeedback>('feedback');
+export const sentReviews = sent<'reviews', SentReview>('reviews');

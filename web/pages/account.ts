@@ -1,9 +1,11 @@
 // Signing in with a team token (the runtime sets the svc_session cookie), then the team's balance,
-// API tokens, ledger, own provider keys and a look-up of its hub tools (the hub lists no team's tools).
+// API tokens, ledger, own provider keys, its hub tools (and a look-up of any), and the feedback and
+// reviews it sent.
 import { HttpError, ledger, myTools, removeOwnKey, setOwnKey, signIn, signOut, team, tool, type LedgerEntry } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { micro, usd } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
+import { sentSection } from './account-sent.ts';
 import { tokensSection } from './account-tokens.ts';
 
 // The cookie is HttpOnly, so the page remembers only that it signed in: asking /teams/me without a
@@ -35,6 +37,7 @@ export async function accountPage(rerender: () => void): Promise<Node> {
     h('h2', {}, 'Own provider keys'), ownKeys(me.own_keys, rerender),
     h('h2', {}, 'Ledger'), await ledgerView(),
     h('h2', {}, 'Hub tools'), await toolList(), toolLookup(),
+    h('h2', {}, 'Feedback and reviews you sent'), await sentSection(),
     h('p', {}, h('button', { type: 'button', id: 'sign-out', onclick: () => void out() }, 'Sign out')));
 }
 
