@@ -1,11 +1,15 @@
 // The plan as a picture: price per hit (up) against hit rate (across), one numbered dot per child in
 // waterfall order. Children not measured yet sit in a grey band on the right at their list price,
-// spread across it in plan order so that equal prices stay apart.
+// spread across it in plan order; dots that would cover one another are moved apart (chart-spread.ts)
+// so every number stays readable, however many children and however close their figures.
 import type { PlanRow } from '../../language/dist-types.ts';
+import { spread, type Spot } from './chart-spread.ts';
 import { usd } from './format.ts';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 780, H = 320, L = 64, T = 16, B = 40, GAP = 24;
+const W = 780, H = 320, L = 64, T = 16, B = 40, GAP = 24, DOT = 8;
+/** the least room between two price labels on the side (about the height of their text) */
+const LABEL_ROOM = 14;
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
   const el = document.createElementNS(NS, tag);
@@ -33,9 +37,12 @@ export function planChart(plan: PlanRow[]): SVGSVGElement {
     root.append(svg('line', { x1: x(t), x2: x(t), y1: T, y2: H - B, class: 'grid' }));
     root.append(svg('text', { x: x(t), y: H - B + 16, 'text-anchor': 'middle' }, `${t * 100}%`));
   }
+  // over many decades the prices' labels would crowd: one is left out where it would touch the last
+  let lastLabel = Infinity;
   for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
     for (const v of [10 ** e, 3 * 10 ** e]) {
-      if (v < lo || v > hi) continue;
+      if (v < lo || v > hi || lastLabel - y(v) < LABEL_ROOM) continue;
+      lastLabel = y(v);
       root.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }));
       root.append(svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, usd(v)));
     }
@@ -49,12 +56,17 @@ export function planChart(plan: PlanRow[]): SVGSVGElement {
   }
   const restX = (p: Dot) => band.x + 12 + ((band.width - 24) * (resting.indexOf(p) + 0.5)) / resting.length;
 
+  // measured dots stay over the rate axis, unmeasured ones in their band
+  const measured = priced.filter((p) => p.hit_rate !== null);
+  const spots = new Map<Dot, Spot>();
+  spread(measured.map((p) => ({ x: x(p.hit_rate!), y: y(p.usd_per_hit) })), DOT, 1, { left: L, right: W - R, top: T, bottom: H - B }).forEach((s, i) => spots.set(measured[i], s));
+  spread(resting.map((p) => ({ x: restX(p), y: y(p.usd_per_hit) })), DOT, 1, { left: band.x, right: band.x + band.width, top: T, bottom: H - B }).forEach((s, i) => spots.set(resting[i], s));
   for (const p of priced) {
-    const cx = p.hit_rate === null ? restX(p) : x(p.hit_rate);
+    const { x: cx, y: cy } = spots.get(p)!;
     const g = svg('g', { class: p.works ? 'dot' : 'dot broken' });
     g.append(svg('title', {}, `${p.n}. ${p.endpoint_id}: ${usd(p.usd_per_hit)} per hit${p.hit_rate === null ? ' (list price, not measured)' : ''}`));
-    g.append(svg('circle', { cx, cy: y(p.usd_per_hit), r: 8 }));
-    g.append(svg('text', { x: cx, y: y(p.usd_per_hit) + 4, 'text-anchor': 'middle' }, String(p.n)));
+    g.append(svg('circle', { cx, cy, r: DOT }));
+    g.append(svg('text', { x: cx, y: cy + 4, 'text-anchor': 'middle' }, String(p.n)));
     root.append(g);
   }
   return root;

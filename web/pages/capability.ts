@@ -22,7 +22,7 @@ export async function capabilityPage(name: string): Promise<Node> {
     h('h2', {}, 'The market, cheapest per hit first'),
     h('p', { class: 'muted' }, 'Every child by its expected price per hit: what the market charges, not the order a call tries them in.'),
     h('h3', {}, 'Price per hit against hit rate'),
-    h('figure', { id: 'plan-chart' }, planChart(routing.plan),
+    h('figure', { id: 'plan-chart' }, h('div', { class: 'scroll' }, planChart(routing.plan)),
       h('figcaption', { class: 'muted' }, 'Numbers are places in the plan. The price per hit is the list price over the measured hit rate once a child has 20 decided calls, its list price before.')),
     h('div', { class: 'scroll' }, table(['#', 'operation', 'takes', 'price', 'hit rate', 'price per hit', 'status'], routing.plan.map((p, i) => [
       String(i + 1), link(href.operation(p.endpoint_id), p.endpoint_id), p.accepts.map((set) => set.join(' + ')).join(' or '),
