@@ -7,11 +7,12 @@ import { spin } from './spinner.ts';
 import { json, note, out, pairs, printJson, table } from './print.ts';
 import { priceTrust } from '../language/price-words.ts';
 import { triedOrderText } from './tried-order.ts';
-import { hitRateWords } from '../language/hit-rate-words.ts';
+import { costPerHitWords, hitRateWords } from '../language/hit-rate-words.ts';
+import { formatUsd } from '../runtime/state/money.ts';
 import type { CostOut, Observed } from '../language/dist-types.ts';
 
 interface Endpoint { id: string; name: string; summary: string; provider_display: string; kind: string; method: string; path: string; cost: CostOut | null; observed: Observed | null; input: Record<string, unknown>; capability: string }
-interface Entry { endpoint: Endpoint; siblings: Endpoint[]; call_template: string; hints: string[] }
+interface Entry { endpoint: Endpoint; siblings: Endpoint[]; call_template: string; hints: string[]; routing?: object }
 
 const words = (args: { _: string[] }) => args._.join(' ').trim();
 const price = (usd: number | null | undefined) => (usd === null || usd === undefined ? '-' : `$${usd}`);
@@ -74,6 +75,8 @@ export const show = defineCommand({
       id: p.id, name: p.name, provider: p.provider_display, kind: p.kind, summary: p.summary,
       cost: p.cost ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${priceTrust(p.cost)}${p.cost.evidence ? `; ${p.cost.evidence.url}` : ''})` : 'not priced',
       observed: p.observed?.samples ? `hit rate ${hitRateWords(p.observed)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms` : 'no calls yet',
+      // a routed entry's callers pay for the whole waterfall: what that came to per hit
+      ...(e.routing ? { cost_per_hit: costPerHitWords(p.observed, (m) => `$${formatUsd(m)}`) } : {}),
     }));
     const params = parameters(p.input);
     if (params.length) out(`\n${table(['IN', 'PARAMETER', 'TYPE', 'REQUIRED', 'NOTE'], params)}`);

@@ -32,6 +32,17 @@ export interface Observed {
   hit_samples: number;
   /** present once a provider's answers have stated their charge (cost.reported_charge) */
   charges?: ChargeDrift;
+  /** a routed entry's: what its callers paid, over the calls in the window whose cost was recorded */
+  paid?: PaidPerHit;
+}
+
+/** What routed calls cost their callers, over `calls` (samples stored before costs were kept are not among them). */
+export interface PaidPerHit {
+  calls: number;
+  hits: number;
+  total_micro: number;
+  /** total_micro ÷ hits, rounded to the micro-dollar; null before the first hit */
+  per_hit_micro: number | null;
 }
 
 /** How the charges a provider reported compared with the catalog's price, over the latest reports. */

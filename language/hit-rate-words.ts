@@ -1,5 +1,6 @@
 // How a hit rate reads wherever one is shown (dashboard, CLI): below MIN_DECIDED_SAMPLES decided
-// calls a share would overstate what is known, so the counts are shown instead ("3 of 4 hits").
+// calls a share would overstate what is known, so the counts are shown instead ("3 of 4 hits"). The
+// average cost per hit always says how many calls it covers, "only" while they are that few.
 // No node imports (browser-safe).
 import type { Observed } from './dist-types.ts';
 
@@ -13,4 +14,14 @@ export function hitRateWords(o: Observed | null | undefined): string {
   if (!o || !o.decided) return 'not measured';
   const rate = measuredHitRate(o);
   return rate === null ? `${o.hit_samples} of ${o.decided} hits` : `${Math.round(rate * 100)}%`;
+}
+
+const calls = (n: number) => `${n} call${n === 1 ? '' : 's'}`;
+
+/** a routed entry's average cost per hit and the calls it covers; `money` formats micro-USD */
+export function costPerHitWords(o: Observed | null | undefined, money: (micro: number) => string): string {
+  const p = o?.paid;
+  if (!p) return 'not recorded yet';
+  const over = `${p.calls < MIN_DECIDED_SAMPLES ? 'only ' : ''}${calls(p.calls)}`;
+  return p.per_hit_micro === null ? `no hit yet in ${over} (${money(p.total_micro)} paid)` : `${money(p.per_hit_micro)} per hit over ${over}`;
 }

@@ -132,8 +132,8 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
   const t0 = Date.now();
   const o = await waterfall(deps, call, cap, prepared, base);
   // the routed entry's own figures (svc.<capability>): one sample per call that tried a child,
-  // its outcome the call's and its latency the whole waterfall's
-  if (o.tried.some((t) => t.outcome !== 'skipped')) deps.state.recordAttempt(`svc.${call.capability}`, { outcome: o.kind === 'hit' ? 'hit' : o.kind === 'miss' ? 'miss' : 'error', ms: Date.now() - t0, at: Date.now() });
+  // its outcome the call's, its latency the whole waterfall's and its cost what the call cost the caller
+  if (o.tried.some((t) => t.outcome !== 'skipped')) deps.state.recordAttempt(`svc.${call.capability}`, { outcome: o.kind === 'hit' ? 'hit' : o.kind === 'miss' ? 'miss' : 'error', ms: Date.now() - t0, at: Date.now(), paid_micro: o.cost_micro });
   return o;
 }
 

@@ -2,7 +2,7 @@
 // reads are synchronous) and written behind to storage at most once a second per endpoint. Losing the
 // last second of observations in a crash is acceptable; they are statistics, not acknowledged writes.
 import type { Storage } from 'unstorage';
-import type { ChargeDrift, Observed } from '../../language/types.ts';
+import type { ChargeDrift, Observed, PaidPerHit } from '../../language/types.ts';
 
 export const WINDOW = 1000;
 const FLUSH_MS = 1000;
@@ -17,6 +17,8 @@ export interface Attempt {
   at: number | Date;
   /** where the provider's answer stated its charge: the catalog's figure and the provider's, micro-USD */
   charge?: { list_micro: number; reported_micro: number };
+  /** what the caller paid for the call (a routed entry's samples), micro-USD */
+  paid_micro?: number;
 }
 
 interface Series {
@@ -29,6 +31,11 @@ interface Series {
   /** the latest reported charges, oldest first: the list price and the provider's figure of each (absent in series stored before reports were read) */
   rl?: number[];
   rr?: number[];
+  /**
+   * what each of the latest attempts cost its caller, aligned with the end of `o` (null: not
+   * recorded); absent in series stored before costs were kept, shorter than `o` in one that began so
+   */
+  c?: Array<number | null>;
 }
 
 /** How a series is stored: the same, with the days as an object. */
@@ -71,6 +78,8 @@ export class Observations {
     s.o += LETTER[attempt.outcome];
     s.ms.push(Math.max(0, Math.round(attempt.ms)));
     s.at.push(at);
+    // from the first cost on, every attempt gets a place in `c`, so it stays aligned with the end of `o`
+    if (attempt.paid_micro !== undefined || s.c) (s.c ??= []).push(attempt.paid_micro ?? null);
     // Trimmed to the window only once it holds twice as much: one copy per WINDOW attempts, not one each.
     if (s.o.length >= 2 * WINDOW) trim(s);
     const day = Math.floor(at / DAY_MS);
@@ -151,6 +160,7 @@ function trim(s: Series): Series {
     s.ms.splice(0, cut);
     s.at.splice(0, cut);
   }
+  if (s.c && s.c.length > s.o.length) s.c.splice(0, s.c.length - s.o.length);
   if (s.rl && s.rl.length > WINDOW) {
     const cut = s.rl.length - WINDOW;
     s.rl.splice(0, cut);
@@ -182,7 +192,22 @@ function summarise(s: Series, now: number): Observed {
     hit_rate: decided ? hits / decided : null,
     hit_samples: hits,
     ...(s.rl?.length ? { charges: chargeDrift(s.rl, s.rr ?? []) } : {}),
+    ...(s.c?.length ? paidOf(s.o, s.c) : {}),
   };
+}
+
+/** What the calls with a recorded cost paid, and per hit among them; nothing when none has one. */
+function paidOf(o: string, c: Array<number | null>): { paid?: PaidPerHit } {
+  const from = o.length - c.length;
+  let calls = 0, hits = 0, total = 0;
+  for (let i = 0; i < c.length; i++) {
+    const cost = c[i];
+    if (cost === null) continue;
+    calls++;
+    total += cost;
+    if (o[from + i] === 'h') hits++;
+  }
+  return calls ? { paid: { calls, hits, total_micro: total, per_hit_micro: hits ? Math.round(total / hits) : null } } : {};
 }
 
 /** How the provider's reported charges compared with the list price, over the latest WINDOW reports. */

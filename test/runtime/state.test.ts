@@ -369,6 +369,24 @@ describe.each(backends)('state over $name', ({ open }) => {
     const stored = await state.atomics.update<{ rl: number[]; rr: number[] }>('obs:r', () => undefined);
     expect([stored!.rl.length, stored!.rr.length]).toEqual([WINDOW, WINDOW]);
   });
+  it("keeps what each routed call cost its caller, over the latest WINDOW calls, and answers the average per hit", async () => {
+    const { state } = await open();
+    const now = Date.now();
+    state.recordAttempt('svc.x', { outcome: 'hit', ms: 1, at: now, paid_micro: 3000 });
+    state.recordAttempt('svc.x', { outcome: 'miss', ms: 1, at: now, paid_micro: 500 });
+    state.recordAttempt('svc.x', { outcome: 'hit', ms: 1, at: now, paid_micro: 1000 });
+    state.recordAttempt('svc.x', { outcome: 'error', ms: 1, at: now }); // no cost recorded: not among the calls
+    expect(state.observations.observed('svc.x')!.paid).toEqual({ calls: 3, hits: 2, total_micro: 4500, per_hit_micro: 2250 });
+    state.recordAttempt('svc.none', { outcome: 'miss', ms: 1, at: now, paid_micro: 700 });
+    expect(state.observations.observed('svc.none')!.paid).toEqual({ calls: 1, hits: 0, total_micro: 700, per_hit_micro: null });
+    // a window and a half of dear misses, then a window of cheap hits: only the hits are left
+    for (let i = 0; i < WINDOW * 1.5; i++) state.recordAttempt('svc.w', { outcome: 'miss', ms: 1, at: now, paid_micro: 9000 });
+    for (let i = 0; i < WINDOW; i++) state.recordAttempt('svc.w', { outcome: 'hit', ms: 1, at: now, paid_micro: 10 });
+    expect(state.observations.observed('svc.w')!.paid).toEqual({ calls: WINDOW, hits: WINDOW, total_micro: 10 * WINDOW, per_hit_micro: 10 });
+    await state.observations.flush();
+    const stored = await state.atomics.get<{ o: string; c: number[] }>('obs:svc.w');
+    expect([stored!.o.length, stored!.c.length]).toEqual([WINDOW, WINDOW]);
+  });
 });
 
 describe('embedded fs backend across a restart', () => {
@@ -406,6 +424,26 @@ describe('embedded fs backend across a restart', () => {
     b.recordAttempt('old', { outcome: 'hit', ms: 5, at: now, charge: { list_micro: 1000, reported_micro: 3000 } });
     await new Promise((r) => setTimeout(r, SUMMARY_TTL_MS + 50)); // a summary may be reused that long
     expect(b.observations.observed('old')).toMatchObject({ samples: 3, charges: { reports: 1, differed: 1, above: 1, mean_delta_micro: 2000, mean_ratio: 3 } });
+  });
+
+  it("opens a routed entry's series stored before costs were kept: the average covers only the calls since", async () => {
+    const dir = tempDir();
+    const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: null };
+    const a = await createState(config);
+    const now = Date.now();
+    // the stored shape before this change: no c list
+    await a.atomics.update('obs:svc.old', () => ({ o: 'hhm', ms: [3, 4, 5], at: [now, now, now], days: { [Math.floor(now / 86_400_000)]: 3 } }));
+    const b = await createState(config);
+    expect(b.observations.observed('svc.old')).toMatchObject({ samples: 3, hit_samples: 2 });
+    expect(b.observations.observed('svc.old')!.paid).toBeUndefined();
+    b.recordAttempt('svc.old', { outcome: 'hit', ms: 5, at: now, paid_micro: 4000 });
+    b.recordAttempt('svc.old', { outcome: 'miss', ms: 5, at: now, paid_micro: 1000 });
+    await new Promise((r) => setTimeout(r, SUMMARY_TTL_MS + 50)); // a summary may be reused that long
+    expect(b.observations.observed('svc.old')).toMatchObject({ samples: 5, hit_samples: 3, paid: { calls: 2, hits: 1, total_micro: 5000, per_hit_micro: 5000 } });
+    // and the costs outlive the next restart
+    await b.observations.flush();
+    const c = await createState(config);
+    expect(c.observations.observed('svc.old')!.paid).toEqual({ calls: 2, hits: 1, total_micro: 5000, per_hit_micro: 5000 });
   });
 });
 

@@ -1,5 +1,6 @@
-// The account page's list of the feedback and reviews a team sent, and the plan chart's labels on the
-// capability with the most children, in real headless Chromium against the real runtime and catalog.
+// The account page's list of the feedback and reviews a team sent, a routed capability's own measured
+// figures (average cost per hit included), and the plan chart's labels on the capability with the
+// most children, in real headless Chromium against the real runtime and catalog.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,24 @@ describe('the account page', () => {
     await expect(page.locator('#my-reviews').textContent()).resolves.toMatch(/^No reviews yet/);
     await page.locator('#sign-out').click();
     await page.locator('#sign-in').waitFor();
+  });
+});
+
+describe('a routed capability page', () => {
+  it('shows what was measured on the capability itself: calls, hit rate, latency and the average cost per hit over how many calls', async () => {
+    ({ page, errors } = await browser.open());
+    await page.goto(`${server.url}/#/capability/people.phone.find`);
+    await expect(page.locator('#measured').textContent()).resolves.toBe('No routed calls recorded yet.');
+    await page.close();
+    const now = Date.now();
+    [['hit', 30_000], ['miss', 5_000], ['hit', 20_000]].forEach(([outcome, paid], i) =>
+      server.ctx.state.recordAttempt('svc.people.phone.find', { outcome: outcome as 'hit' | 'miss', ms: 400 + i * 100, at: now, paid_micro: paid as number }));
+    ({ page, errors } = await browser.open());
+    await page.goto(`${server.url}/#/capability/people.phone.find`);
+    await page.locator('#measured tbody tr').waitFor();
+    expect(await page.locator('#measured thead').textContent()).toBe('routed callshit ratep50p95average cost per hit');
+    // 55,000 micro-USD paid over 2 hits, in 3 calls: too few for a share, said with the count
+    expect(await page.locator('#measured tbody td').allTextContents()).toEqual(['3', '2 of 3 hits', '500 ms', '600 ms', '$0.0275 per hit over only 3 calls']);
   });
 });
 

@@ -1,8 +1,9 @@
 // A routed capability: who is tried, in which order, at what expected price per hit.
-import type { TriedOrder } from '../../language/dist-types.ts';
+import type { Observed, TriedOrder } from '../../language/dist-types.ts';
+import { costPerHitWords, hitRateWords } from '../../language/hit-rate-words.ts';
 import { entry, triedOrder } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
-import { micro, pct, usd } from '../lib/format.ts';
+import { micro, ms, pct, usd } from '../lib/format.ts';
 import { planChart } from '../lib/plan-chart.ts';
 import { href } from '../lib/router.ts';
 
@@ -18,6 +19,7 @@ export async function capabilityPage(name: string): Promise<Node> {
     h('h1', {}, name, h('span', { class: 'badge' }, 'routed')),
     h('p', {}, op.capability_description),
     h('p', {}, 'Call it as one operation: ', link(href.operation(op.id), op.id), '.'),
+    h('h2', {}, 'Measured on this capability'), measured(op.observed),
     h('h2', {}, 'The order tried'), tried(order),
     h('h2', {}, 'The market, cheapest per hit first'),
     h('p', { class: 'muted' }, 'Every child by its expected price per hit: what the market charges, not the order a call tries them in.'),
@@ -49,4 +51,12 @@ function tried(order: TriedOrder | null): Node {
       String(i + 1), link(href.operation(a.endpoint_id), a.endpoint_id), KEY[a.key], a.bills_miss ? 'yes' : 'no', micro(a.worst_cost_micro),
     ]), { id: 'plan' })),
     order.excluded.length ? h('p', { class: 'muted' }, `Not tried: ${order.excluded.map((x) => `${x.endpoint_id} (${x.reason.replaceAll('_', ' ')})`).join(', ')}.`) : null);
+}
+
+/** The capability's own figures: every routed call one sample, whichever child served it. */
+function measured(o: Observed | null): Node {
+  if (!o?.samples) return h('p', { class: 'muted', id: 'measured' }, 'No routed calls recorded yet.');
+  return h('div', { class: 'scroll' }, table(['routed calls', 'hit rate', 'p50', 'p95', 'average cost per hit'], [[
+    String(o.samples), hitRateWords(o), ms(o.p50_ms), ms(o.p95_ms), costPerHitWords(o, micro),
+  ]], { id: 'measured' }));
 }
