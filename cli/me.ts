@@ -19,27 +19,24 @@ async function everyPage<K extends string, T>(path: string, key: K): Promise<T[]
 interface SentFeedback { id: number; kind: string; message: string; endpoint_id?: string; capability?: string; status: string; created_at: string }
 interface SentReview { id: number; endpoint_id: string; usefulness: string; reason: string; month: string; at: string }
 
-const feedback = defineCommand({
-  meta: { name: 'feedback', description: 'The feedback your team sent, newest first' },
-  args: { json },
-  async run({ args }) {
-    const rows = await everyPage<'feedback', SentFeedback>('/teams/me/feedback', 'feedback');
-    if (args.json) return printJson({ feedback: rows });
-    out(rows.length ? table(['id', 'sent', 'kind', 'about', 'status', 'message'], rows.map((f) => [f.id, f.created_at.slice(0, 10), f.kind, f.endpoint_id ?? f.capability, f.status, f.message]))
-      : '(no feedback sent yet: svc feedback KIND MESSAGE sends some)');
-  },
-});
+/** `svc me <what>`: every page of the listing, as a table (a hint when empty) or as {<what>: […]} */
+function sentCommand<T>(what: 'feedback' | 'reviews', description: string, head: string[], row: (r: T) => Array<string | number | undefined>, none: string) {
+  return defineCommand({
+    meta: { name: what, description },
+    args: { json },
+    async run({ args }) {
+      const rows = await everyPage<typeof what, T>(`/teams/me/${what}`, what);
+      if (args.json) printJson({ [what]: rows });
+      else out(rows.length ? table(head, rows.map(row)) : none);
+    },
+  });
+}
 
-const reviews = defineCommand({
-  meta: { name: 'reviews', description: 'The reviews your team wrote (one per operation and month), newest first' },
-  args: { json },
-  async run({ args }) {
-    const rows = await everyPage<'reviews', SentReview>('/teams/me/reviews', 'reviews');
-    if (args.json) return printJson({ reviews: rows });
-    out(rows.length ? table(['month', 'operation', 'usefulness', 'reason'], rows.map((r) => [r.month, r.endpoint_id, r.usefulness, r.reason]))
-      : '(no review written yet: svc review ENDPOINT useful|partly|not_useful REASON writes one)');
-  },
-});
+const feedback = sentCommand<SentFeedback>('feedback', 'The feedback your team sent, newest first', ['id', 'sent', 'kind', 'about', 'status', 'message'],
+  (f) => [f.id, f.created_at.slice(0, 10), f.kind, f.endpoint_id ?? f.capability, f.status, f.message], '(no feedback sent yet: svc feedback KIND MESSAGE sends some)');
+
+const reviews = sentCommand<SentReview>('reviews', 'The reviews your team wrote (one per operation and month), newest first', ['month', 'operation', 'usefulness', 'reason'],
+  (r) => [r.month, r.endpoint_id, r.usefulness, r.reason], '(no review written yet: svc review ENDPOINT useful|partly|not_useful REASON writes one)');
 
 export const me = defineCommand({
   meta: { name: 'me' },

@@ -48,10 +48,10 @@ export class FeedbackStore {
   }
 
   /** the team's records, newest first, a page at a time below `before` (the previous page's `next`) */
-  async list(teamId: number, before: number | null): Promise<{ feedback: Feedback[]; next: number | null }> {
+  async list(teamId: number, before: number | null): Promise<{ rows: Feedback[]; next: number | null }> {
     const { refs, next } = await pageOfRefs(this.atomics, 'feedback', teamId, before);
     const records = await Promise.all(refs.map((r) => this.atomics.get<StoredFeedback>(r.key)));
-    return { feedback: records.filter((r): r is StoredFeedback => r?.team_id === teamId).map(visible), next };
+    return { rows: records.filter((r): r is StoredFeedback => r?.team_id === teamId).map(visible), next };
   }
 
   /**

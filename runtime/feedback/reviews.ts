@@ -98,17 +98,17 @@ export class Reviews {
   }
 
   /** the team's reviews, newest first, a page at a time below `before` (the previous page's `next`) */
-  async list(teamId: number, before: number | null): Promise<{ reviews: OwnReview[]; next: number | null }> {
+  async list(teamId: number, before: number | null): Promise<{ rows: OwnReview[]; next: number | null }> {
     const { refs, next } = await pageOfRefs(this.atomics, 'reviews', teamId, before);
     const slots = await Promise.all(refs.map((r) => this.atomics.get<Slot>(r.key)));
-    const reviews = slots.flatMap((slot, i) => {
+    const rows = slots.flatMap((slot, i) => {
       const found = slot?.reviews.find((r) => r.team_id === teamId);
       if (!found) return [];
       const { team_id, ...rest } = found;
       void team_id;
       return [{ ...rest, endpoint_id: endpointOf(refs[i].key) }];
     });
-    return { reviews, next };
+    return { rows, next };
   }
 
   /**

@@ -64,15 +64,15 @@ describe.each([
     await a.reviews.submit(other, { endpoint_id: 'x.people.enrich', usefulness: 'useful', reason: 'not theirs' });
     // the last release wrote the same records and no index: take the indexes away
     for (const t of [team, other]) for (const k of [`team-feedback:${t}`, `team-reviews:${t}`]) await a.atomics.remove(k);
-    expect((await a.feedback.list(team, null)).feedback).toEqual([]);
-    expect((await a.reviews.list(team, null)).reviews).toEqual([]);
+    expect((await a.feedback.list(team, null)).rows).toEqual([]);
+    expect((await a.reviews.list(team, null)).rows).toEqual([]);
     await a.close();
 
     const b = await createState(config);
     try {
-      expect((await b.feedback.list(team, null)).feedback).toEqual([fb[1], fb[0]]);
-      expect((await b.reviews.list(team, null)).reviews).toEqual([expect.objectContaining({ endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' })]);
-      expect((await b.feedback.list(other, null)).feedback.map((f) => f.message)).toEqual(['not theirs']);
+      expect((await b.feedback.list(team, null)).rows).toEqual([fb[1], fb[0]]);
+      expect((await b.reviews.list(team, null)).rows).toEqual([expect.objectContaining({ endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' })]);
+      expect((await b.feedback.list(other, null)).rows.map((f) => f.message)).toEqual(['not theirs']);
     } finally {
       await b.close();
     }

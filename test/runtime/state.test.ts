@@ -304,12 +304,12 @@ describe.each(backends)('state over $name', ({ open }) => {
     const sent = await Promise.all(Array.from({ length: TEAM_PAGE + 10 }, (_, i) => state.feedback.submit(one, { kind: 'idea', message: `idea ${i}` })));
     await state.feedback.submit(two, { kind: 'bug', message: 'from two' });
     const p1 = await state.feedback.list(one, null);
-    expect(p1.feedback).toHaveLength(TEAM_PAGE);
+    expect(p1.rows).toHaveLength(TEAM_PAGE);
     const p2 = await state.feedback.list(one, p1.next);
     expect(p2.next).toBeNull();
-    expect([...p1.feedback, ...p2.feedback].map((f) => f.id)).toEqual(sent.map((f) => f.id).sort((a, b) => b - a));
-    expect(p1.feedback[0]).toEqual(sent.find((f) => f.id === p1.feedback[0].id));
-    expect((await state.feedback.list(two, null)).feedback.map((f) => f.message)).toEqual(['from two']);
+    expect([...p1.rows, ...p2.rows].map((f) => f.id)).toEqual(sent.map((f) => f.id).sort((a, b) => b - a));
+    expect(p1.rows[0]).toEqual(sent.find((f) => f.id === p1.rows[0].id));
+    expect((await state.feedback.list(two, null)).rows.map((f) => f.message)).toEqual(['from two']);
 
     await Promise.all(Array.from({ length: 30 }, (_, i) => state.reviews.submit(one, { endpoint_id: `e${i}.x`, usefulness: 'useful', reason: `r${i}` })));
     // a second review of an endpoint in the month replaces the first, in the listing too
@@ -318,11 +318,11 @@ describe.each(backends)('state over $name', ({ open }) => {
     await state.reviews.submit(two, { endpoint_id: 'hub:maker-tool', usefulness: 'useful', reason: 'two on a tool' });
     const mine = await state.reviews.list(one, null);
     expect(mine.next).toBeNull();
-    expect(mine.reviews).toHaveLength(30);
-    expect(mine.reviews[0]).toMatchObject({ endpoint_id: 'e3.x', usefulness: 'partly', reason: 'again', month: expect.stringMatching(/^\d{4}-\d{2}$/) });
-    expect(mine.reviews.map((r) => r.id)).toEqual(mine.reviews.map((r) => r.id).sort((a, b) => b - a));
-    expect(new Set(mine.reviews.map((r) => r.endpoint_id)).size).toBe(30);
-    expect((await state.reviews.list(two, null)).reviews.map((r) => [r.endpoint_id, r.reason])).toEqual([['hub:maker-tool', 'two on a tool'], ['e3.x', 'two on e3']]);
+    expect(mine.rows).toHaveLength(30);
+    expect(mine.rows[0]).toMatchObject({ endpoint_id: 'e3.x', usefulness: 'partly', reason: 'again', month: expect.stringMatching(/^\d{4}-\d{2}$/) });
+    expect(mine.rows.map((r) => r.id)).toEqual(mine.rows.map((r) => r.id).sort((a, b) => b - a));
+    expect(new Set(mine.rows.map((r) => r.endpoint_id)).size).toBe(30);
+    expect((await state.reviews.list(two, null)).rows.map((r) => [r.endpoint_id, r.reason])).toEqual([['hub:maker-tool', 'two on a tool'], ['e3.x', 'two on e3']]);
   });
 
   it('computes observed from recorded attempts and bumps the version', async () => {
