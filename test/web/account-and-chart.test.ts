@@ -95,6 +95,10 @@ describe('a routed capability page', () => {
     expect(await page.locator('#measured thead').textContent()).toBe('routed callshit ratep50p95average cost per hit');
     // 55,000 micro-USD paid over 2 hits, in 3 calls: too few for a share, said with the count
     expect(await page.locator('#measured tbody td').allTextContents()).toEqual(['3', '2 of 3 hits', '500 ms', '600 ms', '$0.0275 per hit over only 3 calls']);
+    // and the routed entry's own page says the same
+    await page.goto(`${server.url}/#/op/svc.people.phone.find`);
+    await page.locator('#observed tbody tr').waitFor();
+    expect(await page.locator('#observed tbody td').last().textContent()).toBe('$0.0275 per hit over only 3 calls');
   });
 });
 

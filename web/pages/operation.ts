@@ -3,10 +3,10 @@
 import type { CatalogEntry, CostOut, EndpointOut, Observed, ReviewSummary } from '../../language/dist-types.ts';
 import type { EvidenceSrc, ParamSrc } from '../../language/source-types.ts';
 import { priceTrust } from '../../language/price-words.ts';
-import { hitRateWords, measuredHitRate, MIN_DECIDED_SAMPLES } from '../../language/hit-rate-words.ts';
+import { costPerHitWords, hitRateWords, measuredHitRate, MIN_DECIDED_SAMPLES } from '../../language/hit-rate-words.ts';
 import { entry } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
-import { ms, pct, usd } from '../lib/format.ts';
+import { micro, ms, pct, usd } from '../lib/format.ts';
 import { href } from '../lib/router.ts';
 
 export async function operationPage(id: string, proxyUrl: string | null): Promise<Node> {
@@ -73,10 +73,12 @@ function callTemplate(e: CatalogEntry, proxyUrl: string | null): Node {
 
 function observed(o: Observed | null): Node {
   if (!o || !o.samples) return h('p', { class: 'muted' }, 'Not measured yet: no calls recorded.');
-  return h('div', { class: 'scroll' }, table(['calls', 'hit rate', 'success', 'p50', 'p95', 'last success'], [[
+  // a routed entry's samples also say what its callers paid
+  const paid = o.paid ? costPerHitWords(o, micro) : null;
+  return h('div', { class: 'scroll' }, table(['calls', 'hit rate', 'success', 'p50', 'p95', 'last success', ...(paid ? ['average cost per hit'] : [])], [[
     String(o.samples), hitRateWords(o), o.samples < MIN_DECIDED_SAMPLES ? `${Math.round((o.ok_rate ?? 0) * o.samples)} of ${o.samples}` : pct(o.ok_rate), ms(o.p50_ms), ms(o.p95_ms),
-    o.last_ok_days === null ? '—' : o.last_ok_days === 0 ? 'today' : `${o.last_ok_days} days ago`,
-  ]]));
+    o.last_ok_days === null ? '—' : o.last_ok_days === 0 ? 'today' : `${o.last_ok_days} days ago`, ...(paid ? [paid] : []),
+  ]], { id: 'observed' }));
 }
 
 const reviewShare = (r: ReviewSummary | undefined) =>
