@@ -10,7 +10,7 @@ import { Client } from 'undici';
 import type { SearchEngine } from '../language/search.ts';
 import { npmStart } from './npm-start.ts';
 import { buildCatalog } from '../build/pipeline.ts';
-import { LEDGER_SYNC_MS } from '../runtime/config.ts';
+import { LEDGER_SYNC_MS } from '../runtime/config/config.ts';
 
 /** the middle item by `by` (the upper middle of an even count) */
 export const middle = <T>(xs: T[], by: (x: T) => number): T => [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];

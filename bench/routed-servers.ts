@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox } from '../sandbox/index.ts';
-import { readJsonNode } from '../runtime/body.ts';
+import { readJsonNode } from '../runtime/http/body.ts';
 import { send } from '../runtime/router/http.ts';
 import { OutgoingRequest } from '../runtime/router/build-request.ts';
-import { readConfig } from '../runtime/config.ts';
+import { readConfig } from '../runtime/config/config.ts';
 
 const [role, arg, dist] = process.argv.slice(2);
 // SIGINT exits cleanly, so a --cpu-prof run (BENCH_PROFILE=1) writes its profile

@@ -15,7 +15,7 @@ import { cpuUs, fmt, line, load, middle, startRole, stopRoles, type LoadResult }
 import { ownRedis, type Fsync, type OwnRedis } from '../test/helpers/redis-server.ts';
 import { randomUUID } from 'node:crypto';
 import { createState, teamAccount, type State } from '../runtime/state/index.ts';
-import { HOLD_TTL_MS, isRefusal, Spending } from '../runtime/spending.ts';
+import { HOLD_TTL_MS, isRefusal, Spending } from '../runtime/money/spending.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const connections = 50;

@@ -28,9 +28,9 @@ export function serverFresh(outdir = SERVER_DIR) {
   return freshAfter(join(outdir, 'start.js'), SOURCES);
 }
 
-/** @param {string} [outdir] compile runtime/start.ts into outdir/start.js */
+/** @param {string} [outdir] compile runtime/serve/start.ts into outdir/start.js */
 export async function compileServer(outdir = SERVER_DIR) {
-  await compileEntry('start', join(ROOT, 'runtime', 'start.ts'), outdir);
+  await compileEntry('start', join(ROOT, 'runtime', 'serve', 'start.ts'), outdir);
 }
 
 /** @param {string} name @param {string} entry @param {string} outdir compile entry into outdir/<name>.js */

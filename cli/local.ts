@@ -15,7 +15,7 @@ function server(name: string, entry: () => Promise<unknown>) {
   });
 }
 
-export const serve = server('serve', () => import('../runtime/start.ts'));
+export const serve = server('serve', () => import('../runtime/serve/start.ts'));
 export const demo = server('demo', () => import('../demo/demo.ts'));
 
 export const build = defineCommand({

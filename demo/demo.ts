@@ -5,15 +5,15 @@ import '../build/plain-output.ts'; // first: before vite (a dashboard build) rea
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeStorage, readConfigOrExit } from '../runtime/config.ts';
-import { ensureBuilt } from '../runtime/ensure-built.ts';
+import { describeStorage, readConfigOrExit } from '../runtime/config/config.ts';
+import { ensureBuilt } from '../runtime/serve/ensure-built.ts';
 import { loadRuntime } from '../runtime/catalog/dist.ts';
-import { listenError } from '../runtime/server.ts';
-import { createRuntime } from '../runtime/create-runtime.ts';
+import { listenError } from '../runtime/http/server.ts';
+import { createRuntime } from '../runtime/serve/create-runtime.ts';
 import { createSandbox, sandboxFaults, sandboxKeys, settingOrExit, startSandbox } from '../sandbox/index.ts';
 import { sandboxEnv } from '../sandbox/svc-env.ts';
 import { parseRouteOptions } from '../runtime/router/options.ts';
-import { orRefuse, stopOnSignals } from '../runtime/lifecycle.ts';
+import { orRefuse, stopOnSignals } from '../runtime/serve/lifecycle.ts';
 
 const DEMO_TEAM = 'demo';
 const DEMO_CREDIT_MICRO = 25_000_000;

@@ -2,7 +2,7 @@
 // end. What one row is (a routed call, a hub tool's run) is a RowRunner's: each row is charged as its
 // single call would be, under its own call_id; this file only schedules, budgets and counts.
 import { HTTPError } from 'h3';
-import { errorAnswer, isStorageOutage } from '../errors.ts';
+import { errorAnswer, isStorageOutage } from '../http/errors.ts';
 import { canonical } from '../router/identical-calls.ts';
 import { BatchBudget } from './budget.ts';
 import { newCallId } from '../util/call-id.ts';
@@ -48,7 +48,7 @@ export interface StoppingLine {
 
 export type RowLine = { id: string | number } & Outcome;
 
-/** What one row of a batch is: a routed call (runtime/batch/routed-rows.ts), a tool's run (runtime/hub/batch-rows.ts). */
+/** What one row of a batch is: a routed call (runtime/batch/routed-rows.ts), a tool's run (runtime/routes/hub-batch-rows.ts). */
 export interface RowRunner {
   /** the rows answer plans (a dry run): nothing is called or charged, so no budget applies */
   readonly dryRun: boolean;

@@ -1,7 +1,7 @@
 // Operations whose providers' answers state charges other than the catalog's price: the list a buyer
 // (or whoever keeps the catalog) reads to see which prices the providers themselves contradict.
 import type { ChargeDrift, RuntimeCatalog } from '../../language/types.ts';
-import type { LiveData } from '../live.ts';
+import type { LiveData } from './live.ts';
 
 export interface DriftRow extends ChargeDrift {
   endpoint_id: string;

@@ -4,7 +4,7 @@
 // review refreshes it at once. One per app context (see createContext), shared by the h3 route and
 // the server's fast path.
 import { ENTRY_CACHE, type DistCatalog } from './dist.ts';
-import type { LiveData } from '../live.ts';
+import type { LiveData } from './live.ts';
 import { withLive } from './live-entry.ts';
 import { Lru } from '../util/lru.ts';
 import { SUMMARY_TTL_MS } from '../state/observations.ts';

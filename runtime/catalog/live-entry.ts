@@ -1,7 +1,7 @@
 // A catalog entry with its live parts filled in: observed and reviews on the endpoint and on every
 // sibling, and the routing plan re-ordered by measured cost per hit.
 import type { CatalogEntry, EndpointOut } from '../../language/types.ts';
-import type { LiveData } from '../live.ts';
+import type { LiveData } from './live.ts';
 import { measuredHitRate, usdPerHit } from '../router/expected-cost.ts';
 
 function patchEndpoint(e: EndpointOut, live: LiveData): void {

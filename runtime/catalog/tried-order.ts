@@ -2,7 +2,7 @@
 // planner (runtime/router/plan.ts) asked for a call that fills every identity field, so the order
 // shown can never drift from the order run. A call sending one identity set tries the children that
 // take it in this same order (the order reads no field values).
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context/context.ts';
 import type { RouteOptions } from '../router/options.ts';
 import type { Team } from '../state/index.ts';
 import { missMayCost } from '../../language/prices.ts';

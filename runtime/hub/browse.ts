@@ -1,7 +1,7 @@
 // GET /hub/tools: the store's shelf. Every live tool (best match first with `q`, else by id), narrowed
 // by a capability its steps use, its maker or a price ceiling, a page at a time; the maker also finds
 // its own tools that are not live (unchecked, failed, retired), each with its status.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context/context.ts';
 import type { Team } from '../state/index.ts';
 import { parseUsdToMicro } from '../state/money.ts';
 import { liveToolsOf } from './live-tools.ts';

@@ -4,7 +4,7 @@
 // The check of a live version (the maker re-checking it) is recorded on it and changes no status.
 // Its cost ahead: checkPlan, the dry run of check.json's input.
 import { isDeepStrictEqual } from 'node:util';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context/context.ts';
 import type { Team } from '../state/index.ts';
 import { nowIso } from '../util/clock.ts';
 import { dataProblems, validatorsFor } from './maker-schemas.ts';

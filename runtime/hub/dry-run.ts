@@ -2,7 +2,7 @@
 // or charged. Later steps' fields come from earlier steps' outputs, unknown before the run: such a
 // field counts as given (its template stands for the value), so a step's plan is the widest it can
 // be and its worst cost an upper bound of what the run may spend on it.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context/context.ts';
 import type { Team } from '../state/index.ts';
 import { parseRouteOptions } from '../router/options.ts';
 import { holdMicro, rowsAsked } from '../router/pass-through-rows.ts';

@@ -2,7 +2,7 @@
 // can cost at worst (its steps' widest plan plus the price), the last check, whether the steps can
 // be served today, how its recent runs went (measured, with the sample size said) and paste-ready
 // calls for HTTP, the CLI, batch and MCP.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context/context.ts';
 import type { Team } from '../state/index.ts';
 import { sampleFor } from '../../language/call-template.ts';
 import { planRun } from './dry-run.ts';

@@ -3,8 +3,8 @@
 // charged and credited to the maker, in the same ledger, only when the run produced an output that
 // fits the output schema (the earning stored as due first, so it is paid even if svc dies between
 // the two writes: earnings-due.ts). A step that ran is charged by the router whatever happens after it.
-import type { AppContext } from '../context.ts';
-import { fail, invalid, isStorageOutage } from '../errors.ts';
+import type { AppContext } from '../context/context.ts';
+import { fail, invalid, isStorageOutage } from '../http/errors.ts';
 import { STORAGE_RETRY_AFTER_S } from '../state/unavailable.ts';
 import type { Team } from '../state/index.ts';
 import { nowIso } from '../util/clock.ts';

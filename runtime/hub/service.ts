@@ -1,8 +1,8 @@
 // The hub as the routes see it: publish (validate, store unchecked, check), check later, read,
 // run, retire and list runs, with who-may-do-what decided in one place (access.ts).
-import type { AppContext } from '../context.ts';
-import { perContext } from '../declared-route.ts';
-import { fail, invalid } from '../errors.ts';
+import type { AppContext } from '../context/context.ts';
+import { perContext } from '../http/declared-route.ts';
+import { fail, invalid } from '../http/errors.ts';
 import type { Team } from '../state/index.ts';
 import { now } from '../util/clock.ts';
 import { openOwnTool, openTool, retiredSentence, type ToolRef } from './access.ts';

@@ -1,7 +1,7 @@
 // What a step's `call` names, and the contract a publish is checked against: which fields `with`
 // may set, which it must set, and which output fields later templates may read.
 import type { CapabilitySrc, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
-import { bodyValidator } from '../validate.ts';
+import { bodyValidator } from '../util/validate.ts';
 import { capabilityBodySchema, contractInputs } from '../../language/body-schema.ts';
 import { perObject } from '../../language/remember.ts';
 

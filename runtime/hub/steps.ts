@@ -2,8 +2,8 @@
 // as a routed call, a catalog operation as a pass-through. Each step is charged to that team by
 // the router's own rules; the first step that misses, fails or is refused ends the pipeline.
 import { HTTPError } from 'h3';
-import type { AppContext } from '../context.ts';
-import { isStorageOutage, neededMicroOf, type PlainAnswer, type ValidationIssue } from '../errors.ts';
+import type { AppContext } from '../context/context.ts';
+import { isStorageOutage, neededMicroOf, type PlainAnswer, type ValidationIssue } from '../http/errors.ts';
 import type { Team } from '../state/index.ts';
 import { parseRouteOptions } from '../router/options.ts';
 import { formatUsd } from '../state/money.ts';

@@ -1,7 +1,7 @@
 // Live tools as rows of /catalog/search, /catalog/find and GET /hub/tools?q=: scored against the
 // query by the catalog's own rules (language/tool-search.ts), with what a caller compares: the
 // price per run, the maker, the last check and whether the steps can be served today.
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context/context.ts';
 import type { SearchEngine } from '../../language/search.ts';
 import type { ReviewSummary } from '../../language/types.ts';
 import { scoreTools, toolWords, type ToolWords } from '../../language/tool-search.ts';

@@ -1,6 +1,6 @@
 // The routed answer: one wrapper and three headers, whatever served; refusals thrown as errors.
 import type { RouteOutcome } from './waterfall.ts';
-import { balanceTooLow, invalid } from '../errors.ts';
+import { balanceTooLow, invalid } from '../http/errors.ts';
 import { CALL_ID_HEADER } from '../util/call-id.ts';
 import { STORAGE_RETRY_AFTER_S } from '../state/unavailable.ts';
 
@@ -22,7 +22,7 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
     const worst = plan.reduce((n, a) => n + a.worst_cost_micro, verifications);
     return { status: 200, headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId }, text: JSON.stringify({ plan, excluded: o.plan.excluded, verification: o.verifier, worst_cost_micro: worst }) };
   }
-  // Refusals go through the one error shape of every endpoint (runtime/errors.ts).
+  // Refusals go through the one error shape of every endpoint (runtime/http/errors.ts).
   if (o.kind === 'unfillable') invalid([{ loc: ['body'], msg: `Send one of these identity sets for ${capability}: ${identityHint(identity)}.`, type: 'value_error.identity' }]);
   if (o.kind === 'strict') {
     invalid([{ loc: ['header', 'X-Svc-Route-Strict-Filters'], msg: `No child left can apply ${o.ignored_filters.join(', ')}; drop the filter or the header. Nothing was charged.`, type: 'value_error.strict_filters' }]);

@@ -1,23 +1,23 @@
 // The router as the routes see it: body validation per capability (compiled once), merging of
 // identical concurrent calls, the executor with its shared health, and the pass-through of one
-// operation; money is spent through the context's Spending (runtime/spending.ts, spend()), shared
+// operation; money is spent through the context's Spending (runtime/money/spending.ts, spend()), shared
 // with every other kind of call.
 import type { RuntimeCatalog } from '../../language/types.ts';
-import type { Config } from '../config.ts';
-import type { LiveData } from '../live.ts';
+import type { Config } from '../config/config.ts';
+import type { LiveData } from '../catalog/live.ts';
 import type { State, Team } from '../state/index.ts';
-import { bodyValidator } from '../validate.ts';
+import { bodyValidator } from '../util/validate.ts';
 import { routeCall, type RouteOutcome, type RouterDeps } from './waterfall.ts';
 import { Health } from './health.ts';
 import { platformKey } from '../../language/provider-auth.ts';
-import type { Spending } from '../spending.ts';
+import type { Spending } from '../money/spending.ts';
 import { CallMerger, mergeKey } from './identical-calls.ts';
 import { respond, type RoutedResponse } from './respond.ts';
 import { capabilityBodySchema } from '../../language/body-schema.ts';
 import { refuseOutOfScope, type RouteOptions, type RouteScope } from './options.ts';
 import { newCallId } from '../util/call-id.ts';
 import { passThrough, type PassThroughRequest } from './pass-through.ts';
-import type { PlainAnswer } from '../errors.ts';
+import type { PlainAnswer } from '../http/errors.ts';
 
 export interface Router {
   deps: RouterDeps;

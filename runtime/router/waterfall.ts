@@ -17,9 +17,9 @@ import { attemptChargeMicro } from '../../language/prices.ts';
 import { decideCharge, ledgerFigures, type ChargeDecision, type ReportedCharge } from '../../language/reported-charge.ts';
 import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
-import type { Refusal, Spending } from '../spending.ts';
+import type { Refusal, Spending } from '../money/spending.ts';
 import { DEFAULT_TIMEOUT_MS } from '../../language/route-options.ts';
-import { isStorageOutage } from '../errors.ts';
+import { isStorageOutage } from '../http/errors.ts';
 
 export interface RouterDeps {
   runtime: RuntimeCatalog;

@@ -1,9 +1,9 @@
 // /admin/*: team administration, only when the server starts with SVC_ADMIN_TOKEN (404 otherwise),
 // authorised by the x-svc-admin header.
-import { route } from '../declared-route.ts';
-import type { Config } from '../config.ts';
-import { fail, invalid } from '../errors.ts';
-import * as schemas from '../request-schemas.ts';
+import { route } from '../http/declared-route.ts';
+import type { Config } from '../config/config.ts';
+import { fail, invalid } from '../http/errors.ts';
+import * as schemas from '../http/request-schemas.ts';
 import { formatUsd, parseUsdToMicro, type State, type Team } from '../state/index.ts';
 import { slugify } from '../state/teams.ts';
 import { tokenOptions } from './token-options.ts';

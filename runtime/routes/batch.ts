@@ -1,11 +1,11 @@
 // POST {prefix}/<capability>/batch: a list of subjects as NDJSON, answered as an NDJSON stream of
 // rows as they finish and one summary line. The logic lives in runtime/batch/.
-import { route } from '../declared-route.ts';
-import { fail } from '../errors.ts';
+import { route } from '../http/declared-route.ts';
+import { fail } from '../http/errors.ts';
 import { parseRouteOptions } from '../router/options.ts';
-import { BATCH_ANSWERS, BATCH_HEADERS, batchAnswer, STOP_ANSWERS, STOP_SUMMARY, stopAnswer } from '../batch/door.ts';
+import { BATCH_ANSWERS, BATCH_HEADERS, batchAnswer, STOP_ANSWERS, STOP_SUMMARY, stopAnswer } from './batch-door.ts';
 import { routedRows } from '../batch/routed-rows.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context/context.ts';
 import type { Team } from '../state/index.ts';
 import { routeHeaders } from '../../language/route-options.ts';
 

@@ -1,14 +1,14 @@
 // Open catalog reads: shelves, search, price drift, one endpoint's full entry.
 import type { H3Event } from 'h3';
-import { route } from '../declared-route.ts';
-import { fail } from '../errors.ts';
-import * as schemas from '../request-schemas.ts';
+import { route } from '../http/declared-route.ts';
+import { fail } from '../http/errors.ts';
+import * as schemas from '../http/request-schemas.ts';
 import { filesOf } from './static.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../context/context.ts';
 import { driftReport } from '../catalog/drift.ts';
 import { toolHits, withToolRows, withTools } from '../hub/tool-rows.ts';
 import { triedOrder } from '../catalog/tried-order.ts';
-import { credentialsOf, teamFor } from '../auth.ts';
+import { credentialsOf, teamFor } from '../http/auth.ts';
 import { parseRouteOptions } from '../router/options.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.

@@ -3,9 +3,9 @@
 // answers in time. A job that names nothing the catalog knows gets no candidates and "nothing does
 // this" at once, without asking the judge. Rate limited per client.
 import { getRequestIP } from 'h3';
-import { perContext, route } from '../declared-route.ts';
-import { fail } from '../errors.ts';
-import * as schemas from '../request-schemas.ts';
+import { perContext, route } from '../http/declared-route.ts';
+import { fail } from '../http/errors.ts';
+import * as schemas from '../http/request-schemas.ts';
 import { localJudge } from '../find/judge-local.ts';
 import { chatJudge } from '../find/judge-chat.ts';
 import { RateLimit } from '../find/rate-limit.ts';

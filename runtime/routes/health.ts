@@ -1,9 +1,9 @@
 // GET /healthz: the process serves. GET /readyz: the router is made (the runtime catalog parsed, so
 // the first routed call after a start does not pay for it) and storage answers (a write), else 503,
 // so a load balancer stops sending calls that could not be charged.
-import { route } from '../declared-route.ts';
-import { fail } from '../errors.ts';
-import { routerProblem } from '../context.ts';
+import { route } from '../http/declared-route.ts';
+import { fail } from '../http/errors.ts';
+import { routerProblem } from '../context/context.ts';
 
 export const healthRoutes = [
   route({

@@ -1,9 +1,9 @@
 // POST /hub/tools/{tool_id}/batch: many runs of one tool, as NDJSON in and out, with the same
-// budget, concurrency, stop and summary as a capability's batch (runtime/batch/door.ts); each row
-// is one run (runtime/hub/batch-rows.ts).
-import { route } from '../declared-route.ts';
-import { BATCH_ANSWERS, BATCH_HEADERS, batchAnswer, STOP_ANSWERS, STOP_SUMMARY, stopAnswer } from '../batch/door.ts';
-import { toolRows } from '../hub/batch-rows.ts';
+// budget, concurrency, stop and summary as a capability's batch (runtime/routes/batch-door.ts); each row
+// is one run (runtime/routes/hub-batch-rows.ts).
+import { route } from '../http/declared-route.ts';
+import { BATCH_ANSWERS, BATCH_HEADERS, batchAnswer, STOP_ANSWERS, STOP_SUMMARY, stopAnswer } from './batch-door.ts';
+import { toolRows } from './hub-batch-rows.ts';
 import { runOptions } from '../hub/run-options.ts';
 import { hubOf } from '../hub/service.ts';
 import type { Team } from '../state/index.ts';

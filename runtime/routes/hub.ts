@@ -1,14 +1,14 @@
 // The tool hub: publish, check, read, run, retire, and the maker's run list. Every route needs a
 // credential; the logic lives in runtime/hub/.
 import { getRouterParam, HTTPResponse, type H3Event } from 'h3';
-import { route } from '../declared-route.ts';
-import * as schemas from '../request-schemas.ts';
+import { route } from '../http/declared-route.ts';
+import * as schemas from '../http/request-schemas.ts';
 import { hubOf } from '../hub/service.ts';
 import { parseRef, parseToolId } from '../hub/access.ts';
 import type { FileName } from '../hub/types.ts';
 import type { BrowseQuery } from '../hub/browse.ts';
 import type { Team } from '../state/index.ts';
-import { errorAnswer } from '../errors.ts';
+import { errorAnswer } from '../http/errors.ts';
 import { newCallId } from '../util/call-id.ts';
 import { runOptions } from '../hub/run-options.ts';
 

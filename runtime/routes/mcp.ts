@@ -1,9 +1,9 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server per request). The credential is
 // x-svc-token or Authorization: Bearer; every tool call goes through the app with it.
 import { getRequestIP } from 'h3';
-import { perContext, route, type RouteRequest } from '../declared-route.ts';
-import { teamFor, type TokenPlace } from '../auth.ts';
-import { fail } from '../errors.ts';
+import { perContext, route, type RouteRequest } from '../http/declared-route.ts';
+import { teamFor, type TokenPlace } from '../http/auth.ts';
+import { fail } from '../http/errors.ts';
 import { svcFetch } from '../mcp/svc-http.ts';
 import type { McpTool } from '../mcp/tool.ts';
 

@@ -1,7 +1,7 @@
 // GET /openapi.json: the document of the declared routes, built on first request, once per app.
-import { route } from '../declared-route.ts';
-import type { AppContext } from '../context.ts';
-import { openapiDocument } from '../openapi.ts';
+import { route } from '../http/declared-route.ts';
+import type { AppContext } from '../context/context.ts';
+import { openapiDocument } from '../http/openapi.ts';
 
 const documents = new WeakMap<AppContext, object>();
 

@@ -1,12 +1,12 @@
 // Calls that spend money: routed capabilities at {prefix}/<capability> and pass-through calls of one
 // provider operation at {prefix}/<provider>/<path>.
 import { getCookie, HTTPResponse, type H3Event } from 'h3';
-import type { AppContext } from '../context.ts';
-import { route } from '../declared-route.ts';
-import { errorAnswer, fail, type PlainAnswer } from '../errors.ts';
-import { requireTeam, SESSION_COOKIE } from '../auth.ts';
-import { readJson } from '../body.ts';
-import { answerRoutedCall } from '../router/routed-door.ts';
+import type { AppContext } from '../context/context.ts';
+import { route } from '../http/declared-route.ts';
+import { errorAnswer, fail, type PlainAnswer } from '../http/errors.ts';
+import { requireTeam, SESSION_COOKIE } from '../http/auth.ts';
+import { readJson } from '../http/body.ts';
+import { answerRoutedCall } from '../http/routed-door.ts';
 import type { Team } from '../state/index.ts';
 import { newCallId } from '../util/call-id.ts';
 

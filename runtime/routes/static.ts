@@ -2,8 +2,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { serveStatic, type H3Event } from 'h3';
-import type { Config } from '../config.ts';
-import { perContext, route } from '../declared-route.ts';
+import type { Config } from '../config/config.ts';
+import { perContext, route } from '../http/declared-route.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',

@@ -1,10 +1,10 @@
 // The caller's own team: balance, ledger, own provider keys (never shown back), tokens, and the
 // feedback and reviews it sent.
-import { route } from '../declared-route.ts';
-import type { AppContext } from '../context.ts';
-import { fail, invalid } from '../errors.ts';
-import { credentialsOf } from '../auth.ts';
-import * as schemas from '../request-schemas.ts';
+import { route } from '../http/declared-route.ts';
+import type { AppContext } from '../context/context.ts';
+import { fail, invalid } from '../http/errors.ts';
+import { credentialsOf } from '../http/auth.ts';
+import * as schemas from '../http/request-schemas.ts';
 import type { State, Team } from '../state/index.ts';
 import { sha256 } from '../state/secrets.ts';
 import { tokenId } from '../state/tokens.ts';

@@ -11,7 +11,7 @@ import { RecordLedgerStore } from './ledger-store-records.ts';
 import { MemoryLedgerStore } from './ledger-store-memory.ts';
 import { SegmentLedgerStore } from './ledger-store-segments.ts';
 import type { Atomics } from './atomics.ts';
-import { LEDGER_SYNC_MS, type StorageSpec } from '../config.ts';
+import { LEDGER_SYNC_MS, type StorageSpec } from '../config/config.ts';
 import { lockDataDir } from './dir-lock.ts';
 
 /** the embedded ledger's files, under the data directory */

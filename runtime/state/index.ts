@@ -1,9 +1,9 @@
 // The state of the service behind one narrow interface: teams and credentials, balances and the
 // ledger, own provider keys, observations, feedback and reviews. Routes and the router reach state
 // through this module (admin and auth also use the credential helpers of secrets.ts and teams.ts).
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { DistCatalog } from '../catalog/dist.ts';
-import type { LiveData } from '../live.ts';
+import type { LiveData } from '../catalog/live.ts';
 import type { Account, Atomics, LedgerEntry, ReportedFigures } from './atomics.ts';
 import { openBackend } from './backend.ts';
 import { masterSecret, Sealer } from './secrets.ts';

@@ -26,7 +26,7 @@ export function redisClient(url: string): RedisClient {
   });
 }
 
-/** connect, or fail with a sentence naming the address (the start stops on it: runtime/lifecycle.ts) */
+/** connect, or fail with a sentence naming the address (the start stops on it: runtime/serve/lifecycle.ts) */
 export async function connectRedis(client: RedisClient, url: string): Promise<void> {
   let last: unknown = null;
   // reported per command (503) and by /readyz, not as an uncaught event; the latest names why a connect failed

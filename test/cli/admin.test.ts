@@ -1,6 +1,6 @@
 // The `svc admin …` commands as a user runs them: a child process against a real listening server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../runtime/server.ts';
+import { startServer, type RunningServer } from '../../runtime/http/server.ts';
 import { svcCli } from '../helpers/cli.ts';
 import { ADMIN, testApp } from '../runtime/app-helper.ts';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
 import { svcCli } from '../helpers/cli.ts';
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../runtime/context/context.ts';
 
 let ctx: AppContext;
 let server: { url: string; close: () => Promise<void> };

@@ -1,7 +1,7 @@
 // `svc team tokens …` and `svc admin token …|team disable/enable` as a user runs them, against a
 // real listening server: a token's secret printed once, listings without it, revokes refused at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../runtime/server.ts';
+import { startServer, type RunningServer } from '../../runtime/http/server.ts';
 import { svcCli } from '../helpers/cli.ts';
 import { ADMIN, testApp } from '../runtime/app-helper.ts';
 

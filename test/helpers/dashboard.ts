@@ -4,9 +4,9 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { H3 } from 'h3';
 import { buildDashboard } from '../../build/dashboard.ts';
-import { createApp } from '../../runtime/app.ts';
-import { startServer } from '../../runtime/server.ts';
-import type { AppContext } from '../../runtime/context.ts';
+import { createApp } from '../../runtime/routes/app.ts';
+import { startServer } from '../../runtime/http/server.ts';
+import type { AppContext } from '../../runtime/context/context.ts';
 import { appContext } from './server.ts';
 import { REAL_DIST, ROOT } from './paths.ts';
 

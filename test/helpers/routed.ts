@@ -3,7 +3,7 @@ import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import { SUITE_DOOR, testRuntime, type Door } from './server.ts';
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../runtime/context/context.ts';
 
 export const DOORS: Door[] = ['node', 'h3'];
 

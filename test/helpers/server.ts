@@ -1,7 +1,7 @@
 // The real app from a built dist dir with in-memory state, made as `npm start` makes it (createRuntime).
-import { readConfig } from '../../runtime/config.ts';
-import { assemble, createRuntime, type Svc } from '../../runtime/create-runtime.ts';
-import type { AppContext } from '../../runtime/context.ts';
+import { readConfig } from '../../runtime/config/config.ts';
+import { assemble, createRuntime, type Svc } from '../../runtime/serve/create-runtime.ts';
+import type { AppContext } from '../../runtime/context/context.ts';
 
 /**
  * The two doors a request can come in by: the listening server (whose Node fast path takes

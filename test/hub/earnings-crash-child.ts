@@ -1,8 +1,8 @@
 // Child process for earnings-crash.test.ts: svc on the embedded store, runs the hub's money order
 // (earning due, caller charged) for a few calls and stops each right after the charge landed, as a
 // process killed there would; one more call is paid in full. Then it says so and waits to be killed.
-import { readConfig } from '../../runtime/config.ts';
-import { createRuntime } from '../../runtime/create-runtime.ts';
+import { readConfig } from '../../runtime/config/config.ts';
+import { createRuntime } from '../../runtime/serve/create-runtime.ts';
 import { newCallId } from '../../runtime/util/call-id.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, expect, it, vi } from 'vitest';
-import { readConfig } from '../../runtime/config.ts';
-import { createRuntime } from '../../runtime/create-runtime.ts';
+import { readConfig } from '../../runtime/config/config.ts';
+import { createRuntime } from '../../runtime/serve/create-runtime.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 
 const PRICE = 70_000;

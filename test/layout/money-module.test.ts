@@ -1,5 +1,5 @@
 // One money module: routed, pass-through, batch and hub calls spend a team's money through
-// runtime/spending.ts alone (hold, charge, release, refund, pay). Any other file of the product
+// runtime/money/spending.ts alone (hold, charge, release, refund, pay). Any other file of the product
 // calling the state's money primitives (state.charge, state.earn, state.credit, or the atomics'
 // post, hold, unhold, refund) fails here. runtime/state/ implements them; the admin's credit is a
 // top-up, not spending (docs/teams-and-billing.md, "Who moves money").
@@ -12,7 +12,7 @@ const PRODUCT = ['runtime', 'cli', 'demo', 'sandbox', 'web', 'bin'];
 const PRIMITIVE = /\bstate\s*\.\s*(charge|earn|credit)\s*\(|\batomics\s*\.\s*(post|hold|unhold|refund)\s*\(/g;
 /** who may call which primitive, besides runtime/state/ (which implements them) */
 const ALLOWED: Record<string, string[]> = {
-  'runtime/spending.ts': ['charge', 'earn', 'hold', 'unhold', 'refund'],
+  'runtime/money/spending.ts': ['charge', 'earn', 'hold', 'unhold', 'refund'],
   'runtime/routes/admin.ts': ['credit'],
 };
 
@@ -35,10 +35,10 @@ function callers(): Map<string, string[]> {
   return found;
 }
 
-it('spends through runtime/spending.ts alone: no other file calls the state money primitives', () => {
+it('spends through runtime/money/spending.ts alone: no other file calls the state money primitives', () => {
   const found = callers();
   const stray = [...found].filter(([file, used]) => used.some((p) => !ALLOWED[file]?.includes(p)));
-  expect(stray, 'spend through Spending (runtime/spending.ts) instead').toEqual([]);
+  expect(stray, 'spend through Spending (runtime/money/spending.ts) instead').toEqual([]);
   // the scan sees the calls it guards against: the money module's own are found
-  expect(found.get('runtime/spending.ts')).toEqual(['charge', 'earn', 'hold', 'refund', 'unhold']);
+  expect(found.get('runtime/money/spending.ts')).toEqual(['charge', 'earn', 'hold', 'refund', 'unhold']);
 });

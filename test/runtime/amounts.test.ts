@@ -2,7 +2,7 @@
 // a credit (one too large, or one that would take the balance past it), a ceiling header, and the
 // CLI before it calls the server. (Prices in YAML: test/build/validation-rules.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../runtime/server.ts';
+import { startServer, type RunningServer } from '../../runtime/http/server.ts';
 import { svcCli } from '../helpers/cli.ts';
 import { ADMIN, jsonInit, testApp } from './app-helper.ts';
 

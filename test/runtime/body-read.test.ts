@@ -1,10 +1,10 @@
-// Reading a JSON body from Node's request (runtime/body.ts), over real sockets: a body that came with
+// Reading a JSON body from Node's request (runtime/http/body.ts), over real sockets: a body that came with
 // its headers is taken at once, one that comes later is read as it arrives, and both answer the same,
 // refusals included; the request still ends, and the connection carries the next request.
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJsonNode } from '../../runtime/body.ts';
+import { readJsonNode } from '../../runtime/http/body.ts';
 
 interface Read { body?: unknown; error?: string; status?: number; atOnce: boolean; ended: boolean }
 

@@ -4,7 +4,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
-import { keyBody, searchQuery } from '../../runtime/request-schemas.ts';
+import { keyBody, searchQuery } from '../../runtime/http/request-schemas.ts';
 import { servedRuntime } from '../helpers/server.ts';
 
 let door: (path: string, init?: RequestInit) => Promise<Response>;

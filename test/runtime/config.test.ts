@@ -2,7 +2,7 @@
 // with a sentence that names it.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeStorage, readConfig } from '../../runtime/config.ts';
+import { ConfigError, describeStorage, readConfig } from '../../runtime/config/config.ts';
 import { ranToExit } from '../helpers/ran.ts';
 
 describe('readConfig', () => {
@@ -85,14 +85,14 @@ describe('SVC_STORAGE', () => {
 
 it('npm start stops on a bad setting with that sentence and exit code 2, before building anything', async ({ signal }) => {
   const root = join(import.meta.dirname, '../..');
-  const r = await ranToExit(process.execPath, ['--import', 'tsx', join(root, 'runtime/start.ts')], { cwd: root, signal, env: { ...process.env, PORT: 'eighty', SVC_DIST_DIR: '/nonexistent' } });
+  const r = await ranToExit(process.execPath, ['--import', 'tsx', join(root, 'runtime/serve/start.ts')], { cwd: root, signal, env: { ...process.env, PORT: 'eighty', SVC_DIST_DIR: '/nonexistent' } });
   expect(r.status).toBe(2);
   expect(r.stderr.trim()).toBe('svc: PORT=eighty: expected a whole number from 0 to 65535');
 });
 
 it('npm start on a Redis nobody answers at stops with a sentence naming it and exit code 1, password hidden', async ({ signal }) => {
   const root = join(import.meta.dirname, '../..');
-  const r = await ranToExit(process.execPath, ['--import', 'tsx', join(root, 'runtime/start.ts')], { cwd: root, signal, env: { ...process.env, SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:1/0', SVC_SECRET: 's', SVC_DIST_DIR: '/nonexistent' } });
+  const r = await ranToExit(process.execPath, ['--import', 'tsx', join(root, 'runtime/serve/start.ts')], { cwd: root, signal, env: { ...process.env, SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:1/0', SVC_SECRET: 's', SVC_DIST_DIR: '/nonexistent' } });
   expect(r.status).toBe(1);
   expect(r.stderr.trim()).toMatch(/^svc: SVC_STORAGE=redis:\/\/…@127\.0\.0\.1:1\/0: Redis does not answer \(connect ECONNREFUSED 127\.0\.0\.1:1\)$/);
 });

@@ -4,7 +4,7 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, u
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { ensureBuilt } from '../../runtime/ensure-built.ts';
+import { ensureBuilt } from '../../runtime/serve/ensure-built.ts';
 import { dashboardFresh, dashboardSourceHash } from '../../build/dashboard.ts';
 import { catalogSourceHash, catalogSourceStamp } from '../../build/source-hash.ts';
 import { FIXTURE_SRC } from '../helpers/paths.ts';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../runtime/app.ts';
+import { createApp } from '../../runtime/routes/app.ts';
 import { ADMIN, jsonInit, testApp } from './app-helper.ts';
 import { appContext, serve } from '../helpers/server.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';

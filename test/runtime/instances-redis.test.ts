@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../runtime/context/context.ts';
 import type { LedgerEntry } from '../../runtime/state/index.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRuntime } from '../helpers/server.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
-import type { RunningServer } from '../../runtime/server.ts';
-import type { Svc } from '../../runtime/create-runtime.ts';
+import type { RunningServer } from '../../runtime/http/server.ts';
+import type { Svc } from '../../runtime/serve/create-runtime.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'svc-lazy-'));
 let svc: Svc;

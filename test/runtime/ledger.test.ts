@@ -17,7 +17,7 @@ import { MemoryLedgerStore } from '../../runtime/state/ledger-store-memory.ts';
 import type { LedgerStore, StoredEntry } from '../../runtime/state/ledger-store.ts';
 import type { Atomics, LedgerEntry } from '../../runtime/state/atomics.ts';
 import { createState } from '../../runtime/state/index.ts';
-import { LEDGER_SYNC_MS } from '../../runtime/config.ts';
+import { LEDGER_SYNC_MS } from '../../runtime/config/config.ts';
 import { suiteRedis } from '../helpers/redis.ts';
 
 const redis = suiteRedis();

@@ -19,9 +19,9 @@ const children: ChildProcess[] = [];
 
 interface Started { child: ChildProcess; port: number; stderr: () => string; output: () => string; exited: Promise<number | null>; url: string }
 
-/** Start `runtime/start.ts`; resolves once it listens, or once it exits. */
+/** Start `runtime/serve/start.ts`; resolves once it listens, or once it exits. */
 async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/serve/start.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', SVC_DIST_DIR: dist, SVC_SECRET: 'life-secret', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry, Observed } from '../../language/types.ts';
 import { withLive } from '../../runtime/catalog/live-entry.ts';
-import type { LiveData } from '../../runtime/live.ts';
+import type { LiveData } from '../../runtime/catalog/live.ts';
 
 const observed: Observed = { samples: 30, decided: 30, ok_rate: 1, p50_ms: 10, p95_ms: 20, last_ok_days: 0, hit_rate: 0.3, hit_samples: 30 };
 // withLive reads only these two of the live data

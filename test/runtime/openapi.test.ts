@@ -3,8 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { H3Route } from 'h3';
 import { testApp } from './app-helper.ts';
-import * as schemas from '../../runtime/request-schemas.ts';
-import type { DeclaredMeta } from '../../runtime/register-routes.ts';
+import * as schemas from '../../runtime/http/request-schemas.ts';
+import type { DeclaredMeta } from '../../runtime/http/register-routes.ts';
 
 type Op = { requestBody?: { content: Record<string, { schema: unknown }> }; parameters?: Array<{ name: string; in: string; schema: unknown }> };
 let doc: { paths: Record<string, Record<string, Op>> };

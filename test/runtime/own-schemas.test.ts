@@ -3,7 +3,7 @@
 // otherwise compile the meta-schema on the first request; so it is made here, once, for all of them.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect, it } from 'vitest';
-import * as requestSchemas from '../../runtime/request-schemas.ts';
+import * as requestSchemas from '../../runtime/http/request-schemas.ts';
 import { checkFileSchema, toolFileSchema } from '../../runtime/hub/file-schemas.ts';
 import { capabilityBodySchema } from '../../language/body-schema.ts';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';

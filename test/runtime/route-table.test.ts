@@ -1,13 +1,13 @@
-// The route table (ROUTES in runtime/app.ts) against the app made from it: every route the app
+// The route table (ROUTES in runtime/routes/app.ts) against the app made from it: every route the app
 // serves is declared and every declared route is served with its handler; each answers 405 with its
 // Allow to a method it does not take, and open ones answer any origin; /openapi.json publishes each
 // with its request schemas, and publishes nothing undeclared. The path lists come from the table.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { H3, H3Route } from 'h3';
-import { ROUTES, createApp } from '../../runtime/app.ts';
-import { documentedPath, h3Path, isCatchAll, pathParams, servedBy, type Route } from '../../runtime/declared-route.ts';
-import type { DeclaredMeta } from '../../runtime/register-routes.ts';
-import type { AppContext } from '../../runtime/context.ts';
+import { ROUTES, createApp } from '../../runtime/routes/app.ts';
+import { documentedPath, h3Path, isCatchAll, pathParams, servedBy, type Route } from '../../runtime/http/declared-route.ts';
+import type { DeclaredMeta } from '../../runtime/http/register-routes.ts';
+import type { AppContext } from '../../runtime/context/context.ts';
 import { testRuntime } from '../helpers/server.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { ADMIN } from './app-helper.ts';

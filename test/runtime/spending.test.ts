@@ -3,7 +3,7 @@
 // charged that the ledger did not take.
 import { describe, expect, it } from 'vitest';
 import { createState } from '../../runtime/state/index.ts';
-import { Spending, type Hold } from '../../runtime/spending.ts';
+import { Spending, type Hold } from '../../runtime/money/spending.ts';
 
 async function funded(micro: number) {
   const state = await createState({ storage: { kind: 'memory' }, dataDir: '/nonexistent', secret: 'spending-secret' });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
 import { ownRedis, type OwnRedis } from '../helpers/redis-server.ts';
-import type { AppContext } from '../../runtime/context.ts';
+import type { AppContext } from '../../runtime/context/context.ts';
 
 const ADMIN = 'admin-tokens-instances';
 let redis: OwnRedis;

@@ -2,7 +2,7 @@
 // `x-svc-org` when present. Routes that need a team call requireTeam first.
 import { getCookie, type H3Event } from 'h3';
 import { fail, httpError } from './errors.ts';
-import type { State, Team } from './state/index.ts';
+import type { State, Team } from '../state/index.ts';
 
 export const SESSION_COOKIE = 'svc_session';
 

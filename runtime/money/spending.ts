@@ -8,8 +8,8 @@
 // balance, a call never reports a charge the ledger did not take, and a refund never gives back more
 // than the charge it names. Where storage is shared, a paid attempt is two round trips: the hold and
 // the charge.
-import { teamAccount, type ReportedFigures, type State } from './state/index.ts';
-import { randomHex } from './util/call-id.ts';
+import { teamAccount, type ReportedFigures, type State } from '../state/index.ts';
+import { randomHex } from '../util/call-id.ts';
 
 /** what a charge's ledger entry names: the call, what it called, and the provider's reported figures where it stated its charge */
 export interface ChargeRef extends ReportedFigures {

@@ -4,15 +4,15 @@
 // declare their paths and what a row is, and share these, their headers and answers included.
 import { HTTPResponse, type H3Event } from 'h3';
 import type { IncomingMessage } from 'node:http';
-import type { AppContext } from '../context.ts';
-import { fail } from '../errors.ts';
-import { readNode } from '../body.ts';
+import type { AppContext } from '../context/context.ts';
+import { fail } from '../http/errors.ts';
+import { readNode } from '../http/body.ts';
 import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
 import type { Team } from '../state/index.ts';
-import { MAX_BATCH_BYTES, parseBatch } from './input.ts';
-import { parseBatchLimits } from './options.ts';
-import { runBatch, type RowRunner } from './run.ts';
-import { askToStop, stopAsked } from './stop.ts';
+import { MAX_BATCH_BYTES, parseBatch } from '../batch/input.ts';
+import { parseBatchLimits } from '../batch/options.ts';
+import { runBatch, type RowRunner } from '../batch/run.ts';
+import { askToStop, stopAsked } from '../batch/stop.ts';
 
 /** the batch's own request headers, as /openapi.json describes them */
 export const BATCH_HEADERS = {

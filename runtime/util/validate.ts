@@ -1,10 +1,10 @@
 // Validation at the edge: ajv validators, each compiled on its first use (not at start) and kept,
 // turning bad input into 422 issues.
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { invalid, type ValidationIssue } from './errors.ts';
-import { newAjv } from './util/ajv.ts';
-import { once } from './util/once.ts';
-import { decimalFor } from './util/decimal.ts';
+import { invalid, type ValidationIssue } from '../http/errors.ts';
+import { newAjv } from './ajv.ts';
+import { once } from './once.ts';
+import { decimalFor } from './decimal.ts';
 
 // validateSchema: false, as these are svc's own schemas: test/runtime/own-schemas.test.ts checks
 // them against the meta-schema, which otherwise compiles here on the first request (100+ ms, 5 MB).

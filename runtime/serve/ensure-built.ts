@@ -1,8 +1,8 @@
 // `npm start` on a fresh clone or after a catalog or dashboard edit: rebuild what is missing or stale first.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catalogSourceHash, catalogSourceStamp } from '../build/source-hash.ts';
-import { dashboardFresh } from '../build/dashboard.ts';
+import { catalogSourceHash, catalogSourceStamp } from '../../build/source-hash.ts';
+import { dashboardFresh } from '../../build/dashboard.ts';
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
 
@@ -18,7 +18,7 @@ export async function ensureBuilt(distDir: string, src = 'catalog-src', log: (me
     if (built !== want) {
       log(built !== null ? 'catalog sources changed: rebuilding' : 'no built catalog: building');
       // loaded only when needed: the build's parsers and schema checks stay out of a server's memory
-      const { buildCatalog } = await import('../build/pipeline.ts');
+      const { buildCatalog } = await import('../../build/pipeline.ts');
       const r = await buildCatalog({ src, out: join(distDir, 'catalog'), log });
       if (r.errors.length) throw new Error(`catalog build failed:\n${r.errors.join('\n')}`);
     }
@@ -30,7 +30,7 @@ export async function ensureBuilt(distDir: string, src = 'catalog-src', log: (me
   }
   if (!dashboardFresh(distDir)) {
     log(existsSync(join(distDir, 'index.html')) ? 'dashboard sources changed: rebuilding web/' : 'no dashboard build: building web/');
-    const { buildDashboard } = await import('../build/dashboard.ts');
+    const { buildDashboard } = await import('../../build/dashboard.ts');
     await buildDashboard(distDir);
   }
 }

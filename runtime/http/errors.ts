@@ -1,9 +1,9 @@
 // One error shape for every own endpoint: {"detail": "sentence"} or, for 422, a list of
 // {loc, msg, type} (the HTTPValidationError shape). Handlers throw; the app's onError shapes.
 import { HTTPError } from 'h3';
-import { LedgerDamaged } from './state/ledger-store.ts';
-import { STORAGE_RETRY_AFTER_S, StorageUnavailable } from './state/unavailable.ts';
-import { CALL_ID_HEADER } from './util/call-id.ts';
+import { LedgerDamaged } from '../state/ledger-store.ts';
+import { STORAGE_RETRY_AFTER_S, StorageUnavailable } from '../state/unavailable.ts';
+import { CALL_ID_HEADER } from '../util/call-id.ts';
 
 export interface ValidationIssue {
   loc: Array<string | number>;

@@ -2,10 +2,10 @@
 // read (http-rules.ts), what /openapi.json publishes (openapi.ts) and what the route-table tests walk.
 // A route group (runtime/routes/<group>.ts) exports a list of these; app.ts lists the groups.
 import type { H3, H3Event } from 'h3';
-import type { AppContext } from './context.ts';
-import { ConfigError, type Config } from './config.ts';
+import type { AppContext } from '../context/context.ts';
+import { ConfigError, type Config } from '../config/config.ts';
 import type { ObjectSchema } from './request-schemas.ts';
-import type { Team } from './state/index.ts';
+import type { Team } from '../state/index.ts';
 
 /** ANY: the handler takes every method and decides itself (the pass-through calls a provider's own method) */
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'ANY';

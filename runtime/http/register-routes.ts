@@ -1,15 +1,15 @@
 // Declared routes onto the h3 app. Each route's checks run here, in one order for every route: the
 // credential, then path, query and body against the declared schemas; the handler gets them checked.
 import { getQuery, getRouterParams, HTTPResponse, type H3, type H3Event } from 'h3';
-import type { AppContext } from './context.ts';
+import type { AppContext } from '../context/context.ts';
 import { h3Path, type Route, type RouteRequest, type Inputs } from './declared-route.ts';
 import { errorAnswer, fail } from './errors.ts';
-import { newCallId } from './util/call-id.ts';
-import { bodyValidator, queryValidator } from './validate.ts';
+import { newCallId } from '../util/call-id.ts';
+import { bodyValidator, queryValidator } from '../util/validate.ts';
 import { readJson } from './body.ts';
 import { requireTeam } from './auth.ts';
-import { safeEqual } from './state/secrets.ts';
-import type { Team } from './state/index.ts';
+import { safeEqual } from '../state/secrets.ts';
+import type { Team } from '../state/index.ts';
 
 /** what h3 keeps beside each route: its declaration (http-rules.ts reads it) */
 export interface DeclaredMeta {

@@ -1,16 +1,16 @@
 // A batch row as one run of a tool: the line is a run's body (`input`, beside the row's id) and is
 // checked as one, and the row runs through Hub.run, so it is charged by the run's one spend() path
 // (its steps, then the price, which the maker earns) under its own call_id.
-import { bodyValidator } from '../validate.ts';
-import * as schemas from '../request-schemas.ts';
+import { bodyValidator } from '../util/validate.ts';
+import * as schemas from '../http/request-schemas.ts';
 import { cheapestAttemptMicro } from '../router/plan.ts';
 import { newCallId } from '../util/call-id.ts';
 import type { RowRunner, RowSvc } from '../batch/run.ts';
 import type { Team } from '../state/index.ts';
-import type { ToolRef } from './access.ts';
-import type { RunPlan } from './dry-run.ts';
-import type { RunOptions } from './run-options.ts';
-import type { Hub } from './service.ts';
+import type { ToolRef } from '../hub/access.ts';
+import type { RunPlan } from '../hub/dry-run.ts';
+import type { RunOptions } from '../hub/run-options.ts';
+import type { Hub } from '../hub/service.ts';
 
 const checkLine = bodyValidator<{ input: Record<string, unknown> }>(schemas.runBody, 'line');
 

@@ -1,11 +1,11 @@
 // The one Node-level fast path: routed calls with an API token, answered through the same handler
-// as the h3 route (runtime/router/routed-door.ts: credentials, body reading, error shaping) straight
+// as the h3 route (runtime/http/routed-door.ts: credentials, body reading, error shaping) straight
 // from Node's request and response, skipping the Web Request/Response conversion (its worth is
 // measured in bench/README.md). Sessions (cookies) and everything else go to the app.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppContext } from './context.ts';
-import { answerRoutedCall, type RoutedRequest } from './router/routed-door.ts';
-import type { HeaderReader } from './router/options.ts';
+import type { AppContext } from '../context/context.ts';
+import { answerRoutedCall, type RoutedRequest } from './routed-door.ts';
+import type { HeaderReader } from '../router/options.ts';
 import type { PlainAnswer } from './errors.ts';
 import { readJsonNode } from './body.ts';
 

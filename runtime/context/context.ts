@@ -1,13 +1,13 @@
 // What every route group receives: configuration, the loaded catalog, live data, state and the
 // router. createContext assembles it the same way for the server, the tests and the benchmarks.
-import type { Config } from './config.ts';
-import type { DistCatalog } from './catalog/dist.ts';
-import type { LiveData } from './live.ts';
-import { liveData, type State } from './state/index.ts';
-import { createRouter, type Router } from './router/router.ts';
-import { entryBytes, type EntryBytes } from './catalog/entry-bytes.ts';
-import { Spending } from './spending.ts';
-import { EarningsDue, logFailure } from './hub/earnings-due.ts';
+import type { Config } from '../config/config.ts';
+import type { DistCatalog } from '../catalog/dist.ts';
+import type { LiveData } from '../catalog/live.ts';
+import { liveData, type State } from '../state/index.ts';
+import { createRouter, type Router } from '../router/router.ts';
+import { entryBytes, type EntryBytes } from '../catalog/entry-bytes.ts';
+import { Spending } from '../money/spending.ts';
+import { EarningsDue, logFailure } from '../money/earnings-due.ts';
 
 export interface AppContext {
   config: Config;

@@ -1,10 +1,10 @@
 // One routed call from the outside in, whichever door it came by: the h3 route and the Node fast
 // path both hand over the headers, a way to read the session cookie and a way to read the body, and
 // write out the one answer this gives, errors included (shaped by errors.ts).
-import type { AppContext } from '../context.ts';
-import { errorAnswer, fail, type PlainAnswer } from '../errors.ts';
-import { credentialsFrom, knownTeamFor, teamFor } from '../auth.ts';
-import { parseRouteOptions, type HeaderReader } from './options.ts';
+import type { AppContext } from '../context/context.ts';
+import { errorAnswer, fail, type PlainAnswer } from './errors.ts';
+import { credentialsFrom, knownTeamFor, teamFor } from './auth.ts';
+import { parseRouteOptions, type HeaderReader } from '../router/options.ts';
 import { newCallId } from '../util/call-id.ts';
 
 export interface RoutedRequest {

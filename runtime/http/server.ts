@@ -1,5 +1,5 @@
 // The only file that listens: Node's HTTP server, every request through h3's Node adapter except
-// the ones the one fast path takes (runtime/fast-path.ts). node:http directly rather than a serve
+// the ones the one fast path takes (runtime/http/fast-path.ts). node:http directly rather than a serve
 // helper: a taken port must fail the start (not move to another port), and a drain has to see every
 // request in flight, the fast path's as well as the app's.
 import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage } from 'node:http';

@@ -1,9 +1,9 @@
 // /openapi.json, generated from the declared routes (declared-route.ts): their paths, parameters,
 // request schemas (the ones the routes validate with), answers and security; the routed call once
 // per capability of the loaded catalog, with its request schema and route headers. Built once at start.
-import type { RuntimeCatalog } from '../language/types.ts';
-import { routeHeaders } from '../language/route-options.ts';
-import { capabilityBodySchema, identityRequirement } from '../language/body-schema.ts';
+import type { RuntimeCatalog } from '../../language/types.ts';
+import { routeHeaders } from '../../language/route-options.ts';
+import { capabilityBodySchema, identityRequirement } from '../../language/body-schema.ts';
 import { documentedPath, pathParams, type Answer, type Auth, type Method, type Route } from './declared-route.ts';
 
 type Operation = Record<string, unknown>;

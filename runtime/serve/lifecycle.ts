@@ -1,9 +1,9 @@
 // What `npm start` and `npm run demo` share around the app: a start refused in one sentence with a
 // non-zero exit, and a stop on SIGTERM/SIGINT that lets calls in flight finish first.
-import { ConfigError } from './config.ts';
-import { PortTaken, type RunningServer } from './server.ts';
-import { DataDirLocked } from './state/dir-lock.ts';
-import { StorageUnavailable } from './state/unavailable.ts';
+import { ConfigError } from '../config/config.ts';
+import { PortTaken, type RunningServer } from '../http/server.ts';
+import { DataDirLocked } from '../state/dir-lock.ts';
+import { StorageUnavailable } from '../state/unavailable.ts';
 
 /** Await a start step; a refusal the operator can act on ends the process with its sentence. */
 export async function orRefuse<T>(step: Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@
 // once at start: a value that is not what its setting takes stops the start with a sentence naming
 // it, rather than turning into NaN somewhere later. Per-provider names (auth.env keys, SVC_BASE_*)
 // are read from `env` where they are used, since the catalog decides them.
-import { MAX_ANSWER_BYTES } from './router/http.ts';
+import { MAX_ANSWER_BYTES } from '../router/http.ts';
 
 export interface Config {
   port: number;

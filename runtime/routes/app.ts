@@ -1,28 +1,28 @@
 // The route table: every own route, declared as data in its group's file (runtime/routes/), in the
 // order the app registers them. The app, the 405/OPTIONS/CORS rules and /openapi.json all read it.
 import { H3, type HTTPError } from 'h3';
-import type { AppContext } from './context.ts';
-import { errorResponse } from './errors.ts';
-import { servedBy, type Route } from './declared-route.ts';
-import { registerRoutes } from './register-routes.ts';
-import { httpRules } from './http-rules.ts';
-import { healthRoutes } from './routes/health.ts';
-import { metaRoutes } from './routes/meta.ts';
-import { catalogRoutes } from './routes/catalog.ts';
-import { findRoutes } from './routes/find.ts';
-import { authRoutes } from './routes/auth.ts';
-import { adminRoutes } from './routes/admin.ts';
-import { teamRoutes } from './routes/teams.ts';
-import { feedbackRoutes } from './routes/feedback.ts';
-import { reviewRoutes } from './routes/reviews.ts';
-import { hubRoutes } from './routes/hub.ts';
-import { mcpRoutes } from './routes/mcp.ts';
-import { hubMcpRoutes } from './routes/hub-mcp.ts';
-import { batchRoutes } from './routes/batch.ts';
-import { hubBatchRoutes } from './routes/hub-batch.ts';
-import { proxyRoutes } from './routes/proxy.ts';
-import { openapiRoutes } from './routes/openapi.ts';
-import { staticRoutes } from './routes/static.ts';
+import type { AppContext } from '../context/context.ts';
+import { errorResponse } from '../http/errors.ts';
+import { servedBy, type Route } from '../http/declared-route.ts';
+import { registerRoutes } from '../http/register-routes.ts';
+import { httpRules } from '../http/http-rules.ts';
+import { healthRoutes } from './health.ts';
+import { metaRoutes } from './meta.ts';
+import { catalogRoutes } from './catalog.ts';
+import { findRoutes } from './find.ts';
+import { authRoutes } from './auth.ts';
+import { adminRoutes } from './admin.ts';
+import { teamRoutes } from './teams.ts';
+import { feedbackRoutes } from './feedback.ts';
+import { reviewRoutes } from './reviews.ts';
+import { hubRoutes } from './hub.ts';
+import { mcpRoutes } from './mcp.ts';
+import { hubMcpRoutes } from './hub-mcp.ts';
+import { batchRoutes } from './batch.ts';
+import { hubBatchRoutes } from './hub-batch.ts';
+import { proxyRoutes } from './proxy.ts';
+import { openapiRoutes } from './openapi.ts';
+import { staticRoutes } from './static.ts';
 
 export const ROUTES: readonly Route[] = [
   ...healthRoutes, //   GET /healthz, /readyz

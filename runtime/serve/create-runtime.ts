@@ -1,15 +1,15 @@
 // svc assembled in one place: state, the catalog, the context, the app and the server that serves
 // it (Node's HTTP server, with the one fast path). `npm start`, the demo, the tests and the benchmarks all make svc here.
 import type { H3 } from 'h3';
-import type { Config } from './config.ts';
+import type { Config } from '../config/config.ts';
 import { ensureBuilt } from './ensure-built.ts';
-import { loadDist } from './catalog/dist.ts';
-import { createApp, ROUTES } from './app.ts';
-import { refuseClashingPrefix } from './declared-route.ts';
-import { startServer, type RunningServer } from './server.ts';
-import { fastPath } from './fast-path.ts';
-import { createState } from './state/index.ts';
-import { createContext, routerProblem, type AppContext } from './context.ts';
+import { loadDist } from '../catalog/dist.ts';
+import { createApp, ROUTES } from '../routes/app.ts';
+import { refuseClashingPrefix } from '../http/declared-route.ts';
+import { startServer, type RunningServer } from '../http/server.ts';
+import { fastPath } from '../http/fast-path.ts';
+import { createState } from '../state/index.ts';
+import { createContext, routerProblem, type AppContext } from '../context/context.ts';
 
 export interface Svc {
   ctx: AppContext;

@@ -1,6 +1,6 @@
 // What catalog reads take from runtime state: measured behaviour, reviews and traffic. The catalog
 // routes depend only on this interface; state supplies it (liveData in runtime/state).
-import type { Observed, ReviewSummary } from '../language/types.ts';
+import type { Observed, ReviewSummary } from '../../language/types.ts';
 
 export interface LiveData {
   observed(endpointId: string): Observed | null;
