@@ -1,6 +1,6 @@
 // A batch body: NDJSON, one subject per line, each an object with an optional `id` (default: its
 // line number). Read whole and checked before any row runs, so bad input changes nothing.
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 
 /** Rows past this answer 413: a longer list is several batches (docs/batch.md). */
 export const MAX_BATCH_ROWS = 10_000;

@@ -1,6 +1,6 @@
 // The batch's own headers, beside the route headers that apply to every row. Bad values are a 422
 // naming the header, as for the route headers.
-import { invalid } from '../http/errors.ts';
+import { invalid } from '../util/fail.ts';
 import { parseUsdCeiling } from '../state/money.ts';
 import { parseWholeNumber } from '../util/decimal.ts';
 import { unknownHeaderCheck, type HeaderReader } from '../router/options.ts';

@@ -1,8 +1,8 @@
 // Runs a batch's rows, a few at a time, emitting each row's line as it finishes and a summary at the
 // end. What one row is (a routed call, a hub tool's run) is a RowRunner's: each row is charged as its
 // single call would be, under its own call_id; this file only schedules, budgets and counts.
-import { HTTPError } from 'h3';
-import { errorAnswer, isStorageOutage } from '../http/errors.ts';
+import { isStorageOutage, STORAGE_OUTAGE_DETAIL } from '../state/unavailable.ts';
+import { StatusError } from '../util/fail.ts';
 import { canonical } from '../router/identical-calls.ts';
 import { BatchBudget } from './budget.ts';
 import { newCallId } from '../util/call-id.ts';
@@ -87,8 +87,8 @@ async function callRow(runner: RowRunner, subject: Record<string, unknown>, ceil
 /** a refusal as a row: its status and the sentence (or the 422 list) the single call would have answered */
 function refusal(e: unknown): Outcome {
   // storage away for this row: the sentence and status a single call gets; the next rows try again
-  if (isStorageOutage(e)) return { status: 503, detail: (JSON.parse(errorAnswer(e).text) as { detail: unknown }).detail };
-  if (!(e instanceof HTTPError)) throw e;
+  if (isStorageOutage(e)) return { status: 503, detail: STORAGE_OUTAGE_DETAIL };
+  if (!(e instanceof StatusError)) throw e;
   const data = e.data as { detail?: unknown } | undefined;
   const refused: Outcome = { status: e.status, detail: e.status === 422 && data?.detail ? data.detail : e.message };
   // a refusal after part of the row ran (a tool's later step) names what that part was charged

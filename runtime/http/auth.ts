@@ -1,7 +1,7 @@
 // Who is calling: the team behind `x-svc-token` or the `svc_session` cookie, checked against
 // `x-svc-org` when present. Routes that need a team call requireTeam first.
 import { getCookie, type H3Event } from 'h3';
-import { fail, httpError } from './errors.ts';
+import { fail, StatusError } from '../util/fail.ts';
 import type { State, Team } from '../state/index.ts';
 
 export const SESSION_COOKIE = 'svc_session';
@@ -24,7 +24,7 @@ export const TOKEN_HEADER: TokenPlace = { send: 'in the x-svc-token header', inv
 
 /** The team behind a token or session; 401 without a valid one, 403 when `org` names another team. */
 export function teamFor(state: State, { token, session, org }: PresentedCredentials, place: TokenPlace = TOKEN_HEADER): Promise<Team> {
-  if (!token && !session) return Promise.reject(httpError(401, `Authentication required: send an API token ${place.send}.`));
+  if (!token && !session) return Promise.reject(new StatusError(401, `Authentication required: send an API token ${place.send}.`));
   // (Not async: an async function awaiting the lookup costs every routed call two more promises; a refusal is still a rejection.)
   return state.teamForCredential({ token, session }).then((team) => (team ? ofOrg(team, org) : refused(state, { token, session }, place)));
 }

@@ -1,7 +1,7 @@
 // Reading a JSON request body at the edge: over the size limit → 413, not JSON → 400.
 import type { H3Event } from 'h3';
 import type { IncomingMessage } from 'node:http';
-import { fail, httpError } from './errors.ts';
+import { fail, StatusError } from '../util/fail.ts';
 
 /**
  * On Node, read the raw request: no web stream in between. Past the limit it stops keeping data but
@@ -50,7 +50,7 @@ function bufferedBody(req: IncomingMessage, maxBytes: number): Buffer | null {
 /** The parsed body of a Node request (undefined when empty), read within `maxBytes` (SVC_MAX_BODY_BYTES, default 64 KiB). */
 export function readJsonNode(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   // (Not async: one promise per call fewer; a refusal is still a rejection.)
-  if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(httpError(413, tooLargeSentence(maxBytes)));
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.reject(new StatusError(413, tooLargeSentence(maxBytes)));
   return readNode(req, maxBytes, parseJsonText);
 }
 

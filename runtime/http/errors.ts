@@ -1,39 +1,11 @@
 // One error shape for every own endpoint: {"detail": "sentence"} or, for 422, a list of
-// {loc, msg, type} (the HTTPValidationError shape). Handlers throw; the app's onError shapes.
+// {loc, msg, type} (the HTTPValidationError shape). Handlers throw (a StatusError from below, an
+// h3 HTTPError from h3 itself); the app's onError shapes.
 import { HTTPError } from 'h3';
 import { LedgerDamaged } from '../state/ledger-store.ts';
-import { STORAGE_RETRY_AFTER_S, StorageUnavailable } from '../state/unavailable.ts';
+import { STORAGE_OUTAGE_DETAIL, STORAGE_RETRY_AFTER_S, StorageUnavailable } from '../state/unavailable.ts';
 import { CALL_ID_HEADER } from '../util/call-id.ts';
-
-export interface ValidationIssue {
-  loc: Array<string | number>;
-  msg: string;
-  type: string;
-}
-
-export function fail(status: number, detail: string, headers?: Record<string, string>): never {
-  throw httpError(status, detail, headers);
-}
-
-/** the error fail() throws, for a function that answers a rejected promise instead of throwing */
-export const httpError = (status: number, detail: string, headers?: Record<string, string>): HTTPError => new HTTPError({ status, message: detail, headers });
-
-/**
- * 402: the balance cannot cover what the call may cost. The amount travels with the error, so a
- * caller that words the refusal itself (a hub step) keeps it without reading the sentence.
- */
-export function balanceTooLow(neededMicro: number, detail: string): never {
-  throw new HTTPError({ status: 402, message: detail, data: { needed_micro: neededMicro } });
-}
-
-/** the amount a balanceTooLow refusal carried, if `e` is one */
-export function neededMicroOf(e: HTTPError): number | undefined {
-  return e.status === 402 ? (e.data as { needed_micro?: number } | undefined)?.needed_micro : undefined;
-}
-
-export function invalid(issues: ValidationIssue[], headers?: Record<string, string>): never {
-  throw new HTTPError({ status: 422, message: issues[0]?.msg ?? 'invalid input', data: { detail: issues }, headers });
-}
+import { rootCause, StatusError, type PlainAnswer } from '../util/fail.ts';
 
 const DEFAULT_DETAIL: Record<number, string> = {
   400: 'Malformed request.', 404: 'Not found.', 405: 'Method not allowed on this path.', 413: 'Request body too large.',
@@ -43,26 +15,7 @@ const DEFAULT_DETAIL: Record<number, string> = {
 const H3_MALFORMED_PATH = 'Bad Request';
 const MALFORMED_PATH_DETAIL = 'The path has a malformed percent-encoding (a % not followed by two hex digits); write a literal % as %25.';
 
-/** the error at the bottom of a `cause` chain (h3 wraps thrown errors, and keeps its own options as a cause) */
-function rootCause(error: unknown): unknown {
-  let e = error;
-  for (let i = 0; i < 4 && e && typeof e === 'object' && 'cause' in e && e.cause; i++) e = e.cause;
-  return e;
-}
-
-/** whether `error` is shared storage not answering (however h3 wrapped it) */
-export function isStorageOutage(error: unknown): boolean {
-  return rootCause(error) instanceof StorageUnavailable;
-}
-
 let storageLogged = 0;
-
-/** An answer as plain parts, for the app (as a Response) and for Node's response alike. */
-export interface PlainAnswer {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-}
 
 /**
  * The one error shaper: anything thrown, as the answer the caller gets. `callId`: a paid door's
@@ -70,7 +23,8 @@ export interface PlainAnswer {
  * 503 can be matched to the ledger (which then holds nothing for it, or what a 503's sentence says).
  */
 export function errorAnswer(thrown: unknown, callId?: string): PlainAnswer {
-  let error = thrown instanceof HTTPError ? thrown : new HTTPError({ status: 500, message: 'unhandled', cause: thrown });
+  // h3 wraps a StatusError a handler threw in an HTTPError of the same status, message, headers and data
+  let error = thrown instanceof HTTPError ? thrown : new HTTPError(thrown instanceof StatusError ? thrown : { status: 500, message: 'unhandled', cause: thrown });
   const root = rootCause(error);
   if (root instanceof LedgerDamaged) {
     // Stored money that cannot be read without guessing: the operator is told where, the caller why.
@@ -80,7 +34,7 @@ export function errorAnswer(thrown: unknown, callId?: string): PlainAnswer {
   if (root instanceof StorageUnavailable) {
     // once a second at most: an outage under load would otherwise write a line per request
     if (Date.now() - storageLogged >= 1000) { storageLogged = Date.now(); console.error('[svc]', root.message); }
-    error = new HTTPError({ status: 503, message: 'Storage is not answering for a moment, so svc could not finish this request; nothing was charged. Retry after the time given.', headers: { 'retry-after': String(STORAGE_RETRY_AFTER_S) } });
+    error = new HTTPError({ status: 503, message: STORAGE_OUTAGE_DETAIL, headers: { 'retry-after': String(STORAGE_RETRY_AFTER_S) } });
   }
   const status = error.status >= 400 && error.status <= 599 ? error.status : 500;
   const data = error.data as { detail?: unknown } | undefined;

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../context/context.ts';
 import { answerRoutedCall, type RoutedRequest } from './routed-door.ts';
 import type { HeaderReader } from '../router/options.ts';
-import type { PlainAnswer } from './errors.ts';
+import type { PlainAnswer } from '../util/fail.ts';
 import { readJsonNode } from './body.ts';
 
 export type NodeFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;

@@ -4,7 +4,7 @@
 // /catalog/*, /openapi.json) answer any origin, since the static catalog is read by browsers on
 // other sites.
 import type { H3Event, H3Route, Middleware } from 'h3';
-import { fail } from './errors.ts';
+import { fail } from '../util/fail.ts';
 import { isCatchAll, pathUnder, type Route } from './declared-route.ts';
 import type { DeclaredMeta } from './register-routes.ts';
 

@@ -3,7 +3,8 @@
 import { getQuery, getRouterParams, HTTPResponse, type H3, type H3Event } from 'h3';
 import type { AppContext } from '../context/context.ts';
 import { h3Path, type Route, type RouteRequest, type Inputs } from './declared-route.ts';
-import { errorAnswer, fail } from './errors.ts';
+import { errorAnswer } from './errors.ts';
+import { fail } from '../util/fail.ts';
 import { newCallId } from '../util/call-id.ts';
 import { bodyValidator, queryValidator } from '../util/validate.ts';
 import { readJson } from './body.ts';

@@ -2,7 +2,8 @@
 // path both hand over the headers, a way to read the session cookie and a way to read the body, and
 // write out the one answer this gives, errors included (shaped by errors.ts).
 import type { AppContext } from '../context/context.ts';
-import { errorAnswer, fail, type PlainAnswer } from './errors.ts';
+import { errorAnswer } from './errors.ts';
+import { fail, type PlainAnswer } from '../util/fail.ts';
 import { credentialsFrom, knownTeamFor, teamFor } from './auth.ts';
 import { parseRouteOptions, type HeaderReader } from '../router/options.ts';
 import { newCallId } from '../util/call-id.ts';

@@ -1,7 +1,7 @@
 // Who may see which tool: the maker sees every version; another team sees a tool only once a
 // version of it has gone live (404 before), and gets 403 for the maker's own actions on it.
 import type { Team } from '../state/index.ts';
-import { fail, invalid } from '../http/errors.ts';
+import { fail, invalid } from '../util/fail.ts';
 import type { HubStore } from './store.ts';
 import type { ToolRecord, VersionRecord } from './types.ts';
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { Lru } from '../util/lru.ts';
 import { newAjv } from '../util/ajv.ts';
 import { ajvLinearRegExp, UnsafePattern } from '../util/linear-regexp.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import { once } from '../util/once.ts';
 import type { VersionRecord } from './types.ts';
 

@@ -3,7 +3,7 @@
 // reaches an agent that did not ask for it. The set lists what can run now: a tool added and later
 // retired stays among the ids added (so it can be removed) but is not listed.
 import type { AppContext } from '../context/context.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import type { Team } from '../state/index.ts';
 import { openTool, retiredSentence } from './access.ts';
 import { newestLive } from './pin.ts';

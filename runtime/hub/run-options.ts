@@ -2,7 +2,7 @@
 // all of it apply: the dry run (the plan and the worst cost, nothing called or charged) and the
 // ceiling (steps plus the tool's price). Every other route header is a 422 naming it, never ignored:
 // a caller who sent X-Svc-Route-Exclude or a deadline meant something the run would not do.
-import { invalid } from '../http/errors.ts';
+import { invalid } from '../util/fail.ts';
 import { ROUTE_HEADERS } from '../../language/route-options.ts';
 import { parseRouteOptions, type HeaderReader } from '../router/options.ts';
 

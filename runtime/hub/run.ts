@@ -4,7 +4,8 @@
 // fits the output schema (the earning stored as due first, so it is paid even if svc dies between
 // the two writes: earnings-due.ts). A step that ran is charged by the router whatever happens after it.
 import type { AppContext } from '../context/context.ts';
-import { fail, invalid, isStorageOutage } from '../http/errors.ts';
+import { fail, invalid } from '../util/fail.ts';
+import { isStorageOutage } from '../state/unavailable.ts';
 import { STORAGE_RETRY_AFTER_S } from '../state/unavailable.ts';
 import type { Team } from '../state/index.ts';
 import { nowIso } from '../util/clock.ts';

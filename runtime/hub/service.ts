@@ -2,7 +2,7 @@
 // run, retire and list runs, with who-may-do-what decided in one place (access.ts).
 import type { AppContext } from '../context/context.ts';
 import { perContext } from '../http/declared-route.ts';
-import { fail, invalid } from '../http/errors.ts';
+import { fail, invalid } from '../util/fail.ts';
 import type { Team } from '../state/index.ts';
 import { now } from '../util/clock.ts';
 import { openOwnTool, openTool, retiredSentence, type ToolRef } from './access.ts';

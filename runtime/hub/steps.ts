@@ -1,9 +1,9 @@
 // A tool's steps run in order for one team, each through the router in-process: `svc.<capability>`
 // as a routed call, a catalog operation as a pass-through. Each step is charged to that team by
 // the router's own rules; the first step that misses, fails or is refused ends the pipeline.
-import { HTTPError } from 'h3';
 import type { AppContext } from '../context/context.ts';
-import { isStorageOutage, neededMicroOf, type PlainAnswer, type ValidationIssue } from '../http/errors.ts';
+import { neededMicroOf, StatusError, type PlainAnswer, type ValidationIssue } from '../util/fail.ts';
+import { isStorageOutage } from '../state/unavailable.ts';
 import type { Team } from '../state/index.ts';
 import { parseRouteOptions } from '../router/options.ts';
 import { formatUsd } from '../state/money.ts';
@@ -117,7 +117,7 @@ function callStep(ctx: AppContext, team: Team, run: StepRun, target: StepTarget,
 
 /** a refusal the router or pass-through threw (402, 403, 422), as a step outcome; anything else is rethrown */
 function refusal(e: unknown): StepAnswer {
-  if (!(e instanceof HTTPError) || ![402, 403, 404, 405, 422].includes(e.status)) throw e;
+  if (!(e instanceof StatusError) || ![402, 403, 404, 405, 422].includes(e.status)) throw e;
   const detail = (e.data as { detail?: unknown } | undefined)?.detail;
   const issues = Array.isArray(detail) ? (detail as ValidationIssue[]) : undefined;
   const reason = issues ? issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join(' ') : e.message;
@@ -158,7 +158,7 @@ async function operationStep(ctx: AppContext, team: Team, run: StepRun, target: 
     const headers = run.left === null ? NO_HEADERS : new Headers({ 'x-svc-route-max-cost': formatUsd(Math.max(0, run.left)) });
     res = await ctx.router.passThrough(team, { provider: op.provider, method: op.method, path, query, headers, body: hasBody ? json : undefined }, run.callId);
   } catch (e) {
-    if (e instanceof HTTPError && e.status === 502) return { account: { outcome: 'error', cost_micro: 0 }, reason: e.message };
+    if (e instanceof StatusError && e.status === 502) return { account: { outcome: 'error', cost_micro: 0 }, reason: e.message };
     const stopped = refusal(e);
     return stopped.issues?.some((i) => i.type === 'value_error.max_cost') ? { ...stopped, account: { outcome: 'max_cost', cost_micro: 0 }, reason: undefined, issues: undefined } : stopped;
   }

@@ -4,7 +4,7 @@
 // here rather than failing its check.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { RuntimeCatalog } from '../../language/types.ts';
-import type { ValidationIssue } from '../http/errors.ts';
+import type { ValidationIssue } from '../util/fail.ts';
 import { parseUsdToMicro } from '../state/index.ts';
 import { checkFileSchema, toolFileSchema } from './file-schemas.ts';
 import { compileSchema, dataProblems, schemaProblems } from './maker-schemas.ts';

@@ -1,6 +1,6 @@
 // The tool record as GET /hub/tools/{id} answers it: the maker sees every version with its status,
 // reason, earnings and runs, and its files; another team sees live versions only.
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import type { Opened } from './access.ts';
 import { newestLive, pinnableUntil } from './pin.ts';
 import { specOf } from './spec.ts';

@@ -6,7 +6,7 @@
 // shows charged for the call less what the maker's ledger shows earned for it, so settling a record
 // twice pays once. Money still moves only through Spending.pay.
 import { randomUUID } from 'node:crypto';
-import { isStorageOutage } from '../http/errors.ts';
+import { isStorageOutage } from '../state/unavailable.ts';
 import { now } from '../util/clock.ts';
 import type { Spending } from './spending.ts';
 import type { LedgerEntry, State } from '../state/index.ts';

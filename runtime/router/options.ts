@@ -1,6 +1,6 @@
 // Route options travel as headers, never in the body. Parsed once per call; bad values are a 422
 // naming the header.
-import { invalid, type ValidationIssue } from '../http/errors.ts';
+import { invalid, type ValidationIssue } from '../util/fail.ts';
 import { parseUsdCeiling } from '../state/money.ts';
 import { parseWholeNumber } from '../util/decimal.ts';
 import { DEFAULT_MAX_COST_MICRO, DEFAULT_TIMEOUT_MS, MIN_TIMEOUT_MS, ROUTE_HEADERS } from '../../language/route-options.ts';

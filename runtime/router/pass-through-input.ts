@@ -2,7 +2,7 @@
 // called or paid: the body's shape, required parameters, types, enums and bounds, and (where the
 // entry is strict) nothing undeclared. Every problem found is named in one 422.
 import type { OperationRuntime, ParamSrc } from '../../language/types.ts';
-import { invalid, type ValidationIssue } from '../http/errors.ts';
+import { invalid, type ValidationIssue } from '../util/fail.ts';
 import { getPath } from '../../language/json-path.ts';
 
 type Where = 'query' | 'body' | 'path';

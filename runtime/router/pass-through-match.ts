@@ -5,7 +5,7 @@
 // `enrichment_level`), the one whose fixed values the call sends; where differently priced ones fit
 // it equally well, a 422 naming what tells them apart, never a charge at a guess.
 import type { OperationRuntime, ParamSrc, RuntimeCatalog } from '../../language/types.ts';
-import { fail, invalid } from '../http/errors.ts';
+import { fail, invalid } from '../util/fail.ts';
 import { getPath } from '../../language/json-path.ts';
 import { perObject } from '../../language/remember.ts';
 import { compileTemplate, matchesTemplate, mostSpecific, type PathTemplate } from '../../language/paths.ts';

@@ -4,7 +4,7 @@
 // call, so a caller's X-Svc-Route-Max-Cost or Dry-Run is never a paid call it did not agree to. The
 // deadline cannot apply either: it stops a routed call's waterfall from starting more attempts, and
 // the one request of a pass-through, once sent, runs to its end (the provider bills it).
-import { invalid } from '../http/errors.ts';
+import { invalid } from '../util/fail.ts';
 import { ROUTE_HEADERS } from '../../language/route-options.ts';
 import { parseRouteOptions, type HeaderReader } from './options.ts';
 

@@ -2,7 +2,7 @@
 // returns, so the hold is its price for the rows the call may return (the page size it sends, else
 // the declared default, else the declared max), worked out by the one billing rule (billing.ts).
 import type { OperationRuntime } from '../../language/types.ts';
-import { invalid } from '../http/errors.ts';
+import { invalid } from '../util/fail.ts';
 import { getPath } from '../../language/json-path.ts';
 import { chargeMicro } from '../../language/prices.ts';
 

@@ -5,7 +5,7 @@
 // request data, so the pass-through route and a hub step call it alike.
 import type { OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import type { Team } from '../state/index.ts';
-import { balanceTooLow, fail, type PlainAnswer } from '../http/errors.ts';
+import { balanceTooLow, fail, type PlainAnswer } from '../util/fail.ts';
 import { getPath } from '../../language/json-path.ts';
 import { OutgoingRequest, providerUrl } from './build-request.ts';
 import { isUnsafePath } from '../../language/paths.ts';

@@ -17,7 +17,7 @@ import { capabilityBodySchema } from '../../language/body-schema.ts';
 import { refuseOutOfScope, type RouteOptions, type RouteScope } from './options.ts';
 import { newCallId } from '../util/call-id.ts';
 import { passThrough, type PassThroughRequest } from './pass-through.ts';
-import type { PlainAnswer } from '../http/errors.ts';
+import type { PlainAnswer } from '../util/fail.ts';
 
 export interface Router {
   deps: RouterDeps;

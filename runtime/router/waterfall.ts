@@ -19,7 +19,7 @@ import type { Health } from './health.ts';
 import type { RouteOptions } from './options.ts';
 import type { Refusal, Spending } from '../money/spending.ts';
 import { DEFAULT_TIMEOUT_MS } from '../../language/route-options.ts';
-import { isStorageOutage } from '../http/errors.ts';
+import { isStorageOutage } from '../state/unavailable.ts';
 
 export interface RouterDeps {
   runtime: RuntimeCatalog;

@@ -2,7 +2,7 @@
 // authorised by the x-svc-admin header.
 import { route } from '../http/declared-route.ts';
 import type { Config } from '../config/config.ts';
-import { fail, invalid } from '../http/errors.ts';
+import { fail, invalid } from '../util/fail.ts';
 import * as schemas from '../http/request-schemas.ts';
 import { formatUsd, parseUsdToMicro, type State, type Team } from '../state/index.ts';
 import { slugify } from '../state/teams.ts';

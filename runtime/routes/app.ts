@@ -47,7 +47,9 @@ export const ROUTES: readonly Route[] = [
 export function createApp(ctx: AppContext, routes: readonly Route[] = ROUTES): H3 {
   const served = servedBy(routes, ctx.config);
   const rules = httpRules(served, ctx.config.proxyPrefix);
-  const app = new H3({ onError: (error: HTTPError) => errorResponse(error), onResponse: rules.openOrigin });
+  // silent: a refusal thrown below HTTP (a StatusError) reaches h3 as an error it did not make, which
+  // h3 would log as unhandled; errorResponse logs what is a bug (a 500's cause) and nothing else
+  const app = new H3({ silent: true, onError: (error: HTTPError) => errorResponse(error), onResponse: rules.openOrigin });
   app.use(rules.methodRules); // 405 with Allow, OPTIONS (CORS preflight on the open reads), for every route
   registerRoutes(app, ctx, served, routes);
   return app;

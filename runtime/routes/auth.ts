@@ -1,7 +1,7 @@
 // POST /auth/session: trade an API token for a dashboard session cookie; DELETE signs out.
 import { deleteCookie, getCookie, getRequestProtocol, setCookie } from 'h3';
 import { route } from '../http/declared-route.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import * as schemas from '../http/request-schemas.ts';
 import { SESSION_COOKIE } from '../http/auth.ts';
 import { SESSION_TTL_S } from '../state/teams.ts';

@@ -5,7 +5,7 @@
 import { HTTPResponse, type H3Event } from 'h3';
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../context/context.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import { readNode } from '../http/body.ts';
 import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
 import type { Team } from '../state/index.ts';

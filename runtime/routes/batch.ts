@@ -1,7 +1,7 @@
 // POST {prefix}/<capability>/batch: a list of subjects as NDJSON, answered as an NDJSON stream of
 // rows as they finish and one summary line. The logic lives in runtime/batch/.
 import { route } from '../http/declared-route.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import { parseRouteOptions } from '../router/options.ts';
 import { BATCH_ANSWERS, BATCH_HEADERS, batchAnswer, STOP_ANSWERS, STOP_SUMMARY, stopAnswer } from './batch-door.ts';
 import { routedRows } from '../batch/routed-rows.ts';

@@ -1,7 +1,7 @@
 // Open catalog reads: shelves, search, price drift, one endpoint's full entry.
 import type { H3Event } from 'h3';
 import { route } from '../http/declared-route.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import * as schemas from '../http/request-schemas.ts';
 import { filesOf } from './static.ts';
 import type { AppContext } from '../context/context.ts';

@@ -1,6 +1,6 @@
 // POST /feedback, GET /feedback/{id}: what a team tells svc, readable back by that team only.
 import { route } from '../http/declared-route.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import * as schemas from '../http/request-schemas.ts';
 import type { FeedbackIn } from '../feedback/feedback.ts';
 import type { Team } from '../state/index.ts';

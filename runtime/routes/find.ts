@@ -4,7 +4,7 @@
 // this" at once, without asking the judge. Rate limited per client.
 import { getRequestIP } from 'h3';
 import { perContext, route } from '../http/declared-route.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import * as schemas from '../http/request-schemas.ts';
 import { localJudge } from '../find/judge-local.ts';
 import { chatJudge } from '../find/judge-chat.ts';

@@ -2,7 +2,7 @@
 // the first routed call after a start does not pay for it) and storage answers (a write), else 503,
 // so a load balancer stops sending calls that could not be charged.
 import { route } from '../http/declared-route.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import { routerProblem } from '../context/context.ts';
 
 export const healthRoutes = [

@@ -3,7 +3,7 @@
 import { getRequestIP } from 'h3';
 import { perContext, route, type RouteRequest } from '../http/declared-route.ts';
 import { teamFor, type TokenPlace } from '../http/auth.ts';
-import { fail } from '../http/errors.ts';
+import { fail } from '../util/fail.ts';
 import { svcFetch } from '../mcp/svc-http.ts';
 import type { McpTool } from '../mcp/tool.ts';
 

@@ -3,7 +3,8 @@
 import { getCookie, HTTPResponse, type H3Event } from 'h3';
 import type { AppContext } from '../context/context.ts';
 import { route } from '../http/declared-route.ts';
-import { errorAnswer, fail, type PlainAnswer } from '../http/errors.ts';
+import { errorAnswer } from '../http/errors.ts';
+import { fail, type PlainAnswer } from '../util/fail.ts';
 import { requireTeam, SESSION_COOKIE } from '../http/auth.ts';
 import { readJson } from '../http/body.ts';
 import { answerRoutedCall } from '../http/routed-door.ts';

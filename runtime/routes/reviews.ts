@@ -1,7 +1,7 @@
 // POST /reviews: a team's verdict on one catalog operation (or a live hub tool, hub:<tool_id>), one per team, operation and month (a
 // second replaces the first). Summaries show on the operation's catalog entry and as a sibling.
 import { route } from '../http/declared-route.ts';
-import { fail, invalid } from '../http/errors.ts';
+import { fail, invalid } from '../util/fail.ts';
 import { liveToolsOf } from '../hub/live-tools.ts';
 import * as schemas from '../http/request-schemas.ts';
 import type { ReviewIn } from '../feedback/reviews.ts';

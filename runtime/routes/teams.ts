@@ -2,7 +2,7 @@
 // feedback and reviews it sent.
 import { route } from '../http/declared-route.ts';
 import type { AppContext } from '../context/context.ts';
-import { fail, invalid } from '../http/errors.ts';
+import { fail, invalid } from '../util/fail.ts';
 import { credentialsOf } from '../http/auth.ts';
 import * as schemas from '../http/request-schemas.ts';
 import type { State, Team } from '../state/index.ts';

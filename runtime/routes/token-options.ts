@@ -1,5 +1,5 @@
 // A new token's name and expiry as the team's and the admin's token routes take them: checked once here.
-import { invalid } from '../http/errors.ts';
+import { invalid } from '../util/fail.ts';
 import type { TokenOptions } from '../state/index.ts';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

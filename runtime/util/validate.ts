@@ -1,7 +1,7 @@
 // Validation at the edge: ajv validators, each compiled on its first use (not at start) and kept,
 // turning bad input into 422 issues.
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { invalid, type ValidationIssue } from '../http/errors.ts';
+import { invalid, type ValidationIssue } from './fail.ts';
 import { newAjv } from './ajv.ts';
 import { once } from './once.ts';
 import { decimalFor } from './decimal.ts';

@@ -3,12 +3,12 @@
 // priced operations equally well is refused with what tells them apart, never charged at a guess.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HTTPError } from 'h3';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { OperationRuntime } from '../../language/types.ts';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { billingRule, matchOperation } from '../../runtime/router/pass-through-match.ts';
+import { StatusError } from '../../runtime/util/fail.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 
 const runtime = loadRuntime(REAL_DIST);
@@ -29,9 +29,9 @@ function refusal(call: () => unknown): Array<{ loc: string[]; msg: string; type:
   try {
     call();
   } catch (e) {
-    expect(e).toBeInstanceOf(HTTPError);
-    expect((e as HTTPError).status).toBe(422);
-    return ((e as HTTPError).data as { detail: Array<{ loc: string[]; msg: string; type: string }> }).detail;
+    expect(e).toBeInstanceOf(StatusError);
+    expect((e as StatusError).status).toBe(422);
+    return ((e as StatusError).data as { detail: Array<{ loc: string[]; msg: string; type: string }> }).detail;
   }
   throw new Error('the call was matched, not refused');
 }
