@@ -1,6 +1,6 @@
 // `svc feedback KIND MESSAGE` and `svc review ENDPOINT useful|partly|not_useful REASON`.
 import { defineCommand } from 'citty';
-import { FEEDBACK_KINDS, USEFULNESS } from '../runtime/http/request-schemas.ts';
+import { FEEDBACK_KINDS, USEFULNESS } from '../runtime/feedback/kinds.ts';
 import { oneOf } from './fields.ts';
 import { asTeam } from './http.ts';
 import { json, note, printJson } from './print.ts';

@@ -2,8 +2,6 @@
 // once at start: a value that is not what its setting takes stops the start with a sentence naming
 // it, rather than turning into NaN somewhere later. Per-provider names (auth.env keys, SVC_BASE_*)
 // are read from `env` where they are used, since the catalog decides them.
-import { MAX_ANSWER_BYTES } from '../router/http.ts';
-
 export interface Config {
   port: number;
   host: string;
@@ -37,6 +35,9 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** the default for SVC_MAX_ANSWER_BYTES: far above any single record, far below trouble */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /**
  * The embedded ledger's default SVC_LEDGER_SYNC_MS: an acknowledged charge is in the kernel at once

@@ -2,8 +2,8 @@
 // integer id from the atomic counter, so ids are unique and increasing across instances, and
 // readable back by the submitting team only, one at a time or as its listing (team-index.ts).
 import type { Atomics } from '../state/atomics.ts';
-import type { FEEDBACK_KINDS } from '../http/request-schemas.ts';
 import { now } from '../util/clock.ts';
+import type { FEEDBACK_KINDS } from './kinds.ts';
 import { byTeam, indexRefs, pageOfRefs } from './team-index.ts';
 
 export interface FeedbackIn {

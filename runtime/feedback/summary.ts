@@ -1,7 +1,7 @@
 // The review summary of one endpoint, as the catalog shows it: how many teams reviewed it, the
 // latest 5 reviews, and each verdict's share among the teams' latest reviews.
 import type { ReviewSummary } from '../../language/types.ts';
-import type { USEFULNESS } from '../http/request-schemas.ts';
+import type { USEFULNESS } from './kinds.ts';
 
 export type Usefulness = (typeof USEFULNESS)[number];
 export const SAMPLES = 5;

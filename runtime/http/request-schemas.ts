@@ -1,6 +1,8 @@
 // The request schemas of the own endpoints, in one place: a route names them in its declaration,
 // the registration validates with them (register-routes.ts) and /openapi.json publishes them, so the
 // document cannot drift from what is enforced.
+import { FEEDBACK_KINDS, USEFULNESS } from '../feedback/kinds.ts';
+
 const usd = { anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*$' }], 'x-expected': 'a USD amount of at least 0, as a number (2.5) or decimal text ("2.50")' };
 
 export interface ObjectSchema {
@@ -47,8 +49,6 @@ export const creditBody = { type: 'object', additionalProperties: false, require
 // `x-max-bytes` bounds a value's JSON text (validate.ts enforces both).
 // visible: neither white space nor a control, format (zero-width) or lone surrogate code point
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '[^\\s\\p{Cc}\\p{Cf}\\p{Cs}]', 'x-expected': 'text with at least one visible character' });
-export const FEEDBACK_KINDS = ['bug', 'wrong_data', 'missing', 'pricing', 'idea', 'other'] as const;
-export const USEFULNESS = ['useful', 'partly', 'not_useful'] as const;
 export const CONTEXT_MAX_BYTES = 16 * 1024;
 export const feedbackBody = {
   type: 'object', additionalProperties: false, required: ['kind', 'message'],

@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
 import type { OutgoingRequest } from './build-request.ts';
+import { MAX_ANSWER_BYTES } from '../config/config.ts';
 
 export interface ChildAnswer {
   status: number;
@@ -18,9 +19,6 @@ export interface ChildAnswer {
   /** set when no usable HTTP answer came back: timeout, reset or refused, or a body past the size limit */
   failure?: 'timeout' | 'network' | 'too_large';
 }
-
-/** the default for SVC_MAX_ANSWER_BYTES: far above any single record, far below trouble */
-export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 const USER_AGENT = 'svc';
 
