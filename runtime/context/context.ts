@@ -34,7 +34,7 @@ export function createContext(config: Config, catalog: DistCatalog, state: State
   return {
     config, catalog, live, state, spending, earnings, entryBytes: entryBytes(catalog, live),
     get router() {
-      return (router ??= createRouter({ runtime: catalog.runtime, state, live, config, spending }));
+      return (router ??= createRouter({ runtime: catalog.runtime, state, observed: (id) => live.observed(id), config, spending }));
     },
   };
 }
@@ -47,4 +47,13 @@ export function routerProblem(ctx: AppContext): string | null {
   } catch (e) {
     return (e as Error).message;
   }
+}
+
+/** One value per app context, made on first use (a group's shared parts: a hub, a rate limit). */
+export function perContext<T>(make: (ctx: AppContext) => T): (ctx: AppContext) => T {
+  const made = new WeakMap<AppContext, T>();
+  return (ctx) => {
+    if (!made.has(ctx)) made.set(ctx, make(ctx));
+    return made.get(ctx)!;
+  };
 }

@@ -134,12 +134,3 @@ export function refuseClashingPrefix(routes: readonly Route[], proxyPrefix: stri
   const first = proxyPrefix.split('/')[1];
   if (own.has(first)) throw new ConfigError(`SVC_PROXY_PREFIX=${proxyPrefix}: /${first} is one of svc's own paths (${[...own].sort().map((s) => `/${s}`).join(', ')}); choose another, such as /proxy`);
 }
-
-/** One value per app context, made on first use (a group's shared parts: a hub, a rate limit). */
-export function perContext<T>(make: (ctx: AppContext) => T): (ctx: AppContext) => T {
-  const made = new WeakMap<AppContext, T>();
-  return (ctx) => {
-    if (!made.has(ctx)) made.set(ctx, make(ctx));
-    return made.get(ctx)!;
-  };
-}

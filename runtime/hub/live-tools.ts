@@ -2,8 +2,7 @@
 // retired and has a live version, at its newest live version. Publish, check and retire bump a
 // counter in the state; a read that finds the counter moved loads the rows again, so every instance
 // on a shared backend sees another's publish on its next read (as reviews follow their counter).
-import type { AppContext } from '../context/context.ts';
-import { perContext } from '../http/declared-route.ts';
+import { perContext, type AppContext } from '../context/context.ts';
 import { newestLive } from './pin.ts';
 import { specOf } from './spec.ts';
 import { stepTarget } from './step-target.ts';

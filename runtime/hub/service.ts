@@ -1,7 +1,6 @@
 // The hub as the routes see it: publish (validate, store unchecked, check), check later, read,
 // run, retire and list runs, with who-may-do-what decided in one place (access.ts).
-import type { AppContext } from '../context/context.ts';
-import { perContext } from '../http/declared-route.ts';
+import { perContext, type AppContext } from '../context/context.ts';
 import { fail, invalid } from '../util/fail.ts';
 import type { Team } from '../state/index.ts';
 import { now } from '../util/clock.ts';

@@ -2,9 +2,8 @@
 // identical concurrent calls, the executor with its shared health, and the pass-through of one
 // operation; money is spent through the context's Spending (runtime/money/spending.ts, spend()), shared
 // with every other kind of call.
-import type { RuntimeCatalog } from '../../language/types.ts';
+import type { Observed, RuntimeCatalog } from '../../language/types.ts';
 import type { Config } from '../config/config.ts';
-import type { LiveData } from '../catalog/live.ts';
 import type { State, Team } from '../state/index.ts';
 import { bodyValidator } from '../util/validate.ts';
 import { routeCall, type RouteOutcome, type RouterDeps } from './waterfall.ts';
@@ -44,16 +43,17 @@ export interface DryPlan {
 export interface RouterParts {
   runtime: RuntimeCatalog;
   state: State;
-  live: LiveData;
+  /** an endpoint's measured behaviour (the planner orders by it) */
+  observed: (endpointId: string) => Observed | null;
   config: Config;
   spending: Spending;
 }
 
-export function createRouter({ runtime, state, live, config, spending }: RouterParts): Router {
+export function createRouter({ runtime, state, observed, config, spending }: RouterParts): Router {
   // the environment is read once into the config, so which providers have a platform key is fixed
   const platformKeyed = new Set(Object.keys(runtime.providers).filter((p) => platformKey(runtime.providers[p], config.env) !== null));
   const deps: RouterDeps = {
-    runtime, env: config.env, state, health: new Health(Date.now, state.atomics), spending, observed: (id) => live.observed(id),
+    runtime, env: config.env, state, health: new Health(Date.now, state.atomics), spending, observed,
     hasPlatformKey: (p) => platformKeyed.has(p),
     attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
   };

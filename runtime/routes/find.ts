@@ -3,7 +3,8 @@
 // answers in time. A job that names nothing the catalog knows gets no candidates and "nothing does
 // this" at once, without asking the judge. Rate limited per client.
 import { getRequestIP } from 'h3';
-import { perContext, route } from '../http/declared-route.ts';
+import { route } from '../http/declared-route.ts';
+import { perContext } from '../context/context.ts';
 import { fail } from '../util/fail.ts';
 import * as schemas from '../http/request-schemas.ts';
 import { localJudge } from '../find/judge-local.ts';

@@ -1,7 +1,8 @@
 // A team's MCP set: which hub tools its agents see over MCP (its own live tools, and other teams'
 // tools it added by id). The logic lives in runtime/hub/mcp-set.ts.
 import { getRouterParam, type H3Event } from 'h3';
-import { perContext, route } from '../http/declared-route.ts';
+import { route } from '../http/declared-route.ts';
+import { perContext } from '../context/context.ts';
 import { parseToolId } from '../hub/access.ts';
 import { McpSet } from '../hub/mcp-set.ts';
 import type { Team } from '../state/index.ts';

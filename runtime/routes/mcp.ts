@@ -1,7 +1,8 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server per request). The credential is
 // x-svc-token or Authorization: Bearer; every tool call goes through the app with it.
 import { getRequestIP } from 'h3';
-import { perContext, route, type RouteRequest } from '../http/declared-route.ts';
+import { route, type RouteRequest } from '../http/declared-route.ts';
+import { perContext } from '../context/context.ts';
 import { teamFor, type TokenPlace } from '../http/auth.ts';
 import { fail } from '../util/fail.ts';
 import { svcFetch } from '../mcp/svc-http.ts';

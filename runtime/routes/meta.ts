@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { perContext, route } from '../http/declared-route.ts';
+import { route } from '../http/declared-route.ts';
+import { perContext } from '../context/context.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Short hash of the dashboard entry and the rollout policy: changes when either changes. */

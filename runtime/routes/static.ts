@@ -3,7 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { serveStatic, type H3Event } from 'h3';
 import type { Config } from '../config/config.ts';
-import { perContext, route } from '../http/declared-route.ts';
+import { route } from '../http/declared-route.ts';
+import { perContext } from '../context/context.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
