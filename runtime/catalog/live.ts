@@ -1,5 +1,5 @@
 // What catalog reads take from runtime state: measured behaviour, reviews and traffic. The catalog
-// routes depend only on this interface; state supplies it (liveData in runtime/state).
+// routes depend only on this interface; the context composes it (runtime/context/live-data.ts).
 import type { Observed, ReviewSummary } from '../../language/types.ts';
 
 export interface LiveData {

@@ -1,9 +1,12 @@
-// What every route group receives: configuration, the loaded catalog, live data, state and the
-// router. createContext assembles it the same way for the server, the tests and the benchmarks.
+// What every route group and service receives: configuration, the loaded catalog, live data, state,
+// feedback and the router. createContext assembles it the same way for the server, the tests and the
+// benchmarks.
 import type { Config } from '../config/config.ts';
 import type { DistCatalog } from '../catalog/dist.ts';
 import type { LiveData } from '../catalog/live.ts';
-import { liveData, type State } from '../state/index.ts';
+import type { State } from '../state/index.ts';
+import type { Feedback } from '../feedback/open.ts';
+import { liveData } from './live-data.ts';
 import { createRouter, type Router } from '../router/router.ts';
 import { entryBytes, type EntryBytes } from '../catalog/entry-bytes.ts';
 import { Spending } from '../money/spending.ts';
@@ -14,6 +17,9 @@ export interface AppContext {
   catalog: DistCatalog;
   live: LiveData;
   state: State;
+  /** feedback records, and reviews with their summaries */
+  feedback: Feedback['feedback'];
+  reviews: Feedback['reviews'];
   /** made on first use, from the runtime catalog (which is parsed then): a start does not wait for it */
   readonly router: Router;
   /** holds and charges: how every call spends a team's money */
@@ -24,15 +30,15 @@ export interface AppContext {
   entryBytes: EntryBytes;
 }
 
-export function createContext(config: Config, catalog: DistCatalog, state: State): AppContext {
-  const live = liveData(state, catalog);
+export function createContext(config: Config, catalog: DistCatalog, state: State, { feedback, reviews }: Feedback): AppContext {
+  const live = liveData(state.observations, reviews, catalog);
   const spending = new Spending(state);
   // earnings left due by a process that died mid-run are settled as this one starts
   const earnings = new EarningsDue(state, spending);
   earnings.settle().catch(logFailure);
   let router: Router | undefined;
   return {
-    config, catalog, live, state, spending, earnings, entryBytes: entryBytes(catalog, live),
+    config, catalog, live, state, feedback, reviews, spending, earnings, entryBytes: entryBytes(catalog, live),
     get router() {
       return (router ??= createRouter({ runtime: catalog.runtime, state, observed: (id) => live.observed(id), config, spending }));
     },

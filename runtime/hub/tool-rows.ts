@@ -54,7 +54,7 @@ function rowCapabilities(engine: SearchEngine): Map<string, string> {
 
 /** a tool's review summary, as a spread: nothing when no team reviewed it */
 export function reviewsOf(ctx: AppContext, toolId: string): { reviews?: ReviewSummary } {
-  const reviews = ctx.state.reviews.summary(`hub:${toolId}`);
+  const reviews = ctx.reviews.summary(`hub:${toolId}`);
   return reviews ? { reviews } : {};
 }
 

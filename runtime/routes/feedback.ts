@@ -15,8 +15,8 @@ export const feedbackRoutes = [
       201: { description: 'Received', schema: { type: 'object', required: ['id', 'status', 'created_at'], properties: received } },
       400: 'Body is not JSON', 401: 'No or bad credential', 403: 'x-svc-org names another team', 413: 'Body too large', 422: 'Validation error',
     },
-    handle: async ({ ctx: { state }, event, team, body }) => {
-      const record = await state.feedback.submit(team.id, body);
+    handle: async ({ ctx: { feedback }, event, team, body }) => {
+      const record = await feedback.submit(team.id, body);
       event.res.status = 201;
       return { id: record.id, status: record.status, created_at: record.created_at };
     },
@@ -29,7 +29,7 @@ export const feedbackRoutes = [
       200: { description: 'The record', schema: { type: 'object', required: ['id', 'kind', 'message', 'status', 'created_at'], properties: { ...schemas.feedbackBody.properties, ...received } } },
       401: 'No or bad credential', 404: 'No such record from this team', 422: 'Validation error',
     },
-    handle: async ({ ctx: { state }, team, path: { feedback_id } }) =>
-      (await state.feedback.get(team.id, feedback_id)) ?? fail(404, `No feedback ${feedback_id} from team '${team.slug}'.`),
+    handle: async ({ ctx: { feedback }, team, path: { feedback_id } }) =>
+      (await feedback.get(team.id, feedback_id)) ?? fail(404, `No feedback ${feedback_id} from team '${team.slug}'.`),
   }),
 ];

@@ -22,7 +22,7 @@ export const reviewRoutes = [
       400: 'Body is not JSON', 401: 'No or bad credential', 403: 'x-svc-org names another team', 422: 'Validation error',
     },
     handle: async ({ ctx, event, team, body }) => {
-      const { catalog, state } = ctx;
+      const { catalog, reviews } = ctx;
       const toolId = body.endpoint_id.startsWith('hub:') ? body.endpoint_id.slice(4) : null;
       if (toolId !== null) {
         // a live hub tool is reviewed as hub:<tool_id>, by any team but its maker
@@ -32,7 +32,7 @@ export const reviewRoutes = [
       } else if (!catalog.endpointBytes(body.endpoint_id)) {
         invalid([{ loc: ['body', 'endpoint_id'], msg: `No endpoint '${body.endpoint_id}' in the catalog; GET /catalog/search?q=… finds one.`, type: 'value_error.unknown_endpoint' }]);
       }
-      const { review, replaced } = await state.reviews.submit(team.id, body);
+      const { review, replaced } = await reviews.submit(team.id, body);
       event.res.status = 201;
       return { id: review.id, endpoint_id: body.endpoint_id, usefulness: review.usefulness, month: review.month, replaced };
     },

@@ -5,7 +5,7 @@ import type { AppContext } from '../context/context.ts';
 import { fail, invalid } from '../util/fail.ts';
 import { credentialsOf } from '../http/auth.ts';
 import * as schemas from '../http/request-schemas.ts';
-import type { State, Team } from '../state/index.ts';
+import type { Team } from '../state/index.ts';
 import { sha256 } from '../state/secrets.ts';
 import { tokenId } from '../state/tokens.ts';
 import { tokenOptions } from './token-options.ts';
@@ -38,14 +38,14 @@ const mine = { tags: ['teams'], auth: 'team' } as const;
 interface SentList { list(teamId: number, before: number | null): Promise<{ rows: object[]; next: number | null }> }
 
 /** GET /teams/me/<what>: what the team sent, newest first; the cursor is the last id of the page before */
-function sentRoute(what: 'feedback' | 'reviews', summary: string, fields: string, store: (state: State) => SentList) {
+function sentRoute(what: 'feedback' | 'reviews', summary: string, fields: string, store: (ctx: AppContext) => SentList) {
   return route<{ team: Team; query: { cursor?: string } }>({
     ...mine, method: 'GET', path: `/teams/me/${what}`, summary,
     request: { query: schemas.ledgerQuery, about: { cursor: 'next_cursor of the previous page' } },
     responses: { 200: `Page: {${what}: [{${fields}}], next_cursor}`, 401: 'No or bad credential', 403: 'x-svc-org names another team', 422: 'Validation error' },
-    handle: async ({ ctx: { state }, team, query: { cursor } }) => {
+    handle: async ({ ctx, team, query: { cursor } }) => {
       // the schema lets only digits through; empty is the first page
-      const { rows, next } = await store(state).list(team.id, cursor ? Number(cursor) : null);
+      const { rows, next } = await store(ctx).list(team.id, cursor ? Number(cursor) : null);
       return { [what]: rows, next_cursor: next === null ? null : String(next) };
     },
   });
@@ -68,8 +68,8 @@ export const teamRoutes = [
     handle: ({ ctx: { state }, team, query: { cursor } }) => state.ledger(team.id, cursor || null),
   }),
 
-  sentRoute('feedback', 'Feedback the team sent, newest first, 50 a page', 'id, kind, message, endpoint_id?, capability?, context?, status, created_at', (state) => state.feedback),
-  sentRoute('reviews', 'Reviews the team wrote (its standing one per operation and month), newest first, 50 a page', 'id, endpoint_id, usefulness, reason, client, month, at', (state) => state.reviews),
+  sentRoute('feedback', 'Feedback the team sent, newest first, 50 a page', 'id, kind, message, endpoint_id?, capability?, context?, status, created_at', (ctx) => ctx.feedback),
+  sentRoute('reviews', 'Reviews the team wrote (its standing one per operation and month), newest first, 50 a page', 'id, endpoint_id, usefulness, reason, client, month, at', (ctx) => ctx.reviews),
 
   route<{ team: Team; path: { provider: string }; body: { key: string } }>({
     ...mine, method: 'POST', path: '/teams/me/keys/{provider}', summary: "Store the team's own key for a provider (encrypted at rest, never shown again)",

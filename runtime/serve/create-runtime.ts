@@ -9,6 +9,7 @@ import { refuseClashingPrefix } from '../http/declared-route.ts';
 import { startServer, type RunningServer } from '../http/server.ts';
 import { fastPath } from '../http/fast-path.ts';
 import { createState } from '../state/index.ts';
+import { openFeedback } from '../feedback/open.ts';
 import { createContext, routerProblem, type AppContext } from '../context/context.ts';
 
 export interface Svc {
@@ -50,7 +51,8 @@ function warmRouter(ctx: AppContext): void {
 export async function createRuntime(config: Config, opts: { build?: boolean } = {}): Promise<Svc> {
   refuseClashingPrefix(ROUTES, config.proxyPrefix);
   const state = await createState(config);
+  const feedback = await openFeedback(state);
   if (opts.build) await ensureBuilt(config.distDir);
   const catalog = loadDist(config.distDir, `${config.publicUrl}${config.proxyPrefix}`);
-  return assemble(createContext(config, catalog, state));
+  return assemble(createContext(config, catalog, state, feedback));
 }

@@ -1,17 +1,14 @@
 // The state of the service behind one narrow interface: teams and credentials, balances and the
-// ledger, own provider keys, observations, feedback and reviews. Routes and the router reach state
-// through this module (admin and auth also use the credential helpers of secrets.ts and teams.ts).
+// ledger, own provider keys and observations. Routes and the router reach state through this module
+// (admin and auth also use the credential helpers of secrets.ts and teams.ts); feedback and reviews
+// keep their records over its atomics (runtime/feedback/).
 import type { Config } from '../config/config.ts';
-import type { DistCatalog } from '../catalog/dist.ts';
-import type { LiveData } from '../catalog/live.ts';
 import type { Account, Atomics, LedgerEntry, ReportedFigures } from './atomics.ts';
 import { openBackend } from './backend.ts';
 import { masterSecret, Sealer } from './secrets.ts';
 import { Teams, type Refusal, type Team } from './teams.ts';
 import type { TokenOptions, TokenView } from './tokens.ts';
 import { Observations, type Attempt } from './observations.ts';
-import { FeedbackStore } from '../feedback/feedback.ts';
-import { Reviews } from '../feedback/reviews.ts';
 
 export type { Team, Refusal } from './teams.ts';
 export type { TokenOptions, TokenView } from './tokens.ts';
@@ -89,10 +86,6 @@ export interface State {
   /** record one attempt of a catalog endpoint (feeds its `observed` object) */
   recordAttempt(endpointId: string, attempt: Attempt): void;
   readonly observations: Observations;
-  /** feedback records (runtime/feedback/), over the atomics */
-  readonly feedback: FeedbackStore;
-  /** reviews and their summaries (runtime/feedback/), over the atomics */
-  readonly reviews: Reviews;
   /** whether storage takes a write now (GET /readyz) */
   ready(): Promise<boolean>;
   /** write buffered state (observations, account checkpoints) and give up the data directory; call before exit */
@@ -120,20 +113,11 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
   await teams.tokens.indexAll();
   const observations = new Observations(storage);
   await observations.load();
-  const reviews = new Reviews(atomics);
-  await reviews.catchUp();
-  if (!backend.exclusive) reviews.follow();
-  // the last release's feedback and reviews were not indexed by team: index them (idempotent) so the team lists them
-  const feedback = new FeedbackStore(atomics);
-  await feedback.indexAll();
-  await reviews.indexAll();
 
   return {
     kind: backend.kind,
     atomics,
     observations,
-    feedback,
-    reviews,
     async createTeam(name, creditMicro) {
       assertMicro(creditMicro, 0);
       const team = await teams.create(name);
@@ -205,37 +189,5 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
       await atomics.flush();
       backend.release();
     },
-  };
-}
-
-/**
- * LiveData over recorded attempts and reviews, for the catalog routes. `catalog` maps endpoints to
- * platforms for calls_30d (without it calls_30d is 0).
- */
-export function liveData(state: State, catalog?: DistCatalog): LiveData {
-  const platformOf = new Map<string, string | null>();
-  const platform = (id: string) => {
-    if (!platformOf.has(id)) platformOf.set(id, catalog?.entry(id)?.endpoint.platform ?? null);
-    return platformOf.get(id)!;
-  };
-  let counted = { version: -1, byPlatform: new Map<string, number>() };
-  return {
-    observed: (id) => state.observations.observed(id),
-    measured: (id) => state.observations.has(id),
-    reviews: (id) => state.reviews.summary(id),
-    calls30d(slug) {
-      const v = state.observations.version();
-      if (counted.version !== v) {
-        const byPlatform = new Map<string, number>();
-        for (const [id, n] of state.observations.calls30d()) {
-          const p = platform(id);
-          if (p) byPlatform.set(p, (byPlatform.get(p) ?? 0) + n);
-        }
-        counted = { version: v, byPlatform };
-      }
-      return counted.byPlatform.get(slug) ?? 0;
-    },
-    version: () => state.observations.version() + state.reviews.version(),
-    reviewsVersion: () => state.reviews.version(),
   };
 }

@@ -65,10 +65,10 @@ describe('svc me feedback and svc me reviews', () => {
     const token = (await ctx.state.issueToken(team.id)).token;
     const as = { ...env, SVC_TOKEN: token };
     expect(await svcCli(['me', 'feedback'], as)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\(no feedback sent yet: svc feedback KIND MESSAGE sends some\)\n$/) });
-    for (let i = 0; i < 55; i++) await ctx.state.feedback.submit(team.id, { kind: 'idea', message: `idea number ${i}` });
-    await ctx.state.feedback.submit(team.id, { kind: 'bug', message: 'the phone is stale', endpoint_id: 'findco.people.email.find' });
-    await ctx.state.feedback.submit(other.team.id, { kind: 'bug', message: 'from the other team' });
-    await ctx.state.reviews.submit(team.id, { endpoint_id: 'findco.people.email.find', usefulness: 'partly', reason: 'misses small companies' });
+    for (let i = 0; i < 55; i++) await ctx.feedback.submit(team.id, { kind: 'idea', message: `idea number ${i}` });
+    await ctx.feedback.submit(team.id, { kind: 'bug', message: 'the phone is stale', endpoint_id: 'findco.people.email.find' });
+    await ctx.feedback.submit(other.team.id, { kind: 'bug', message: 'from the other team' });
+    await ctx.reviews.submit(team.id, { endpoint_id: 'findco.people.email.find', usefulness: 'partly', reason: 'misses small companies' });
 
     const listed = await svcCli(['me', 'feedback'], as);
     expect(listed).toMatchObject({ code: 0, stderr: '' });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createState } from '../../runtime/state/index.ts';
+import { openFeedback } from '../../runtime/feedback/open.ts';
 import { setClock } from '../../runtime/util/clock.ts';
 import { summarise, type StoredReview } from '../../runtime/feedback/summary.ts';
 import { suiteRedis } from '../helpers/redis.ts';
@@ -22,28 +23,30 @@ describe('feedback and reviews on the embedded backend', () => {
     dirs.push(dir);
     const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'test-secret' };
     const a = await createState(config);
+    const opened = await openFeedback(a);
     const one = (await a.createTeam('One', 0))!.team.id;
     const two = (await a.createTeam('Two', 0))!.team.id;
-    const fb = await a.feedback.submit(one, { kind: 'missing', message: 'Add a Hunter bulk finder.', context: { n: 1 } });
+    const fb = await opened.feedback.submit(one, { kind: 'missing', message: 'Add a Hunter bulk finder.', context: { n: 1 } });
     setClock(() => Date.parse('2026-01-20T00:00:00Z'));
-    await a.reviews.submit(one, { endpoint_id: 'x.people.enrich', usefulness: 'useful', reason: 'January' });
+    await opened.reviews.submit(one, { endpoint_id: 'x.people.enrich', usefulness: 'useful', reason: 'January' });
     setClock(() => Date.parse('2026-02-03T00:00:00Z'));
-    await a.reviews.submit(one, { endpoint_id: 'x.people.enrich', usefulness: 'not_useful', reason: 'February' });
-    await a.reviews.submit(one, { endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'February, again' });
-    await a.reviews.submit(two, { endpoint_id: 'y.companies.enrich', usefulness: 'useful', reason: 'Other endpoint' });
-    const summaries = ['x.people.enrich', 'y.companies.enrich'].map((id) => a.reviews.summary(id));
+    await opened.reviews.submit(one, { endpoint_id: 'x.people.enrich', usefulness: 'not_useful', reason: 'February' });
+    await opened.reviews.submit(one, { endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'February, again' });
+    await opened.reviews.submit(two, { endpoint_id: 'y.companies.enrich', usefulness: 'useful', reason: 'Other endpoint' });
+    const summaries = ['x.people.enrich', 'y.companies.enrich'].map((id) => opened.reviews.summary(id));
     expect(summaries[0]!.samples.map((s) => s.reason)).toEqual(['February, again', 'January']);
 
     const b = await createState(config);
-    expect(await b.feedback.get(one, fb.id)).toEqual(fb);
-    expect(await b.feedback.get(two, fb.id)).toBeNull();
-    expect(['x.people.enrich', 'y.companies.enrich'].map((id) => b.reviews.summary(id))).toEqual(summaries);
+    const reopened = await openFeedback(b);
+    expect(await reopened.feedback.get(one, fb.id)).toEqual(fb);
+    expect(await reopened.feedback.get(two, fb.id)).toBeNull();
+    expect(['x.people.enrich', 'y.companies.enrich'].map((id) => reopened.reviews.summary(id))).toEqual(summaries);
     // the next review replaces the stored one of the month, and ids go on from where they were
-    const next = await b.reviews.submit(one, { endpoint_id: 'x.people.enrich', usefulness: 'useful', reason: 'February, third' });
+    const next = await reopened.reviews.submit(one, { endpoint_id: 'x.people.enrich', usefulness: 'useful', reason: 'February, third' });
     expect(next.replaced).toBe(true);
     expect(next.review.id).toBe(5);
-    expect(b.reviews.summary('x.people.enrich')!.samples.map((s) => s.reason)).toEqual(['February, third', 'January']);
-    expect((await b.feedback.submit(two, { kind: 'bug', message: 'x' })).id).toBe(fb.id + 1);
+    expect(reopened.reviews.summary('x.people.enrich')!.samples.map((s) => s.reason)).toEqual(['February, third', 'January']);
+    expect((await reopened.feedback.submit(two, { kind: 'bug', message: 'x' })).id).toBe(fb.id + 1);
   });
 });
 
@@ -56,23 +59,25 @@ describe.each([
     dirs.push(dir);
     const config = { storage: storage(), dataDir: dir, secret: 'test-secret' };
     const a = await createState(config);
+    const first = await openFeedback(a);
     const team = (await a.createTeam('Old Notes', 0))!.team.id;
     const other = (await a.createTeam('Other Notes', 0))!.team.id;
-    const fb = [await a.feedback.submit(team, { kind: 'bug', message: 'first' }), await a.feedback.submit(team, { kind: 'idea', message: 'second' })];
-    await a.feedback.submit(other, { kind: 'other', message: 'not theirs' });
-    await a.reviews.submit(team, { endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' });
-    await a.reviews.submit(other, { endpoint_id: 'x.people.enrich', usefulness: 'useful', reason: 'not theirs' });
+    const fb = [await first.feedback.submit(team, { kind: 'bug', message: 'first' }), await first.feedback.submit(team, { kind: 'idea', message: 'second' })];
+    await first.feedback.submit(other, { kind: 'other', message: 'not theirs' });
+    await first.reviews.submit(team, { endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' });
+    await first.reviews.submit(other, { endpoint_id: 'x.people.enrich', usefulness: 'useful', reason: 'not theirs' });
     // the last release wrote the same records and no index: take the indexes away
     for (const t of [team, other]) for (const k of [`team-feedback:${t}`, `team-reviews:${t}`]) await a.atomics.remove(k);
-    expect((await a.feedback.list(team, null)).rows).toEqual([]);
-    expect((await a.reviews.list(team, null)).rows).toEqual([]);
+    expect((await first.feedback.list(team, null)).rows).toEqual([]);
+    expect((await first.reviews.list(team, null)).rows).toEqual([]);
     await a.close();
 
     const b = await createState(config);
+    const again = await openFeedback(b);
     try {
-      expect((await b.feedback.list(team, null)).rows).toEqual([fb[1], fb[0]]);
-      expect((await b.reviews.list(team, null)).rows).toEqual([expect.objectContaining({ endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' })]);
-      expect((await b.feedback.list(other, null)).rows.map((f) => f.message)).toEqual(['not theirs']);
+      expect((await again.feedback.list(team, null)).rows).toEqual([fb[1], fb[0]]);
+      expect((await again.reviews.list(team, null)).rows).toEqual([expect.objectContaining({ endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' })]);
+      expect((await again.feedback.list(other, null)).rows.map((f) => f.message)).toEqual(['not theirs']);
     } finally {
       await b.close();
     }

@@ -1,10 +1,12 @@
 // Child process for crash.test.ts: writes records (credits, charges, ids, records, feedback, reviews) as fast
 // as it can and prints one line per write the state layer acknowledged, until it is killed.
 import { createState } from '../../runtime/state/index.ts';
+import { openFeedback } from '../../runtime/feedback/open.ts';
 import { HubStore } from '../../runtime/hub/store.ts';
 
 const dataDir = process.argv[2];
 const state = await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir, secret: 'crash-secret' });
+const { feedback, reviews } = await openFeedback(state);
 const created = (await state.createTeam('Crash Co', 0))!;
 process.stdout.write(`team ${created.team.id} ${created.token}\n`);
 const pad = 'x'.repeat(4096);
@@ -21,8 +23,8 @@ for (let i = 1; ; i++) {
     state.atomics.nextId('crash').then((id) => process.stdout.write(`id ${id}\n`)),
     state.atomics.claim(`rec:${i}`, { i, pad }).then(() => process.stdout.write(`rec ${i}\n`)),
     // feedback, and reviews that replace each other on a few endpoints
-    state.feedback.submit(created.team.id, { kind: 'other', message: `crash ${i}` }).then((f) => process.stdout.write(`feedback ${f.id} ${i}\n`)),
-    state.reviews.submit(created.team.id, { endpoint_id: `crash.e${i % 8}`, usefulness: 'useful', reason: `crash ${i}` }).then((r) => process.stdout.write(`review ${r.review.id} ${i}\n`)),
+    feedback.submit(created.team.id, { kind: 'other', message: `crash ${i}` }).then((f) => process.stdout.write(`feedback ${f.id} ${i}\n`)),
+    reviews.submit(created.team.id, { endpoint_id: `crash.e${i % 8}`, usefulness: 'useful', reason: `crash ${i}` }).then((r) => process.stdout.write(`review ${r.review.id} ${i}\n`)),
     hub.addVersion('crash-tool', files, i).then((v) => process.stdout.write(`pub ${v.version}\n`)),
   ]);
 }

@@ -8,6 +8,7 @@ import { afterAll, expect, it } from 'vitest';
 import { createStorage } from 'unstorage';
 import { durableFs } from '../../runtime/state/drivers/durable-fs.ts';
 import { createState } from '../../runtime/state/index.ts';
+import { openFeedback } from '../../runtime/feedback/open.ts';
 import { LEDGER_DIR } from '../../runtime/state/backend.ts';
 import { HubStore } from '../../runtime/hub/store.ts';
 
@@ -76,11 +77,12 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
   // every acknowledged feedback record reads back whole; on each endpoint the review standing is the
   // last acknowledged one or a later one that was in flight
   expect(feedback.length).toBeGreaterThan(0);
-  for (const [id, i] of feedback) expect((await state.feedback.get(acked.team, id))?.message).toBe(`crash ${i}`);
+  const opened = await openFeedback(state);
+  for (const [id, i] of feedback) expect((await opened.feedback.get(acked.team, id))?.message).toBe(`crash ${i}`);
   expect(await state.atomics.nextId('feedback')).toBeGreaterThan(Math.max(...feedback.map(([id]) => id)));
   expect(reviews.length).toBeGreaterThan(0);
   for (const [, i] of reviews) {
-    const standing = state.reviews.summary(`crash.e${i % 8}`)!.samples;
+    const standing = opened.reviews.summary(`crash.e${i % 8}`)!.samples;
     expect(standing).toHaveLength(1);
     expect(Number(standing[0].reason.slice('crash '.length))).toBeGreaterThanOrEqual(i);
   }

@@ -153,10 +153,10 @@ describe('two instances sharing Redis', () => {
 
   it('a review stored through one instance reaches the other\'s summaries', async () => {
     const t = await team('Reviewer', 0);
-    await ctx[0].state.reviews.submit(t.id, { endpoint_id: 'searchco.google.serp.organic', usefulness: 'useful', reason: 'Fresh results.' });
-    await ctx[1].state.reviews.catchUp(); // what its timer does every 2 s
-    expect(ctx[1].state.reviews.summary('searchco.google.serp.organic')).toEqual(ctx[0].state.reviews.summary('searchco.google.serp.organic'));
-    expect(ctx[1].state.reviews.summary('searchco.google.serp.organic')).toBeDefined();
+    await ctx[0].reviews.submit(t.id, { endpoint_id: 'searchco.google.serp.organic', usefulness: 'useful', reason: 'Fresh results.' });
+    await ctx[1].reviews.catchUp(); // what its timer does every 2 s
+    expect(ctx[1].reviews.summary('searchco.google.serp.organic')).toEqual(ctx[0].reviews.summary('searchco.google.serp.organic'));
+    expect(ctx[1].reviews.summary('searchco.google.serp.organic')).toBeDefined();
   });
 
   it('/readyz answers ready on both', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createState, formatUsd, parseUsdToMicro, type State } from '../../runtime/state/index.ts';
+import { openFeedback } from '../../runtime/feedback/open.ts';
 import { SUMMARY_TTL_MS, WINDOW } from '../../runtime/state/observations.ts';
 import { Redis } from 'ioredis';
 import { TEAM_PAGE } from '../../runtime/feedback/team-index.ts';
@@ -299,30 +300,31 @@ describe.each(backends)('state over $name', ({ open }) => {
 
   it("lists a team's own feedback and reviews, newest first, a page at a time, every concurrent write included", async () => {
     const { state } = await open();
+    const { feedback, reviews } = await openFeedback(state);
     const one = (await state.createTeam('Notes One', 0))!.team.id;
     const two = (await state.createTeam('Notes Two', 0))!.team.id;
-    const sent = await Promise.all(Array.from({ length: TEAM_PAGE + 10 }, (_, i) => state.feedback.submit(one, { kind: 'idea', message: `idea ${i}` })));
-    await state.feedback.submit(two, { kind: 'bug', message: 'from two' });
-    const p1 = await state.feedback.list(one, null);
+    const sent = await Promise.all(Array.from({ length: TEAM_PAGE + 10 }, (_, i) => feedback.submit(one, { kind: 'idea', message: `idea ${i}` })));
+    await feedback.submit(two, { kind: 'bug', message: 'from two' });
+    const p1 = await feedback.list(one, null);
     expect(p1.rows).toHaveLength(TEAM_PAGE);
-    const p2 = await state.feedback.list(one, p1.next);
+    const p2 = await feedback.list(one, p1.next);
     expect(p2.next).toBeNull();
     expect([...p1.rows, ...p2.rows].map((f) => f.id)).toEqual(sent.map((f) => f.id).sort((a, b) => b - a));
     expect(p1.rows[0]).toEqual(sent.find((f) => f.id === p1.rows[0].id));
-    expect((await state.feedback.list(two, null)).rows.map((f) => f.message)).toEqual(['from two']);
+    expect((await feedback.list(two, null)).rows.map((f) => f.message)).toEqual(['from two']);
 
-    await Promise.all(Array.from({ length: 30 }, (_, i) => state.reviews.submit(one, { endpoint_id: `e${i}.x`, usefulness: 'useful', reason: `r${i}` })));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => reviews.submit(one, { endpoint_id: `e${i}.x`, usefulness: 'useful', reason: `r${i}` })));
     // a second review of an endpoint in the month replaces the first, in the listing too
-    await state.reviews.submit(one, { endpoint_id: 'e3.x', usefulness: 'partly', reason: 'again' });
-    await state.reviews.submit(two, { endpoint_id: 'e3.x', usefulness: 'not_useful', reason: 'two on e3' });
-    await state.reviews.submit(two, { endpoint_id: 'hub:maker-tool', usefulness: 'useful', reason: 'two on a tool' });
-    const mine = await state.reviews.list(one, null);
+    await reviews.submit(one, { endpoint_id: 'e3.x', usefulness: 'partly', reason: 'again' });
+    await reviews.submit(two, { endpoint_id: 'e3.x', usefulness: 'not_useful', reason: 'two on e3' });
+    await reviews.submit(two, { endpoint_id: 'hub:maker-tool', usefulness: 'useful', reason: 'two on a tool' });
+    const mine = await reviews.list(one, null);
     expect(mine.next).toBeNull();
     expect(mine.rows).toHaveLength(30);
     expect(mine.rows[0]).toMatchObject({ endpoint_id: 'e3.x', usefulness: 'partly', reason: 'again', month: expect.stringMatching(/^\d{4}-\d{2}$/) });
     expect(mine.rows.map((r) => r.id)).toEqual(mine.rows.map((r) => r.id).sort((a, b) => b - a));
     expect(new Set(mine.rows.map((r) => r.endpoint_id)).size).toBe(30);
-    expect((await state.reviews.list(two, null)).rows.map((r) => [r.endpoint_id, r.reason])).toEqual([['hub:maker-tool', 'two on a tool'], ['e3.x', 'two on e3']]);
+    expect((await reviews.list(two, null)).rows.map((r) => [r.endpoint_id, r.reason])).toEqual([['hub:maker-tool', 'two on a tool'], ['e3.x', 'two on e3']]);
   });
 
   it('computes observed from recorded attempts and bumps the version', async () => {

@@ -33,8 +33,8 @@ describe('the account page', () => {
   it('lists the feedback and reviews the team sent, newest first, older ones a click away, and never another team\'s', async () => {
     const { team, token } = (await server.ctx.state.createTeam('Browser sent team', 1_000_000))!;
     const other = (await server.ctx.state.createTeam('Browser other team', 0))!;
-    for (let i = 0; i < 51; i++) await server.ctx.state.feedback.submit(team.id, { kind: 'idea', message: `idea number ${i}` });
-    await server.ctx.state.feedback.submit(other.team.id, { kind: 'bug', message: 'the other team wrote this' });
+    for (let i = 0; i < 51; i++) await server.ctx.feedback.submit(team.id, { kind: 'idea', message: `idea number ${i}` });
+    await server.ctx.feedback.submit(other.team.id, { kind: 'bug', message: 'the other team wrote this' });
     const sent = await fetch(`${server.url}/feedback`, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': token },
       body: JSON.stringify({ kind: 'wrong_data', message: 'The title is two jobs out of date.', endpoint_id: 'hunter.people.enrich' }),
