@@ -25,7 +25,7 @@ import { CALL_ID_HEADER } from '../util/call-id.ts';
 import { pollJob } from './poll.ts';
 import { passThroughOptions, refuseOverCeiling } from './pass-through-options.ts';
 import type { HeaderReader } from './options.ts';
-import type { RouterDeps } from './waterfall.ts';
+import type { RouterDeps } from './outcome.ts';
 import { DEFAULT_TIMEOUT_MS } from '../../language/route-options.ts';
 
 /** A pass-through call as plain data, whichever door it came by. */

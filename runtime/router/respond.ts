@@ -1,5 +1,5 @@
 // The routed answer: one wrapper and three headers, whatever served; refusals thrown as errors.
-import type { RouteOutcome } from './waterfall.ts';
+import type { RouteOutcome } from './outcome.ts';
 import { balanceTooLow, invalid } from '../util/fail.ts';
 import { CALL_ID_HEADER } from '../util/call-id.ts';
 import { STORAGE_RETRY_AFTER_S } from '../state/unavailable.ts';

@@ -1,108 +1,16 @@
 // The executor: runs a plan's attempts in order (the waterfall), decides hit/miss/error, charges by
 // each child's billing rule within the cost ceiling, verifies hits where asked, and records every
-// attempt. Pure decisions live in plan.ts and classify.ts; this file is the loop around them.
-import type { CapabilitySrc, Observed, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
-import type { State, Team } from '../state/index.ts';
-import { cheapestAttemptMicro, plan, type Plan, type PlannedAttempt } from './plan.ts';
+// attempt. Pure decisions live in plan.ts and classify.ts, one child's attempt in attempt.ts, what a
+// call comes to in outcome.ts; this file is the loop around them.
 import { prepareCall, type PreparedCall } from '../../language/prepare-call.ts';
-import { buildChildRequest, type OutgoingRequest } from './build-request.ts';
-import { send, type ChildAnswer } from './http.ts';
-import { chargedAs, classifyRecord, classifyStatus, KEY_TROUBLE, type Verdict } from './classify.ts';
-import { pollJob } from './poll.ts';
 import { missOutput } from '../../language/map-response.ts';
-import { platformKey, type Env } from '../../language/provider-auth.ts';
-import { redact } from './redact.ts';
-import { tokens, TokenRefused } from './token-exchange.ts';
-import { attemptChargeMicro } from '../../language/prices.ts';
-import { decideCharge, ledgerFigures, type ChargeDecision, type ReportedCharge } from '../../language/reported-charge.ts';
-import type { Health } from './health.ts';
-import type { RouteOptions } from './options.ts';
-import type { Refusal, Spending } from '../money/spending.ts';
-import { DEFAULT_TIMEOUT_MS } from '../../language/route-options.ts';
+import { platformKey } from '../../language/provider-auth.ts';
 import { isStorageOutage } from '../state/unavailable.ts';
-
-export interface RouterDeps {
-  runtime: RuntimeCatalog;
-  env: Env;
-  state: State;
-  health: Health;
-  spending: Spending;
-  observed: (endpointId: string) => Observed | null;
-  /** whether svc holds a platform key for a provider (made once per router) */
-  hasPlatformKey: (provider: string) => boolean;
-  attemptTimeoutMs: number;
-  /** the largest provider answer read (SVC_MAX_ANSWER_BYTES); a larger one is an error */
-  maxAnswerBytes: number;
-  pollIntervalMaxMs: number | null;
-}
-
-export interface Tried {
-  endpoint_id: string;
-  outcome: 'hit' | 'miss' | 'error' | 'skipped';
-  reason?: string;
-  status?: number;
-  ms: number;
-  cost_micro: number;
-  /** 'own' on an attempt made with the team's own key: its cost_micro counts in the call's, but the provider bills the team, not the balance */
-  key?: 'own';
-  /** where the provider's answer stated its charge: the catalog's price for the attempt, beside `reported` */
-  list_micro?: number;
-  /** the provider's own figure (cost.reported_charge), which cost_micro follows */
-  reported?: ReportedCharge;
-  /** the reported figure passed what the call's ceiling left for this attempt: billed this, no more */
-  cap_micro?: number;
-}
-
-export interface Verification {
-  verdict: 'valid' | 'invalid' | 'unknown';
-  checked: unknown;
-  served_by: string | null;
-  cost_micro: number;
-}
-
-export interface RouteOutcome {
-  kind: 'hit' | 'miss' | 'error' | 'unfillable' | 'strict' | 'broke' | 'dry_run';
-  output: Readonly<Record<string, unknown>>;
-  /** the serving child's answer as JSON text, key redacted ('null' when there is none) */
-  raw: string;
-  served_by: string | null;
-  tried: Tried[];
-  cost_micro: number;
-  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child' | 'final_miss' | 'storage';
-  verification?: Verification;
-  ignored_filters: string[];
-  plan: Plan;
-  /** the cheapest attempt's worst charge to the balance, and the balance, for the 402 sentence */
-  needed_micro?: number;
-  balance_micro?: number;
-  /** a dry run with verification on: what each verification may cost at worst */
-  verifier?: { capability: string; worst_cost_micro: number };
-}
-
-export interface RouteCall {
-  team: Team;
-  capability: string;
-  body: Record<string, unknown>;
-  options: RouteOptions;
-  callId: string;
-}
-
-type Cap = CapabilitySrc & { children: string[] };
-
-const skipped = (endpoint_id: string, reason: string): Tried => ({ endpoint_id, outcome: 'skipped', reason, ms: 0, cost_micro: 0 });
-
-/** Children the plan left out for the ceiling or an open circuit: attempts in all but name. */
-function skippedByPlan(p: Plan): Tried[] | null {
-  let skips: Tried[] | null = null;
-  for (const e of p.excluded) if (e.reason === 'over_ceiling' || e.reason === 'circuit_open') (skips ??= []).push(skipped(e.endpoint_id, e.reason));
-  return skips;
-}
-
-/** Why a call that ran no child stopped, from what its attempts were skipped for. */
-function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
-  const reasons = new Set(tried.map((t) => t.reason));
-  return reasons.has('over_ceiling') ? 'max_cost' : reasons.has('deadline') ? 'deadline' : reasons.has('balance') ? 'balance' : 'no_eligible_child';
-}
+import { cheapestAttemptMicro, plan, type PlannedAttempt } from './plan.ts';
+import { KEY_TROUBLE } from './classify.ts';
+import { paidAttempt } from './attempt.ts';
+import { dryRun, verifierOptions } from './verifier.ts';
+import { finished, skipped, stoppedBy, type Cap, type Ending, type RouteCall, type RouteOutcome, type RouterDeps, type Tried, type Verification } from './outcome.ts';
 
 export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<RouteOutcome> {
   const cap = deps.runtime.capabilities[call.capability] as Cap;
@@ -135,22 +43,6 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
   // its outcome the call's, its latency the whole waterfall's and its cost what the call cost the caller
   if (o.tried.some((t) => t.outcome !== 'skipped')) deps.state.recordAttempt(`svc.${call.capability}`, { outcome: o.kind === 'hit' ? 'hit' : o.kind === 'miss' ? 'miss' : 'error', ms: Date.now() - t0, at: Date.now(), paid_micro: o.cost_micro });
   return o;
-}
-
-type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;
-
-/**
- * Every way a call ends: the attempts, plus the children the plan skipped for the ceiling or a
- * circuit. A module function, not a closure per call (tsx names each closure as it is made).
- */
-function finished(base: Omit<RouteOutcome, 'kind'>, tried: Tried[], spent: number, kind: 'hit' | 'miss' | 'error', extra: Ending | null = null): RouteOutcome {
-  const skips = skippedByPlan(base.plan);
-  // Built field by field: spreading objects of varying shapes was a hot spot under load.
-  return {
-    kind, output: extra?.output ?? base.output, raw: extra?.raw ?? base.raw, served_by: extra?.served_by ?? null,
-    tried: skips ? tried.concat(skips) : tried, cost_micro: spent, ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
-    plan: base.plan, stopped: extra?.stopped, verification: extra?.verification,
-  };
 }
 
 async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: PreparedCall, base: Omit<RouteOutcome, 'kind'>): Promise<RouteOutcome> {
@@ -235,100 +127,6 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   return finished(base, tried, spent, 'error', broke);
 }
 
-/**
- * One attempt, paid: a platform-key attempt spends through Spending.spend (its worst case held, the
- * price charged, the rest released) and answers what was charged, or the refusal; an own-key attempt
- * holds and charges nothing (the provider bills the team) and its cost is its price. The price is the
- * child's billing rule, or what the provider's answer says it charged, within `ceilingLeft` (a list
- * price never passes the worst case held; a reported one may, and the hold charges it where the
- * balance covers it: spending.ts). `least`: the first attempt's balance check (a `short` refusal is the 402).
- */
-async function paidAttempt(deps: RouterDeps, call: RouteCall, cap: Cap, a: PlannedAttempt, prepared: PreparedCall, least: number | undefined, ceilingLeft: number): Promise<Priced | Refusal> {
-  const op = deps.runtime.operations[a.endpoint_id];
-  const run = async () => {
-    const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
-    const result = await attempt(deps, cap, op, prepared.fields, key!);
-    const { verdict, answer, headers } = result;
-    const listed = attemptChargeMicro(op, chargedAs(verdict), verdict.outcome === 'hit' ? verdict.rows : 0, prepared.limit);
-    // what the provider says it charged, where its answer says (errors never cost)
-    const decided = verdict.outcome === 'error' ? null : decideCharge(op, listed, { body: answer, headers }, ceilingLeft);
-    return { price: decided?.micro ?? listed, result: { ...result, listed, decided }, figures: ledgerFigures(decided) };
-  };
-  if (a.key === 'own') {
-    const { price, result } = await run();
-    return { ...result, cost: price };
-  }
-  const spent = await deps.spending.spend({ teamId: call.team.id, worst: a.worst_cost_micro, least, ref: { endpoint_id: a.endpoint_id, call_id: call.callId }, run });
-  return 'refused' in spent ? spent.refused : { ...spent.result, cost: spent.charged };
-}
-
-/** a paid attempt: what it came to, its list price, the provider's reported charge if any, and what was charged */
-type Priced = Attempted & { listed: number; decided: ChargeDecision | null; cost: number };
-
-/** what one attempt came to: the verdict, the child's status and time, and its answer as JSON text and parsed (the final poll's, for an async child) */
-interface Attempted {
-  verdict: Verdict;
-  status: number | undefined;
-  ms: number;
-  raw: string;
-  answer?: unknown;
-  /** the headers of the answer the verdict was read from */
-  headers?: ChildAnswer['headers'];
-}
-
-/**
- * One child, start to finish: the request, async polling, and the verdict on what came back. (Not
- * async: a child answering at once, the common case, is one promise from request to verdict.)
- * Bounded by svc's own limits only (SVC_ATTEMPT_TIMEOUT_MS, a job's polling by DEFAULT_TIMEOUT_MS),
- * never by the caller's deadline: a request that reached the provider is billed by it, so svc waits
- * for its answer and charges the caller what it cost, and only a provider's own slowness counts
- * against its health (docs/routing.md, "Deadlines").
- */
-function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string): Promise<Attempted> {
-  const provider = deps.runtime.providers[op.provider];
-  if (!provider.auth.exchange) return attemptWith(deps, cap, op, fields, key, key);
-  // the key is a client id and secret: the child is called with the token they are exchanged for
-  return tokens.credential(provider, key, deps.env, deps.attemptTimeoutMs, deps.maxAnswerBytes).then(
-    (token) => attemptWith(deps, cap, op, fields, key, token).then((done) => {
-      if (done.status === 401) tokens.forget(provider, key, token);
-      return done;
-    }),
-    (e: unknown) => {
-      if (!(e instanceof TokenRefused)) throw e;
-      return { verdict: { outcome: 'error', reason: e.message }, status: e.status, ms: 0, raw: 'null' };
-    },
-  );
-}
-
-/** One child called with `placed` where its provider's auth says: the key, or the token it was exchanged for. */
-function attemptWith(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Record<string, unknown>, key: string, placed: string): Promise<Attempted> {
-  const provider = deps.runtime.providers[op.provider];
-  let req: OutgoingRequest;
-  try {
-    req = buildChildRequest(op, provider, op.request!, fields, placed, deps.env);
-  } catch (e) {
-    return Promise.resolve({ verdict: { outcome: 'error', reason: `request not built: ${(e as Error).message}` }, status: undefined, ms: 0, raw: 'null' });
-  }
-  return send(req, deps.attemptTimeoutMs, deps.maxAnswerBytes).then((answer) => {
-    const byStatus = classifyStatus(op, answer);
-    if (!byStatus && op.async) return polled(deps, cap, op, answer, key, Date.now() + DEFAULT_TIMEOUT_MS);
-    const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
-    // The provider's own text (it parsed as JSON), so the answer is not serialised twice.
-    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key, placed), answer: answer.body, headers: answer.headers };
-  });
-}
-
-/** An async child's job, polled from its first answer to its end (at most `deadline`, svc's own). */
-async function polled(deps: RouterDeps, cap: Cap, op: OperationRuntime, answer: ChildAnswer, key: string, deadline: number): Promise<Attempted> {
-  const t0 = Date.now();
-  const provider = deps.runtime.providers[op.provider];
-  const job = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs, maxAnswerBytes: deps.maxAnswerBytes });
-  const ms = answer.ms + (Date.now() - t0);
-  if (job.kind === 'error') return { verdict: { outcome: 'error', reason: job.reason }, status: job.status, ms, raw: 'null' };
-  if (job.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' }, status: answer.status, ms, raw: 'null' };
-  return { verdict: classifyRecord(cap, op, job.record), status: answer.status, ms, raw: redact(JSON.stringify(job.body ?? null), key), answer: job.body, headers: (job.answer ?? answer).headers };
-}
-
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */
 async function verify(deps: RouterDeps, call: RouteCall, cap: Cap, output: Record<string, unknown>, budgetMicro: number, deadline: number): Promise<{ verification: Verification; tried: Tried[] }> {
   const v = cap.verify!;
@@ -340,28 +138,4 @@ async function verify(deps: RouterDeps, call: RouteCall, cap: Cap, output: Recor
   const checked = nested.kind === 'hit' ? nested.output[v.invalid.field] : null;
   const verdict = nested.kind !== 'hit' ? 'unknown' : v.invalid.in.some((x) => x === checked || String(x) === String(checked)) ? 'invalid' : 'valid';
   return { verification: { verdict, checked, served_by: nested.served_by, cost_micro: nested.cost_micro }, tried: nested.tried };
-}
-
-/** A verification's route options: the call's exclusions, what is left of its ceiling and deadline. */
-function verifierOptions(o: RouteOptions, budgetMicro: number, timeoutMs: number): RouteOptions {
-  return { ...o, maxCostMicro: Math.max(0, budgetMicro), verify: false, dryRun: false, waterfall: true, prefer: [], strictFilters: false, timeoutMs: Math.max(1, timeoutMs) };
-}
-
-function dryRun(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: ReadonlySet<string>, base: Omit<RouteOutcome, 'kind'>): RouteOutcome {
-  return { ...base, kind: 'dry_run', verifier: call.options.verify && cap.verify ? verifierWorst(deps, call, cap, ownKeys) : undefined };
-}
-
-/**
- * The most one verification of this call may cost: the verifier's whole waterfall, planned as a hit
- * would fill it (its input fields present) under the call's own exclusions and ceiling.
- */
-function verifierWorst(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: ReadonlySet<string>): { capability: string; worst_cost_micro: number } {
-  const v = cap.verify!;
-  const verifier = deps.runtime.capabilities[v.capability] as Cap;
-  const p = plan({
-    capability: verifier, operations: deps.runtime.operations, fields: Object.fromEntries(Object.keys(v.with).map((f) => [f, f])), sentFilters: [],
-    limit: prepareCall(verifier, {}).limit, options: verifierOptions(call.options, call.options.maxCostMicro, call.options.timeoutMs), ownKeys,
-    teamId: call.team.id, hasPlatformKey: deps.hasPlatformKey, observed: deps.observed, health: deps.health,
-  });
-  return { capability: v.capability, worst_cost_micro: p.attempts.reduce((n, a) => n + a.worst_cost_micro, 0) };
 }

@@ -1,0 +1,109 @@
+// What a routed call is made of and comes to: the router's dependencies, the call, each attempt's
+// line in `tried`, and the outcome, with the helpers that end a call the same way wherever it stops.
+import type { CapabilitySrc, Observed, RuntimeCatalog } from '../../language/types.ts';
+import type { Env } from '../../language/provider-auth.ts';
+import type { ReportedCharge } from '../../language/reported-charge.ts';
+import type { State, Team } from '../state/index.ts';
+import type { Spending } from '../money/spending.ts';
+import type { Plan } from './plan.ts';
+import type { Health } from './health.ts';
+import type { RouteOptions } from './options.ts';
+
+export interface RouterDeps {
+  runtime: RuntimeCatalog;
+  env: Env;
+  state: State;
+  health: Health;
+  spending: Spending;
+  observed: (endpointId: string) => Observed | null;
+  /** whether svc holds a platform key for a provider (made once per router) */
+  hasPlatformKey: (provider: string) => boolean;
+  attemptTimeoutMs: number;
+  /** the largest provider answer read (SVC_MAX_ANSWER_BYTES); a larger one is an error */
+  maxAnswerBytes: number;
+  pollIntervalMaxMs: number | null;
+}
+
+export interface Tried {
+  endpoint_id: string;
+  outcome: 'hit' | 'miss' | 'error' | 'skipped';
+  reason?: string;
+  status?: number;
+  ms: number;
+  cost_micro: number;
+  /** 'own' on an attempt made with the team's own key: its cost_micro counts in the call's, but the provider bills the team, not the balance */
+  key?: 'own';
+  /** where the provider's answer stated its charge: the catalog's price for the attempt, beside `reported` */
+  list_micro?: number;
+  /** the provider's own figure (cost.reported_charge), which cost_micro follows */
+  reported?: ReportedCharge;
+  /** the reported figure passed what the call's ceiling left for this attempt: billed this, no more */
+  cap_micro?: number;
+}
+
+export interface Verification {
+  verdict: 'valid' | 'invalid' | 'unknown';
+  checked: unknown;
+  served_by: string | null;
+  cost_micro: number;
+}
+
+export interface RouteOutcome {
+  kind: 'hit' | 'miss' | 'error' | 'unfillable' | 'strict' | 'broke' | 'dry_run';
+  output: Readonly<Record<string, unknown>>;
+  /** the serving child's answer as JSON text, key redacted ('null' when there is none) */
+  raw: string;
+  served_by: string | null;
+  tried: Tried[];
+  cost_micro: number;
+  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child' | 'final_miss' | 'storage';
+  verification?: Verification;
+  ignored_filters: string[];
+  plan: Plan;
+  /** the cheapest attempt's worst charge to the balance, and the balance, for the 402 sentence */
+  needed_micro?: number;
+  balance_micro?: number;
+  /** a dry run with verification on: what each verification may cost at worst */
+  verifier?: { capability: string; worst_cost_micro: number };
+}
+
+export interface RouteCall {
+  team: Team;
+  capability: string;
+  body: Record<string, unknown>;
+  options: RouteOptions;
+  callId: string;
+}
+
+export type Cap = CapabilitySrc & { children: string[] };
+
+export const skipped = (endpoint_id: string, reason: string): Tried => ({ endpoint_id, outcome: 'skipped', reason, ms: 0, cost_micro: 0 });
+
+/** Children the plan left out for the ceiling or an open circuit: attempts in all but name. */
+function skippedByPlan(p: Plan): Tried[] | null {
+  let skips: Tried[] | null = null;
+  for (const e of p.excluded) if (e.reason === 'over_ceiling' || e.reason === 'circuit_open') (skips ??= []).push(skipped(e.endpoint_id, e.reason));
+  return skips;
+}
+
+/** Why a call that ran no child stopped, from what its attempts were skipped for. */
+export function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
+  const reasons = new Set(tried.map((t) => t.reason));
+  return reasons.has('over_ceiling') ? 'max_cost' : reasons.has('deadline') ? 'deadline' : reasons.has('balance') ? 'balance' : 'no_eligible_child';
+}
+
+export type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;
+
+/**
+ * Every way a call ends: the attempts, plus the children the plan skipped for the ceiling or a
+ * circuit. A module function, not a closure per call (tsx names each closure as it is made).
+ */
+export function finished(base: Omit<RouteOutcome, 'kind'>, tried: Tried[], spent: number, kind: 'hit' | 'miss' | 'error', extra: Ending | null = null): RouteOutcome {
+  const skips = skippedByPlan(base.plan);
+  // Built field by field: spreading objects of varying shapes was a hot spot under load.
+  return {
+    kind, output: extra?.output ?? base.output, raw: extra?.raw ?? base.raw, served_by: extra?.served_by ?? null,
+    tried: skips ? tried.concat(skips) : tried, cost_micro: spent, ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
+    plan: base.plan, stopped: extra?.stopped, verification: extra?.verification,
+  };
+}
