@@ -15,7 +15,7 @@ const COMMANDS: Record<string, Listed> = {
   call: { description: 'Make a routed call: svc call people.email.find domain=stripe.com full_name="Jane Doe"', load: async () => (await import('./call.ts')).call },
   hub: { description: 'Tools: small pipelines over svc calls that teams publish and run', load: async () => (await import('./hub.ts')).hub },
   me: { description: 'Your team: balance, earnings and the providers you hold your own keys for; svc me feedback and svc me reviews list what it sent', load: async () => (await import('./me.ts')).me },
-  team: { description: "Your team's tokens: list, create (named, with an expiry) and revoke", load: async () => (await import('./team.ts')).team },
+  team: { description: "Your team's tokens (list, create named with an expiry, revoke) and its ledger", load: async () => (await import('./team.ts')).team },
   feedback: { description: 'Tell svc about a bug, wrong data, a missing provider, pricing or an idea', load: async () => (await import('./feedback.ts')).feedback },
   review: { description: 'Say how useful an endpoint was this month (one review per team, endpoint and month)', load: async () => (await import('./feedback.ts')).review },
   serve: { description: 'Run the service (as npm start): PORT, SVC_DATA_DIR, SVC_STORAGE, … from the environment', load: async () => (await import('./local.ts')).serve },
