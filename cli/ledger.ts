@@ -1,4 +1,4 @@
-// `svc team ledger`: the team's ledger, newest first, a page at a time; a charge whose provider
+// `svc me ledger`: the team's ledger, newest first, a page at a time; a charge whose provider
 // stated what it billed names that figure beside the list price, as the dashboard does.
 import { defineCommand } from 'citty';
 import { reportedWords, type ChargeFigures } from '../language/ledger-words.ts';
@@ -17,6 +17,6 @@ export const ledger = defineCommand({
     out(page.entries.length ? table(['at', 'kind', 'amount', 'what', 'call', 'reported'], page.entries.map((e) => [
       e.at, e.kind, usd(e.amount_micro), e.endpoint_id ?? e.tool_id, e.call_id, reportedWords(e, usd),
     ])) : '(no entries)');
-    if (page.next_cursor) note(`older entries: svc team ledger --cursor ${page.next_cursor}`);
+    if (page.next_cursor) note(`older entries: svc me ledger --cursor ${page.next_cursor}`);
   },
 });

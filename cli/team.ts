@@ -1,9 +1,7 @@
-// `svc team tokens …`: the team of SVC_TOKEN lists, creates and revokes its own API tokens;
-// `svc team ledger` reads its ledger.
+// `svc team tokens …`: the team of SVC_TOKEN lists, creates and revokes its own API tokens.
 import { defineCommand } from 'citty';
 import { asTeam } from './http.ts';
 import { json } from './print.ts';
-import { ledger } from './ledger.ts';
 import { newTokenArgs, newTokenBody, printNewToken, printRevoked, printTokens, type TokenView } from './tokens.ts';
 
 const list = defineCommand({
@@ -31,6 +29,6 @@ const revoke = defineCommand({
 });
 
 export const team = defineCommand({
-  meta: { name: 'team', description: 'Your team (SVC_TOKEN): its API tokens and its ledger' },
-  subCommands: { tokens: defineCommand({ meta: { name: 'tokens', description: "Your team's API tokens" }, subCommands: { list, create, revoke } }), ledger },
+  meta: { name: 'team', description: 'Your team (SVC_TOKEN): its API tokens' },
+  subCommands: { tokens: defineCommand({ meta: { name: 'tokens', description: "Your team's API tokens" }, subCommands: { list, create, revoke } }) },
 });

@@ -1,5 +1,5 @@
 // A ledger charge's two figures in words, the same on the dashboard's account page and in
-// `svc team ledger`: what the provider said it charged (as it said it, and in money) and the
+// `svc me ledger`: what the provider said it charged (as it said it, and in money) and the
 // catalog's list price, so a row billed other than its list price says why.
 
 /** the figures a charge row carries where the provider stated its charge (GET /teams/me/ledger) */

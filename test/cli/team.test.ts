@@ -1,4 +1,4 @@
-// `svc me`, `svc team ledger`, `svc feedback`, `svc review` against a real server: what the team sees
+// `svc me`, `svc me ledger`, `svc feedback`, `svc review` against a real server: what the team sees
 // of itself, and what it tells svc, read back through the API and `svc me feedback` / `svc me reviews`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
@@ -32,7 +32,7 @@ describe('svc me', () => {
   });
 });
 
-describe('svc team ledger', () => {
+describe('svc me ledger', () => {
   let ledgerEnv: Record<string, string>;
   beforeAll(async () => {
     const { team, token } = (await ctx.state.createTeam('Cli Ledger Team', 1_000_000))!;
@@ -42,7 +42,7 @@ describe('svc team ledger', () => {
   });
 
   it('prints the entries newest first; a charge whose provider stated its charge names both figures, as the dashboard does', async () => {
-    const r = await svcCli(['team', 'ledger'], ledgerEnv);
+    const r = await svcCli(['me', 'ledger'], ledgerEnv);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^at\s+kind\s+amount\s+what\s+call\s+reported$/);
@@ -53,7 +53,7 @@ describe('svc team ledger', () => {
   });
 
   it('--json carries the page as the API answers it, both figures included', async () => {
-    const page = JSON.parse((await svcCli(['team', 'ledger', '--json'], ledgerEnv)).stdout);
+    const page = JSON.parse((await svcCli(['me', 'ledger', '--json'], ledgerEnv)).stdout);
     expect(page.next_cursor).toBeNull();
     expect(page.entries[1]).toMatchObject({ kind: 'charge', amount_micro: -30_000, call_id: 'call-reported', list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' });
     expect(page.entries[0].reported_micro).toBeUndefined();
@@ -62,11 +62,11 @@ describe('svc team ledger', () => {
   it('a full page says on stderr how to read on, and --cursor reads the older entries', async () => {
     const { team, token } = (await ctx.state.createTeam('Cli Long Ledger', 1_000_000))!;
     for (let i = 0; i < 50; i++) await ctx.state.charge(team.id, 1_000, { endpoint_id: 'findco.people.email.find', call_id: `call-${i}` });
-    const first = await svcCli(['team', 'ledger'], { ...env, SVC_TOKEN: token });
+    const first = await svcCli(['me', 'ledger'], { ...env, SVC_TOKEN: token });
     expect(first.stdout.trimEnd().split('\n')).toHaveLength(51);
-    const cursor = /^older entries: svc team ledger --cursor (\S+)\n$/.exec(first.stderr)?.[1];
+    const cursor = /^older entries: svc me ledger --cursor (\S+)\n$/.exec(first.stderr)?.[1];
     expect(cursor).toBeDefined();
-    const older = await svcCli(['team', 'ledger', '--cursor', cursor!], { ...env, SVC_TOKEN: token });
+    const older = await svcCli(['me', 'ledger', '--cursor', cursor!], { ...env, SVC_TOKEN: token });
     expect(older).toMatchObject({ code: 0, stderr: '' });
     expect(older.stdout).toMatch(/^at.*\n\S+\s+credit\s+1 USD/);
   });

@@ -17,7 +17,7 @@ describe('dashboard number formats', () => {
     expect([pct(0.953), pct(null), ms(240.4), ms(1520)]).toEqual(['95%', '—', '240 ms', '1.5 s']);
   });
 
-  it('a reported charge in words, as the account page and `svc team ledger` write it: the figure as stated, its money, the list price', () => {
+  it('a reported charge in words, as the account page and `svc me ledger` write it: the figure as stated, its money, the list price', () => {
     expect(reportedWords({ list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' }, micro)).toBe('reported 3 credits = $0.03; list $0.01');
     // one unit reads singular; a USD figure is money already
     expect(reportedWords({ list_micro: 1_000, reported_micro: 1_000, reported_value: 1, reported_unit: 'person credits' }, micro)).toBe('reported 1 person credit = $0.001; list $0.001');
