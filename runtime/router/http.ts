@@ -4,8 +4,14 @@
 // dispatch with a handler rather than request(): request() makes a stream and its promises per
 // call, about a third more of the client's CPU (bench/README.md).
 import type { IncomingHttpHeaders } from 'node:http';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import type { OutgoingRequest } from './build-request.ts';
+import { onceAsync } from '../util/once.ts';
+
+// undici is loaded by the first provider call, not at start: it is about 10 MB of a server's
+// resident memory that a start, the catalog and search never use (bench/README.md).
+let undici: typeof import('undici') | undefined;
+const loadUndici = onceAsync(async () => (undici ??= await import('undici')));
 
 export interface ChildAnswer {
   status: number;
@@ -129,7 +135,7 @@ export class ProviderClient {
 
   constructor(private opts: ProviderClientOptions = {}) {}
 
-  private pool(req: OutgoingRequest): Pool {
+  private pool(req: OutgoingRequest, { Pool }: typeof import('undici')): Pool {
     const id = `${req.origin}\n${req.credential}`;
     let pool = this.pools.get(id);
     if (!pool) {
@@ -147,10 +153,12 @@ export class ProviderClient {
 
   /** One request to a provider; never rejects: a failed exchange is an answer with `failure` set. */
   send(req: OutgoingRequest, timeoutMs: number, maxBytes = MAX_ANSWER_BYTES): Promise<ChildAnswer> {
+    const lib = undici;
+    if (!lib) return loadUndici().then(() => this.send(req, timeoutMs, maxBytes));
     return new Promise((resolve) => {
       const exchange = new Exchange(Math.max(1, timeoutMs), maxBytes, resolve);
       try {
-        this.pool(req).dispatch({ method: req.method, path: req.path, headers: { 'user-agent': USER_AGENT, ...req.headers }, body: req.body }, exchange);
+        this.pool(req, lib).dispatch({ method: req.method, path: req.path, headers: { 'user-agent': USER_AGENT, ...req.headers }, body: req.body }, exchange);
       } catch {
         exchange.fail('network'); // a request undici refuses to send (it would not be one)
       }
