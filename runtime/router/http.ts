@@ -31,9 +31,13 @@ const USER_AGENT = 'svc';
 /**
  * An answer's bytes gathered into one buffer that grows by doubling: memory follows the bytes, not
  * the number of pieces they came in (an answer of 8M one-byte chunks holds 8 MB, not 8M buffers).
+ * The first piece is kept as it came: most answers are one piece, which then costs no copy and no
+ * buffer of its own.
  */
+const NOTHING = Buffer.alloc(0);
+
 class Gathered {
-  private buf = Buffer.allocUnsafe(0);
+  private buf: Buffer = NOTHING;
   private size = 0;
 
   constructor(private maxBytes: number) {}
@@ -42,6 +46,11 @@ class Gathered {
   add(piece: Buffer): boolean {
     const need = this.size + piece.length;
     if (need > this.maxBytes) return false;
+    if (this.size === 0) {
+      this.buf = piece;
+      this.size = need;
+      return true;
+    }
     if (need > this.buf.length) {
       const grown = Buffer.allocUnsafe(Math.min(this.maxBytes, Math.max(need, this.buf.length * 2, 16 * 1024)));
       this.buf.copy(grown, 0, 0, this.size);
