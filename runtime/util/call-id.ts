@@ -8,7 +8,7 @@ export const CALL_ID_HEADER = 'x-svc-call-id';
 /**
  * A random UUID's 32 hex digits (122 random bits). randomUUID draws from entropy Node fetches for
  * many ids at once; randomBytes(16) went to the generator for each id, two of them per routed call
- * (about a tenth of a routed call's CPU, bench/README.md).
+ * (about 6% of a routed call's CPU, bench/README.md).
  */
 export const randomHex = (): string => randomUUID().replaceAll('-', '');
 
