@@ -13,6 +13,8 @@ import { buildBenchCatalog, childRequest, fmt, forwardedLoad, line, median, rout
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BEFORE = process.env.BENCH_BEFORE;
+/** BENCH_PROFILE=1: CPU profiles of svc and the forwarder in bench/profiles/ */
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const CONNECTIONS = 32;
 /** sequential calls per round for the one-connection p50 */
 const CALLS = Number(process.env.BENCH_CALLS ?? 2_000);
@@ -20,7 +22,7 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 2_000);
 const dist = mkdtempSync(join(tmpdir(), 'svc-trivial-'));
 const catalog = await buildBenchCatalog(dist);
 const STORAGE = process.env.BENCH_STORAGE === 'embedded' ? 'embedded' : 'memory';
-const start = (role: string, arg = '', root?: string) => startRole(role, arg, dist, { storage: STORAGE, root });
+const start = (role: string, arg = '', root?: string) => startRole(role, arg, dist, { storage: STORAGE, root, profile: PROFILE });
 const upstream = await start('trivial');
 const forwarder = await start('forwarder-http', upstream.url);
 const svcs = [{ label: 'svc', role: await start('svc', upstream.url) }];
@@ -81,4 +83,4 @@ for (const [i, s] of svcs.entries()) {
   line(`${s.label} added p50, 1 connection (median)`, `${fmt(a * 1000, 0)} µs`, s.label === 'svc' ? '<= 250 µs' : undefined, a <= 0.25);
   line(`  ${s.label} added / forwarder added (median of the rounds' ratios)`, `${fmt(ratio(added.svcs[i], added.forwarder))}x`);
 }
-stopRoles();
+stopRoles(PROFILE);

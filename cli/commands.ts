@@ -14,7 +14,7 @@ const COMMANDS: Record<string, Listed> = {
   catalog: { description: 'The catalog as its providers bill it: svc catalog drift', load: async () => (await import('./drift.ts')).catalog },
   call: { description: 'Make a routed call: svc call people.email.find domain=stripe.com full_name="Jane Doe"', load: async () => (await import('./call.ts')).call },
   hub: { description: 'Tools: small pipelines over svc calls that teams publish and run', load: async () => (await import('./hub.ts')).hub },
-  me: { description: 'Your team: balance, earnings and the providers you hold your own keys for; svc me feedback and svc me reviews list what it sent', load: async () => (await import('./me.ts')).me },
+  me: { description: 'Your team: balance, earnings and the providers you hold your own keys for; svc me feedback and svc me reviews list what it sent, svc me ledger its charges and credits', load: async () => (await import('./me.ts')).me },
   team: { description: "Your team's tokens: list, create (named, with an expiry) and revoke", load: async () => (await import('./team.ts')).team },
   feedback: { description: 'Tell svc about a bug, wrong data, a missing provider, pricing or an idea', load: async () => (await import('./feedback.ts')).feedback },
   review: { description: 'Say how useful an endpoint was this month (one review per team, endpoint and month)', load: async () => (await import('./feedback.ts')).review },

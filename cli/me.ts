@@ -1,8 +1,9 @@
 // `svc me`: the team of SVC_TOKEN, its balance, earnings and own provider keys (never a key itself);
-// `svc me feedback` and `svc me reviews`: what the team sent, newest first.
+// `svc me feedback` and `svc me reviews`: what the team sent, newest first; `svc me ledger`: its ledger.
 import { defineCommand } from 'citty';
 import { asTeam } from './http.ts';
 import { json, out, pairs, printJson, table, usd } from './print.ts';
+import { ledger } from './ledger.ts';
 
 /** every page of one of the team's listings (a team sends tens of these, not thousands) */
 async function everyPage<K extends string, T>(path: string, key: K): Promise<T[]> {
@@ -41,7 +42,7 @@ const reviews = sentCommand<SentReview>('reviews', 'The reviews your team wrote 
 export const me = defineCommand({
   meta: { name: 'me' },
   args: { json },
-  subCommands: { feedback, reviews },
+  subCommands: { feedback, reviews, ledger },
   async run({ args }) {
     if (args._.length) return; // citty runs this after the subcommand named, which printed its answer
     const t = await asTeam<{ team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }>('/teams/me');

@@ -4,9 +4,15 @@
 // dispatch with a handler rather than request(): request() makes a stream and its promises per
 // call, about a third more of the client's CPU (bench/README.md).
 import type { IncomingHttpHeaders } from 'node:http';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import type { OutgoingRequest } from './build-request.ts';
 import { MAX_ANSWER_BYTES } from '../config/config.ts';
+import { onceAsync } from '../util/once.ts';
+
+// undici is loaded by the first provider call, not at start: it is about 10 MB of a server's
+// resident memory that a start, the catalog and search never use (bench/README.md).
+let undici: typeof import('undici') | undefined;
+const loadUndici = onceAsync(async () => (undici ??= await import('undici')));
 
 export interface ChildAnswer {
   status: number;
@@ -25,9 +31,13 @@ const USER_AGENT = 'svc';
 /**
  * An answer's bytes gathered into one buffer that grows by doubling: memory follows the bytes, not
  * the number of pieces they came in (an answer of 8M one-byte chunks holds 8 MB, not 8M buffers).
+ * The first piece is kept as it came: most answers are one piece, which then costs no copy and no
+ * buffer of its own.
  */
+const NOTHING = Buffer.alloc(0);
+
 class Gathered {
-  private buf = Buffer.allocUnsafe(0);
+  private buf: Buffer = NOTHING;
   private size = 0;
 
   constructor(private maxBytes: number) {}
@@ -36,6 +46,11 @@ class Gathered {
   add(piece: Buffer): boolean {
     const need = this.size + piece.length;
     if (need > this.maxBytes) return false;
+    if (this.size === 0) {
+      this.buf = piece;
+      this.size = need;
+      return true;
+    }
     if (need > this.buf.length) {
       const grown = Buffer.allocUnsafe(Math.min(this.maxBytes, Math.max(need, this.buf.length * 2, 16 * 1024)));
       this.buf.copy(grown, 0, 0, this.size);
@@ -131,7 +146,7 @@ export class ProviderClient {
 
   constructor(private opts: ProviderClientOptions = {}) {}
 
-  private pool(req: OutgoingRequest): Pool {
+  private pool(req: OutgoingRequest, { Pool }: typeof import('undici')): Pool {
     const id = `${req.origin}\n${req.credential}`;
     let pool = this.pools.get(id);
     if (!pool) {
@@ -149,10 +164,12 @@ export class ProviderClient {
 
   /** One request to a provider; never rejects: a failed exchange is an answer with `failure` set. */
   send(req: OutgoingRequest, timeoutMs: number, maxBytes = MAX_ANSWER_BYTES): Promise<ChildAnswer> {
+    const lib = undici;
+    if (!lib) return loadUndici().then(() => this.send(req, timeoutMs, maxBytes));
     return new Promise((resolve) => {
       const exchange = new Exchange(Math.max(1, timeoutMs), maxBytes, resolve);
       try {
-        this.pool(req).dispatch({ method: req.method, path: req.path, headers: { 'user-agent': USER_AGENT, ...req.headers }, body: req.body }, exchange);
+        this.pool(req, lib).dispatch({ method: req.method, path: req.path, headers: { 'user-agent': USER_AGENT, ...req.headers }, body: req.body }, exchange);
       } catch {
         exchange.fail('network'); // a request undici refuses to send (it would not be one)
       }

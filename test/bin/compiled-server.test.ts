@@ -1,8 +1,8 @@
 // The compiled server as `npm start` runs it: plain node, no tsx, one process, answering /meta and
 // /healthz, and the parts it loads on first use rather than at start (the search index, ajv, the MCP
-// SDK) working from the compiled files.
+// SDK, undici) working from the compiled files, undici not among what a start imports.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -67,4 +67,20 @@ it('starts with plain node, answers /meta and /healthz, and loads search, ajv an
   expect(listed.status).toBe(200);
   const { result } = (await listed.json()) as { result: { tools: Array<{ name: string }> } };
   expect(result.tools.map((t) => t.name)).toContain('search_catalog'); // the MCP SDK's chunk, loaded on this first call
+});
+
+it('leaves undici out of the modules a start imports (the first provider call loads it)', () => {
+  // start.js and the chunks it imports statically, and theirs: what node loads before serving
+  const loaded = new Set<string>();
+  const visit = (file: string) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    const code = readFileSync(join(out, file), 'utf8');
+    for (const [, chunk] of code.matchAll(/^import\s[^;]*?from\s*"\.\/([^"]+)";?$/gm)) visit(chunk);
+  };
+  visit('start.js');
+  expect(loaded.size).toBeGreaterThan(1); // the shared chunks were followed
+  const statically = [...loaded].filter((f) => /^import\s[^;]*?from\s*"undici";?$/m.test(readFileSync(join(out, f), 'utf8')));
+  expect(statically).toEqual([]);
+  expect(readFileSync(join(out, 'start.js'), 'utf8')).toContain('import("undici")'); // loaded on first use instead
 });

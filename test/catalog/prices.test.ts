@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry, OperationRuntime, RuntimeCatalog } from '../../language/types.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
-import { chargeMicro } from '../../language/prices.ts';
+import { chargeMicro, worstCostMicro } from '../../language/prices.ts';
+import { buildChildRequest } from '../../runtime/router/build-request.ts';
 
 const dist = join(REAL_DIST, 'catalog');
 const runtime = JSON.parse(readFileSync(join(dist, 'runtime.json'), 'utf8')) as RuntimeCatalog;
@@ -60,6 +61,30 @@ describe('prices from the providers\' own pages', () => {
     const tomba = op('tomba.companies.enrich');
     expect(tomba.bills_contract_miss).toBe(true);
     expect([chargeMicro(tomba, 'miss', 0), chargeMicro(tomba, 'contract_miss', 0), chargeMicro(tomba, 'hit', 1)]).toEqual([0, 39_000, 39_000]);
+  });
+
+  it('Serper\'s routed child asks for one page of 10 results, the page the 1 credit it holds buys', () => {
+    const serper = op('serper.google.serp.organic');
+    const sent = (limit: number) => JSON.parse(buildChildRequest(serper, runtime.providers.serper, serper.request!, { q: 'coffee', limit }, 'k', {}).body!).num;
+    expect([sent(5), sent(10), sent(11), sent(100)]).toEqual([5, 10, 10, 10]);
+    // what the plan holds for the deepest call the contract allows is that one credit
+    expect(serper.price_micro).toBe(1_000);
+    const deepest = runtime.capabilities['google.serp.organic']?.filters?.limit?.max;
+    expect(deepest).toBe(100);
+    expect(worstCostMicro(serper, deepest!)).toBe(1_000);
+    // a pass-through call may still ask for 100, and is billed the credits Serper's answer states
+    expect(serper.input.body?.num?.max).toBe(100);
+    expect(serper.cost?.reported_charge).toEqual({ path: 'credits', unit: 'credits' });
+  });
+
+  it('RocketReach\'s person lookups bill the dearer reading (universal credits), naming RocketReach\'s own 1-credit reading', () => {
+    for (const [id, value] of [['rocketreach.people.email.find', 2], ['rocketreach.people.phone.find', 6]] as const) {
+      const cost = op(id).cost!;
+      expect(cost, id).toMatchObject({ value, usd: value / 10, source: 'third_party' });
+      expect(cost.evidence?.quote, id).toMatch(new RegExp(`${value} credits`));
+      expect(cost.conflict.map((c) => c.url), id).toEqual([expect.stringMatching(/github\.com\/rocketreach\/rocketreach-mcp-plugin/), 'https://docs.rocketreach.co/reference/faq.md']);
+      expect(cost.conflict[0].quote, id).toMatch(/1 lookup credit/);
+    }
   });
 
   it('children that send one request share its billing rule', () => {

@@ -1,5 +1,5 @@
-// `svc me`, `svc feedback`, `svc review` against a real server: what the team sees of itself, and
-// what it tells svc, read back through the API and `svc me feedback` / `svc me reviews`.
+// `svc me`, `svc me ledger`, `svc feedback`, `svc review` against a real server: what the team sees
+// of itself, and what it tells svc, read back through the API and `svc me feedback` / `svc me reviews`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
@@ -29,6 +29,46 @@ describe('svc me', () => {
 
   it('a token the server does not know is refused (exit 4)', async () => {
     expect(await svcCli(['me'], { ...env, SVC_TOKEN: 'svc_nope' })).toMatchObject({ code: 4, stdout: '' });
+  });
+});
+
+describe('svc me ledger', () => {
+  let ledgerEnv: Record<string, string>;
+  beforeAll(async () => {
+    const { team, token } = (await ctx.state.createTeam('Cli Ledger Team', 1_000_000))!;
+    await ctx.state.charge(team.id, 30_000, { endpoint_id: 'findco.people.email.find', call_id: 'call-reported', list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' });
+    await ctx.state.charge(team.id, 20_000, { endpoint_id: 'findco.people.email.find', call_id: 'call-listed' });
+    ledgerEnv = { ...env, SVC_TOKEN: token };
+  });
+
+  it('prints the entries newest first; a charge whose provider stated its charge names both figures, as the dashboard does', async () => {
+    const r = await svcCli(['me', 'ledger'], ledgerEnv);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^at\s+kind\s+amount\s+what\s+call\s+reported$/);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/charge\s+-0\.02 USD\s+findco\.people\.email\.find\s+call-listed\s+-$/);
+    expect(lines[2]).toMatch(/charge\s+-0\.03 USD\s+findco\.people\.email\.find\s+call-reported\s+reported 3 credits = 0\.03 USD; list 0\.01 USD$/);
+    expect(lines[3]).toMatch(/credit\s+1 USD\s+-\s+-\s+-$/);
+  });
+
+  it('--json carries the page as the API answers it, both figures included', async () => {
+    const page = JSON.parse((await svcCli(['me', 'ledger', '--json'], ledgerEnv)).stdout);
+    expect(page.next_cursor).toBeNull();
+    expect(page.entries[1]).toMatchObject({ kind: 'charge', amount_micro: -30_000, call_id: 'call-reported', list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' });
+    expect(page.entries[0].reported_micro).toBeUndefined();
+  });
+
+  it('a full page says on stderr how to read on, and --cursor reads the older entries', async () => {
+    const { team, token } = (await ctx.state.createTeam('Cli Long Ledger', 1_000_000))!;
+    for (let i = 0; i < 50; i++) await ctx.state.charge(team.id, 1_000, { endpoint_id: 'findco.people.email.find', call_id: `call-${i}` });
+    const first = await svcCli(['me', 'ledger'], { ...env, SVC_TOKEN: token });
+    expect(first.stdout.trimEnd().split('\n')).toHaveLength(51);
+    const cursor = /^older entries: svc me ledger --cursor (\S+)\n$/.exec(first.stderr)?.[1];
+    expect(cursor).toBeDefined();
+    const older = await svcCli(['me', 'ledger', '--cursor', cursor!], { ...env, SVC_TOKEN: token });
+    expect(older).toMatchObject({ code: 0, stderr: '' });
+    expect(older.stdout).toMatch(/^at.*\n\S+\s+credit\s+1 USD/);
   });
 });
 

@@ -1,4 +1,4 @@
-// Call ids and hold ids: each 16 random bytes as hex, never repeated.
+// Call ids and hold ids: each a random UUID's 32 hex digits, never repeated.
 import { describe, expect, it } from 'vitest';
 import { newCallId, randomHex } from '../../runtime/util/call-id.ts';
 

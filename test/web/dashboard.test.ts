@@ -148,10 +148,17 @@ describe('the dashboard', () => {
 
   it('signs in with a token, shows the balance and ledger, adds an own provider key, looks up its hub tool, and signs out', async () => {
     const created = (await server.ctx.state.createTeam('Browser test team', 12_500_000))!;
+    // a charge the provider said was 3 credits where the list says 1, and one at its list price
+    await server.ctx.state.charge(created.team.id, 30_000, { endpoint_id: 'companyenrich.companies.enrich', call_id: 'call-reported', list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' });
+    await server.ctx.state.charge(created.team.id, 20_000, { endpoint_id: 'hunter.people.email.find', call_id: 'call-listed' });
     await open('#/account');
     await page.locator('#token').fill(created.token);
     await page.locator('#sign-in button').click();
-    await expect(page.locator('#balance').textContent()).resolves.toBe('$12.50');
+    await expect(page.locator('#balance').textContent()).resolves.toBe('$12.45');
+    const reported = page.locator('#ledger tbody tr', { hasText: 'call-reported' });
+    await expect(reported.locator('td').nth(2).textContent()).resolves.toBe('−$0.03');
+    await expect(reported.locator('td').nth(3).textContent()).resolves.toBe('reported 3 credits = $0.03; list $0.01');
+    await expect(page.locator('#ledger tbody tr', { hasText: 'call-listed' }).locator('td').nth(3).textContent()).resolves.toBe('');
     const cookies = await browser.context.cookies(server.url);
     expect(cookies.find((c) => c.name === 'svc_session')?.httpOnly).toBe(true);
     // the page also looks any tool up by its id (published before the team has an own key, so that

@@ -1,6 +1,8 @@
-// How the dashboard writes amounts: list prices keep their significant digits, balances keep cents.
+// How the dashboard writes amounts: list prices keep their significant digits, balances keep cents,
+// a reported charge names both its figures.
 import { describe, expect, it } from 'vitest';
 import { micro, ms, pct, usd } from '../../web/lib/format.ts';
+import { reportedWords } from '../../language/ledger-words.ts';
 
 describe('dashboard number formats', () => {
   it('list prices: sub-cent prices keep two significant digits, others up to four decimals', () => {
@@ -13,5 +15,16 @@ describe('dashboard number formats', () => {
 
   it('shares and latencies', () => {
     expect([pct(0.953), pct(null), ms(240.4), ms(1520)]).toEqual(['95%', '—', '240 ms', '1.5 s']);
+  });
+
+  it('a reported charge in words, as the account page and `svc me ledger` write it: the figure as stated, its money, the list price', () => {
+    expect(reportedWords({ list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' }, micro)).toBe('reported 3 credits = $0.03; list $0.01');
+    // one unit reads singular; a USD figure is money already
+    expect(reportedWords({ list_micro: 1_000, reported_micro: 1_000, reported_value: 1, reported_unit: 'person credits' }, micro)).toBe('reported 1 person credit = $0.001; list $0.001');
+    expect(reportedWords({ list_micro: 2_000, reported_micro: 2_000, reported_value: 1, reported_unit: 'searches' }, micro)).toBe('reported 1 search = $0.002; list $0.002');
+    expect(reportedWords({ list_micro: 2_000, reported_micro: 15_500, reported_value: 0.0155, reported_unit: 'usd' }, micro)).toBe('reported $0.0155; list $0.002');
+    // a row without both figures says nothing
+    expect(reportedWords({}, micro)).toBeNull();
+    expect(reportedWords({ list_micro: 10_000 }, micro)).toBeNull();
   });
 });

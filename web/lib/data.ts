@@ -2,6 +2,7 @@
 // them) and /meta. Paths are relative, so the dashboard works under any base path.
 import type { CapabilityDoc, CatalogEntry, SearchRow, TriedOrder } from '../../language/dist-types.ts';
 import type { SearchIndexDump } from '../../language/search.ts';
+import type { ChargeFigures } from '../../language/ledger-words.ts';
 import type { PlatformRow, Shelf as BuiltShelf } from '../../language/shelves.ts';
 
 export interface Meta {
@@ -57,7 +58,8 @@ export const triedOrder = (capability: string) => getJson<TriedOrder>(`catalog/c
 
 // The signed-in team (the svc_session cookie, set and cleared by the runtime).
 export interface Team { team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }
-export interface LedgerEntry { id: string | number; at: string; kind: string; amount_micro: number; endpoint_id?: string; call_id?: string; tool_id?: string }
+/** a ledger row; a charge whose provider stated what it billed also carries both figures */
+export interface LedgerEntry extends ChargeFigures { id: string | number; at: string; kind: string; amount_micro: number; endpoint_id?: string; call_id?: string; tool_id?: string }
 export interface ToolView { tool_id: string; name: string; summary: string; price_usd: number; status: string; version: number; live_version: number | null; earnings_micro?: number; runs?: number; versions: Array<{ version: number; status: string; created_at: string }> }
 
 const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -4,6 +4,7 @@
 import { HttpError, ledger, myTools, removeOwnKey, setOwnKey, signIn, signOut, team, tool, type LedgerEntry } from '../lib/data.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { micro, usd } from '../lib/format.ts';
+import { reportedWords } from '../../language/ledger-words.ts';
 import { href } from '../lib/router.ts';
 import { sentSection } from './account-sent.ts';
 import { tokensSection } from './account-tokens.ts';
@@ -86,6 +87,7 @@ async function ledgerView(): Promise<Node> {
   const add = (entries: LedgerEntry[]) => body.append(...entries.map((e) => h('tr', {},
     h('td', {}, e.at.replace('T', ' ').slice(0, 19)), h('td', {}, e.kind),
     h('td', { class: e.amount_micro < 0 ? 'num neg' : 'num' }, `${e.amount_micro < 0 ? '−' : '+'}${micro(Math.abs(e.amount_micro))}`),
+    h('td', { class: 'muted' }, reportedWords(e, micro) ?? ''),
     h('td', {}, e.endpoint_id ? link(href.operation(e.endpoint_id), e.endpoint_id) : e.tool_id ?? ''),
     h('td', { class: 'muted' }, e.call_id ?? ''))));
   let cursor: string | null = null;
@@ -100,7 +102,7 @@ async function ledgerView(): Promise<Node> {
   const first = await page();
   if (!first) return h('p', { class: 'muted' }, 'No entries yet.');
   return h('div', { class: 'scroll' },
-    h('table', { id: 'ledger' }, h('thead', {}, h('tr', {}, ['when', 'kind', 'amount', 'what', 'call'].map((c) => h('th', { class: c === 'amount' ? 'num' : null }, c)))), body), more);
+    h('table', { id: 'ledger' }, h('thead', {}, h('tr', {}, ['when', 'kind', 'amount', 'reported / list', 'what', 'call'].map((c) => h('th', { class: c === 'amount' ? 'num' : null }, c)))), body), more);
 }
 
 function toolLookup(): Node {
