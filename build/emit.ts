@@ -4,7 +4,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:f
 import { dirname, join } from 'node:path';
 import type { Resolved } from './resolve.ts';
 import { GENERATED } from './generated.ts';
-import { exportSearchIndex } from '../language/search.ts';
+import { exportSearchIndex } from '../language/search-index.ts';
 import { shelfHints } from '../language/shelves.ts';
 
 /** Writes the catalog and returns its content hash (of every byte written but the manifest). */

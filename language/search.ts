@@ -5,17 +5,12 @@
 // matches for a row (its capability's vocabulary or the row's own words); the routed entry of a
 // capability comes first when the query names that capability's job; ties: measured before
 // unmeasured, then cheaper, then id. No node imports: the same index loads in the browser.
-import FlexSearch from 'flexsearch';
 import type { CapabilityDoc, SearchRow } from './types.ts';
-import { searchEncoder, sentenceEncoder } from './encoder.ts';
+import { searchEncoder } from './encoder.ts';
 import { pairsOf, readQuery, type ReadQuery } from './read-query.ts';
 import { closest, providerNames, startsWithAny } from './search-words.ts';
+import { CAP_FIELDS, capDoc, capOptions, newIndex, rowOptions, type CapField, type RowField, type SearchIndexDump } from './search-index.ts';
 
-const ROW_FIELDS = ['name', 'capability', 'provider_display', 'summary', 'terms'] as const;
-type RowField = (typeof ROW_FIELDS)[number];
-/** weight of a capability-vocabulary field when a query term matches it: for a term the caller wants, and one they have */
-const CAP_FIELDS = { job: { wanted: 1, had: 0.3 }, gets: { wanted: 0.8, had: 0.3 }, says: { wanted: 0.6, had: 0.3 }, has: { wanted: 0.3, had: 0.8 } } as const;
-type CapField = keyof typeof CAP_FIELDS;
 /** What else a row scores, per word of the query (times its rarity) or once. */
 export const WEIGHT = {
   /** a query word among the row's own words (name, capability, terms) */
@@ -41,61 +36,6 @@ const ROWS_PER_CAPABILITY = 4;
 const SLOTS = 256;
 /** entries kept in each per-word memo before it starts over: bounds memory whatever callers send */
 const MEMO = 20_000;
-
-const rowOptions = () => ({
-  encoder: searchEncoder,
-  document: {
-    id: 'i',
-    index: ROW_FIELDS.map((field) => (field === 'provider_display' ? { field, tokenize: 'strict' } : { field, tokenize: 'forward' })),
-  },
-});
-// Whole words only: a short stem ('sa' of 'saas') must not match the start of another ('same').
-const capOptions = () => ({ encoder: searchEncoder, document: { id: 'i', index: Object.keys(CAP_FIELDS).map((field) => ({ field, tokenize: 'strict' })) } });
-
-interface DocIndex<F extends string> {
-  add(doc: Record<string, unknown>): void;
-  search(q: string, opts: { limit: number; suggest?: boolean }): Array<{ field: F; result: number[] }>;
-  export(handler: (key: string, data: string) => void): Promise<void> | void;
-  import(key: string, data: string): void;
-}
-const newIndex = <F extends string>(options: object): DocIndex<F> =>
-  new (FlexSearch as unknown as { Document: new (o: object) => DocIndex<F> }).Document(options);
-
-const rowDoc = (r: SearchRow, i: number) => ({ i, name: r.name, capability: r.capability.replaceAll('.', ' '), provider_display: `${r.provider_display} ${r.provider}`, summary: r.summary, terms: (r.terms ?? []).join(' ') });
-/** A capability's job and sayings lose the words for what it takes ('reverse email lookup' is not a job of finding emails). */
-const withoutHad = (texts: string[], had: Set<string>) => texts.join(' ').split(/[\s.,;:!?()]+/).filter((w) => !had.has(sentenceEncoder.encode(w)[0] ?? '')).join(' ');
-const capDoc = (c: CapabilityDoc, i: number) => {
-  const v = c.vocabulary;
-  const had = new Set(Object.entries(v.has).flatMap(([field, words]) => sentenceEncoder.encode([field.replaceAll('_', ' '), ...words].join(' '))));
-  for (const w of sentenceEncoder.encode(Object.values(v.gets).flat().join(' '))) had.delete(w);
-  return {
-    i,
-    job: withoutHad([c.capability.replaceAll('.', ' '), ...v.terms], had),
-    says: withoutHad([c.description, ...v.phrasings], had),
-    gets: Object.entries(v.gets).flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words]).join(' '),
-    has: Object.entries(v.has).flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words]).join(' '),
-  };
-};
-
-async function dump(index: DocIndex<string>): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  await index.export((key, data) => { if (data !== undefined) out[key] = data; });
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
-}
-
-export interface SearchIndexDump {
-  rows: Record<string, string>;
-  capabilities: Record<string, string>;
-}
-
-/** Build side: index every row and every capability's vocabulary, return both exported as JSON-able objects. */
-export async function exportSearchIndex(rows: SearchRow[], capabilities: CapabilityDoc[]): Promise<SearchIndexDump> {
-  const rowIndex = newIndex<RowField>(rowOptions());
-  rows.forEach((r, i) => rowIndex.add(rowDoc(r, i)));
-  const capIndex = newIndex<CapField>(capOptions());
-  capabilities.forEach((c, i) => capIndex.add(capDoc(c, i)));
-  return { rows: await dump(rowIndex), capabilities: await dump(capIndex) };
-}
 
 /** A query as every ranked row sees it (SearchEngine.weigh). */
 export interface Weighed {

@@ -3,7 +3,8 @@
 // measured before unmeasured, then cheaper, then id. Stemming, literals and misspellings.
 import { describe, expect, it } from 'vitest';
 import type { CapabilityDoc, SearchRow } from '../../language/types.ts';
-import { exportSearchIndex, SearchEngine } from '../../language/search.ts';
+import { SearchEngine } from '../../language/search.ts';
+import { exportSearchIndex } from '../../language/search-index.ts';
 
 const row = (endpoint_id: string, name: string, usd: number | null, extra: Partial<SearchRow> = {}): SearchRow => ({
   endpoint_id, name, summary: 'Checks an address.', provider: endpoint_id.split('.')[0], provider_display: endpoint_id.split('.')[0],

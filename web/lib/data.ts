@@ -1,7 +1,7 @@
 // Everything the dashboard reads: the static catalog files the build writes (any static host serves
 // them) and /meta. Paths are relative, so the dashboard works under any base path.
 import type { CapabilityDoc, CatalogEntry, SearchRow, TriedOrder } from '../../language/dist-types.ts';
-import type { SearchIndexDump } from '../../language/search.ts';
+import type { SearchIndexDump } from '../../language/search-index.ts';
 import type { ChargeFigures } from '../../language/ledger-words.ts';
 import type { PlatformRow, Shelf as BuiltShelf } from '../../language/shelves.ts';
 
