@@ -46,6 +46,11 @@ export function loadRuntime(distDir: string): RuntimeCatalog {
 
 /** entries kept read from dist (and, in entry-bytes.ts, live-patched ones): a bound that keeps memory flat */
 export const ENTRY_CACHE = 2000;
+/**
+ * and the bytes each of the two caches holds at most: entries average 31 KB in the real catalog (up to
+ * 85 KB), so 2,000 of them would hold 60 MB; 8 MB keeps about 250 of the entries read most lately
+ */
+export const ENTRY_CACHE_BYTES = 8 * 1024 * 1024;
 
 export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
   const dir = join(distDir, 'catalog');
@@ -63,7 +68,7 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
   };
   let ids: Set<string> | undefined;
   const endpointIds = () => (ids ??= new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length))));
-  const cache = new Lru<Buffer>(ENTRY_CACHE);
+  const cache = new Lru<Buffer>(ENTRY_CACHE, (b) => b.length, ENTRY_CACHE_BYTES);
   const endpointBytes = (id: string) => (!endpointIds().has(id) ? null
     : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll(PROXY_URL, proxyUrl))));
   // between slices of the index the event loop runs: requests keep being answered while it loads

@@ -3,7 +3,7 @@
 // changes with every routed call) for as long as the observed summaries themselves are reused; a
 // review refreshes it at once. One per app context (see createContext), shared by the h3 route and
 // the server's fast path.
-import { ENTRY_CACHE, type DistCatalog } from './dist.ts';
+import { ENTRY_CACHE, ENTRY_CACHE_BYTES, type DistCatalog } from './dist.ts';
 import type { LiveData } from './live.ts';
 import { withLive } from './live-entry.ts';
 import { Lru } from '../util/lru.ts';
@@ -13,7 +13,7 @@ export type EntryBytes = (id: string) => Buffer | null;
 
 export function entryBytes(catalog: DistCatalog, live: LiveData): EntryBytes {
   // patched entries are as many as the static ones may be
-  const patched = new Lru<{ version: number; reviews: number; at: number; bytes: Buffer }>(ENTRY_CACHE);
+  const patched = new Lru<{ version: number; reviews: number; at: number; bytes: Buffer }>(ENTRY_CACHE, (p) => p.bytes.length, ENTRY_CACHE_BYTES);
   return (id) => {
     const version = live.version();
     if (version === 0) return catalog.endpointBytes(id);

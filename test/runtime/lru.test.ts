@@ -25,3 +25,22 @@ describe('Lru', () => {
     expect(c.get('k999')).toBe(999);
   });
 });
+
+describe('Lru with a weight bound', () => {
+  it('drops the least recently used while the summed weight is over the bound, keeping the newest however heavy', () => {
+    const c = new Lru<Buffer>(100, (b) => b.length, 10);
+    c.set('a', Buffer.alloc(4));
+    c.set('b', Buffer.alloc(4));
+    expect(c.weight).toBe(8);
+    expect(c.get('a')?.length).toBe(4); // a is now the most recent
+    c.set('c', Buffer.alloc(4));
+    expect(c.get('b')).toBeUndefined();
+    expect(c.weight).toBe(8);
+    c.set('a', Buffer.alloc(6)); // replacing a value counts its new weight only
+    expect(c.weight).toBe(10);
+    c.set('huge', Buffer.alloc(50));
+    expect([c.get('a'), c.get('c')]).toEqual([undefined, undefined]);
+    expect(c.get('huge')?.length).toBe(50);
+    expect(c.weight).toBe(50);
+  });
+});
