@@ -2,8 +2,8 @@
 // JavaScript itself: `npm start` calls it before anything can run TypeScript. esbuild bundles our
 // own modules into one file (the build's modules as chunks loaded only when a catalog is stale) and
 // leaves packages in node_modules to Node.
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -37,7 +37,7 @@ export async function compileServer(outdir = SERVER_DIR) {
 export async function compileEntry(name, entry, outdir) {
   const { build } = await import('esbuild');
   rmSync(outdir, { recursive: true, force: true }); // chunk names carry hashes: the last build's would pile up
-  await build({
+  const { outputFiles } = await build({
     entryPoints: { [name]: entry },
     outdir,
     bundle: true,
@@ -48,7 +48,23 @@ export async function compileEntry(name, entry, outdir) {
     packages: 'external',
     sourcemap: 'linked',
     logLevel: 'warning',
+    write: false,
   });
+  for (const file of outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, file.path.endsWith('.js') ? asciiOnly(file.text) : file.contents);
+  }
+}
+
+/**
+ * V8 keeps a module's source text while the module lives (functions compile from it when first
+ * called), and one character past Latin-1 makes it keep the whole text at two bytes a character:
+ * start.js took 0.7 MB of heap instead of 0.35 MB. esbuild escapes such characters in code (its
+ * default charset is ASCII) but not in the comments it keeps, so those are escaped here.
+ * @param {string} text @returns {string}
+ */
+function asciiOnly(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 // run as `node bin/compile-server.js`: the server alone (`npm run build` compiles it through bin/build.js)

@@ -2,7 +2,7 @@
 // /healthz, and the parts it loads on first use rather than at start (the search index, ajv, the MCP
 // SDK, undici) working from the compiled files, undici not among what a start imports.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -67,6 +67,12 @@ it('starts with plain node, answers /meta and /healthz, and loads search, ajv an
   expect(listed.status).toBe(200);
   const { result } = (await listed.json()) as { result: { tools: Array<{ name: string }> } };
   expect(result.tools.map((t) => t.name)).toContain('search_catalog'); // the MCP SDK's chunk, loaded on this first call
+});
+
+it('writes its JavaScript in ASCII, so V8 holds each module\'s source at one byte a character', () => {
+  const js = readdirSync(out).filter((f) => f.endsWith('.js'));
+  expect(js).toContain('start.js');
+  expect(js.filter((f) => /[^\x00-\x7f]/.test(readFileSync(join(out, f), 'utf8')))).toEqual([]);
 });
 
 it('leaves undici out of the modules a start imports (the first provider call loads it)', () => {
