@@ -64,7 +64,7 @@ export async function compileEntry(name, entry, outdir) {
  * @param {string} text @returns {string}
  */
 function asciiOnly(text) {
-  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 // run as `node bin/compile-server.js`: the server alone (`npm run build` compiles it through bin/build.js)
