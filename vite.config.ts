@@ -2,7 +2,14 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** Routed, pass-through and catalog suites whose requests go through SUITE_DOOR: they run once per door. */
-const DOOR_SUITES = ['test/runtime/catalog-http.test.ts', 'test/router/routed.test.ts', 'test/router/capabilities.test.ts', 'test/router/miss-billing.test.ts', 'test/router/money-rules.test.ts', 'test/router/pass-through.test.ts'];
+const DOOR_SUITES = [
+  'test/runtime/catalog-http.test.ts',
+  'test/router/routed.test.ts',
+  'test/router/capabilities.test.ts',
+  'test/router/miss-billing.test.ts',
+  'test/router/money-rules.test.ts',
+  'test/router/pass-through.test.ts',
+];
 
 export default defineConfig({
   root: 'web',

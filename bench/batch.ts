@@ -20,13 +20,20 @@ const sandbox = await start('sandbox', '', dist);
 const svc = await start('svc', sandbox.url, dist);
 const email = (tag: string, n: number) => `${tag}.jane${n}@acme.com`;
 
-interface Run { rowsPerSecond: number; cpuPerRowUs: number }
+interface Run {
+  rowsPerSecond: number;
+  cpuPerRowUs: number;
+}
 
 async function viaBatch(tag: string): Promise<Run> {
   const body = Array.from({ length: ROWS }, (_, n) => JSON.stringify({ email: email(tag, n) })).join('\n');
   const cpu0 = cpuUs(svc.pid)!;
   const t0 = performance.now();
-  const r = await fetch(`${svc.url}/proxy/people.email.verify/batch`, { method: 'POST', body, headers: { 'x-svc-token': svc.token, 'content-type': 'application/x-ndjson', 'x-svc-batch-concurrency': String(CONCURRENCY) } });
+  const r = await fetch(`${svc.url}/proxy/people.email.verify/batch`, {
+    method: 'POST',
+    body,
+    headers: { 'x-svc-token': svc.token, 'content-type': 'application/x-ndjson', 'x-svc-batch-concurrency': String(CONCURRENCY) },
+  });
   const lines = (await r.text()).trim().split('\n');
   const seconds = (performance.now() - t0) / 1000;
   const summary = JSON.parse(lines[lines.length - 1]) as { rows: number; errors: number };
@@ -39,7 +46,10 @@ async function viaSingles(tag: string): Promise<Run> {
   const cpu0 = cpuUs(svc.pid)!;
   const t0 = performance.now();
   const r = await autocannon({
-    url: `${svc.url}/proxy/people.email.verify`, connections: CONCURRENCY, amount: ROWS, method: 'POST',
+    url: `${svc.url}/proxy/people.email.verify`,
+    connections: CONCURRENCY,
+    amount: ROWS,
+    method: 'POST',
     headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ email: email(tag, n++) }) }) }],
   });

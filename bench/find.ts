@@ -20,8 +20,18 @@ const server = await serve(ctx);
 
 // Plain words, sentences with literals and misspellings: what callers send.
 const queries = [
-  'email verify', 'will this email bounce', 'is jane@acme.com deliverable', 'company lookup', 'phone', 'people search enrich',
-  'tech news funding', 'provider 42', 'kalo mine', 'verify address', 'check deliverability for https://www.linkedin.com/in/jane', 'verfy adress',
+  'email verify',
+  'will this email bounce',
+  'is jane@acme.com deliverable',
+  'company lookup',
+  'phone',
+  'people search enrich',
+  'tech news funding',
+  'provider 42',
+  'kalo mine',
+  'verify address',
+  'check deliverability for https://www.linkedin.com/in/jane',
+  'verfy adress',
 ];
 process.stdout.write(`finder benchmarks (${ops} generated operations, loopback HTTP; medians)\n`);
 
@@ -54,7 +64,9 @@ for (let i = 0; i < 1500; i++) {
   const s = await searchMs(q);
   const [c, j] = await findMs(q);
   if (i < 300) continue; // warm-up
-  search.push(s); candidates.push(c); judged.push(j);
+  search.push(s);
+  candidates.push(c);
+  judged.push(j);
 }
 line('GET /catalog/search, whole answer', `${fmt(median(search))} ms`);
 line('GET /catalog/find, candidates line', `${fmt(median(candidates))} ms`, '< 20 ms', median(candidates) < 20);

@@ -9,7 +9,14 @@ import { fmt, line, median } from './lib.ts';
 
 const TOOLS = Number(process.env.BENCH_TOOLS ?? 100);
 const CALLS = Number(process.env.BENCH_CALLS ?? 2_000);
-const queries = ['find a verified work email from a LinkedIn URL', 'email verify', 'company lookup', 'phone number of a person', 'similar companies', 'youtube comments'];
+const queries = [
+  'find a verified work email from a LinkedIn URL',
+  'email verify',
+  'company lookup',
+  'phone number of a person',
+  'similar companies',
+  'youtube comments',
+];
 const words = ['lead', 'prospect', 'contact', 'account', 'company', 'founder', 'buyer', 'email', 'phone', 'domain'];
 
 // the finder's per-address rate limit would answer most of these calls 429
@@ -36,7 +43,11 @@ for (let n = 0; n < TOOLS; n++) {
   const files = linkedinEmailTool();
   const tool = JSON.parse(files['tool.json']);
   // distinct words per tool, so each is scored and none is a copy the scorer could share
-  files['tool.json'] = JSON.stringify({ ...tool, name: `${words[n % words.length]} ${tool.name} ${n}`, summary: `${tool.summary} For ${words[(n * 7) % words.length]} lists, batch ${n}.` });
+  files['tool.json'] = JSON.stringify({
+    ...tool,
+    name: `${words[n % words.length]} ${tool.name} ${n}`,
+    summary: `${tool.summary} For ${words[(n * 7) % words.length]} lists, batch ${n}.`,
+  });
   const published = await w.call('/hub/tools', { tool_id: `bench-tool-${n}`, files });
   if (published.body.status !== 'live') throw new Error(`tool ${n} did not go live: ${JSON.stringify(published.body)}`);
 }

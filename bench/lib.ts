@@ -58,8 +58,19 @@ export async function load(url: string, opts: LoadOptions = {}): Promise<LoadRes
   let n = 0;
   const cpu0 = opts.server ? cpuUs(opts.server) : null;
   const r = await autocannon({
-    url, connections: opts.connections ?? 50, ...(opts.calls ? { amount: opts.calls } : { duration: opts.seconds ?? 5 }), method: opts.method ?? 'GET', headers: opts.headers,
-    requests: [{ setupRequest: (req) => { n++; return { ...req, ...(opts.body ? { body: opts.body(n) } : {}), ...(opts.path ? { path: opts.path(n) } : {}) }; } }],
+    url,
+    connections: opts.connections ?? 50,
+    ...(opts.calls ? { amount: opts.calls } : { duration: opts.seconds ?? 5 }),
+    method: opts.method ?? 'GET',
+    headers: opts.headers,
+    requests: [
+      {
+        setupRequest: (req) => {
+          n++;
+          return { ...req, ...(opts.body ? { body: opts.body(n) } : {}), ...(opts.path ? { path: opts.path(n) } : {}) };
+        },
+      },
+    ],
   });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   const cpu1 = opts.server ? cpuUs(opts.server) : null;
@@ -78,10 +89,14 @@ export type NthRequest = (n: number) => { path: string; method: 'GET' | 'POST'; 
 export const childRequest: NthRequest = (n) => ({ path: childPath(n), method: 'GET', headers: CHILD_HEADERS });
 
 /** a routed people.email.verify call to svc, its subject new each time */
-export const routedRequest = (svc: Role, round: string): NthRequest => (n) => ({
-  path: '/proxy/people.email.verify', method: 'POST', headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
-  body: JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
-});
+export const routedRequest =
+  (svc: Role, round: string): NthRequest =>
+  (n) => ({
+    path: '/proxy/people.email.verify',
+    method: 'POST',
+    headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
+  });
 
 /** the median latency, in ms, of `calls` requests sent one after another on one kept connection */
 export async function sequentialP50(url: string, nth: NthRequest, calls: number): Promise<number> {
@@ -108,13 +123,19 @@ export const forwardedLoad = (url: string, opts: { seconds: number; connections:
 /** routed people.email.verify calls to svc, each subject new (identical calls in flight would be merged) */
 export const routedLoad = (svc: Role, round: string, opts: { seconds: number; connections: number }): Promise<LoadResult> =>
   load(`${svc.url}/proxy/people.email.verify`, {
-    ...opts, method: 'POST', server: svc.pid, headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
+    ...opts,
+    method: 'POST',
+    server: svc.pid,
+    headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
     body: (n) => JSON.stringify({ email: `${round}.jane${n}@acme.com` }),
   });
 
 /** The floor for a Node server: answers a preloaded buffer, nothing else. */
 export async function bareServer(body: Buffer): Promise<{ url: string; server: Server }> {
-  const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body); });
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
@@ -158,7 +179,8 @@ export type Role = Record<string, string> & { pid: number };
  * Answers the JSON line the role prints, with its pid.
  */
 export async function startRole(role: string, arg: string, dist: string, opts: RoleOptions): Promise<Role> {
-  const profile = opts.profile && (role === 'svc' || role.startsWith('forwarder')) ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles', role)}`] : [];
+  const profile =
+    opts.profile && (role === 'svc' || role.startsWith('forwarder')) ? ['--cpu-prof', `--cpu-prof-dir=${join(import.meta.dirname, 'profiles', role)}`] : [];
   const nodeArgs = [...profile, ...(opts.nodeArgs ?? [])];
   const storage = opts.storage === 'memory' ? 'memory:' : opts.storage === 'embedded' ? `fs:${mkdtempSync(join(tmpdir(), 'svc-routed-data-'))}` : opts.storage;
   if (role === 'svc') {
@@ -167,7 +189,9 @@ export async function startRole(role: string, arg: string, dist: string, opts: R
     const said: Record<string, string> = { url: svc.url, token: svc.token };
     return Object.assign(said, { pid: svc.pid });
   }
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(import.meta.dirname, 'routed-servers.ts'), role, arg, dist], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   roles.push(child);
   // the role's JSON line is the first line that is JSON: node's own tracing may come before it
   let out: string | null = '';
@@ -205,10 +229,14 @@ export function searchThroughput(search: SearchEngine, queries: string[], rounds
   };
   const rawQuery = (q: string) => raw.search(q, { limit: 50, suggest: true });
   const ourQuery = (q: string) => search.search(q, 25, () => false);
-  loop(rawQuery); loop(ourQuery); // warm both
+  loop(rawQuery);
+  loop(ourQuery); // warm both
   const rawRuns: number[] = [];
   const ourRuns: number[] = [];
-  for (let r = 0; r < 7; r++) { rawRuns.push(loop(rawQuery)); ourRuns.push(loop(ourQuery)); }
+  for (let r = 0; r < 7; r++) {
+    rawRuns.push(loop(rawQuery));
+    ourRuns.push(loop(ourQuery));
+  }
   return { rawQps: median(rawRuns), oursQps: median(ourRuns) };
 }
 

@@ -11,7 +11,8 @@ import { sandboxEnv } from '../sandbox/svc-env.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 /** `npm start` without npm: node's arguments from the start script of the checkout at `root` */
-export const npmStartArgs = (root = ROOT): string[] => (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1);
+export const npmStartArgs = (root = ROOT): string[] =>
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1);
 const ADMIN = 'bench-admin';
 
 /**
@@ -25,18 +26,41 @@ export function servable(dist: string): string {
   return dist;
 }
 
-export interface StartedSvc { url: string; token: string; pid: number; child: ChildProcess }
+export interface StartedSvc {
+  url: string;
+  token: string;
+  pid: number;
+  child: ChildProcess;
+}
 
 /**
  * `npm start`'s server over `dist` with `storage`, its providers at `upstream`, and a team with ample
  * credit. `root`: another checkout of svc (built) to start instead, to compare two versions in one run;
  * `stdout`: a file descriptor for what the server writes to its standard output (node's tracing).
  */
-export async function npmStart(dist: string, upstream: string, storage: string, opts: { nodeArgs?: string[]; root?: string; env?: Record<string, string>; stdout?: number } = {}): Promise<StartedSvc> {
+export async function npmStart(
+  dist: string,
+  upstream: string,
+  storage: string,
+  opts: { nodeArgs?: string[]; root?: string; env?: Record<string, string>; stdout?: number } = {},
+): Promise<StartedSvc> {
   const root = opts.root ?? ROOT;
   const runtime = loadRuntime(dist);
-  const env = { ...process.env, ...sandboxEnv(runtime, upstream, sandboxKeys(runtime, {}).keys), PORT: '0', SVC_STORAGE: storage, SVC_DIST_DIR: servable(dist), SVC_ADMIN_TOKEN: ADMIN, SVC_SECRET: 'bench', ...opts.env };
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...npmStartArgs(root)], { cwd: root, env, stdio: ['ignore', opts.stdout ?? 'ignore', 'pipe'] });
+  const env = {
+    ...process.env,
+    ...sandboxEnv(runtime, upstream, sandboxKeys(runtime, {}).keys),
+    PORT: '0',
+    SVC_STORAGE: storage,
+    SVC_DIST_DIR: servable(dist),
+    SVC_ADMIN_TOKEN: ADMIN,
+    SVC_SECRET: 'bench',
+    ...opts.env,
+  };
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...npmStartArgs(root)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', opts.stdout ?? 'ignore', 'pipe'],
+  });
   let err = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (d: Buffer) => {
@@ -46,7 +70,11 @@ export async function npmStart(dist: string, upstream: string, storage: string, 
     });
     child.once('exit', (code) => reject(new Error(`npm start exited ${code}: ${err}`)));
   });
-  const r = await fetch(`${url}/admin/teams`, { method: 'POST', headers: { 'x-svc-admin': ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ name: `bench ${child.pid}`, credit_usd: 1_000_000 }) });
+  const r = await fetch(`${url}/admin/teams`, {
+    method: 'POST',
+    headers: { 'x-svc-admin': ADMIN, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `bench ${child.pid}`, credit_usd: 1_000_000 }),
+  });
   if (r.status !== 201) throw new Error(`team not made: ${r.status} ${await r.text()}`);
   const { token } = (await r.json()) as { token: string };
   return { url, token, pid: child.pid!, child };

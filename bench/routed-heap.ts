@@ -25,7 +25,12 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-heap-'));
 const catalog = await buildBenchCatalog(dir);
 const upstream = await startRole('trivial', '', dir, { storage: 'memory' });
 
-interface Side { label: string; trace: string; fd: number; role: Awaited<ReturnType<typeof startRole>> }
+interface Side {
+  label: string;
+  trace: string;
+  fd: number;
+  role: Awaited<ReturnType<typeof startRole>>;
+}
 /** `db`: each svc its own Redis database, so that two checkouts do not share teams or ledgers */
 async function side(label: string, role: string, db: number, root?: string): Promise<Side> {
   const trace = join(dir, `${label.replaceAll(' ', '-')}.trace`);
@@ -47,12 +52,18 @@ async function marked(s: Side): Promise<void> {
 }
 
 let n = 0;
-const routed = (s: Side, connections: number, calls: number) => load(`${s.role.url}/proxy/people.email.verify`, {
-  calls, connections, method: 'POST', headers: { 'x-svc-token': s.role.token, 'content-type': 'application/json' },
-  body: () => JSON.stringify({ email: `heap${n++}.jane@acme.com` }),
-});
+const routed = (s: Side, connections: number, calls: number) =>
+  load(`${s.role.url}/proxy/people.email.verify`, {
+    calls,
+    connections,
+    method: 'POST',
+    headers: { 'x-svc-token': s.role.token, 'content-type': 'application/json' },
+    body: () => JSON.stringify({ email: `heap${n++}.jane@acme.com` }),
+  });
 
-process.stdout.write(`what routed calls cost the collector (${catalog}; ${redis ? 'Redis' : 'embedded'} storage; ${CALLS} calls at 32 connections, ${Math.round(CALLS / 3)} on one)\n`);
+process.stdout.write(
+  `what routed calls cost the collector (${catalog}; ${redis ? 'Redis' : 'embedded'} storage; ${CALLS} calls at 32 connections, ${Math.round(CALLS / 3)} on one)\n`,
+);
 for (const connections of [32, 1]) {
   const calls = connections === 1 ? Math.round(CALLS / 3) : CALLS;
   const read: GcTotals[] = [];

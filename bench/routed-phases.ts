@@ -29,9 +29,17 @@ const http = await start('forwarder-http', upstream.url);
 const forwarded = (url: string, pid?: number, connections = 1) => forwardedLoad(url, { seconds, connections, server: pid });
 const routed = (round: string, connections = 1) => routedLoad(svc, round, { seconds, connections });
 
-interface Phases { before: number; wait: number; after: number; calls: number }
+interface Phases {
+  before: number;
+  wait: number;
+  after: number;
+  calls: number;
+}
 /** per probed server, the lines of its file read so far */
-const asked = new Map([[svc.pid, 0], [undici.pid, 0]]);
+const asked = new Map([
+  [svc.pid, 0],
+  [undici.pid, 0],
+]);
 /** the probe's sums since it was last asked, per call in µs */
 async function phasesOf(pid: number): Promise<Phases> {
   process.kill(pid, 'SIGUSR2');
@@ -39,7 +47,11 @@ async function phasesOf(pid: number): Promise<Phases> {
   for (let waited = 0; waited < 2000; waited += 20) {
     await new Promise((r) => setTimeout(r, 20));
     let lines: string[] = [];
-    try { lines = readFileSync(file, 'utf8').trim().split('\n'); } catch { continue; }
+    try {
+      lines = readFileSync(file, 'utf8').trim().split('\n');
+    } catch {
+      continue;
+    }
     if (lines.length > asked.get(pid)!) {
       asked.set(pid, lines.length);
       const s = JSON.parse(lines[lines.length - 1]) as Phases;
@@ -58,7 +70,14 @@ await phasesOf(svc.pid);
 await phasesOf(undici.pid);
 
 const us = (r: LoadResult) => 1e6 / r.rps;
-interface Round { direct: number; http: LoadResult; undici: LoadResult; svc: LoadResult; svcPhases: Phases; undiciPhases: Phases }
+interface Round {
+  direct: number;
+  http: LoadResult;
+  undici: LoadResult;
+  svc: LoadResult;
+  svcPhases: Phases;
+  undiciPhases: Phases;
+}
 const rounds: Round[] = [];
 for (let k = 0; k < ROUNDS; k++) {
   const direct = us(await forwarded(upstream.url));
@@ -72,10 +91,32 @@ for (let k = 0; k < ROUNDS; k++) {
 
 const med = (f: (r: Round) => number) => median(rounds.map(f));
 const added = (r: Round, of: LoadResult) => us(of) - r.direct;
-process.stdout.write(`one connection, ${ROUNDS} rounds of ${seconds} s, medians (${catalog}; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()})\n`);
-line('direct to the upstream: mean latency', `${fmt(med((r) => r.direct), 0)} µs`);
-const sides: Array<[string, (r: Round) => LoadResult]> = [['node:http forwarder', (r) => r.http], ['undici dispatch forwarder', (r) => r.undici], ['svc routed call', (r) => r.svc]];
-for (const [label, of] of sides) line(`${label}: added latency`, `${fmt(med((r) => added(r, of(r))), 0)} µs  ${fmt(med((r) => of(r).cpu ?? 0), 0)} µs CPU`);
+process.stdout.write(
+  `one connection, ${ROUNDS} rounds of ${seconds} s, medians (${catalog}; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()})\n`,
+);
+line(
+  'direct to the upstream: mean latency',
+  `${fmt(
+    med((r) => r.direct),
+    0,
+  )} µs`,
+);
+const sides: Array<[string, (r: Round) => LoadResult]> = [
+  ['node:http forwarder', (r) => r.http],
+  ['undici dispatch forwarder', (r) => r.undici],
+  ['svc routed call', (r) => r.svc],
+];
+for (const [label, of] of sides)
+  line(
+    `${label}: added latency`,
+    `${fmt(
+      med((r) => added(r, of(r))),
+      0,
+    )} µs  ${fmt(
+      med((r) => of(r).cpu ?? 0),
+      0,
+    )} µs CPU`,
+  );
 const target = med((r) => added(r, r.svc) / added(r, r.http));
 line("svc added latency / node:http forwarder's (the rounds' own ratios)", `${fmt(target)}x`, '<= 1.5x', target <= 1.5);
 line('  each round', rounds.map((r) => fmt(added(r, r.svc) / added(r, r.http))).join(' '));

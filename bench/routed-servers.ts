@@ -27,9 +27,22 @@ if (role === 'sandbox') {
   // the shape of every verifier of the fixture catalog and of the real catalog's first one planned
   // (leadmagic), so the first child planned serves and each routed call makes exactly one upstream
   // request, as the forwarder does.
-  const body = Buffer.from(JSON.stringify({ address: 'jane@acme.com', verdict: 'ok', status: 'valid', sub_status: '', free_email: false, email: 'jane@acme.com', email_status: 'valid' }));
+  const body = Buffer.from(
+    JSON.stringify({
+      address: 'jane@acme.com',
+      verdict: 'ok',
+      status: 'valid',
+      sub_status: '',
+      free_email: false,
+      email: 'jane@acme.com',
+      email_status: 'valid',
+    }),
+  );
   const server = createServer((req, res) => {
-    req.resume().once('end', () => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }); res.end(body); });
+    req.resume().once('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      res.end(body);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   say({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
@@ -42,12 +55,20 @@ if (role === 'sandbox') {
   const { maxBodyBytes, attemptTimeoutMs } = readConfig({}); // svc's own defaults
   const server = createServer((req, res) => {
     void readJsonNode(req, maxBodyBytes)
-      .then((body) => send(new OutgoingRequest('GET', arg, `/checkco/check?address=${encodeURIComponent((body as { email: string }).email)}`, headers, null), attemptTimeoutMs))
-      .then((child) => {
-        const text = `{"output":${JSON.stringify(child.body)},"raw":${child.text}}`;
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-        res.end(text);
-      }, () => res.destroy());
+      .then((body) =>
+        send(
+          new OutgoingRequest('GET', arg, `/checkco/check?address=${encodeURIComponent((body as { email: string }).email)}`, headers, null),
+          attemptTimeoutMs,
+        ),
+      )
+      .then(
+        (child) => {
+          const text = `{"output":${JSON.stringify(child.body)},"raw":${child.text}}`;
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+          res.end(text);
+        },
+        () => res.destroy(),
+      );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   // a token the calls carry (and the plumbing ignores), so its requests are svc's, byte for byte
@@ -66,24 +87,40 @@ if (role === 'sandbox') {
   const viaDispatch = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     let status = 0;
-    agent.dispatch({ origin: target.origin, path: req.url!, method: req.method as Dispatcher.HttpMethod, headers: req.headers as Record<string, string> }, {
-      onRequestStart() {},
-      onResponseStart(_c, statusCode) { status = statusCode; },
-      onResponseData(_c, chunk) { chunks.push(chunk); },
-      onResponseEnd() { answer(res, status, Buffer.concat(chunks)); },
-      onResponseError() { res.destroy(); },
-    });
+    agent.dispatch(
+      { origin: target.origin, path: req.url!, method: req.method as Dispatcher.HttpMethod, headers: req.headers as Record<string, string> },
+      {
+        onRequestStart() {},
+        onResponseStart(_c, statusCode) {
+          status = statusCode;
+        },
+        onResponseData(_c, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          answer(res, status, Buffer.concat(chunks));
+        },
+        onResponseError() {
+          res.destroy();
+        },
+      },
+    );
   };
   const viaRequest = (req: IncomingMessage, res: ServerResponse) => {
-    void request(`${arg}${req.url}`, { method: req.method as Dispatcher.HttpMethod, headers: req.headers as Record<string, string>, dispatcher: agent })
-      .then(async (up) => answer(res, up.statusCode, Buffer.from(await up.body.arrayBuffer())), () => res.destroy());
+    void request(`${arg}${req.url}`, { method: req.method as Dispatcher.HttpMethod, headers: req.headers as Record<string, string>, dispatcher: agent }).then(
+      async (up) => answer(res, up.statusCode, Buffer.from(await up.body.arrayBuffer())),
+      () => res.destroy(),
+    );
   };
   const keepAlive = new HttpAgent({ keepAlive: true });
   const viaNodeHttp = (req: IncomingMessage, res: ServerResponse) => {
-    const up = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, agent: keepAlive }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
+    const up = httpRequest(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, agent: keepAlive },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     req.pipe(up);
   };

@@ -28,10 +28,16 @@ const forwarder = await start('forwarder-http', upstream.url);
 const svcs = [{ label: 'svc', role: await start('svc', upstream.url) }];
 if (BEFORE) svcs.push({ label: 'svc before', role: await start('svc', upstream.url, BEFORE) });
 
-process.stdout.write(`guard rails against a trivial upstream (${seconds} s runs, ${ROUNDS} rounds; ${catalog}; svc state ${STORAGE}${BEFORE ? `; before: ${BEFORE}` : ''})\n`);
+process.stdout.write(
+  `guard rails against a trivial upstream (${seconds} s runs, ${ROUNDS} rounds; ${catalog}; svc state ${STORAGE}${BEFORE ? `; before: ${BEFORE}` : ''})\n`,
+);
 // the comparison holds only while each routed call makes one upstream request, as the forwarder does
 for (const s of svcs) {
-  const r = await fetch(`${s.role.url}/proxy/people.email.verify`, { method: 'POST', headers: { 'x-svc-token': s.role.token, 'content-type': 'application/json' }, body: '{"email":"probe@acme.com"}' });
+  const r = await fetch(`${s.role.url}/proxy/people.email.verify`, {
+    method: 'POST',
+    headers: { 'x-svc-token': s.role.token, 'content-type': 'application/json' },
+    body: '{"email":"probe@acme.com"}',
+  });
   const tried = ((await r.json()) as { _svc?: { tried?: unknown[] } })._svc?.tried;
   if (r.status !== 200 || tried?.length !== 1) throw new Error(`${s.label}: a routed call made ${tried?.length ?? 'no'} attempts (${r.status}), not one`);
 }
@@ -56,9 +62,15 @@ for (let round = 0; round < ROUNDS; round++) {
 /** the median of each round's own ratio */
 const ratio = (mine: number[], theirs: number[]) => median(mine.map((m, k) => m / theirs[k]));
 line(`upstream itself, ${CONNECTIONS} connections (median)`, `${Math.round(median(rps.direct))} req/s`);
-line(`node:http forwarder, ${CONNECTIONS} connections (median)`, `${Math.round(median(rps.forwarder))} req/s, ${Math.round(median(cpu.forwarder))} µs CPU/call`);
+line(
+  `node:http forwarder, ${CONNECTIONS} connections (median)`,
+  `${Math.round(median(rps.forwarder))} req/s, ${Math.round(median(cpu.forwarder))} µs CPU/call`,
+);
 for (const [i, s] of svcs.entries()) {
-  line(`${s.label} routed calls, ${CONNECTIONS} connections (median)`, `${Math.round(median(rps.svcs[i]))} req/s, ${Math.round(median(cpu.svcs[i]))} µs CPU/call`);
+  line(
+    `${s.label} routed calls, ${CONNECTIONS} connections (median)`,
+    `${Math.round(median(rps.svcs[i]))} req/s, ${Math.round(median(cpu.svcs[i]))} µs CPU/call`,
+  );
   const r = ratio(rps.svcs[i], rps.forwarder);
   line(`  ${s.label} / forwarder (median of the rounds' ratios)`, `${fmt(r)}x`, s.label === 'svc' ? '>= 0.7x' : undefined, r >= 0.7);
 }

@@ -31,11 +31,18 @@ const forwarderRequest = await start('forwarder-request', sandbox.url, dist);
 const childPath = (n: number) => `/checkco/check?address=jane${n}%40acme.com`;
 const direct = (conns = connections) => run(sandbox.url, { connections: conns, path: childPath, headers: { 'x-check-key': keys.checkco } });
 const viaForwarder = (via = forwarder) => run(via.url, { path: childPath, headers: { 'x-check-key': keys.checkco }, server: via.pid });
-const routed = (email: (n: number) => string, conns = connections) => run(`${svc.url}/proxy/people.email.verify`, {
-  connections: conns, method: 'POST', server: svc.pid, headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' }, body: (n) => JSON.stringify({ email: email(n) }),
-});
+const routed = (email: (n: number) => string, conns = connections) =>
+  run(`${svc.url}/proxy/people.email.verify`, {
+    connections: conns,
+    method: 'POST',
+    server: svc.pid,
+    headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
+    body: (n) => JSON.stringify({ email: email(n) }),
+  });
 
-process.stdout.write(`routed-call benchmarks (${connections} connections unless said, ${seconds} s each; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()})\n`);
+process.stdout.write(
+  `routed-call benchmarks (${connections} connections unless said, ${seconds} s each; svc state ${STORAGE === 'memory' ? 'in memory' : storageWords()})\n`,
+);
 await direct(); // warm-ups: JIT and connection pools, for both sides
 await routed((n) => `warm${n}@acme.com`);
 const a = await direct();
@@ -54,7 +61,13 @@ const b = mid(bRuns);
 const b2 = mid(b2Runs);
 const c = mid(cRuns);
 const d = await routed((n) => `nohit-checkco.jane${n}@acme.com`);
-for (const [label, r] of [['(a) direct to the sandbox child', a], ['(b) bare undici forwarder, dispatch (median of 3)', b], ['(b2) bare undici forwarder, request() (median of 3)', b2], ['(c) svc, served by the first child (median of 3)', c], ['(d) svc, second child after a miss', d]] as const) {
+for (const [label, r] of [
+  ['(a) direct to the sandbox child', a],
+  ['(b) bare undici forwarder, dispatch (median of 3)', b],
+  ['(b2) bare undici forwarder, request() (median of 3)', b2],
+  ['(c) svc, served by the first child (median of 3)', c],
+  ['(d) svc, second child after a miss', d],
+] as const) {
   line(label, `${Math.round(r.rps)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms${r.cpu === null ? '' : `  ${Math.round(r.cpu)} µs CPU/req`}`);
 }
 line('(c) throughput / (b)', `${fmt(c.rps / b.rps)}x`, '>= 0.8x', c.rps / b.rps >= 0.8);

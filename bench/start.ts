@@ -22,7 +22,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-start-'));
 // `npm start` without npm: `node <flags> bin/start.js`, which checks the compiled server is fresh, then runs it
 const npmStart = npmStartArgs();
 /** the floor: node itself starting a server that answers /meta */
-const BARE = "require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.env.PORT), '127.0.0.1', function () { process.stderr.write('listening on http://127.0.0.1:' + this.address().port + '\\n'); })";
+const BARE =
+  "require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.env.PORT), '127.0.0.1', function () { process.stderr.write('listening on http://127.0.0.1:' + this.address().port + '\\n'); })";
 const BEFORE = process.env.BENCH_BEFORE;
 const STARTS: Record<string, { cmd: string[]; cwd: string }> = {
   'npm start': { cmd: ['npm', 'start', '--silent'], cwd: ROOT },
@@ -67,17 +68,33 @@ function rssMb(pid: number): number {
   return kb / 1024;
 }
 
-interface Start { ms: number; cpuMs: number | null; rssMeta: number; rssReads: number; rssRouted: number | null }
+interface Start {
+  ms: number;
+  cpuMs: number | null;
+  rssMeta: number;
+  rssReads: number;
+  rssRouted: number | null;
+}
 /** a sandbox serving every provider of the catalog, and the environment pointing svc at it */
-interface Upstream { env: Record<string, string> }
+interface Upstream {
+  env: Record<string, string>;
+}
 
 /** `routed` calls to people.email.verify, each for a new address (identical calls would be merged) */
 async function routedCalls(base: string, calls: number): Promise<void> {
-  const r = await fetch(`${base}/admin/teams`, { method: 'POST', headers: { 'x-svc-admin': ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench', credit_usd: 1_000 }) });
+  const r = await fetch(`${base}/admin/teams`, {
+    method: 'POST',
+    headers: { 'x-svc-admin': ADMIN, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', credit_usd: 1_000 }),
+  });
   if (r.status !== 201) throw new Error(`team not made: ${r.status} ${await r.text()}`);
   const { token } = (await r.json()) as { token: string };
   for (let i = 0; i < calls; i++) {
-    const call = await fetch(`${base}/proxy/people.email.verify`, { method: 'POST', headers: { 'x-svc-token': token, 'content-type': 'application/json' }, body: JSON.stringify({ email: `jane${i}@acme.com` }) });
+    const call = await fetch(`${base}/proxy/people.email.verify`, {
+      method: 'POST',
+      headers: { 'x-svc-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `jane${i}@acme.com` }),
+    });
     if (!call.ok) throw new Error(`routed call answered ${call.status}: ${await call.text()}`);
     await call.arrayBuffer();
   }
@@ -87,7 +104,15 @@ async function startOnce(how: How, dist: string, upstream: Upstream | null): Pro
   const [cmd, ...args] = STARTS[how].cmd;
   const t0 = performance.now();
   const routes = upstream !== null && SERVERS.includes(how);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: dist, SVC_SECRET: 'bench', ...(routes ? { ...upstream.env, SVC_ADMIN_TOKEN: ADMIN } : {}) };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: '0',
+    SVC_STORAGE: 'memory:',
+    SVC_DIST_DIR: dist,
+    SVC_SECRET: 'bench',
+    ...(routes ? { ...upstream.env, SVC_ADMIN_TOKEN: ADMIN } : {}),
+  };
   const child = spawn(cmd, args, { cwd: STARTS[how].cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -122,7 +147,8 @@ async function measure(label: string, dist: string, rssTarget: number, upstream:
   for (const how of hows) {
     line(`${label}: ${how} to first /meta (median of 5)`, `${fmt(ms(how), 0)} ms`, how === 'npm start' ? '<= 450 ms' : undefined, ms(how) <= 450);
     const cpus = runs[how].flatMap((r) => (r.cpuMs === null ? [] : [r.cpuMs]));
-    if (cpus.length) line(`${label}: ${how} CPU to first /meta (median, range)`, `${fmt(median(cpus), 0)} ms (${fmt(Math.min(...cpus), 0)}-${fmt(Math.max(...cpus), 0)})`);
+    if (cpus.length)
+      line(`${label}: ${how} CPU to first /meta (median, range)`, `${fmt(median(cpus), 0)} ms (${fmt(Math.min(...cpus), 0)}-${fmt(Math.max(...cpus), 0)})`);
   }
   line(`${label}: node start / bare node:http start`, `${fmt(ms('node') / ms('bare'))}x`);
   for (const how of [...SERVERS, 'bare']) {
@@ -141,7 +167,9 @@ if (real.errors.length) throw new Error(real.errors.join('\n'));
 const realDist = distWith(join(tmp, 'real'));
 const runtime = loadRuntime(realDist);
 const sandbox = await startRole('sandbox', '', realDist, { storage: 'memory' });
-await measure(`real catalog (${real.operations} ops)`, realDist, 80, { env: sandboxEnv(runtime, sandbox.url, sandbox.keys as unknown as Record<string, string>) });
+await measure(`real catalog (${real.operations} ops)`, realDist, 80, {
+  env: sandboxEnv(runtime, sandbox.url, sandbox.keys as unknown as Record<string, string>),
+});
 stopRoles();
 const genSrc = join(tmp, 'gen-src');
 generateCatalog(genSrc, 500);

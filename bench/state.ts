@@ -21,7 +21,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const connections = 50;
 type Started = Record<string, string> & { pid: number };
 
-const start = (role: string, arg: string, dist: string, storage = 'memory:', env?: Record<string, string>): Promise<Started> => startRole(role, arg, dist, { storage, env });
+const start = (role: string, arg: string, dist: string, storage = 'memory:', env?: Record<string, string>): Promise<Started> =>
+  startRole(role, arg, dist, { storage, env });
 
 const servers: OwnRedis[] = [await ownRedis('off'), await ownRedis('always')];
 const [REDIS, REDIS_AOF] = servers.map((s) => s.url(0));
@@ -51,8 +52,11 @@ let batch = 0;
 const routed = (svc: Started, conns = connections) => {
   const tag = `b${batch++}`; // a fresh subject per request: nothing merges, every call is charged
   return load(`${svc.url}/proxy/people.email.verify`, {
-    seconds, connections: conns, method: 'POST',
-    headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' }, body: (n) => JSON.stringify({ email: `${tag}.jane${n}@acme.com` }),
+    seconds,
+    connections: conns,
+    method: 'POST',
+    headers: { 'x-svc-token': svc.token, 'content-type': 'application/json' },
+    body: (n) => JSON.stringify({ email: `${tag}.jane${n}@acme.com` }),
   });
 };
 
@@ -60,9 +64,18 @@ const routed = (svc: Started, conns = connections) => {
 type Path = { self: number; sandbox: number; svc: number; redis: number };
 const cpuNow = (svcPids: number[], redis: number | null): Path => {
   const self = process.cpuUsage();
-  return { self: self.user + self.system, sandbox: cpuUs(sandbox.pid) ?? 0, svc: svcPids.reduce((sum, pid) => sum + (cpuUs(pid) ?? 0), 0), redis: redis === null ? 0 : (cpuUs(redis) ?? 0) };
+  return {
+    self: self.user + self.system,
+    sandbox: cpuUs(sandbox.pid) ?? 0,
+    svc: svcPids.reduce((sum, pid) => sum + (cpuUs(pid) ?? 0), 0),
+    redis: redis === null ? 0 : (cpuUs(redis) ?? 0),
+  };
 };
-async function measured(svcPids: number[], redis: number | null, run: () => Promise<LoadResult[]>): Promise<{ rps: number; path: Path; results: LoadResult[] }> {
+async function measured(
+  svcPids: number[],
+  redis: number | null,
+  run: () => Promise<LoadResult[]>,
+): Promise<{ rps: number; path: Path; results: LoadResult[] }> {
   const before = cpuNow(svcPids, redis);
   const results = await run();
   const after = cpuNow(svcPids, redis);
@@ -73,7 +86,9 @@ async function measured(svcPids: number[], redis: number | null, run: () => Prom
 }
 
 const load0 = loadavg()[0];
-process.stdout.write(`routed throughput per state backend (${connections} connections, ${seconds} s a run, medians of 3 alternating rounds; load average ${load0.toFixed(1)})\n`);
+process.stdout.write(
+  `routed throughput per state backend (${connections} connections, ${seconds} s a run, medians of 3 alternating rounds; load average ${load0.toFixed(1)})\n`,
+);
 for (const svc of [...Object.values(svcs), second]) await routed(svc); // warm-ups
 const redisOf = { memory: null, embedded: null, embeddedSynced: null, redis: REDIS_PID, redisAof: REDIS_AOF_PID };
 type Name = keyof typeof svcs;
@@ -90,7 +105,13 @@ const pathText = ({ self, sandbox: sb, svc, redis }: Path) => {
   const total = self + sb + svc + redis;
   return `CPU µs/call: svc ${Math.round(svc)}, redis-server ${Math.round(redis)}, sandbox ${Math.round(sb)}, load generator ${Math.round(self)}; all ${Math.round(total)} (2 cores: at most ${Math.round(2e6 / total)} calls/s)`;
 };
-for (const [label, x] of [['memory', m], ['embedded (durable files)', e], ['embedded, each write synced', es], ['redis (no AOF)', r], ['redis (appendfsync always)', ra]] as const) {
+for (const [label, x] of [
+  ['memory', m],
+  ['embedded (durable files)', e],
+  ['embedded, each write synced', es],
+  ['redis (no AOF)', r],
+  ['redis (appendfsync always)', ra],
+] as const) {
   const one = x.results[0];
   line(`svc on ${label}`, `${Math.round(x.rps)} req/s  p50 ${one.p50} ms  p99 ${one.p99} ms`);
   process.stdout.write(`  ${pathText(x.path)}\n`);
@@ -129,11 +150,18 @@ async function moneyPath(state: State, redis: number | null, steps: (teamId: num
   const { team } = (await state.createTeam(`money ${randomUUID()}`, 1_000_000_000_000))!;
   let next = 0;
   const before = cpuNow([], redis);
-  await Promise.all(Array.from({ length: 50 }, async () => { while (next < ATTEMPTS) await steps(team.id, next++); }));
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < ATTEMPTS) await steps(team.id, next++);
+    }),
+  );
   const after = cpuNow([], redis);
   return { svc: (after.self - before.self) / ATTEMPTS, redis: (after.redis - before.redis) / ATTEMPTS };
 }
-for (const [label, storage, pid] of [['memory', { kind: 'memory' as const }, null], ['redis (no AOF)', { kind: 'redis' as const, url: REDIS }, REDIS_PID]] as const) {
+for (const [label, storage, pid] of [
+  ['memory', { kind: 'memory' as const }, null],
+  ['redis (no AOF)', { kind: 'redis' as const, url: REDIS }, REDIS_PID],
+] as const) {
   const state = await createState({ storage, dataDir: tmpdir(), secret: 'bench' });
   const spending = new Spending(state);
   const was: Array<{ svc: number; redis: number }> = [];
@@ -158,7 +186,14 @@ for (const fsync of ['off', 'everysec', 'always'] as Fsync[]) {
   const state = await createState({ storage: { kind: 'redis', url: server.url(0) }, dataDir: tmpdir(), secret: 'bench' });
   const t0 = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: 50 }, async () => { while (next < POSTS) { next++; await state.atomics.post('bench', { kind: 'credit', amount_micro: 1 }); } }));
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < POSTS) {
+        next++;
+        await state.atomics.post('bench', { kind: 'credit', amount_micro: 1 });
+      }
+    }),
+  );
   const s = (performance.now() - t0) / 1000;
   line(`ledger posts/s, appendfsync ${fsync === 'off' ? '(no AOF)' : fsync}`, `${Math.round(POSTS / s)}`);
   await state.close();

@@ -29,13 +29,17 @@ export function evidenceMarkdown(providers: ProviderSrc[]): string[] {
   const total = count(all);
   const factsOf = (k: 'base_url' | 'auth') => providers.filter((p) => p.facts?.[k]).length;
   const lines = [
-    '', '## Prices and facts: who states them', '',
+    '',
+    '## Prices and facts: who states them',
+    '',
     'Per provider, who states the price of each routed child (docs/catalog-format.md, "Prices and their evidence"):',
-    '**documented** quotes the provider\'s own page or repository, **third-party** quotes someone else, **estimated**',
+    "**documented** quotes the provider's own page or repository, **third-party** quotes someone else, **estimated**",
     'is stated by nobody and says what it assumes. "Dollar rate" says whether a credit\'s price in USD is stated too, for',
-    'documented and third-party prices in credits. "Base URL" and "auth" say where those facts are stated.', '',
+    'documented and third-party prices in credits. "Base URL" and "auth" say where those facts are stated.',
+    '',
     `Routed children: ${all.length}; documented ${total.documented}, third-party ${total.third_party}, estimated ${total.estimated}.`,
-    `Providers whose base URL is stated: ${factsOf('base_url')} of ${providers.length}; whose auth is stated: ${factsOf('auth')} of ${providers.length}.`, '',
+    `Providers whose base URL is stated: ${factsOf('base_url')} of ${providers.length}; whose auth is stated: ${factsOf('auth')} of ${providers.length}.`,
+    '',
     '| provider | routed children | documented | third-party | estimated | dollar rate | conflicting sources | base URL | auth | still unknown |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
@@ -43,7 +47,9 @@ export function evidenceMarkdown(providers: ProviderSrc[]): string[] {
     const c = count(children);
     const conflicts = children.reduce((n, o) => n + (o.cost?.conflict?.length ?? 0), 0);
     const unknown = children.filter((o) => !o.cost || o.cost.source === 'estimated').map((o) => o.id.slice(p.service.length + 1));
-    lines.push(`| ${p.service} | ${children.length} | ${c.documented} | ${c.third_party} | ${c.estimated} | ${dollarRate(children)} | ${conflicts || '–'} | ${fact(p.facts?.base_url)} | ${fact(p.facts?.auth)} | ${unknown.length ? unknown.join(', ') : '–'} |`);
+    lines.push(
+      `| ${p.service} | ${children.length} | ${c.documented} | ${c.third_party} | ${c.estimated} | ${dollarRate(children)} | ${conflicts || '–'} | ${fact(p.facts?.base_url)} | ${fact(p.facts?.auth)} | ${unknown.length ? unknown.join(', ') : '–'} |`,
+    );
   }
   return lines;
 }

@@ -28,10 +28,11 @@ export function coverageMarkdown(entries: CatalogEntry[], runtime: RuntimeCatalo
   const lines = [`<!-- ${GENERATED} -->`, '# Coverage of routed capabilities', ''];
   lines.push(
     '"Children that bill a miss" counts the children charged for a miss by their provider\'s pricing (a contract miss',
-    'the provider bills as an answer included); the seed\'s',
+    "the provider bills as an answer included); the seed's",
     'figure stands beside ours. "A call no child serves pays" is the router\'s rule for the capability',
-    '(docs/routing.md, "Misses").', '',
-    '| capability | children | price per hit (USD) | children that bill a miss | the seed\'s figure | a call no child serves pays | why ours differs from the seed |',
+    '(docs/routing.md, "Misses").',
+    '',
+    "| capability | children | price per hit (USD) | children that bill a miss | the seed's figure | a call no child serves pays | why ours differs from the seed |",
     '|---|---|---|---|---|---|---|',
   );
   for (const r of routed) {
@@ -40,11 +41,21 @@ export function coverageMarkdown(entries: CatalogEntry[], runtime: RuntimeCatalo
     const prices = plan.map((p) => p.usd_per_hit).filter((u): u is number => u !== null);
     const ours = `${plan.filter((p) => billing(p.endpoint_id)).length} of ${plan.length}`;
     const [seed, why] = seedColumns(cap, ours);
-    lines.push(`| ${r.endpoint.capability} | ${plan.length} | ${prices.length ? `${Math.min(...prices)} – ${Math.max(...prices)}` : '–'} | ${ours} | ${seed} | ${unservedPays(cap)} | ${why} |`);
+    lines.push(
+      `| ${r.endpoint.capability} | ${plan.length} | ${prices.length ? `${Math.min(...prices)} – ${Math.max(...prices)}` : '–'} | ${ours} | ${seed} | ${unservedPays(cap)} | ${why} |`,
+    );
   }
   lines.push(...evidenceMarkdown(providers));
   for (const r of routed) {
-    lines.push('', `## ${r.endpoint.capability}`, '', r.endpoint.summary, '', '| child | provider | price | USD per hit | bills a miss | stated by |', '|---|---|---|---|---|---|');
+    lines.push(
+      '',
+      `## ${r.endpoint.capability}`,
+      '',
+      r.endpoint.summary,
+      '',
+      '| child | provider | price | USD per hit | bills a miss | stated by |',
+      '|---|---|---|---|---|---|',
+    );
     for (const p of r.routing!.plan) {
       const e = byId.get(p.endpoint_id)!;
       const c = e.cost;

@@ -15,15 +15,35 @@ export async function emitCatalog(r: Resolved, out: string, sourceHash: string, 
   const dirs = new Set<string>();
   const write = (rel: string, data: unknown) => {
     const path = join(tmp, rel);
-    if (!dirs.has(dirname(path))) { mkdirSync(dirname(path), { recursive: true }); dirs.add(dirname(path)); }
+    if (!dirs.has(dirname(path))) {
+      mkdirSync(dirname(path), { recursive: true });
+      dirs.add(dirname(path));
+    }
     const text = typeof data === 'string' ? data : JSON.stringify(data);
     if (rel !== '.source-hash' && rel !== 'manifest.json') hash.update(rel).update('\0').update(text).update('\0');
     writeFileSync(path, text);
   };
-  write('platforms.json', { platforms: r.platforms, hints: ['GET /catalog/platforms/{slug} lists one shelf by capability', 'GET /catalog/search?q=… finds operations (svc search WORDS in a terminal)'] });
+  write('platforms.json', {
+    platforms: r.platforms,
+    hints: ['GET /catalog/platforms/{slug} lists one shelf by capability', 'GET /catalog/search?q=… finds operations (svc search WORDS in a terminal)'],
+  });
   for (const s of r.shelves) {
-    write(`platforms/${s.slug}.json`, { slug: s.slug, label: s.label, description: s.description, capabilities: s.capabilities, hidden_count: s.hidden_count, hints: shelfHints(s.slug, s.hidden_count, false) });
-    write(`platforms/${s.slug}.all.json`, { slug: s.slug, label: s.label, description: s.description, capabilities: s.all, hidden_count: s.hidden_count, hints: shelfHints(s.slug, s.hidden_count, true) });
+    write(`platforms/${s.slug}.json`, {
+      slug: s.slug,
+      label: s.label,
+      description: s.description,
+      capabilities: s.capabilities,
+      hidden_count: s.hidden_count,
+      hints: shelfHints(s.slug, s.hidden_count, false),
+    });
+    write(`platforms/${s.slug}.all.json`, {
+      slug: s.slug,
+      label: s.label,
+      description: s.description,
+      capabilities: s.all,
+      hidden_count: s.hidden_count,
+      hints: shelfHints(s.slug, s.hidden_count, true),
+    });
   }
   let n = 0;
   for (const e of r.entries) {

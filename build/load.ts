@@ -56,7 +56,10 @@ export function displayPath(path: string): string {
 
 function yamlFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 export function loadCatalog(root: string, only?: Set<string>): LoadedCatalog {
@@ -73,7 +76,10 @@ export function loadCatalog(root: string, only?: Set<string>): LoadedCatalog {
     // every file is a mapping at the top; an empty file or a bare list is one error, not a crash later
     if (!isMap(doc.contents)) {
       const { line, col } = lines.linePos(doc.contents?.range?.[0] ?? 0);
-      syntaxErrors.push({ pos: { file, line, col }, message: doc.contents ? 'expected a mapping (key: value lines) at the top of the file' : 'the file is empty' });
+      syntaxErrors.push({
+        pos: { file, line, col },
+        message: doc.contents ? 'expected a mapping (key: value lines) at the top of the file' : 'the file is empty',
+      });
       return null;
     }
     return positioned<T>(file, doc, lines);
@@ -82,20 +88,24 @@ export function loadCatalog(root: string, only?: Set<string>): LoadedCatalog {
   const examples = new Map<string, { file: string; text: string }>();
   const exDir = join(root, 'examples');
   if (existsSync(exDir)) {
-    for (const f of readdirSync(exDir).filter((f) => f.endsWith('.json')).sort()) {
+    for (const f of readdirSync(exDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       examples.set(f.slice(0, -'.json'.length), { file: displayPath(join(exDir, f)), text: readFileSync(join(exDir, f), 'utf8') });
     }
   }
-  const providerPaths = yamlFiles(join(root, 'providers')).filter(
-    (p) => !only || only.has(basename(p, '.yaml')),
-  );
+  const providerPaths = yamlFiles(join(root, 'providers')).filter((p) => !only || only.has(basename(p, '.yaml')));
   const providers = providerPaths.map((p) => read<ProviderSrc>(p));
   return {
     root,
     platforms: existsSync(platformsPath) ? read(platformsPath) : null,
     finder: existsSync(join(root, 'finder.yaml')) ? read(join(root, 'finder.yaml')) : null,
-    capabilities: yamlFiles(join(root, 'capabilities')).map((p) => read<CapabilitySrc>(p)).filter((x) => x !== null),
-    vocabularies: yamlFiles(join(root, 'vocabulary')).map((p) => read<VocabularyFileSrc>(p)).filter((x) => x !== null),
+    capabilities: yamlFiles(join(root, 'capabilities'))
+      .map((p) => read<CapabilitySrc>(p))
+      .filter((x) => x !== null),
+    vocabularies: yamlFiles(join(root, 'vocabulary'))
+      .map((p) => read<VocabularyFileSrc>(p))
+      .filter((x) => x !== null),
     providers: providers.filter((x) => x !== null),
     unreadable: new Set(providerPaths.filter((_, i) => providers[i] === null).map((p) => basename(p, '.yaml'))),
     examples,

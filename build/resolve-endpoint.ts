@@ -5,9 +5,18 @@ import { passThroughTemplate } from '../language/call-template.ts';
 export function costOut(c: CostSrc | null): CostOut | null {
   if (!c) return null;
   return {
-    type: c.type, value: c.value, currency: c.currency, per: c.per ?? 1, unit: c.unit,
-    source: c.source, evidence: c.evidence ?? null, conflict: c.conflict ?? [], usd_evidence: c.usd_evidence ?? null,
-    assumed: c.assumed ?? null, note: c.note ?? null, usd: c.usd,
+    type: c.type,
+    value: c.value,
+    currency: c.currency,
+    per: c.per ?? 1,
+    unit: c.unit,
+    source: c.source,
+    evidence: c.evidence ?? null,
+    conflict: c.conflict ?? [],
+    usd_evidence: c.usd_evidence ?? null,
+    assumed: c.assumed ?? null,
+    note: c.note ?? null,
+    usd: c.usd,
     ...(c.rows_per_unit ? { rows_per_unit: c.rows_per_unit } : {}),
     ...(c.min_units ? { min_units: c.min_units } : {}),
     ...(c.reported_charge ? { reported_charge: c.reported_charge } : {}),
@@ -29,8 +38,9 @@ export function inputOut(input: InputSrc): InputSrc {
   for (const group of ['body', 'queryParams', 'pathParams'] as const) {
     const params = input[group];
     if (!params) continue;
-    out[group] = Object.fromEntries(Object.entries(params).map(([name, { type, required, ...rest }]) =>
-      [name, { type, required: required ?? group === 'pathParams', ...rest }]));
+    out[group] = Object.fromEntries(
+      Object.entries(params).map(([name, { type, required, ...rest }]) => [name, { type, required: required ?? group === 'pathParams', ...rest }]),
+    );
   }
   return out;
 }
@@ -53,9 +63,13 @@ export function platformEligible(op: OperationSrc, provider: ProviderSrc): boole
 
 /** why the platform key may not serve it, when it may not */
 function platformBlocked(op: OperationSrc, provider: ProviderSrc): string {
-  return op.platform_blocked ?? provider.defaults?.platform_blocked ?? (readsKeysAccount(op, provider)
-    ? 'Reports on the account of the key it is called with, so it runs on your own key only (add one with POST /teams/me/keys/{provider}).'
-    : 'Needs the caller\'s own key.');
+  return (
+    op.platform_blocked ??
+    provider.defaults?.platform_blocked ??
+    (readsKeysAccount(op, provider)
+      ? 'Reports on the account of the key it is called with, so it runs on your own key only (add one with POST /teams/me/keys/{provider}).'
+      : "Needs the caller's own key.")
+  );
 }
 
 export interface EndpointContext {

@@ -1,7 +1,19 @@
 // Validated sources -> everything dist/catalog holds. Pure; deterministic (same input, same output).
 import type { LoadedCatalog } from './load.ts';
 import type {
-  CapabilityDoc, CapabilitySrc, CatalogEntry, CostOut, EndpointOut, FinderSrc, Manifest, OperationRuntime, PlatformSrc, RoutingBlock, RuntimeCatalog, SearchRow, VocabularyFileSrc,
+  CapabilityDoc,
+  CapabilitySrc,
+  CatalogEntry,
+  CostOut,
+  EndpointOut,
+  FinderSrc,
+  Manifest,
+  OperationRuntime,
+  PlatformSrc,
+  RoutingBlock,
+  RuntimeCatalog,
+  SearchRow,
+  VocabularyFileSrc,
 } from '../language/types.ts';
 import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
@@ -32,16 +44,32 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
   const ops: Child[] = [];
   const runtime: RuntimeCatalog = { providers: {}, operations: {}, capabilities: {} };
   for (const { data: p } of cat.providers) {
-    runtime.providers[p.service] = { service: p.service, display_name: p.display_name, base_url: p.base_url, auth: p.auth, ...(p.errors ? { errors: p.errors } : {}) };
+    runtime.providers[p.service] = {
+      service: p.service,
+      display_name: p.display_name,
+      base_url: p.base_url,
+      auth: p.auth,
+      ...(p.errors ? { errors: p.errors } : {}),
+    };
     for (const src of p.operations) {
       const ex = example(src.id);
       const endpoint = resolveEndpoint(src, { provider: p, platforms, capabilities, hasExample: ex !== undefined });
       const rt: OperationRuntime = {
-        endpoint_id: src.id, provider: p.service, method: src.method, path: src.path, input: src.input,
-        cost: endpoint.cost, price_micro: priceMicro(endpoint.cost), bills_miss: src.bills_miss ?? src.cost?.type === 'per_call',
+        endpoint_id: src.id,
+        provider: p.service,
+        method: src.method,
+        path: src.path,
+        input: src.input,
+        cost: endpoint.cost,
+        price_micro: priceMicro(endpoint.cost),
+        bills_miss: src.bills_miss ?? src.cost?.type === 'per_call',
         ...(src.bills_contract_miss ? { bills_contract_miss: true as const } : {}),
-        miss: src.miss ?? null, async: src.async ?? null, platform_eligible: endpoint.platform_eligible,
-        body_allowlist: src.body_allowlist ?? false, strict_query: src.strict_query ?? false, strict_body: src.strict_body ?? false,
+        miss: src.miss ?? null,
+        async: src.async ?? null,
+        platform_eligible: endpoint.platform_eligible,
+        body_allowlist: src.body_allowlist ?? false,
+        strict_query: src.strict_query ?? false,
+        strict_body: src.strict_body ?? false,
         example: ex ?? null,
         ...(src.cost?.type === 'per_result' ? { page_size: resolvePageSize(src) } : {}),
         ...(src.serves ? { serves: src.serves, accepts: src.accepts, request: src.request } : {}),
@@ -108,12 +136,32 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
 
   const termsOf = new Map(ops.filter((o) => o.op.terms).map((o) => [o.op.id, o.op.terms!]));
   const searchRows: SearchRow[] = entries.map(({ endpoint: e }) => ({
-    endpoint_id: e.id, name: e.name, summary: e.summary, provider: e.provider, provider_display: e.provider_display,
-    capability: e.capability, kind: e.kind, usd: e.cost?.usd ?? null, ...(termsOf.has(e.id) ? { terms: termsOf.get(e.id) } : {}),
+    endpoint_id: e.id,
+    name: e.name,
+    summary: e.summary,
+    provider: e.provider,
+    provider_display: e.provider_display,
+    capability: e.capability,
+    kind: e.kind,
+    usd: e.cost?.usd ?? null,
+    ...(termsOf.has(e.id) ? { terms: termsOf.get(e.id) } : {}),
   }));
-  const searchCapabilities: CapabilityDoc[] = [...[...capabilities.values()].flatMap((c) => (c.vocabulary ? [{
-    capability: c.capability, description: c.description, identity: c.identity, output: Object.keys(c.output), vocabulary: c.vocabulary,
-  }] : [])), ...cat.vocabularies.map(({ data: v }) => unroutedDoc(v))].sort((a, b) => a.capability.localeCompare(b.capability));
+  const searchCapabilities: CapabilityDoc[] = [
+    ...[...capabilities.values()].flatMap((c) =>
+      c.vocabulary
+        ? [
+            {
+              capability: c.capability,
+              description: c.description,
+              identity: c.identity,
+              output: Object.keys(c.output),
+              vocabulary: c.vocabulary,
+            },
+          ]
+        : [],
+    ),
+    ...cat.vocabularies.map(({ data: v }) => unroutedDoc(v)),
+  ].sort((a, b) => a.capability.localeCompare(b.capability));
   const { platformRows, shelfList } = shelves(entries, [...platforms.values()]);
 
   const manifest: Omit<Manifest, 'hash'> = {
@@ -123,7 +171,21 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
     capabilities: capabilities.size,
     platforms: platforms.size,
   };
-  return { manifest, platforms: platformRows, shelves: shelfList, entries, searchRows, searchCapabilities, finder: cat.finder?.data ?? { acts: [], openers: [] }, runtime, coverage: coverageMarkdown(entries, runtime, cat.providers.map((p) => p.data)) };
+  return {
+    manifest,
+    platforms: platformRows,
+    shelves: shelfList,
+    entries,
+    searchRows,
+    searchCapabilities,
+    finder: cat.finder?.data ?? { acts: [], openers: [] },
+    runtime,
+    coverage: coverageMarkdown(
+      entries,
+      runtime,
+      cat.providers.map((p) => p.data),
+    ),
+  };
 }
 
 /** The days a price's words were read. */
@@ -134,14 +196,23 @@ function evidenceRead(c: CostOut | null): string[] {
 /** An unrouted capability has no contract: any one thing the caller may bring identifies the subject, and what they get is what its words name. */
 function unroutedDoc(v: VocabularyFileSrc): CapabilityDoc {
   const has = Object.keys(v.vocabulary.has);
-  return { capability: v.capability, description: v.description, identity: has.map((f) => [f]), output: Object.keys(v.vocabulary.gets), vocabulary: v.vocabulary };
+  return {
+    capability: v.capability,
+    description: v.description,
+    identity: has.map((f) => [f]),
+    output: Object.keys(v.vocabulary.gets),
+    vocabulary: v.vocabulary,
+  };
 }
 
 /** Deterministic: SOURCE_DATE_EPOCH when set, else the newest date the catalog itself carries. */
 function builtAt(entries: CatalogEntry[]): string {
   const epoch = process.env.SOURCE_DATE_EPOCH;
   if (epoch) return new Date(Number(epoch) * 1000).toISOString();
-  const dates = entries.flatMap((e) => [e.endpoint.verified, e.endpoint.added, ...evidenceRead(e.endpoint.cost)]).filter((d): d is string => Boolean(d)).sort();
+  const dates = entries
+    .flatMap((e) => [e.endpoint.verified, e.endpoint.added, ...evidenceRead(e.endpoint.cost)])
+    .filter((d): d is string => Boolean(d))
+    .sort();
   return `${dates.pop() ?? '1970-01-01'}T00:00:00.000Z`;
 }
 
@@ -149,8 +220,16 @@ function builtAt(entries: CatalogEntry[]): string {
 function hintsFor(e: EndpointOut, siblings: EndpointOut[], viaRoute?: EndpointOut, cli?: string): string[] {
   const hints = [`Run it: ${e.call_template}`];
   if (cli && !viaRoute) hints.push(`From a terminal: ${cli}`);
-  if (viaRoute) hints.push(`Routed, with fall-through across ${viaRoute.routed_children?.length ?? 0} providers: GET /catalog/endpoints/${viaRoute.id}${cli ? `, or from a terminal: ${cli}` : ''}`);
-  const cheaper = siblings.filter((s) => s.kind !== 'routed' && s.cost?.usd !== null && s.cost?.usd !== undefined).sort((a, b) => a.cost!.usd! - b.cost!.usd!)[0];
-  if (cheaper) hints.push(`Sibling: GET /catalog/endpoints/${cheaper.id} (${cheaper.provider_display}, $${cheaper.cost!.usd} per ${cheaper.cost!.unit}; svc show ${cheaper.id})`);
+  if (viaRoute)
+    hints.push(
+      `Routed, with fall-through across ${viaRoute.routed_children?.length ?? 0} providers: GET /catalog/endpoints/${viaRoute.id}${cli ? `, or from a terminal: ${cli}` : ''}`,
+    );
+  const cheaper = siblings
+    .filter((s) => s.kind !== 'routed' && s.cost?.usd !== null && s.cost?.usd !== undefined)
+    .sort((a, b) => a.cost!.usd! - b.cost!.usd!)[0];
+  if (cheaper)
+    hints.push(
+      `Sibling: GET /catalog/endpoints/${cheaper.id} (${cheaper.provider_display}, $${cheaper.cost!.usd} per ${cheaper.cost!.unit}; svc show ${cheaper.id})`,
+    );
   return hints;
 }

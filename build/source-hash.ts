@@ -6,8 +6,10 @@ import { dirname, join, relative } from 'node:path';
 
 function files(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
   return walk(path);
 }
 
@@ -15,7 +17,11 @@ function files(path: string): string[] {
 export function sourceHash(inputs: string[]): string {
   const h = createHash('sha256');
   inputs.forEach((input, i) => {
-    for (const f of files(input)) h.update(`${i}:${relative(input, f)}`).update('\0').update(readFileSync(f)).update('\0');
+    for (const f of files(input))
+      h.update(`${i}:${relative(input, f)}`)
+        .update('\0')
+        .update(readFileSync(f))
+        .update('\0');
   });
   return h.digest('hex').slice(0, 16);
 }

@@ -31,12 +31,17 @@ export function priceEvidenceErrors(op: OperationSrc, at: At, provider: Provider
     err(`cost.source ${c.source} needs cost.evidence {url, quote, read}: the words that state the price, where, and the day they were read`, 'source');
     return errs;
   }
-  if (c.source === 'documented' && c.evidence.by) err(`cost.evidence.by '${c.evidence.by}': documented means the provider's own words; words by someone else are source third_party`, 'evidence', 'by');
+  if (c.source === 'documented' && c.evidence.by)
+    err(`cost.evidence.by '${c.evidence.by}': documented means the provider's own words; words by someone else are source third_party`, 'evidence', 'by');
   if (c.source === 'third_party' && !c.evidence.by) err('cost.source third_party needs cost.evidence.by: who states the price', 'evidence');
-  if (c.type !== 'free' && !quoteNames(c.evidence.quote, c.value)) err(`cost.evidence.quote does not name the price's figure ${c.value}: quote the words that state it`, 'evidence', 'quote');
+  if (c.type !== 'free' && !quoteNames(c.evidence.quote, c.value))
+    err(`cost.evidence.quote does not name the price's figure ${c.value}: quote the words that state it`, 'evidence', 'quote');
   // the charge is stated in credits; what a credit costs in dollars is a second fact
   if (c.type !== 'free' && c.usd !== null && !inDollars(c.currency) && !c.usd_evidence && !c.assumed) {
-    err(`cost.usd: a price in ${c.currency} needs cost.usd_evidence (the words that state a ${c.currency} unit's dollar price) or cost.assumed (the rate assumed)`, 'usd');
+    err(
+      `cost.usd: a price in ${c.currency} needs cost.usd_evidence (the words that state a ${c.currency} unit's dollar price) or cost.assumed (the rate assumed)`,
+      'usd',
+    );
   }
   return errs;
 }
@@ -52,7 +57,8 @@ function authWords(auth: ProviderSrc['auth']): string[] {
 }
 
 function factEvidence(e: EvidenceSrc & { source: string }, err: (m: string, ...p: Array<string | number>) => void, key: string): void {
-  if (e.source === 'documented' && e.by) err(`facts.${key}.by '${e.by}': documented means the provider's own words; someone else's are source third_party`, key, 'by');
+  if (e.source === 'documented' && e.by)
+    err(`facts.${key}.by '${e.by}': documented means the provider's own words; someone else's are source third_party`, key, 'by');
   if (e.source === 'third_party' && !e.by) err(`facts.${key}.source third_party needs facts.${key}.by: who states it`, key);
 }
 

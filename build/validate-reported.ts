@@ -15,12 +15,24 @@ export function reportedChargeErrors(op: OperationSrc, at: (...path: Array<strin
   const rc = op.cost?.reported_charge;
   if (!rc) return [];
   const err = (message: string): BuildError => ({ pos: at('cost', 'reported_charge'), provider: provider.service, message });
-  if ((rc.path === undefined) === (rc.header === undefined)) return [err('cost.reported_charge: name exactly one of `path` (in the JSON answer) or `header` (a response header)')];
-  if (rc.header !== undefined && !HEADER_NAME.test(rc.header)) return [err(`cost.reported_charge.header '${rc.header}': a header name as a token in lower case (no capitals, spaces or colon)`)];
+  if ((rc.path === undefined) === (rc.header === undefined))
+    return [err('cost.reported_charge: name exactly one of `path` (in the JSON answer) or `header` (a response header)')];
+  if (rc.header !== undefined && !HEADER_NAME.test(rc.header))
+    return [err(`cost.reported_charge.header '${rc.header}': a header name as a token in lower case (no capitals, spaces or colon)`)];
   const cost = op.cost!;
-  if (cost.type === 'free' || cost.usd === null || !(cost.value > 0)) return [err(`cost.reported_charge: a ${cost.type} price of ${cost.value} ${cost.currency} (usd ${cost.usd}) gives no price per ${rc.unit} to convert the provider's figure at`)];
+  if (cost.type === 'free' || cost.usd === null || !(cost.value > 0))
+    return [
+      err(
+        `cost.reported_charge: a ${cost.type} price of ${cost.value} ${cost.currency} (usd ${cost.usd}) gives no price per ${rc.unit} to convert the provider's figure at`,
+      ),
+    ];
   const unit = rc.unit.toLowerCase();
-  if (unit !== 'usd' && unit !== cost.currency.toLowerCase()) return [err(`cost.reported_charge.unit '${rc.unit}': neither usd nor the price's currency '${cost.currency}', so svc cannot convert it at the catalog's price per unit`)];
+  if (unit !== 'usd' && unit !== cost.currency.toLowerCase())
+    return [
+      err(
+        `cost.reported_charge.unit '${rc.unit}': neither usd nor the price's currency '${cost.currency}', so svc cannot convert it at the catalog's price per unit`,
+      ),
+    ];
   return [];
 }
 
@@ -28,5 +40,11 @@ export function reportedChargeErrors(op: OperationSrc, at: (...path: Array<strin
 export function exchangeErrors(provider: ProviderSrc, pos: SourcePos): BuildError[] {
   const auth = provider.auth;
   if (!auth.exchange || ![auth, ...(auth.also ?? [])].some((p) => p.part !== undefined)) return [];
-  return [{ pos, provider: provider.service, message: 'auth.exchange: the key is exchanged whole (client_id:client_secret) for a token, which is placed whole; drop `part`' }];
+  return [
+    {
+      pos,
+      provider: provider.service,
+      message: 'auth.exchange: the key is exchanged whole (client_id:client_secret) for a token, which is placed whole; drop `part`',
+    },
+  ];
 }

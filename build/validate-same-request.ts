@@ -27,8 +27,14 @@ function covers(a: OperationSrc, b: OperationSrc): boolean {
 /** The parts of the billing rule that differ between two children. */
 function differences(a: OperationSrc, b: OperationSrc): string[] {
   const rule = (op: OperationSrc): Record<string, unknown> => ({
-    'cost.type': op.cost?.type, 'cost.usd': op.cost?.usd, 'cost.rows_per_unit': op.cost?.rows_per_unit ?? 1, 'cost.min_units': op.cost?.min_units ?? 0,
-    bills_miss: op.bills_miss ?? op.cost?.type === 'per_call', bills_contract_miss: op.bills_contract_miss ?? false, 'miss.status': op.miss?.status ?? [], 'miss.when': op.miss?.when ?? [],
+    'cost.type': op.cost?.type,
+    'cost.usd': op.cost?.usd,
+    'cost.rows_per_unit': op.cost?.rows_per_unit ?? 1,
+    'cost.min_units': op.cost?.min_units ?? 0,
+    bills_miss: op.bills_miss ?? op.cost?.type === 'per_call',
+    bills_contract_miss: op.bills_contract_miss ?? false,
+    'miss.status': op.miss?.status ?? [],
+    'miss.when': op.miss?.when ?? [],
   });
   const ra = rule(a);
   const rb = rule(b);
@@ -45,7 +51,8 @@ export function sameRequestErrors(p: SourceFile<ProviderSrc>): BuildError[] {
       if (!diff.length) continue;
       const first: SourcePos = p.pos(['operations', a.i, 'id']);
       errors.push({
-        pos: p.pos(['operations', b.i, 'path']), provider: p.data.service,
+        pos: p.pos(['operations', b.i, 'path']),
+        provider: p.data.service,
         message: `${b.op.id} can send the same request as ${a.op.id} (${first.file}:${first.line}), ${b.op.method} ${b.op.path}; one answer has one billing rule, yet they differ in ${diff.join(', ')}`,
       });
       break;

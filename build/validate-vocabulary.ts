@@ -15,6 +15,7 @@ export function vocabularyFileErrors(
   const expected = basename(v.file, '.yaml');
   if (c !== expected) err(`capability '${c}' must match its file name '${expected}.yaml'`, 'capability');
   if (names.routed.has(c)) err(`capability '${c}' is routed: its vocabulary belongs in capabilities/${c}.yaml`, 'capability');
-  else if (!names.partial && !names.opCapabilities.has(c)) err(`capability '${c}': no operation has it (set capability: on an operation, or remove this file)`, 'capability');
+  else if (!names.partial && !names.opCapabilities.has(c))
+    err(`capability '${c}': no operation has it (set capability: on an operation, or remove this file)`, 'capability');
   return errs;
 }

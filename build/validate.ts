@@ -52,9 +52,17 @@ function schemaErrors(kind: keyof typeof validators, src: SourceFile<unknown>, p
     .filter((e: ErrorObject) => !['oneOf', 'if', 'allOf'].includes(e.keyword))
     .filter((e) => !isNullBranch(e) || !all.some((o) => o !== e && !isNullBranch(o) && o.keyword !== 'oneOf' && o.instancePath.startsWith(e.instancePath)))
     .map((e: ErrorObject) => {
-      const path = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
+      const path = e.instancePath
+        .split('/')
+        .slice(1)
+        .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
       const where = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(top)';
-      const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+      const extra =
+        e.keyword === 'additionalProperties'
+          ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'`
+          : e.keyword === 'enum'
+            ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})`
+            : '';
       return { pos: src.pos(path), provider, message: `${where}: ${e.message}${extra}` };
     })
     .filter((e) => (seen.has(formatError(e)) ? false : (seen.add(formatError(e)), true)));
@@ -85,7 +93,8 @@ function checkOperation(
   if (op.cost && op.cost.type !== 'free' && op.cost.usd === null && op.serves) err('cost.usd: a routed child needs a price in USD', 'cost', 'usd');
   errs.push(...chargeErrors(op, at, ctx.provider), ...priceEvidenceErrors(op, at, ctx.provider), ...reportedChargeErrors(op, at, ctx.provider));
   if (op.async) {
-    if (!ctx.allIds.has(op.async.poll.endpoint)) err(`async.poll.endpoint '${op.async.poll.endpoint}' is not an operation in the catalog`, 'async', 'poll', 'endpoint');
+    if (!ctx.allIds.has(op.async.poll.endpoint))
+      err(`async.poll.endpoint '${op.async.poll.endpoint}' is not an operation in the catalog`, 'async', 'poll', 'endpoint');
   }
 
   if (op.cost && op.cost.type !== 'per_result') {
@@ -93,7 +102,8 @@ function checkOperation(
   }
 
   if (!op.serves) {
-    for (const k of ['accepts', 'request', 'response', 'bills_miss', 'bills_contract_miss'] as const) if (op[k] !== undefined) err(`${k} only makes sense with serves`, k);
+    for (const k of ['accepts', 'request', 'response', 'bills_miss', 'bills_contract_miss'] as const)
+      if (op[k] !== undefined) err(`${k} only makes sense with serves`, k);
     return errs;
   }
   // one place says where a child's answer lists its billed rows
@@ -105,14 +115,26 @@ function checkOperation(
   }
   if (!op.docs_url) err('a routed child needs docs_url', 'docs_url');
   // The router and the sandbox read bills_miss the same way only where it means something.
-  if (op.bills_miss && (op.cost?.type === 'per_success' || op.cost?.type === 'free')) err(`bills_miss: true contradicts cost type ${op.cost.type} (billed only on success, or never)`, 'bills_miss');
-  if (op.bills_miss && op.cost?.type === 'per_result' && !op.cost.min_units) err('bills_miss: true on per_result pricing bills a miss nothing (it has no rows) unless cost.min_units says what it pays', 'bills_miss');
+  if (op.bills_miss && (op.cost?.type === 'per_success' || op.cost?.type === 'free'))
+    err(`bills_miss: true contradicts cost type ${op.cost.type} (billed only on success, or never)`, 'bills_miss');
+  if (op.bills_miss && op.cost?.type === 'per_result' && !op.cost.min_units)
+    err('bills_miss: true on per_result pricing bills a miss nothing (it has no rows) unless cost.min_units says what it pays', 'bills_miss');
   // A contract miss is charged what an answered call with no rows costs: only per_call and a per_result minimum have one.
-  if (op.bills_contract_miss && (op.cost?.type === 'per_success' || op.cost?.type === 'free')) err(`bills_contract_miss: true contradicts cost type ${op.cost.type} (an answered call is billed only on success, or never)`, 'bills_contract_miss');
-  if (op.bills_contract_miss && op.cost?.type === 'per_result' && !op.cost.min_units) err('bills_contract_miss: true on per_result pricing bills a contract miss nothing (it has no rows) unless cost.min_units says what an answered call pays', 'bills_contract_miss');
+  if (op.bills_contract_miss && (op.cost?.type === 'per_success' || op.cost?.type === 'free'))
+    err(`bills_contract_miss: true contradicts cost type ${op.cost.type} (an answered call is billed only on success, or never)`, 'bills_contract_miss');
+  if (op.bills_contract_miss && op.cost?.type === 'per_result' && !op.cost.min_units)
+    err(
+      'bills_contract_miss: true on per_result pricing bills a contract miss nothing (it has no rows) unless cost.min_units says what an answered call pays',
+      'bills_contract_miss',
+    );
   // It sets the contract's misses apart from the provider's own: with no own miss form, or every miss billed, there is nothing to set apart.
-  if (op.bills_contract_miss && !op.miss?.status?.length && !op.miss?.when?.length) err('bills_contract_miss: true needs the provider\'s own miss (miss.status or miss.when); without one every miss is a contract miss, so say bills_miss', 'bills_contract_miss');
-  if (op.bills_contract_miss && op.bills_miss) err('bills_contract_miss: true adds nothing to bills_miss: true (every miss is billed already)', 'bills_contract_miss');
+  if (op.bills_contract_miss && !op.miss?.status?.length && !op.miss?.when?.length)
+    err(
+      "bills_contract_miss: true needs the provider's own miss (miss.status or miss.when); without one every miss is a contract miss, so say bills_miss",
+      'bills_contract_miss',
+    );
+  if (op.bills_contract_miss && op.bills_miss)
+    err('bills_contract_miss: true adds nothing to bills_miss: true (every miss is billed already)', 'bills_contract_miss');
   if (!op.cost) err('a routed child needs a cost', 'id');
   if (!ctx.examples.has(op.id)) err(`a routed child needs a captured example: examples/${op.id}.json`, 'id');
 
@@ -125,8 +147,10 @@ function checkOperation(
   });
   op.request!.map.forEach((m, i) => {
     if (!contractIn.has(m.from)) err(`request.map[${i}].from '${m.from}': no such contract field or filter in ${cap.capability}`, 'request', 'map', i, 'from');
-    if (m.transform && !transforms[m.transform]) err(`request.map[${i}].transform '${m.transform}': unknown (see language/transforms.ts)`, 'request', 'map', i, 'transform');
-    if (m.to.startsWith('path.') && !declared.has(m.to.slice(5))) err(`request.map[${i}].to '${m.to}': not a path parameter of ${op.path}`, 'request', 'map', i, 'to');
+    if (m.transform && !transforms[m.transform])
+      err(`request.map[${i}].transform '${m.transform}': unknown (see language/transforms.ts)`, 'request', 'map', i, 'transform');
+    if (m.to.startsWith('path.') && !declared.has(m.to.slice(5)))
+      err(`request.map[${i}].to '${m.to}': not a path parameter of ${op.path}`, 'request', 'map', i, 'to');
     if (parsePath(m.to).length < 2 && !m.to.startsWith('body[')) err(`request.map[${i}].to '${m.to}': names no parameter`, 'request', 'map', i, 'to');
   });
   for (const [i, f] of (op.request!.ignores ?? []).entries()) {
@@ -134,17 +158,24 @@ function checkOperation(
     if (mapped.has(f)) err(`request.ignores[${i}] '${f}': both mapped and ignored`, 'request', 'ignores', i);
   }
   for (const f of Object.keys(cap.filters ?? {})) {
-    if (!mapped.has(f) && !(op.request!.ignores ?? []).includes(f)) err(`filter '${f}' of ${cap.capability} is neither mapped nor listed in request.ignores`, 'request');
+    if (!mapped.has(f) && !(op.request!.ignores ?? []).includes(f))
+      err(`filter '${f}' of ${cap.capability} is neither mapped nor listed in request.ignores`, 'request');
   }
   for (const [field, spec] of Object.entries(op.response!.output)) {
     const out = cap.output[field];
-    if (!out) { err(`response.output.${field}: no such contract field in ${cap.capability}`, 'response', 'output', field); continue; }
+    if (!out) {
+      err(`response.output.${field}: no such contract field in ${cap.capability}`, 'response', 'output', field);
+      continue;
+    }
     if (typeof spec === 'object') {
-      if (spec.transform && !transforms[spec.transform]) err(`response.output.${field}.transform '${spec.transform}': unknown`, 'response', 'output', field, 'transform');
+      if (spec.transform && !transforms[spec.transform])
+        err(`response.output.${field}.transform '${spec.transform}': unknown`, 'response', 'output', field, 'transform');
       for (const [k, item] of Object.entries(spec.items ?? {})) {
-        if (typeof item === 'object' && !transforms[item.transform]) err(`response.output.${field}.items.${k}.transform '${item.transform}': unknown`, 'response', 'output', field, 'items', k, 'transform');
+        if (typeof item === 'object' && !transforms[item.transform])
+          err(`response.output.${field}.items.${k}.transform '${item.transform}': unknown`, 'response', 'output', field, 'items', k, 'transform');
       }
-      if ((spec.items || spec.where) && out.type !== 'list') err(`response.output.${field}: items/where only apply to list fields`, 'response', 'output', field);
+      if ((spec.items || spec.where) && out.type !== 'list')
+        err(`response.output.${field}: items/where only apply to list fields`, 'response', 'output', field);
     }
   }
   for (const [field, out] of Object.entries(cap.output)) {
@@ -154,7 +185,10 @@ function checkOperation(
     err('per_result pricing needs response.rows (the list whose length is billed)', 'cost', 'type');
   }
   if (op.cost?.type === 'per_result' && !mapped.has('limit') && op.response!.max_rows === undefined) {
-    err('per_result pricing without request.map of `limit` needs response.max_rows (the page size it asks for), or the worst-case charge is unknown', 'response');
+    err(
+      'per_result pricing without request.map of `limit` needs response.max_rows (the page size it asks for), or the worst-case charge is unknown',
+      'response',
+    );
   }
   return errs;
 }
@@ -162,31 +196,42 @@ function checkOperation(
 /** The seed's wording for capabilities where a call that no child serves pays at most one child. */
 const SEED_ONE_PAID = 'only the serving child is paid';
 
-function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: Set<string>; platforms: Set<string>; opCapabilities: Set<string>; partial: boolean }): BuildError[] {
+function checkCapability(
+  cap: SourceFile<CapabilitySrc>,
+  names: { capabilities: Set<string>; platforms: Set<string>; opCapabilities: Set<string>; partial: boolean },
+): BuildError[] {
   const errs: BuildError[] = [];
   const c = cap.data;
   const err = (message: string, ...path: Array<string | number>) => errs.push({ pos: cap.pos(path), message });
   const expected = basename(cap.file, '.yaml');
   if (c.capability !== expected) err(`capability '${c.capability}' must match its file name '${expected}.yaml'`, 'capability');
   if (!names.platforms.has(c.platform)) err(`platform '${c.platform}' is not in platforms.yaml`, 'platform');
-  c.identity.forEach((set, i) => set.forEach((f, j) => { if (!c.fields[f]) err(`identity[${i}]: '${f}' has no type in fields`, 'identity', i, j); }));
+  c.identity.forEach((set, i) =>
+    set.forEach((f, j) => {
+      if (!c.fields[f]) err(`identity[${i}]: '${f}' has no type in fields`, 'identity', i, j);
+    }),
+  );
   for (const [field, format] of Object.entries(c.formats ?? {})) {
     const type = c.fields[field];
     if (!type) err(`formats.${field}: not a field of this capability`, 'formats', field);
     else if (type !== 'str' && type !== 'url') err(`formats.${field}: only str and url fields take a format, not ${type}`, 'formats', field);
     if (!Object.hasOwn(FIELD_FORMATS, format)) err(`formats.${field} '${format}': unknown (see language/field-formats.ts)`, 'formats', field);
     // the field's sample value goes into every call template: it must be a valid call
-    else if (type && !new RegExp(FIELD_FORMATS[format].pattern, 'u').test(String(sampleFor(field)))) err(`formats.${field}: the sample value of ${field} is not ${FIELD_FORMATS[format].expected}`, 'formats', field);
+    else if (type && !new RegExp(FIELD_FORMATS[format].pattern, 'u').test(String(sampleFor(field))))
+      err(`formats.${field}: the sample value of ${field} is not ${FIELD_FORMATS[format].expected}`, 'formats', field);
   }
   const missField = /^output\.([a-z0-9_]+)/.exec(c.miss)?.[1];
   if (missField && !c.output[missField]) err(`miss names output.${missField}, which is not an output field`, 'miss');
   for (const [field, d] of Object.entries(c.derive ?? {})) {
     if (!c.fields[field]) err(`derive.${field}: not a field of this capability`, 'derive', field);
     if (!deriveRules[d.rule]) err(`derive.${field}.rule '${d.rule}': unknown (see language/derived-fields.ts)`, 'derive', field, 'rule');
-    d.from.forEach((f, i) => { if (!c.fields[f]) err(`derive.${field}.from[${i}] '${f}': not a field of this capability`, 'derive', field, 'from', i); });
+    d.from.forEach((f, i) => {
+      if (!c.fields[f]) err(`derive.${field}.from[${i}] '${f}': not a field of this capability`, 'derive', field, 'from', i);
+    });
   }
   (c.related ?? []).forEach((r, i) => {
-    if (!names.partial && !names.capabilities.has(r.capability) && !names.opCapabilities.has(r.capability)) err(`related[${i}] '${r.capability}': no routed capability or operation has it`, 'related', i, 'capability');
+    if (!names.partial && !names.capabilities.has(r.capability) && !names.opCapabilities.has(r.capability))
+      err(`related[${i}] '${r.capability}': no routed capability or operation has it`, 'related', i, 'capability');
   });
   if (c.verify && !names.capabilities.has(c.verify.capability)) err(`verify.capability '${c.verify.capability}': no such capability`, 'verify', 'capability');
   for (const field of Object.keys(c.vocabulary?.has ?? {})) {
@@ -197,7 +242,11 @@ function checkCapability(cap: SourceFile<CapabilitySrc>, names: { capabilities: 
   }
   const m = c.misses;
   if (m?.seed === SEED_ONE_PAID && !m.final && !(m.billed_at_most !== undefined && m.billed_at_most <= 1)) {
-    err(`misses.seed says '${SEED_ONE_PAID}': set misses.final or misses.billed_at_most: 1, so a call that no child serves pays at most one child`, 'misses', 'seed');
+    err(
+      `misses.seed says '${SEED_ONE_PAID}': set misses.final or misses.billed_at_most: 1, so a call that no child serves pays at most one child`,
+      'misses',
+      'seed',
+    );
   }
   return errs;
 }
@@ -232,12 +281,18 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
     p.data.operations.forEach((op, i) => {
       opCapabilities.add(operationCapability(p.data.service, op));
       const first = idAt.get(op.id);
-      if (first) errors.push({ pos: p.pos(['operations', i, 'id']), provider: p.data.service, message: `duplicate id ${op.id} (first at ${first.file}:${first.line})` });
+      if (first)
+        errors.push({ pos: p.pos(['operations', i, 'id']), provider: p.data.service, message: `duplicate id ${op.id} (first at ${first.file}:${first.line})` });
       else idAt.set(op.id, p.pos(['operations', i, 'id']));
       if (op.serves) {
         const key = `${op.serves} ${p.data.service} ${op.method} ${op.path}`;
         const twin = childRoutes.get(key);
-        if (twin) errors.push({ pos: p.pos(['operations', i, 'path']), provider: p.data.service, message: `a second child of ${op.serves} with the same provider, method and path (first at ${twin.file}:${twin.line})` });
+        if (twin)
+          errors.push({
+            pos: p.pos(['operations', i, 'path']),
+            provider: p.data.service,
+            message: `a second child of ${op.serves} with the same provider, method and path (first at ${twin.file}:${twin.line})`,
+          });
         else childRoutes.set(key, p.pos(['operations', i, 'path']));
       }
     });
@@ -255,7 +310,9 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
     if (misnamed.has(p)) continue;
     errors.push(...pathTies(p), ...factErrors(p.data, (...path) => p.pos(path)));
     p.data.operations.forEach((op, i) => {
-      errors.push(...checkOperation(op, (...path) => p.pos(['operations', i, ...path]), { provider: p.data, capabilities, platforms, examples: cat.examples, allIds }));
+      errors.push(
+        ...checkOperation(op, (...path) => p.pos(['operations', i, ...path]), { provider: p.data, capabilities, platforms, examples: cat.examples, allIds }),
+      );
     });
   }
   for (const [id, ex] of cat.examples) {

@@ -8,7 +8,11 @@ import { formatUsd, parseUsdToMicro } from '../runtime/state/money.ts';
 
 /** The USD text as given, once it reads as an amount the server keeps exactly; else a sentence, before any call. */
 function usdArg(text: string): string {
-  if (parseUsdToMicro(text) === null) throw new CliFailure(`'${text}' is not a USD amount svc accepts: use digits with at most 6 decimals, e.g. 10 or 0.25, up to ${formatUsd(Number.MAX_SAFE_INTEGER)}.`, EXIT.usage);
+  if (parseUsdToMicro(text) === null)
+    throw new CliFailure(
+      `'${text}' is not a USD amount svc accepts: use digits with at most 6 decimals, e.g. 10 or 0.25, up to ${formatUsd(Number.MAX_SAFE_INTEGER)}.`,
+      EXIT.usage,
+    );
   return text;
 }
 
@@ -35,7 +39,10 @@ const teamList = defineCommand({
   meta: { name: 'list', description: 'List every team with its balance' },
   args: { json },
   async run({ args }) {
-    const res = await adminCall<{ teams: Array<{ team: string; name: string; balance_micro: number; disabled_at: string | null }> }>(adminTarget(), '/admin/teams');
+    const res = await adminCall<{ teams: Array<{ team: string; name: string; balance_micro: number; disabled_at: string | null }> }>(
+      adminTarget(),
+      '/admin/teams',
+    );
     const line = (t: (typeof res.teams)[number]) => `${t.team}\t${t.balance_micro}\t${t.name}${t.disabled_at ? `\t(disabled since ${t.disabled_at})` : ''}`;
     print(args.json, res, res.teams.length ? res.teams.map(line) : ['(no teams)']);
   },
@@ -45,14 +52,19 @@ const teamArg = { type: 'positional', required: true, description: 'team slug' }
 const teamPath = (slug: string) => `/admin/teams/${encodeURIComponent(slug)}`;
 
 /** `svc admin team disable|enable TEAM` */
-const switchTeam = (action: 'disable' | 'enable') => defineCommand({
-  meta: { name: action, description: action === 'disable' ? "Disable a team: every token and session of it is refused at once (data and balance stay)" : 'Enable a disabled team again' },
-  args: { team: teamArg, json },
-  async run({ args }) {
-    const res = await adminCall<{ team: string; disabled_at: string | null }>(adminTarget(), `${teamPath(args.team)}/${action}`, {});
-    print(args.json, res, [res.disabled_at ? `disabled team ${res.team} (since ${res.disabled_at})` : `enabled team ${res.team}`]);
-  },
-});
+const switchTeam = (action: 'disable' | 'enable') =>
+  defineCommand({
+    meta: {
+      name: action,
+      description:
+        action === 'disable' ? 'Disable a team: every token and session of it is refused at once (data and balance stay)' : 'Enable a disabled team again',
+    },
+    args: { team: teamArg, json },
+    async run({ args }) {
+      const res = await adminCall<{ team: string; disabled_at: string | null }>(adminTarget(), `${teamPath(args.team)}/${action}`, {});
+      print(args.json, res, [res.disabled_at ? `disabled team ${res.team} (since ${res.disabled_at})` : `enabled team ${res.team}`]);
+    },
+  });
 
 const tokenCreate = defineCommand({
   meta: { name: 'create', description: 'Issue another token for a team (shown once)' },
@@ -95,7 +107,10 @@ const credit = defineCommand({
 export const admin = defineCommand({
   meta: { name: 'admin' },
   subCommands: {
-    team: defineCommand({ meta: { name: 'team', description: 'Teams' }, subCommands: { create: teamCreate, list: teamList, disable: switchTeam('disable'), enable: switchTeam('enable') } }),
+    team: defineCommand({
+      meta: { name: 'team', description: 'Teams' },
+      subCommands: { create: teamCreate, list: teamList, disable: switchTeam('disable'), enable: switchTeam('enable') },
+    }),
     token: defineCommand({ meta: { name: 'token', description: 'API tokens' }, subCommands: { create: tokenCreate, list: tokenList, revoke: tokenRevoke } }),
     credit,
   },

@@ -47,8 +47,13 @@ export function parseMap(spec: string | undefined, inputColumns: readonly string
   for (const pair of (spec ?? '').split(',').filter((s) => s.trim())) {
     const [col, field, extra] = pair.split('=').map((s) => s.trim());
     if (!col || !field || extra !== undefined) throw new CliFailure(`--map takes column=field, e.g. --map "Work Email=email"; got '${pair}'.`, EXIT.usage);
-    if (!inputColumns.includes(col)) throw new CliFailure(`--map names the column '${col}', which the input does not have; its columns are ${inputColumns.map((c) => `'${c}'`).join(', ')}.`, EXIT.usage);
-    if (!Object.hasOwn(fields, field)) throw new CliFailure(`--map maps '${col}' to '${field}', which ${target} does not take; its fields are ${Object.keys(fields).join(', ')}.`, EXIT.usage);
+    if (!inputColumns.includes(col))
+      throw new CliFailure(
+        `--map names the column '${col}', which the input does not have; its columns are ${inputColumns.map((c) => `'${c}'`).join(', ')}.`,
+        EXIT.usage,
+      );
+    if (!Object.hasOwn(fields, field))
+      throw new CliFailure(`--map maps '${col}' to '${field}', which ${target} does not take; its fields are ${Object.keys(fields).join(', ')}.`, EXIT.usage);
     map.set(col, field);
   }
   return map;
@@ -58,7 +63,11 @@ export class Columns {
   private readonly taken: Set<string>;
   private readonly svcNames: Map<string, string>;
 
-  constructor(readonly input: readonly string[], private readonly fields: Fields, private readonly map: Map<string, string>) {
+  constructor(
+    readonly input: readonly string[],
+    private readonly fields: Fields,
+    private readonly map: Map<string, string>,
+  ) {
     this.taken = new Set(input);
     this.svcNames = new Map(SVC_COLUMNS.map((c) => [c, this.free(c, 'svc.')]));
   }

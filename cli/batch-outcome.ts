@@ -54,8 +54,28 @@ export class Outcome {
   private rejects: TableWriter | null = null;
   private readonly progress: Progress;
 
-  constructor(private readonly o: { out: string; rejects: string; rows: number; answeredBefore: number; header: string[] | null; todo: number }, private readonly columns: Columns, private readonly io: { stderr: (text: string) => void; tty: boolean }) {
-    this.summary = { rows: o.rows, answered_before: o.answeredBefore, answered: 0, hits: 0, misses: 0, refused: 0, failed: 0, skipped_budget: 0, not_started: 0, abandoned: [], cost_micro: 0, output: o.out, rejects: null, interrupted: false, exit_code: 0 };
+  constructor(
+    private readonly o: { out: string; rejects: string; rows: number; answeredBefore: number; header: string[] | null; todo: number },
+    private readonly columns: Columns,
+    private readonly io: { stderr: (text: string) => void; tty: boolean },
+  ) {
+    this.summary = {
+      rows: o.rows,
+      answered_before: o.answeredBefore,
+      answered: 0,
+      hits: 0,
+      misses: 0,
+      refused: 0,
+      failed: 0,
+      skipped_budget: 0,
+      not_started: 0,
+      abandoned: [],
+      cost_micro: 0,
+      output: o.out,
+      rejects: null,
+      interrupted: false,
+      exit_code: 0,
+    };
     this.writer = new TableWriter(o.out, o.header);
     this.progress = new Progress(o.todo, io.stderr, io.tty);
     // the rejects file holds this run's rejects only: one left by an earlier run would name rows since answered
@@ -72,7 +92,9 @@ export class Outcome {
     // answered rows (hit or miss) are written; a row the balance stopped (held by rows in flight)
     // is a 200 that no provider answered, so it is a reject to run again, as a 402 is
     else if (line.status === 200 && line._svc && line._svc.stopped !== 'balance') {
-      this.writer.write(this.columns.line(input, line.id, { output: line.output, servedBy: line._svc.served_by, costMicro: cost, callId: line._svc.call_id ?? '' }));
+      this.writer.write(
+        this.columns.line(input, line.id, { output: line.output, servedBy: line._svc.served_by, costMicro: cost, callId: line._svc.call_id ?? '' }),
+      );
       s.answered++;
       if (line._svc.served_by) s.hits++;
       else s.misses++;
@@ -100,14 +122,19 @@ export class Outcome {
     s.abandoned = abandoned;
     s.not_started = this.o.todo - s.answered - s.refused - s.failed - s.skipped_budget - abandoned.length;
     s.exit_code = interrupted ? EXIT.interrupted : s.refused ? EXIT.refused : s.failed ? EXIT.server : s.skipped_budget || s.not_started ? EXIT.miss : EXIT.ok;
-    if (abandoned.length) this.io.stderr(`svc: abandoned the rows in flight: rows ${rowList(abandoned)} may have been charged without their answer being written (GET /teams/me/ledger lists every charge); running again calls them again.\n`);
-    this.progress.finish([
-      s.answered_before ? `  (${s.answered_before} answered before)` : '',
-      s.skipped_budget ? `  ${s.skipped_budget} rows left by --max-cost: run again to call them` : '',
-      s.not_started ? `  ${s.not_started} rows not started (stopped): run again to call them` : '',
-      s.refused ? `  ${s.refused} rows refused (4xx), each named with its reason in ${this.o.rejects}` : '',
-      s.failed ? `  ${s.failed} rows failed (5xx), named in ${this.o.rejects}: run again to retry them` : '',
-    ].join(''));
+    if (abandoned.length)
+      this.io.stderr(
+        `svc: abandoned the rows in flight: rows ${rowList(abandoned)} may have been charged without their answer being written (GET /teams/me/ledger lists every charge); running again calls them again.\n`,
+      );
+    this.progress.finish(
+      [
+        s.answered_before ? `  (${s.answered_before} answered before)` : '',
+        s.skipped_budget ? `  ${s.skipped_budget} rows left by --max-cost: run again to call them` : '',
+        s.not_started ? `  ${s.not_started} rows not started (stopped): run again to call them` : '',
+        s.refused ? `  ${s.refused} rows refused (4xx), each named with its reason in ${this.o.rejects}` : '',
+        s.failed ? `  ${s.failed} rows failed (5xx), named in ${this.o.rejects}: run again to retry them` : '',
+      ].join(''),
+    );
     return s.exit_code;
   }
 }

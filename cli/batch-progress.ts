@@ -6,7 +6,11 @@ export class Progress {
   private readonly start = Date.now();
   private last = 0;
 
-  constructor(private total: number, private write: (text: string) => void, private tty: boolean) {}
+  constructor(
+    private total: number,
+    private write: (text: string) => void,
+    private tty: boolean,
+  ) {}
 
   row(hit: boolean, costMicro: number): void {
     this.done++;

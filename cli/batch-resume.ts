@@ -48,7 +48,11 @@ export function resumeFrom(out: string, input: Record_[], columns: Columns): Res
   // second line for the same row, which that release paid twice, names that row too; a line no
   // input row sends any more, none), and call_id stays empty, as that release never wrote it.
   const callColumn = columns.svc('call_id');
-  const upgraded = lines.map((line, j) => ({ ...line, [rowColumn]: rowOfLine[j] ?? rowsOfKey.get(lineKeys[j])?.[0] ?? '', [callColumn]: line[callColumn] ?? '' }));
+  const upgraded = lines.map((line, j) => ({
+    ...line,
+    [rowColumn]: rowOfLine[j] ?? rowsOfKey.get(lineKeys[j])?.[0] ?? '',
+    [callColumn]: line[callColumn] ?? '',
+  }));
   const upgradedHeader = [...header, ...[rowColumn, callColumn].filter((c) => !header.includes(c))];
   writeTable(out, upgradedHeader, upgraded);
   return { answered, header: isNdjson(out) ? null : upgradedHeader, upgraded: lines.length };

@@ -45,7 +45,8 @@ function checkedOptions(o: BatchOptions): { budgetMicro: number | null; concurre
     if (budgetMicro === null) throw new CliFailure(`--max-cost takes a USD amount such as 5 or 0.25; got '${o.maxCost}'.`, EXIT.usage);
   }
   const n = Number(o.concurrency);
-  if (!/^\d+$/.test(o.concurrency) || n < 1 || n > MAX_CONCURRENCY) throw new CliFailure(`--concurrency takes a whole number from 1 to ${MAX_CONCURRENCY}; got '${o.concurrency}'.`, EXIT.usage);
+  if (!/^\d+$/.test(o.concurrency) || n < 1 || n > MAX_CONCURRENCY)
+    throw new CliFailure(`--concurrency takes a whole number from 1 to ${MAX_CONCURRENCY}; got '${o.concurrency}'.`, EXIT.usage);
   return { budgetMicro, concurrency: String(n) };
 }
 
@@ -56,24 +57,39 @@ export async function runBatchCommand(o: BatchOptions, io: BatchIo): Promise<num
   const target = svcTarget(io.env);
   const { budgetMicro, concurrency } = checkedOptions(o);
   const rejectsPath = o.rejects ?? rejectsPathOf(o.out);
-  if (new Set([o.file, o.out, rejectsPath]).size < 3) throw new CliFailure(`The input, -o and --rejects must be three different files; got ${o.file}, ${o.out} and ${rejectsPath}.`, EXIT.usage);
+  if (new Set([o.file, o.out, rejectsPath]).size < 3)
+    throw new CliFailure(`The input, -o and --rejects must be three different files; got ${o.file}, ${o.out} and ${rejectsPath}.`, EXIT.usage);
   const input = readTable(o.file);
   const what = await batchTargetOf(target, o.capability);
   const columns = new Columns(input.columns, what.fields, parseMap(o.map, input.columns, what.fields, what.name));
   const lacking = columns.lacking(what.required);
-  if (lacking.length) throw new CliFailure(`${what.name} needs ${lacking.map((f) => `'${f}'`).join(', ')} in every row, and no column of ${o.file} gives ${lacking.length > 1 ? 'them' : 'it'}: name a column so, or map one with --map "column=${lacking[0]}".`, EXIT.usage);
+  if (lacking.length)
+    throw new CliFailure(
+      `${what.name} needs ${lacking.map((f) => `'${f}'`).join(', ')} in every row, and no column of ${o.file} gives ${lacking.length > 1 ? 'them' : 'it'}: name a column so, or map one with --map "column=${lacking[0]}".`,
+      EXIT.usage,
+    );
   const resumed = resumeFrom(o.out, input.rows, columns);
-  if (resumed.upgraded) io.stderr(`svc: ${o.out} was written by an older svc, without a row column: its ${resumed.upgraded} lines were matched to the input rows sending the same subject and rewritten with their row numbers (their call_id left empty).\n`);
+  if (resumed.upgraded)
+    io.stderr(
+      `svc: ${o.out} was written by an older svc, without a row column: its ${resumed.upgraded} lines were matched to the input rows sending the same subject and rewritten with their row numbers (their call_id left empty).\n`,
+    );
 
   const todo = input.rows.map((row, i) => ({ id: i + 1, row, subject: columns.subject(row) })).filter((r) => !resumed.answered.has(r.id));
-  const outcome = new Outcome({ out: o.out, rejects: rejectsPath, rows: input.rows.length, answeredBefore: resumed.answered.size, header: resumed.header, todo: todo.length }, columns, io);
+  const outcome = new Outcome(
+    { out: o.out, rejects: rejectsPath, rows: input.rows.length, answeredBefore: resumed.answered.size, header: resumed.header, todo: todo.length },
+    columns,
+    io,
+  );
 
   let left = budgetMicro;
   /** the batch being answered: its id (to ask it to stop), rows sent and not yet answered, rows in flight when it stopped */
   let current: { batchId: string | null; pending: Set<number>; inFlight: number[] | null } | null = null;
   const askToStop = () => {
     const id = current?.batchId;
-    if (id) void askStop(target, what.path, id).then((why) => why && io.stderr(`svc: could not ask svc to stop the batch (${why}); its rows keep running. Ctrl-C again abandons them.\n`));
+    if (id)
+      void askStop(target, what.path, id).then(
+        (why) => why && io.stderr(`svc: could not ask svc to stop the batch (${why}); its rows keep running. Ctrl-C again abandons them.\n`),
+      );
   };
   const onStop = () => {
     io.stderr(`\nsvc: stopping: no new row starts; waiting for the rows in flight to finish and be written (Ctrl-C again abandons them).\n`);
@@ -97,7 +113,11 @@ export async function runBatchCommand(o: BatchOptions, io: BatchIo): Promise<num
       const onLine = (line: Line) => {
         if (line.event === 'stopping') {
           open.inFlight = line.in_flight ?? [];
-          io.stderr(open.inFlight.length ? `svc: no row starts any more; waiting for rows ${rowList(open.inFlight)}.\n` : 'svc: no row starts any more, and none is in flight.\n');
+          io.stderr(
+            open.inFlight.length
+              ? `svc: no row starts any more; waiting for rows ${rowList(open.inFlight)}.\n`
+              : 'svc: no row starts any more, and none is in flight.\n',
+          );
         }
         if (line.event === 'summary' && left !== null) left -= line.cost_micro ?? 0;
         if (line.event) return;

@@ -26,7 +26,14 @@ export interface StreamControl {
   signal: AbortSignal;
 }
 
-export async function streamBatch(target: SvcTarget, what: Pick<BatchTarget, 'path' | 'line'>, rows: Array<{ id: number; subject: Record<string, unknown> }>, headers: Record<string, string>, onLine: (line: Line) => void, control: StreamControl): Promise<void> {
+export async function streamBatch(
+  target: SvcTarget,
+  what: Pick<BatchTarget, 'path' | 'line'>,
+  rows: Array<{ id: number; subject: Record<string, unknown> }>,
+  headers: Record<string, string>,
+  onLine: (line: Line) => void,
+  control: StreamControl,
+): Promise<void> {
   const res = await fetch(`${target.url}${what.path}/batch`, {
     method: 'POST',
     signal: control.signal,

@@ -14,16 +14,19 @@ export function readTable(path: string): { rows: Record_[]; columns: string[] } 
   if (!existsSync(path)) throw new CliFailure(`No file ${path}.`, EXIT.usage);
   const text = readFileSync(path, 'utf8');
   if (isNdjson(path)) {
-    const rows = text.split('\n').filter((l) => l.trim()).map((l, i) => {
-      let row: unknown;
-      try {
-        row = JSON.parse(l);
-      } catch {
-        row = null;
-      }
-      if (!row || typeof row !== 'object' || Array.isArray(row)) throw new CliFailure(`${path}:${i + 1} is not a JSON object.`, EXIT.usage);
-      return row as Record_;
-    });
+    const rows = text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l, i) => {
+        let row: unknown;
+        try {
+          row = JSON.parse(l);
+        } catch {
+          row = null;
+        }
+        if (!row || typeof row !== 'object' || Array.isArray(row)) throw new CliFailure(`${path}:${i + 1} is not a JSON object.`, EXIT.usage);
+        return row as Record_;
+      });
     return { rows, columns: [...new Set(rows.flatMap((r) => Object.keys(r)))] };
   }
   try {
@@ -55,7 +58,11 @@ export function writeTable(path: string, columns: string[], rows: Record_[]): vo
 /** Rows appended as they come, so an interrupted run keeps what it paid for. */
 export class TableWriter {
   /** CSV: `columns` fixes the header (written first unless the file has it), else the first row written does */
-  constructor(private path: string, private columns: string[] | null, private headed = columns !== null) {}
+  constructor(
+    private path: string,
+    private columns: string[] | null,
+    private headed = columns !== null,
+  ) {}
 
   write(row: Record_): void {
     this.columns ??= Object.keys(row);

@@ -24,18 +24,25 @@ const TOOL = 'hub:';
 async function capabilityOf(target: SvcTarget, name: string): Promise<BatchTarget> {
   const meta = await ok<{ proxy_prefix: string }>(`${target.url}/meta`);
   const path = `${meta.proxy_prefix}/${name.replace(/^svc\./, '')}`;
-  const doc = await ok<{ paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: { properties: Fields } }> } } }> }>(`${target.url}/openapi.json`);
+  const doc = await ok<{ paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: { properties: Fields } }> } } }> }>(
+    `${target.url}/openapi.json`,
+  );
   const op = doc.paths[path]?.post;
   if (!op) throw new CliFailure(`No routed capability '${name}' at ${target.url}; svc search lists them, e.g. people.email.find.`, EXIT.usage);
   // identity fields are needed one of several, not each: the server says which row lacks them
   return { name, path, fields: op.requestBody.content['application/json'].schema.properties, required: [], line: (subject) => subject };
 }
 
-interface ToolView { version: number; live_version: number | null; input_schema: { properties?: Fields; required?: string[] } }
+interface ToolView {
+  version: number;
+  live_version: number | null;
+  input_schema: { properties?: Fields; required?: string[] };
+}
 
 async function toolOf(target: SvcTarget, name: string): Promise<BatchTarget> {
   const ref = name.slice(TOOL.length);
-  if (!/^[a-z0-9-]{3,64}(@[1-9][0-9]{0,8})?$/.test(ref)) throw new CliFailure(`'${name}' does not name a tool: write hub:<tool_id> or hub:<tool_id>@N (svc hub list lists them).`, EXIT.usage);
+  if (!/^[a-z0-9-]{3,64}(@[1-9][0-9]{0,8})?$/.test(ref))
+    throw new CliFailure(`'${name}' does not name a tool: write hub:<tool_id> or hub:<tool_id>@N (svc hub list lists them).`, EXIT.usage);
   const view = async (r: string) => {
     const a = await request(`${target.url}/hub/tools/${pathId(r)}`, { headers: { 'x-svc-token': target.token } });
     if (a.status === 404) throw new CliFailure(`No tool '${r}' you can run at ${target.url}; svc hub list lists them.`, EXIT.usage);
@@ -49,4 +56,5 @@ async function toolOf(target: SvcTarget, name: string): Promise<BatchTarget> {
   return { name, path: `/hub/tools/${pathId(ref)}`, fields: schema.properties ?? {}, required: schema.required ?? [], line: (subject) => ({ input: subject }) };
 }
 
-export const batchTargetOf = (target: SvcTarget, name: string): Promise<BatchTarget> => (name.startsWith(TOOL) ? toolOf(target, name) : capabilityOf(target, name));
+export const batchTargetOf = (target: SvcTarget, name: string): Promise<BatchTarget> =>
+  name.startsWith(TOOL) ? toolOf(target, name) : capabilityOf(target, name);

@@ -19,7 +19,13 @@ function interrupts(): { stop: AbortSignal; abandon: AbortSignal; end: () => voi
     if (stop.signal.aborted) abandon.abort();
     else stop.abort();
   });
-  return { stop: stop.signal, abandon: abandon.signal, end: () => { ended = true; } };
+  return {
+    stop: stop.signal,
+    abandon: abandon.signal,
+    end: () => {
+      ended = true;
+    },
+  };
 }
 
 export const batch = defineCommand({
@@ -32,14 +38,30 @@ export const batch = defineCommand({
     'max-cost': { type: 'string', description: 'most the whole run may spend, in USD' },
     concurrency: { type: 'string', default: '8', description: 'rows in flight at once (1..32)' },
     rejects: { type: 'string', description: 'where rows refused or failed are named with their reason (default: OUT with .rejects before its extension)' },
-    json: { type: 'boolean', description: 'print the run\'s summary as JSON on stdout' },
+    json: { type: 'boolean', description: "print the run's summary as JSON on stdout" },
   },
   async run({ args }) {
     const signals = interrupts();
     try {
       process.exitCode = await runBatchCommand(
-        { capability: args.capability, file: args.file, out: args.out, map: args.map, maxCost: args['max-cost'], concurrency: args.concurrency, rejects: args.rejects, json: Boolean(args.json) },
-        { env: process.env, stderr: (t) => process.stderr.write(t), stdout: (t) => process.stdout.write(t), tty: Boolean(process.stderr.isTTY), stop: signals.stop, abandon: signals.abandon },
+        {
+          capability: args.capability,
+          file: args.file,
+          out: args.out,
+          map: args.map,
+          maxCost: args['max-cost'],
+          concurrency: args.concurrency,
+          rejects: args.rejects,
+          json: Boolean(args.json),
+        },
+        {
+          env: process.env,
+          stderr: (t) => process.stderr.write(t),
+          stdout: (t) => process.stdout.write(t),
+          tty: Boolean(process.stderr.isTTY),
+          stop: signals.stop,
+          abandon: signals.abandon,
+        },
       );
     } finally {
       signals.end();

@@ -10,7 +10,16 @@ import { json, note, out, printJson, table, usd } from './print.ts';
 const ATTEMPT_MARGIN_MS = 15_000;
 const DEFAULT_DEADLINE_MS = 60_000;
 
-interface RouteFlags { 'max-cost'?: string; prefer?: string; exclude?: string; waterfall: boolean; strict: boolean; verify: boolean; 'dry-run': boolean; timeout?: string }
+interface RouteFlags {
+  'max-cost'?: string;
+  prefer?: string;
+  exclude?: string;
+  waterfall: boolean;
+  strict: boolean;
+  verify: boolean;
+  'dry-run': boolean;
+  timeout?: string;
+}
 
 /** the flags as the router's headers; a flag left out sends nothing, so the server's default holds */
 function routeHeaders(f: RouteFlags): Record<string, string> {
@@ -26,12 +35,30 @@ function routeHeaders(f: RouteFlags): Record<string, string> {
   return h;
 }
 
-interface Entry { endpoint: { input: { body?: Record<string, { type?: string }> } } }
-interface DryRun { plan: Array<{ endpoint_id: string; key: string; worst_cost_micro: number }>; excluded: Array<{ endpoint_id: string; reason: string }>; worst_cost_micro: number; verification?: { capability: string; worst_cost_micro: number } }
+interface Entry {
+  endpoint: { input: { body?: Record<string, { type?: string }> } };
+}
+interface DryRun {
+  plan: Array<{ endpoint_id: string; key: string; worst_cost_micro: number }>;
+  excluded: Array<{ endpoint_id: string; reason: string }>;
+  worst_cost_micro: number;
+  verification?: { capability: string; worst_cost_micro: number };
+}
 
 function tellPlan(p: DryRun): void {
-  out(table(['PLAN', 'KEY', 'WORST COST'], p.plan.map((r) => [r.endpoint_id, r.key, usd(r.worst_cost_micro)])));
-  if (p.excluded.length) out(`\n${table(['EXCLUDED', 'WHY'], p.excluded.map((r) => [r.endpoint_id, r.reason]))}`);
+  out(
+    table(
+      ['PLAN', 'KEY', 'WORST COST'],
+      p.plan.map((r) => [r.endpoint_id, r.key, usd(r.worst_cost_micro)]),
+    ),
+  );
+  if (p.excluded.length)
+    out(
+      `\n${table(
+        ['EXCLUDED', 'WHY'],
+        p.excluded.map((r) => [r.endpoint_id, r.reason]),
+      )}`,
+    );
   if (p.verification) note(`verification by ${p.verification.capability}, worst ${usd(p.verification.worst_cost_micro)}`);
   note(`worst cost of the call: ${usd(p.worst_cost_micro)}; nothing was called or charged`);
 }
@@ -44,7 +71,12 @@ export const call = defineCommand({
     'max-cost': { type: 'string', description: 'USD ceiling for the whole call (X-Svc-Route-Max-Cost; default 1.00)' },
     prefer: { type: 'string', description: 'providers to try first, comma list (X-Svc-Route-Prefer)' },
     exclude: { type: 'string', description: 'providers never to try, comma list (X-Svc-Route-Exclude)' },
-    waterfall: { type: 'boolean', default: true, description: 'go on to the next provider after a miss (X-Svc-Route-Waterfall)', negativeDescription: 'stop at the first miss (X-Svc-Route-Waterfall: 0)' },
+    waterfall: {
+      type: 'boolean',
+      default: true,
+      description: 'go on to the next provider after a miss (X-Svc-Route-Waterfall)',
+      negativeDescription: 'stop at the first miss (X-Svc-Route-Waterfall: 0)',
+    },
     strict: { type: 'boolean', default: false, description: 'only providers that apply every filter sent (X-Svc-Route-Strict-Filters)' },
     verify: { type: 'boolean', default: false, description: 'check a found email or phone with its verifier (X-Svc-Route-Verify)' },
     'dry-run': { type: 'boolean', default: false, description: 'show the plan and worst cost; call and charge nothing (X-Svc-Route-Dry-Run)' },
@@ -59,7 +91,11 @@ export const call = defineCommand({
       request(`${baseUrl()}/catalog/endpoints/svc.${encodeURIComponent(capability)}`),
       asTeam<{ proxy_prefix: string }>('/meta'),
     ]);
-    if (found.status === 404) throw new CliFailure(`'${capability}' is not a routed capability; svc search ${capability.split('.').join(' ')} lists operations, and routed ones have ids svc.<capability>.`, EXIT.refused);
+    if (found.status === 404)
+      throw new CliFailure(
+        `'${capability}' is not a routed capability; svc search ${capability.split('.').join(' ')} lists operations, and routed ones have ids svc.<capability>.`,
+        EXIT.refused,
+      );
     if (found.status !== 200) throw failureOf(found);
     const entry = found.data as Entry;
     const kinds: Record<string, FieldKind> = Object.fromEntries(Object.entries(entry.endpoint.input.body ?? {}).map(([k, p]) => [k, kindOf(p.type)]));

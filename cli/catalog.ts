@@ -11,8 +11,26 @@ import { costPerHitWords, hitRateWords } from '../language/hit-rate-words.ts';
 import { formatUsd } from '../runtime/state/money.ts';
 import type { CostOut, Observed } from '../language/dist-types.ts';
 
-interface Endpoint { id: string; name: string; summary: string; provider_display: string; kind: string; method: string; path: string; cost: CostOut | null; observed: Observed | null; input: Record<string, unknown>; capability: string }
-interface Entry { endpoint: Endpoint; siblings: Endpoint[]; call_template: string; hints: string[]; routing?: object }
+interface Endpoint {
+  id: string;
+  name: string;
+  summary: string;
+  provider_display: string;
+  kind: string;
+  method: string;
+  path: string;
+  cost: CostOut | null;
+  observed: Observed | null;
+  input: Record<string, unknown>;
+  capability: string;
+}
+interface Entry {
+  endpoint: Endpoint;
+  siblings: Endpoint[];
+  call_template: string;
+  hints: string[];
+  routing?: object;
+}
 
 const words = (args: { _: string[] }) => args._.join(' ').trim();
 const price = (usd: number | null | undefined) => (usd === null || usd === undefined ? '-' : `$${usd}`);
@@ -27,12 +45,18 @@ export const search = defineCommand({
   async run({ args }) {
     const q = words(args);
     const limit = wholeNumber('--limit', args.limit, 1, 100);
-    const res = await ok<{ results: Array<{ endpoint_id: string; kind: string; provider_display: string; usd: number | null; name: string; observed: Observed | null }>; total: number }>(
-      `${baseUrl()}/catalog/search?q=${encodeURIComponent(q)}&limit=${limit}`, { label: 'searching' },
-    );
+    const res = await ok<{
+      results: Array<{ endpoint_id: string; kind: string; provider_display: string; usd: number | null; name: string; observed: Observed | null }>;
+      total: number;
+    }>(`${baseUrl()}/catalog/search?q=${encodeURIComponent(q)}&limit=${limit}`, { label: 'searching' });
     if (args.json) printJson(res);
     else if (res.results.length) {
-      out(table(['ID', 'KIND', 'PROVIDER', 'USD', 'HIT', 'NAME'], res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display, price(r.usd), hitRateWords(r.observed), r.name])));
+      out(
+        table(
+          ['ID', 'KIND', 'PROVIDER', 'USD', 'HIT', 'NAME'],
+          res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display, price(r.usd), hitRateWords(r.observed), r.name]),
+        ),
+      );
       note(`${res.results.length} of ${res.total}; svc show ID for parameters, cost and siblings`);
     } else note(`nothing matches '${q}': try fewer or broader words`);
     if (!res.results.length) process.exitCode = EXIT.miss;
@@ -40,7 +64,7 @@ export const search = defineCommand({
 });
 
 /** a routed entry's identity sets, when it has several: one of them is required */
-const identitySets = (input: Record<string, unknown>): string[][] => (Array.isArray(input.identity_sets) ? input.identity_sets as string[][] : []);
+const identitySets = (input: Record<string, unknown>): string[][] => (Array.isArray(input.identity_sets) ? (input.identity_sets as string[][]) : []);
 
 function parameters(input: Record<string, unknown>): string[][] {
   const rows: string[][] = [];
@@ -48,7 +72,13 @@ function parameters(input: Record<string, unknown>): string[][] {
   for (const [where, params] of Object.entries(input)) {
     if (!params || typeof params !== 'object' || Array.isArray(params)) continue;
     for (const [name, p] of Object.entries(params as Record<string, { type?: string; required?: boolean; note?: string }>)) {
-      rows.push([where.replace(/Params$/, ''), name, p.type ?? '-', p.required ? 'yes' : sets.some((set) => set.includes(name)) ? 'in a set' : 'no', p.note ?? '']);
+      rows.push([
+        where.replace(/Params$/, ''),
+        name,
+        p.type ?? '-',
+        p.required ? 'yes' : sets.some((set) => set.includes(name)) ? 'in a set' : 'no',
+        p.note ?? '',
+      ]);
     }
   }
   return rows;
@@ -71,26 +101,48 @@ export const show = defineCommand({
     const e = found.data as Entry;
     if (args.json) return printJson(e);
     const p = e.endpoint;
-    out(pairs({
-      id: p.id, name: p.name, provider: p.provider_display, kind: p.kind, summary: p.summary,
-      cost: p.cost ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${priceTrust(p.cost)}${p.cost.evidence ? `; ${p.cost.evidence.url}` : ''})` : 'not priced',
-      observed: p.observed?.samples ? `hit rate ${hitRateWords(p.observed)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms` : 'no calls yet',
-      // a routed entry's callers pay for the whole waterfall: what that came to per hit
-      ...(e.routing ? { cost_per_hit: costPerHitWords(p.observed, (m) => `$${formatUsd(m)}`) } : {}),
-    }));
+    out(
+      pairs({
+        id: p.id,
+        name: p.name,
+        provider: p.provider_display,
+        kind: p.kind,
+        summary: p.summary,
+        cost: p.cost
+          ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${priceTrust(p.cost)}${p.cost.evidence ? `; ${p.cost.evidence.url}` : ''})`
+          : 'not priced',
+        observed: p.observed?.samples
+          ? `hit rate ${hitRateWords(p.observed)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms`
+          : 'no calls yet',
+        // a routed entry's callers pay for the whole waterfall: what that came to per hit
+        ...(e.routing ? { cost_per_hit: costPerHitWords(p.observed, (m) => `$${formatUsd(m)}`) } : {}),
+      }),
+    );
     const params = parameters(p.input);
     if (params.length) out(`\n${table(['IN', 'PARAMETER', 'TYPE', 'REQUIRED', 'NOTE'], params)}`);
     const sets = identitySets(p.input);
     if (sets.length) out(`one of these sets is required: ${sets.map((s) => `{${s.join(', ')}}`).join(' or ')}`);
     if (p.kind === 'routed') out(`\n${await triedOrderText(p.capability)}`);
     if (e.siblings.length) {
-      out(`\n${table(['SIBLING', 'PROVIDER', 'USD', 'HIT', 'P50 MS'], e.siblings.map((s) => [s.id, s.provider_display, price(s.cost?.usd), hitRateWords(s.observed), s.observed?.p50_ms]))}`);
+      out(
+        `\n${table(
+          ['SIBLING', 'PROVIDER', 'USD', 'HIT', 'P50 MS'],
+          e.siblings.map((s) => [s.id, s.provider_display, price(s.cost?.usd), hitRateWords(s.observed), s.observed?.p50_ms]),
+        )}`,
+      );
     }
     out(`\n${e.hints.join('\n')}`);
   },
 });
 
-interface Candidate { endpoint_id: string; capability: string; name: string; provider: string; usd: number | null; score: number }
+interface Candidate {
+  endpoint_id: string;
+  capability: string;
+  name: string;
+  provider: string;
+  usd: number | null;
+  score: number;
+}
 type FindLine = { event: 'candidates'; candidates: Candidate[] } | { event: 'judged'; kept: Array<{ endpoint_id: string; why: string }>; verdict: string };
 
 /** Each NDJSON line as it arrives. */
@@ -115,7 +167,11 @@ export const find = defineCommand({
     const res = await spin('finding', send(`${baseUrl()}/catalog/find?q=${encodeURIComponent(words(args))}`, { timeoutMs: 60_000 }));
     if (res.status !== 200) {
       let data: unknown = null;
-      try { data = await res.json(); } catch { /* no JSON body */ }
+      try {
+        data = await res.json();
+      } catch {
+        /* no JSON body */
+      }
       throw failureOf({ status: res.status, headers: res.headers, data });
     }
     let candidates = 0;
@@ -127,8 +183,20 @@ export const find = defineCommand({
         else picks = line.kept.length;
         if (args.json) printJson(line);
         else if (line.event === 'candidates') {
-          if (candidates) out(table(['CANDIDATE', 'PROVIDER', 'USD', 'NAME'], line.candidates.map((c) => [c.endpoint_id, c.provider, price(c.usd), c.name])));
-        } else if (picks) out(`\n${table(['PICK', 'WHY'], line.kept.map((k) => [k.endpoint_id, k.why]))}\n\n${line.verdict}`);
+          if (candidates)
+            out(
+              table(
+                ['CANDIDATE', 'PROVIDER', 'USD', 'NAME'],
+                line.candidates.map((c) => [c.endpoint_id, c.provider, price(c.usd), c.name]),
+              ),
+            );
+        } else if (picks)
+          out(
+            `\n${table(
+              ['PICK', 'WHY'],
+              line.kept.map((k) => [k.endpoint_id, k.why]),
+            )}\n\n${line.verdict}`,
+          );
         // no picks: the verdict alone says why ("nothing does this"), on stderr as every miss is
         else note(line.verdict);
       }

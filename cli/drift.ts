@@ -4,8 +4,23 @@ import { defineCommand } from 'citty';
 import { baseUrl, ok } from './http.ts';
 import { json, note, out, printJson, table, usd } from './print.ts';
 
-interface Row { endpoint_id: string; usd: number | null; unit: string; reports: number; differed: number; above: number; below: number; mean_delta_micro: number | null; mean_ratio: number | null }
-interface Drift { operations: Row[]; watched: number; reporting: number; hints: string[] }
+interface Row {
+  endpoint_id: string;
+  usd: number | null;
+  unit: string;
+  reports: number;
+  differed: number;
+  above: number;
+  below: number;
+  mean_delta_micro: number | null;
+  mean_ratio: number | null;
+}
+interface Drift {
+  operations: Row[];
+  watched: number;
+  reporting: number;
+  hints: string[];
+}
 
 const drift = defineCommand({
   meta: { name: 'drift', description: 'Operations whose providers reported charging other than the list price' },
@@ -17,9 +32,21 @@ const drift = defineCommand({
       note(res.hints.join('\n'));
       return;
     }
-    out(table(['ID', 'LIST', 'REPORTS', 'DIFFERED', 'ABOVE', 'BELOW', 'MEAN DIFF', 'MEAN RATIO'], res.operations.map((r) => [
-      r.endpoint_id, r.usd === null ? '-' : `$${r.usd} per ${r.unit}`, r.reports, r.differed, r.above, r.below, usd(r.mean_delta_micro), r.mean_ratio === null ? '-' : `×${r.mean_ratio}`,
-    ])));
+    out(
+      table(
+        ['ID', 'LIST', 'REPORTS', 'DIFFERED', 'ABOVE', 'BELOW', 'MEAN DIFF', 'MEAN RATIO'],
+        res.operations.map((r) => [
+          r.endpoint_id,
+          r.usd === null ? '-' : `$${r.usd} per ${r.unit}`,
+          r.reports,
+          r.differed,
+          r.above,
+          r.below,
+          usd(r.mean_delta_micro),
+          r.mean_ratio === null ? '-' : `×${r.mean_ratio}`,
+        ]),
+      ),
+    );
     note(`${res.operations.length} of ${res.watched} operations that state their charge reported another figure than their price`);
   },
 });

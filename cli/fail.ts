@@ -35,7 +35,11 @@ export const EXIT_HELP = [
 
 export class CliFailure extends Error {
   /** `body`: the server's JSON answer, printed on stdout under --json so scripts can read it */
-  constructor(message: string, readonly exitCode: ExitCode = EXIT.unexpected, readonly body?: unknown) {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = EXIT.unexpected,
+    readonly body?: unknown,
+  ) {
     super(message);
   }
 }

@@ -15,7 +15,12 @@ export const feedback = defineCommand({
     json,
   },
   async run({ args }) {
-    const body = { kind: oneOf('the kind', args.kind, FEEDBACK_KINDS), message: args._.slice(1).join(' '), ...(args.endpoint ? { endpoint_id: args.endpoint } : {}), ...(args.capability ? { capability: args.capability } : {}) };
+    const body = {
+      kind: oneOf('the kind', args.kind, FEEDBACK_KINDS),
+      message: args._.slice(1).join(' '),
+      ...(args.endpoint ? { endpoint_id: args.endpoint } : {}),
+      ...(args.capability ? { capability: args.capability } : {}),
+    };
     const res = await asTeam<{ id: number; status: string; created_at: string }>('/feedback', { body });
     if (args.json) printJson(res);
     else note(`feedback ${res.id} ${res.status}; thank you`);
@@ -31,7 +36,12 @@ export const review = defineCommand({
     json,
   },
   async run({ args }) {
-    const body = { endpoint_id: args.endpoint, usefulness: oneOf('usefulness', args.usefulness, USEFULNESS), reason: args._.slice(2).join(' '), client: 'svc-cli' };
+    const body = {
+      endpoint_id: args.endpoint,
+      usefulness: oneOf('usefulness', args.usefulness, USEFULNESS),
+      reason: args._.slice(2).join(' '),
+      client: 'svc-cli',
+    };
     const res = await asTeam<{ id: number; endpoint_id: string; usefulness: string; month: string }>('/reviews', { body });
     if (args.json) printJson(res);
     else note(`review ${res.id} of ${res.endpoint_id} for ${res.month}: ${res.usefulness}`);

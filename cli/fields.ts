@@ -7,8 +7,19 @@ import { CliFailure, EXIT } from './fail.ts';
 export type FieldKind = 'text' | 'integer' | 'number' | 'boolean' | 'list' | 'object';
 
 const KINDS: Record<string, FieldKind> = {
-  str: 'text', url: 'text', string: 'text', int: 'integer', integer: 'integer', number: 'number', float: 'number',
-  bool: 'boolean', boolean: 'boolean', list: 'list', array: 'list', object: 'object', dict: 'object',
+  str: 'text',
+  url: 'text',
+  string: 'text',
+  int: 'integer',
+  integer: 'integer',
+  number: 'number',
+  float: 'number',
+  bool: 'boolean',
+  boolean: 'boolean',
+  list: 'list',
+  array: 'list',
+  object: 'object',
+  dict: 'object',
 };
 
 export const kindOf = (type: unknown): FieldKind => (typeof type === 'string' && KINDS[type]) || 'text';
@@ -36,7 +47,12 @@ function read(field: string, text: string, kind: FieldKind): unknown {
       if (['false', '0', 'no'].includes(text)) return false;
       throw new CliFailure(`${field} takes true or false; '${text}' is neither.`, EXIT.usage);
     case 'list':
-      return text.startsWith('[') ? jsonValue(field, text) : text.split(',').map((s) => s.trim()).filter(Boolean);
+      return text.startsWith('[')
+        ? jsonValue(field, text)
+        : text
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
     case 'object':
       return jsonValue(field, text);
     default:
@@ -78,12 +94,14 @@ export function didYouMean(word: string, known: readonly string[]): string {
 /** A field the operation does not take is a usage error before the call, naming the nearest it does take. */
 export function refuseUnknownFields(body: Record<string, unknown>, known: string[], what: string): void {
   for (const field of Object.keys(body)) {
-    if (!known.includes(field)) throw new CliFailure(`${what} has no field '${field}'; ${didYouMean(field, known)}its fields are ${known.join(', ')}.`, EXIT.usage);
+    if (!known.includes(field))
+      throw new CliFailure(`${what} has no field '${field}'; ${didYouMean(field, known)}its fields are ${known.join(', ')}.`, EXIT.usage);
   }
 }
 
 /** A word that must be one of a few (a feedback kind) is checked before anything is sent. */
 export function oneOf(what: string, word: string, allowed: readonly string[]): string {
-  if (!allowed.includes(word)) throw new CliFailure(`${what} is one of ${allowed.join(', ')}; '${word}' is not one (${didYouMean(word, allowed)}nothing was sent).`, EXIT.usage);
+  if (!allowed.includes(word))
+    throw new CliFailure(`${what} is one of ${allowed.join(', ')}; '${word}' is not one (${didYouMean(word, allowed)}nothing was sent).`, EXIT.usage);
   return word;
 }

@@ -24,7 +24,11 @@ export function refuseUnknownFlags(root: Command, rawArgs: string[]): void {
   const named = Object.entries(args).filter(([, d]) => d.type !== 'positional');
   // a flag's short aliases (`-o` for `--out`) are its own too
   const known = new Set(named.flatMap(([name, d]) => [kebab(name), ...[(d as { alias?: string | string[] }).alias ?? []].flat()]));
-  const booleans = new Set(Object.entries(args).filter(([, d]) => d.type === 'boolean').map(([name]) => kebab(name)));
+  const booleans = new Set(
+    Object.entries(args)
+      .filter(([, d]) => d.type === 'boolean')
+      .map(([name]) => kebab(name)),
+  );
   const end = rawArgs.indexOf('--');
   for (const arg of end >= 0 ? rawArgs.slice(0, end) : rawArgs) {
     if (!arg.startsWith('-') || arg === '-') continue;
@@ -40,6 +44,7 @@ export function refuseUnknownFlags(root: Command, rawArgs: string[]): void {
 /** A flag's whole number within bounds, or a usage error naming the flag, before anything is sent. */
 export function wholeNumber(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || n < min || n > max) throw new CliFailure(`${flag} takes a whole number from ${min} to ${max}; '${text}' is not one.`, EXIT.usage);
+  if (!/^\s*\d+\s*$/.test(text) || n < min || n > max)
+    throw new CliFailure(`${flag} takes a whole number from ${min} to ${max}; '${text}' is not one.`, EXIT.usage);
   return n;
 }

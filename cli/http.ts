@@ -10,14 +10,16 @@ export function baseUrl(env: Env = process.env): string {
   const url = (env.SVC_URL || 'http://localhost:8787').replace(/\/+$/, '');
   // `localhost:8787` parses as a URL of scheme `localhost:`, so a missing scheme would only surface
   // later as "Cannot reach null" or a crash: say what is wrong before anything is sent
-  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new CliFailure(`SVC_URL '${env.SVC_URL}' is not an http(s) address; set it like http://localhost:8787.`, EXIT.usage);
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw new CliFailure(`SVC_URL '${env.SVC_URL}' is not an http(s) address; set it like http://localhost:8787.`, EXIT.usage);
   return url;
 }
 
 /** the team token from SVC_TOKEN; a usage error before anything is sent when it is missing */
 export function teamToken(env: Env = process.env): string {
   const token = env.SVC_TOKEN;
-  if (!token) throw new CliFailure('SVC_TOKEN is not set: export a team token (svc admin team create prints one; npm run demo prints the demo team\'s).', EXIT.usage);
+  if (!token)
+    throw new CliFailure("SVC_TOKEN is not set: export a team token (svc admin team create prints one; npm run demo prints the demo team's).", EXIT.usage);
   return token;
 }
 
@@ -49,18 +51,30 @@ export async function send(url: string, opts: RequestOptions = {}): Promise<Resp
     });
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
-    if (err.name === 'TimeoutError') throw new CliFailure(`${new URL(url).origin} did not answer within ${Math.round((opts.timeoutMs ?? 30_000) / 1000)} s.`, EXIT.unreachable);
+    if (err.name === 'TimeoutError')
+      throw new CliFailure(`${new URL(url).origin} did not answer within ${Math.round((opts.timeoutMs ?? 30_000) / 1000)} s.`, EXIT.unreachable);
     const cause = err.cause?.code ?? err.cause?.message ?? err.message;
     throw new CliFailure(`Cannot reach ${new URL(url).origin} (${cause}); is the server running, and is SVC_URL right?`, EXIT.unreachable);
   }
 }
 
 export async function request(url: string, opts: RequestOptions = {}): Promise<Answer> {
-  const { res, text } = await spin(opts.label ?? 'waiting for svc', send(url, opts).then(async (r) => ({ res: r, text: await r.text() })));
+  const { res, text } = await spin(
+    opts.label ?? 'waiting for svc',
+    send(url, opts).then(async (r) => ({ res: r, text: await r.text() })),
+  );
   let data: unknown = null;
-  try { data = JSON.parse(text); } catch { /* not JSON: data stays null */ }
+  try {
+    data = JSON.parse(text);
+  } catch {
+    /* not JSON: data stays null */
+  }
   // svc answers every success in JSON; anything else is another server at SVC_URL
-  if (res.ok && data === null) throw new CliFailure(`${new URL(url).origin} answered ${new URL(url).pathname} with something other than svc's JSON; is SVC_URL the svc server?`, EXIT.unexpected);
+  if (res.ok && data === null)
+    throw new CliFailure(
+      `${new URL(url).origin} answered ${new URL(url).pathname} with something other than svc's JSON; is SVC_URL the svc server?`,
+      EXIT.unexpected,
+    );
   return { status: res.status, headers: res.headers, data };
 }
 

@@ -10,8 +10,14 @@ function tell(set: McpSetAnswer, asJson: boolean): void {
     printJson(set);
     return;
   }
-  if (!set.tools.length) note('no hub tool in your MCP set; svc hub mcp add ID adds another team\'s tool');
-  else out(table(['TOOL', 'VERSION', 'PRICE', 'MAKER', 'NAME'], set.tools.map((t) => [t.tool_id, t.version, `${t.price_usd} USD`, t.mine ? 'you' : t.maker, t.name])));
+  if (!set.tools.length) note("no hub tool in your MCP set; svc hub mcp add ID adds another team's tool");
+  else
+    out(
+      table(
+        ['TOOL', 'VERSION', 'PRICE', 'MAKER', 'NAME'],
+        set.tools.map((t) => [t.tool_id, t.version, `${t.price_usd} USD`, t.mine ? 'you' : t.maker, t.name]),
+      ),
+    );
   const idle = set.added.filter((id) => !set.tools.some((t) => t.tool_id === id));
   if (idle.length) note(`added but not live now (not listed to agents): ${idle.join(', ')}`);
 }

@@ -29,12 +29,26 @@ async function readFiles(dir: string): Promise<Record<string, string>> {
   return files;
 }
 
-interface Published { tool_id: string; version: number; status: string; reason?: string; check: { ok: boolean; cost_micro: number; ms: number } }
+interface Published {
+  tool_id: string;
+  version: number;
+  status: string;
+  reason?: string;
+  check: { ok: boolean; cost_micro: number; ms: number };
+}
 
 /** the publish answer for people; exit 3 when the version did not go live */
 function tellPublished(res: Published, asJson: boolean): void {
   if (asJson) printJson(res);
-  else out(pairs({ tool: `${res.tool_id}@${res.version}`, status: res.status, ...(res.reason ? { reason: asCommands(res.reason) } : {}), check: `${res.check.ok ? 'passed' : 'did not pass'}, cost ${usd(res.check.cost_micro)}` }));
+  else
+    out(
+      pairs({
+        tool: `${res.tool_id}@${res.version}`,
+        status: res.status,
+        ...(res.reason ? { reason: asCommands(res.reason) } : {}),
+        check: `${res.check.ok ? 'passed' : 'did not pass'}, cost ${usd(res.check.cost_micro)}`,
+      }),
+    );
   if (res.status !== 'live' || !res.check.ok) process.exitCode = EXIT.miss;
 }
 
@@ -48,18 +62,31 @@ const publish = defineCommand({
   async run({ args }) {
     const files = await readFiles(args.dir);
     const toolId = args.id ?? basename(resolve(args.dir));
-    const a = await request(`${baseUrl()}/hub/tools`, { body: { tool_id: toolId, files }, headers: { 'x-svc-token': teamToken() }, timeoutMs: LONG_MS, label: 'publishing and checking' });
+    const a = await request(`${baseUrl()}/hub/tools`, {
+      body: { tool_id: toolId, files },
+      headers: { 'x-svc-token': teamToken() },
+      timeoutMs: LONG_MS,
+      label: 'publishing and checking',
+    });
     // every problem of a refused tool on a line of its own, as the catalog build lists them
     const problems = a.status === 422 ? problemsOf(a) : [];
-    if (problems.length > 1) throw new CliFailure(`the hub refused ${toolId} (${problems.length} problems):\n${problems.map((p) => `  ${p}`).join('\n')}`, EXIT.refused, a.data);
+    if (problems.length > 1)
+      throw new CliFailure(`the hub refused ${toolId} (${problems.length} problems):\n${problems.map((p) => `  ${p}`).join('\n')}`, EXIT.refused, a.data);
     if (a.status >= 300) throw failureOf(a);
     tellPublished(a.data as Published, args.json);
   },
 });
 
 const check = defineCommand({
-  meta: { name: 'check', description: "Run a version's check again on your balance (the newest, or ID@N): shows its worst cost first and asks (--yes skips the question)" },
-  args: { id: { type: 'positional', required: true, description: 'tool id, or id@N for one version' }, yes: { type: 'boolean', default: false, description: 'run it without asking' }, json },
+  meta: {
+    name: 'check',
+    description: "Run a version's check again on your balance (the newest, or ID@N): shows its worst cost first and asks (--yes skips the question)",
+  },
+  args: {
+    id: { type: 'positional', required: true, description: 'tool id, or id@N for one version' },
+    yes: { type: 'boolean', default: false, description: 'run it without asking' },
+    json,
+  },
   async run({ args }) {
     const path = `/hub/tools/${pathId(args.id)}/check`;
     const plan = await asTeam<{ version: number; status: string; worst_cost_micro: number }>(path, { method: 'POST', headers: { 'x-svc-route-dry-run': '1' } });
@@ -70,7 +97,16 @@ const check = defineCommand({
   },
 });
 
-interface ListedTool { tool_id: string; name: string; price_usd: number; version: number; status?: string; live_version?: number | null; mine: boolean; reason?: string }
+interface ListedTool {
+  tool_id: string;
+  name: string;
+  price_usd: number;
+  version: number;
+  status?: string;
+  live_version?: number | null;
+  mine: boolean;
+  reason?: string;
+}
 
 const list = defineCommand({
   meta: { name: 'list', description: 'The tools you may run now; with --mine, every tool your team made, whatever its state' },
@@ -79,9 +115,17 @@ const list = defineCommand({
     const { tools } = await asTeam<{ tools: ListedTool[] }>(`/hub/tools${args.mine ? '?mine=1' : ''}`);
     if (args.json) return printJson({ tools });
     if (!tools.length) return note(args.mine ? 'your team has published no tool yet; svc hub publish DIR' : 'no tool is live yet');
-    out(args.mine
-      ? table(['TOOL', 'NEWEST', 'STATUS', 'LIVE', 'PRICE', 'NOTE'], tools.map((t) => [t.tool_id, t.version, t.status, t.live_version ?? 'none', `${t.price_usd} USD`, asCommands(t.reason ?? '')]))
-      : table(['TOOL', 'VERSION', 'PRICE', 'MINE', 'NAME'], tools.map((t) => [t.tool_id, t.version, `${t.price_usd} USD`, t.mine ? 'yes' : '', t.name])));
+    out(
+      args.mine
+        ? table(
+            ['TOOL', 'NEWEST', 'STATUS', 'LIVE', 'PRICE', 'NOTE'],
+            tools.map((t) => [t.tool_id, t.version, t.status, t.live_version ?? 'none', `${t.price_usd} USD`, asCommands(t.reason ?? '')]),
+          )
+        : table(
+            ['TOOL', 'VERSION', 'PRICE', 'MINE', 'NAME'],
+            tools.map((t) => [t.tool_id, t.version, `${t.price_usd} USD`, t.mine ? 'yes' : '', t.name]),
+          ),
+    );
   },
 });
 
@@ -104,9 +148,14 @@ const run = defineCommand({
 
 const retire = defineCommand({
   meta: { name: 'retire', description: 'Retire every version of your tool, for good (asks first; --yes skips the question); runs then answer 410' },
-  args: { id: { type: 'positional', required: true, description: 'tool id' }, yes: { type: 'boolean', default: false, description: 'retire without asking' }, json },
+  args: {
+    id: { type: 'positional', required: true, description: 'tool id' },
+    yes: { type: 'boolean', default: false, description: 'retire without asking' },
+    json,
+  },
   async run({ args }) {
-    if (!args.yes) await confirm(`Retire ${args.id}? This cannot be undone: every version stops taking runs and no new version can be published; the id stays your team's.`);
+    if (!args.yes)
+      await confirm(`Retire ${args.id}? This cannot be undone: every version stops taking runs and no new version can be published; the id stays your team's.`);
     const res = await asTeam<{ note: string }>(`/hub/tools/${pathId(args.id)}`, { method: 'DELETE' });
     if (args.json) printJson(res);
     else note(res.note);

@@ -5,8 +5,19 @@ import { reportedWords, type ChargeFigures } from '../language/ledger-words.ts';
 import { asTeam } from './http.ts';
 import { json, note, out, printJson, table, usd } from './print.ts';
 
-interface Entry extends ChargeFigures { id: number; at: string; kind: string; amount_micro: number; endpoint_id?: string; call_id?: string; tool_id?: string }
-interface Page { entries: Entry[]; next_cursor: string | null }
+interface Entry extends ChargeFigures {
+  id: number;
+  at: string;
+  kind: string;
+  amount_micro: number;
+  endpoint_id?: string;
+  call_id?: string;
+  tool_id?: string;
+}
+interface Page {
+  entries: Entry[];
+  next_cursor: string | null;
+}
 
 export const ledger = defineCommand({
   meta: { name: 'ledger', description: "Your team's ledger, newest first (50 a page): charges, credits, earnings" },
@@ -14,9 +25,14 @@ export const ledger = defineCommand({
   async run({ args }) {
     const page = await asTeam<Page>(`/teams/me/ledger${args.cursor ? `?cursor=${encodeURIComponent(args.cursor)}` : ''}`);
     if (args.json) return printJson(page);
-    out(page.entries.length ? table(['at', 'kind', 'amount', 'what', 'call', 'reported'], page.entries.map((e) => [
-      e.at, e.kind, usd(e.amount_micro), e.endpoint_id ?? e.tool_id, e.call_id, reportedWords(e, usd),
-    ])) : '(no entries)');
+    out(
+      page.entries.length
+        ? table(
+            ['at', 'kind', 'amount', 'what', 'call', 'reported'],
+            page.entries.map((e) => [e.at, e.kind, usd(e.amount_micro), e.endpoint_id ?? e.tool_id, e.call_id, reportedWords(e, usd)]),
+          )
+        : '(no entries)',
+    );
     if (page.next_cursor) note(`older entries: svc me ledger --cursor ${page.next_cursor}`);
   },
 });

@@ -17,8 +17,23 @@ async function everyPage<K extends string, T>(path: string, key: K): Promise<T[]
   return rows;
 }
 
-interface SentFeedback { id: number; kind: string; message: string; endpoint_id?: string; capability?: string; status: string; created_at: string }
-interface SentReview { id: number; endpoint_id: string; usefulness: string; reason: string; month: string; at: string }
+interface SentFeedback {
+  id: number;
+  kind: string;
+  message: string;
+  endpoint_id?: string;
+  capability?: string;
+  status: string;
+  created_at: string;
+}
+interface SentReview {
+  id: number;
+  endpoint_id: string;
+  usefulness: string;
+  reason: string;
+  month: string;
+  at: string;
+}
 
 /** `svc me <what>`: every page of the listing, as a table (a hint when empty) or as {<what>: […]} */
 function sentCommand<T>(what: 'feedback' | 'reviews', description: string, head: string[], row: (r: T) => Array<string | number | undefined>, none: string) {
@@ -33,11 +48,21 @@ function sentCommand<T>(what: 'feedback' | 'reviews', description: string, head:
   });
 }
 
-const feedback = sentCommand<SentFeedback>('feedback', 'The feedback your team sent, newest first', ['id', 'sent', 'kind', 'about', 'status', 'message'],
-  (f) => [f.id, f.created_at.slice(0, 10), f.kind, f.endpoint_id ?? f.capability, f.status, f.message], '(no feedback sent yet: svc feedback KIND MESSAGE sends some)');
+const feedback = sentCommand<SentFeedback>(
+  'feedback',
+  'The feedback your team sent, newest first',
+  ['id', 'sent', 'kind', 'about', 'status', 'message'],
+  (f) => [f.id, f.created_at.slice(0, 10), f.kind, f.endpoint_id ?? f.capability, f.status, f.message],
+  '(no feedback sent yet: svc feedback KIND MESSAGE sends some)',
+);
 
-const reviews = sentCommand<SentReview>('reviews', 'The reviews your team wrote (one per operation and month), newest first', ['month', 'operation', 'usefulness', 'reason'],
-  (r) => [r.month, r.endpoint_id, r.usefulness, r.reason], '(no review written yet: svc review ENDPOINT useful|partly|not_useful REASON writes one)');
+const reviews = sentCommand<SentReview>(
+  'reviews',
+  'The reviews your team wrote (one per operation and month), newest first',
+  ['month', 'operation', 'usefulness', 'reason'],
+  (r) => [r.month, r.endpoint_id, r.usefulness, r.reason],
+  '(no review written yet: svc review ENDPOINT useful|partly|not_useful REASON writes one)',
+);
 
 export const me = defineCommand({
   meta: { name: 'me' },
@@ -47,6 +72,14 @@ export const me = defineCommand({
     if (args._.length) return; // citty runs this after the subcommand named, which printed its answer
     const t = await asTeam<{ team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }>('/teams/me');
     if (args.json) return printJson(t);
-    out(pairs({ team: t.team, name: t.name, balance: usd(t.balance_micro), earnings: usd(t.earnings_micro), own_keys: t.own_keys.length ? t.own_keys.join(', ') : 'none' }));
+    out(
+      pairs({
+        team: t.team,
+        name: t.name,
+        balance: usd(t.balance_micro),
+        earnings: usd(t.earnings_micro),
+        own_keys: t.own_keys.length ? t.own_keys.join(', ') : 'none',
+      }),
+    );
   },
 });

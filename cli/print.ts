@@ -3,15 +3,26 @@ import { formatUsd } from '../runtime/state/money.ts';
 
 export const json = { type: 'boolean', default: false, description: 'print JSON instead of a table' } as const;
 
-export const out = (text: string): void => { process.stdout.write(text.endsWith('\n') ? text : `${text}\n`); };
-export const note = (text: string): void => { process.stderr.write(`${text}\n`); };
+export const out = (text: string): void => {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+};
+export const note = (text: string): void => {
+  process.stderr.write(`${text}\n`);
+};
 export const printJson = (data: unknown): void => out(JSON.stringify(data));
 
 /** Columns padded to their widest cell; the last column runs free. */
 export function table(head: string[], rows: Array<Array<string | number | null | undefined>>): string {
   const cells = [head, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '-' : String(c))))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** a value in one cell: objects and lists as compact JSON */
@@ -19,7 +30,13 @@ const cell = (v: unknown): string => (typeof v === 'object' && v !== null ? JSON
 
 /** `key  value` lines; objects and lists as compact JSON */
 export function pairs(record: Record<string, unknown>): string {
-  return table(['', ''], Object.entries(record).map(([k, v]) => [k, cell(v)])).split('\n').slice(1).join('\n');
+  return table(
+    ['', ''],
+    Object.entries(record).map(([k, v]) => [k, cell(v)]),
+  )
+    .split('\n')
+    .slice(1)
+    .join('\n');
 }
 
 const isRows = (v: unknown): v is Array<Record<string, unknown>> =>
@@ -33,7 +50,12 @@ export function record(output: unknown): string {
   const parts = plain.length ? [pairs(Object.fromEntries(plain))] : [];
   for (const [name, rows] of entries.filter((e): e is [string, Array<Record<string, unknown>>] => isRows(e[1]))) {
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-    parts.push(`${parts.length ? '\n' : ''}${name}:\n${table(columns.map((c) => c.toUpperCase()), rows.map((r) => columns.map((c) => (c in r ? cell(r[c]) : null))))}`);
+    parts.push(
+      `${parts.length ? '\n' : ''}${name}:\n${table(
+        columns.map((c) => c.toUpperCase()),
+        rows.map((r) => columns.map((c) => (c in r ? cell(r[c]) : null))),
+      )}`,
+    );
   }
   return parts.join('\n');
 }

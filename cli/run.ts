@@ -11,12 +11,17 @@ import { leaf, refuseUnknownFlags } from './flags.ts';
 export async function runSvc(rawArgs: string[]): Promise<void> {
   try {
     const main = defineCommand({
-      meta: { name: 'svc', version: pkg.version, description: 'Capability catalog and routed call service. Reads SVC_URL (default http://localhost:8787) and SVC_TOKEN' },
+      meta: {
+        name: 'svc',
+        version: pkg.version,
+        description: 'Capability catalog and routed call service. Reads SVC_URL (default http://localhost:8787) and SVC_TOKEN',
+      },
       subCommands: await commandsFor(rawArgs.find((a) => !a.startsWith('-'))),
     });
     // The parser would read `-1` as a flag and then report a missing amount; no svc command takes one.
     const negative = rawArgs.find((a) => /^-\d/.test(a));
-    if (negative) throw new CliFailure(`'${negative}' is a negative amount, which no svc command takes (credits are USD amounts such as 10 or 0.25).`, EXIT.usage);
+    if (negative)
+      throw new CliFailure(`'${negative}' is a negative amount, which no svc command takes (credits are USD amounts such as 10 or 0.25).`, EXIT.usage);
     if (rawArgs.length === 1 && rawArgs[0] === '--version') process.stdout.write(`${pkg.version}\n`);
     else if (rawArgs.length === 0 || rawArgs.includes('--help') || rawArgs.includes('-h')) {
       const { cmd, parent } = leaf(main, rawArgs);

@@ -21,7 +21,7 @@ const create = defineCommand({
 });
 
 const revoke = defineCommand({
-  meta: { name: 'revoke', description: 'Revoke one of your team\'s tokens by its id (tok_…): refused from the next call on' },
+  meta: { name: 'revoke', description: "Revoke one of your team's tokens by its id (tok_…): refused from the next call on" },
   args: { id: { type: 'positional', required: true, description: 'token id, as `svc team tokens list` shows it' }, json },
   async run({ args }) {
     printRevoked(args.json, await asTeam<TokenView>(`/teams/me/tokens/${encodeURIComponent(args.id)}`, { method: 'DELETE' }));

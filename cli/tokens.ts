@@ -20,7 +20,7 @@ export function newTokenBody(args: { name?: string; expires?: string }, now = Da
   if (args.name !== undefined) body.name = args.name;
   if (args.expires !== undefined) {
     const days = /^(\d{1,5})d$/.exec(args.expires.trim());
-    if (days && Number(days[1]) === 0) throw new CliFailure("--expires 0d has already passed: give 1d or more, or a date.", EXIT.usage);
+    if (days && Number(days[1]) === 0) throw new CliFailure('--expires 0d has already passed: give 1d or more, or a date.', EXIT.usage);
     body.expires_at = days ? new Date(now + Number(days[1]) * 86_400_000).toISOString() : args.expires;
   }
   return body;
@@ -43,9 +43,18 @@ export function printTokens(asJson: boolean, tokens: TokenView[]): void {
     return;
   }
   const hasCurrent = tokens.some((t) => t.current);
-  out(table(['id', 'status', 'created', 'expires', 'name'], tokens.map((t) => [
-    `${t.id}${hasCurrent && t.current ? ' *' : ''}`, t.status === 'revoked' ? `revoked ${t.revoked_at}` : t.status, t.created_at, t.expires_at ?? 'never', t.name ?? '',
-  ])));
+  out(
+    table(
+      ['id', 'status', 'created', 'expires', 'name'],
+      tokens.map((t) => [
+        `${t.id}${hasCurrent && t.current ? ' *' : ''}`,
+        t.status === 'revoked' ? `revoked ${t.revoked_at}` : t.status,
+        t.created_at,
+        t.expires_at ?? 'never',
+        t.name ?? '',
+      ]),
+    ),
+  );
   if (hasCurrent) note('* the token this command used (SVC_TOKEN)');
 }
 

@@ -12,5 +12,6 @@ export async function triedOrderText(capability: string, env = process.env): Pro
   const rows = o.order.map((a, i) => [String(i + 1), a.endpoint_id, a.key, a.bills_miss ? 'yes' : 'no', usd(a.worst_cost_micro)]);
   const left = o.excluded.length ? `\nnot tried: ${o.excluded.map((x) => `${x.endpoint_id} (${x.reason.replaceAll('_', ' ')})`).join(', ')}` : '';
   return `tried in this order until one hits, for ${o.planned_for} (own keys, then free misses, then cheapest per hit):\n${
-    rows.length ? table(['#', 'CHILD', 'KEY', 'BILLS A MISS', 'WORST'], rows) : 'nothing can be tried'}${left}`;
+    rows.length ? table(['#', 'CHILD', 'KEY', 'BILLS A MISS', 'WORST'], rows) : 'nothing can be tried'
+  }${left}`;
 }

@@ -26,13 +26,18 @@ if (fresh) process.once('exit', () => rmSync(fresh, { recursive: true, force: tr
 await ensureBuilt(base.distDir);
 const runtime = loadRuntime(base.distDir);
 const sandboxOpts = { ...sandboxKeys(runtime), ...faults };
-const sandbox = await orRefuse(startSandbox(createSandbox(runtime, sandboxOpts), base.sandboxPort).catch((e: NodeJS.ErrnoException) => {
-  throw listenError(e, base.sandboxPort, '127.0.0.1', 'SVC_SANDBOX_PORT');
-}));
+const sandbox = await orRefuse(
+  startSandbox(createSandbox(runtime, sandboxOpts), base.sandboxPort).catch((e: NodeJS.ErrnoException) => {
+    throw listenError(e, base.sandboxPort, '127.0.0.1', 'SVC_SANDBOX_PORT');
+  }),
+);
 // The sandbox finishes a job by the second poll, so async children need not wait their real
 // providers' intervals (up to 10 s) here.
 const config = readConfigOrExit({
-  SVC_POLL_INTERVAL_MAX_MS: '250', ...process.env, ...sandboxEnv(runtime, sandbox.url, sandboxOpts.keys), ...(fresh ? { SVC_DATA_DIR: fresh } : {}),
+  SVC_POLL_INTERVAL_MAX_MS: '250',
+  ...process.env,
+  ...sandboxEnv(runtime, sandbox.url, sandboxOpts.keys),
+  ...(fresh ? { SVC_DATA_DIR: fresh } : {}),
 });
 const svc = await orRefuse(createRuntime(config));
 const { ctx } = svc;
@@ -49,18 +54,20 @@ const dry = await ctx.router.call(demoTeam, 'people.enrich', { email: 'jane@stri
 const firstEnricher = catalog.runtime.operations[(JSON.parse(dry.text) as { plan: Array<{ endpoint_id: string }> }).plan[0].endpoint_id].provider;
 const curl = (path: string, body: object, extra = '') =>
   `curl -sS -X POST ${proxy}/${path} -H 'x-svc-token: ${token}' -H 'content-type: application/json'${extra} -d '${JSON.stringify(body)}'`;
-process.stdout.write([
-  `svc demo: ${catalog.manifest.operations} operations from ${catalog.manifest.providers} providers, all answered by the sandbox on ${sandbox.url}`,
-  `dashboard: http://localhost:${server.port}/   catalog: http://localhost:${server.port}/catalog/platforms`,
-  `demo team '${DEMO_TEAM}' (balance ${(await state.balance(demoTeam.id)) / 1e6} USD, no own keys)`,
-  `state: ${fresh ? `${fresh} (fresh, removed when the demo stops; set SVC_DATA_DIR to keep one)` : describeStorage(config)}`,
-  `token: ${token}`,
-  '',
-  '# verify an email (cheapest verifier first, falls through on a miss):',
-  curl('people.email.verify', { email: 'jane.doe@stripe.com' }),
-  '# enrich a person; the first child misses ("nohit-<provider>" steers the sandbox), the next one serves:',
-  curl('people.enrich', { email: `nohit-${firstEnricher}.jane@stripe.com` }),
-  '# see the plan and worst cost of a search without calling anyone:',
-  curl('google.serp.organic', { q: 'coffee roasters berlin', limit: 10 }, " -H 'X-Svc-Route-Dry-Run: 1'"),
-  '',
-].join('\n'));
+process.stdout.write(
+  [
+    `svc demo: ${catalog.manifest.operations} operations from ${catalog.manifest.providers} providers, all answered by the sandbox on ${sandbox.url}`,
+    `dashboard: http://localhost:${server.port}/   catalog: http://localhost:${server.port}/catalog/platforms`,
+    `demo team '${DEMO_TEAM}' (balance ${(await state.balance(demoTeam.id)) / 1e6} USD, no own keys)`,
+    `state: ${fresh ? `${fresh} (fresh, removed when the demo stops; set SVC_DATA_DIR to keep one)` : describeStorage(config)}`,
+    `token: ${token}`,
+    '',
+    '# verify an email (cheapest verifier first, falls through on a miss):',
+    curl('people.email.verify', { email: 'jane.doe@stripe.com' }),
+    '# enrich a person; the first child misses ("nohit-<provider>" steers the sandbox), the next one serves:',
+    curl('people.enrich', { email: `nohit-${firstEnricher}.jane@stripe.com` }),
+    '# see the plan and worst cost of a search without calling anyone:',
+    curl('google.serp.organic', { q: 'coffee roasters berlin', limit: 10 }, " -H 'X-Svc-Route-Dry-Run: 1'"),
+    '',
+  ].join('\n'),
+);

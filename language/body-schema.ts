@@ -11,8 +11,13 @@ import { FIELD_FORMATS } from './field-formats.ts';
 const URL_PATTERN = '^(https?://)?[^\\s/?#@]+\\.[^\\s/?#@]+([/?#]\\S*)?$';
 
 const TYPE: Record<FieldType, object> = {
-  str: { type: 'string', maxLength: 2000 }, url: { type: 'string', maxLength: 2000, pattern: URL_PATTERN, 'x-expected': 'a web address, such as linkedin.com/in/jane or https://stripe.com' }, int: { type: 'integer' }, number: { type: 'number' },
-  bool: { type: 'boolean' }, list: { type: 'array', maxItems: 100, items: { type: 'string' } }, object: { type: 'object' },
+  str: { type: 'string', maxLength: 2000 },
+  url: { type: 'string', maxLength: 2000, pattern: URL_PATTERN, 'x-expected': 'a web address, such as linkedin.com/in/jane or https://stripe.com' },
+  int: { type: 'integer' },
+  number: { type: 'number' },
+  bool: { type: 'boolean' },
+  list: { type: 'array', maxItems: 100, items: { type: 'string' } },
+  object: { type: 'object' },
 };
 
 export interface ContractInput {
@@ -62,7 +67,13 @@ export function capabilityBodySchema(cap: CapabilitySrc): { type: 'object'; addi
   for (const { name, type, note, filter, format } of contractInputs(cap)) {
     // a field's format is a stricter pattern than its type's, and names the form in the 422
     const form = format ? { pattern: FIELD_FORMATS[format].pattern, 'x-expected': FIELD_FORMATS[format].expected } : {};
-    properties[name] = { ...TYPE[type], ...form, description: note, ...(filter?.min !== undefined ? { minimum: filter.min } : {}), ...(filter?.max !== undefined ? { maximum: filter.max } : {}) };
+    properties[name] = {
+      ...TYPE[type],
+      ...form,
+      description: note,
+      ...(filter?.min !== undefined ? { minimum: filter.min } : {}),
+      ...(filter?.max !== undefined ? { maximum: filter.max } : {}),
+    };
   }
   return { type: 'object', additionalProperties: false, properties };
 }

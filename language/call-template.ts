@@ -6,12 +6,29 @@ export const PROXY_URL = '{{proxy_url}}';
 
 /** Plausible sample values for contract fields, used in templates and routed examples. */
 const SAMPLES: Record<string, unknown> = {
-  domain: 'stripe.com', website: 'https://stripe.com', name: 'Stripe', q: 'stripe payments api', industry: 'financial services',
-  technology: 'react', title: 'head of growth', full_name: 'Jane Doe', first_name: 'Jane', last_name: 'Doe',
-  email: 'jane.doe@stripe.com', linkedin_url: 'https://www.linkedin.com/in/jane-doe', linkedin_handle: 'jane-doe',
-  company_domain: 'stripe.com', video_id: 'dQw4w9WgXcQ', url: 'https://www.linkedin.com/posts/jane-doe_activity-7260000000000000000',
-  post_id: '7260000000000000000', post_urn: 'urn:li:activity:7260000000000000000', phone: '+14155550123',
-  country: 'us', language: 'en', location: 'San Francisco', keywords: ['payments'],
+  domain: 'stripe.com',
+  website: 'https://stripe.com',
+  name: 'Stripe',
+  q: 'stripe payments api',
+  industry: 'financial services',
+  technology: 'react',
+  title: 'head of growth',
+  full_name: 'Jane Doe',
+  first_name: 'Jane',
+  last_name: 'Doe',
+  email: 'jane.doe@stripe.com',
+  linkedin_url: 'https://www.linkedin.com/in/jane-doe',
+  linkedin_handle: 'jane-doe',
+  company_domain: 'stripe.com',
+  video_id: 'dQw4w9WgXcQ',
+  url: 'https://www.linkedin.com/posts/jane-doe_activity-7260000000000000000',
+  post_id: '7260000000000000000',
+  post_urn: 'urn:li:activity:7260000000000000000',
+  phone: '+14155550123',
+  country: 'us',
+  language: 'en',
+  location: 'San Francisco',
+  keywords: ['payments'],
 };
 
 export function sampleFor(field: string): unknown {
@@ -38,7 +55,9 @@ export function routedTemplate(cap: CapabilitySrc): string {
 /** A pass-through call of one provider operation, with example values for required parameters. */
 export function passThroughTemplate(service: string, op: OperationSrc): string {
   const ex = (params: Record<string, { required?: boolean; example?: unknown }> | undefined) =>
-    Object.entries(params ?? {}).filter(([, p]) => p.required || p.example !== undefined).map(([k, p]) => [k, p.example ?? 'value'] as const);
+    Object.entries(params ?? {})
+      .filter(([, p]) => p.required || p.example !== undefined)
+      .map(([k, p]) => [k, p.example ?? 'value'] as const);
   let path = op.path;
   for (const [k, v] of ex(op.input.pathParams)) path = path.replace(`{${k}}`, encodeURIComponent(String(v)));
   const query = op.test_request?.queryParams ? Object.entries(op.test_request.queryParams) : ex(op.input.queryParams);

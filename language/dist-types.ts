@@ -1,5 +1,25 @@
 // Shapes of dist/catalog/ (what the build emits and the runtime, the sandbox and a CDN read).
-import type { AsyncSrc, AuthSrc, CapabilitySrc, CostType, DeriveRuleSrc, EvidenceSrc, FieldType, FilterSrc, InputSrc, MissSrc, OutputFieldSrc, PageSizeSrc, PriceSource, ProviderSrc, ReportedChargeSrc, RequestSrc, ResponseSrc, VerifySrc, VocabularySrc } from './source-types.ts';
+import type {
+  AsyncSrc,
+  AuthSrc,
+  CapabilitySrc,
+  CostType,
+  DeriveRuleSrc,
+  EvidenceSrc,
+  FieldType,
+  FilterSrc,
+  InputSrc,
+  MissSrc,
+  OutputFieldSrc,
+  PageSizeSrc,
+  PriceSource,
+  ProviderSrc,
+  ReportedChargeSrc,
+  RequestSrc,
+  ResponseSrc,
+  VerifySrc,
+  VocabularySrc,
+} from './source-types.ts';
 
 export interface CostOut {
   type: CostType;

@@ -39,10 +39,17 @@ export function setPath(target: Record<string, unknown> | unknown[], path: strin
     if (seg === '[]') {
       const arr = cur as unknown as unknown[];
       if (last) arr.push(value);
-      else { const item = typeof next === 'number' || next === '[]' ? [] : {}; arr.push(item); cur = item as Record<string, unknown>; }
+      else {
+        const item = typeof next === 'number' || next === '[]' ? [] : {};
+        arr.push(item);
+        cur = item as Record<string, unknown>;
+      }
       return;
     }
-    if (last) { cur[seg] = value; return; }
+    if (last) {
+      cur[seg] = value;
+      return;
+    }
     if (cur[seg] === undefined || cur[seg] === null || typeof cur[seg] !== 'object') {
       cur[seg] = typeof next === 'number' || next === '[]' ? [] : {};
     }

@@ -20,6 +20,7 @@ const unitFor = (value: number, unit: string): string => (value !== 1 ? unit : /
 export function reportedWords(row: ChargeFigures, money: (micro: number) => string): string | null {
   const { list_micro, reported_micro, reported_value, reported_unit } = row;
   if (list_micro === undefined || reported_micro === undefined || reported_value === undefined || !reported_unit) return null;
-  const stated = reported_unit.toLowerCase() === 'usd' ? money(reported_micro) : `${reported_value} ${unitFor(reported_value, reported_unit)} = ${money(reported_micro)}`;
+  const stated =
+    reported_unit.toLowerCase() === 'usd' ? money(reported_micro) : `${reported_value} ${unitFor(reported_value, reported_unit)} = ${money(reported_micro)}`;
   return `reported ${stated}; list ${money(list_micro)}`;
 }

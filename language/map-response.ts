@@ -70,8 +70,10 @@ export function isContractMiss(cap: CapabilitySrc, output: Record<string, unknow
 }
 
 /** The empty output a miss answers with: one frozen object per capability, built on first use. */
-export const missOutput = perObject((cap: CapabilitySrc): Readonly<Record<string, unknown>> =>
-  Object.freeze(Object.fromEntries(shapeOf(cap).fields.map(({ name, list }) => [name, list ? Object.freeze([]) : null]))));
+export const missOutput = perObject(
+  (cap: CapabilitySrc): Readonly<Record<string, unknown>> =>
+    Object.freeze(Object.fromEntries(shapeOf(cap).fields.map(({ name, list }) => [name, list ? Object.freeze([]) : null]))),
+);
 
 /** Rows billed by a per_result child: the `rows` list, else the first list field of the output. */
 export function countRows(cap: CapabilitySrc, response: ResponseSrc, raw: unknown, output: Record<string, unknown>): number {

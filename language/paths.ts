@@ -17,9 +17,11 @@ const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 export function compileTemplate(path: string): PathTemplate {
   const parts = path.split('/');
   return {
-    segments: parts.map((s) => (s.includes('{')
-      ? { re: new RegExp(`^${s.split(PARAM).map(escape).join('([^/]+)')}$`), names: [...s.matchAll(PARAM)].map((m) => m[0].slice(1, -1)) }
-      : { literal: s })),
+    segments: parts.map((s) =>
+      s.includes('{')
+        ? { re: new RegExp(`^${s.split(PARAM).map(escape).join('([^/]+)')}$`), names: [...s.matchAll(PARAM)].map((m) => m[0].slice(1, -1)) }
+        : { literal: s },
+    ),
     rank: parts.map((s) => (s.includes('{') ? 'P' : 'L')).join(''),
     shape: path.replace(PARAM, '{}'),
   };
@@ -37,7 +39,9 @@ export function pathParams(t: PathTemplate, path: string): Record<string, string
   t.segments.forEach((s, i) => {
     if ('literal' in s) return;
     const m = s.re.exec(parts[i]);
-    s.names.forEach((name, j) => { if (m) out[name] = m[j + 1]; });
+    s.names.forEach((name, j) => {
+      if (m) out[name] = m[j + 1];
+    });
   });
   return out;
 }

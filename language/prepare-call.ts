@@ -21,7 +21,10 @@ export function prepareCall(cap: CapabilitySrc, body: Record<string, unknown>): 
     for (const [target, d] of Object.entries(cap.derive ?? {})) {
       if (present(fields[target]) || !d.from.every((f) => present(fields[f]))) continue;
       const value = deriveRules[d.rule](...d.from.map((f) => fields[f]));
-      if (present(value)) { fields[target] = value; changed = true; }
+      if (present(value)) {
+        fields[target] = value;
+        changed = true;
+      }
     }
   }
   const filters = cap.filters ?? {};

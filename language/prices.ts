@@ -3,7 +3,12 @@
 // (worstCostMicro) is a hit's, which is never less than what a billed miss or contract miss pays.
 import type { CostOut, CostType, OperationRuntime } from './types.ts';
 
-type Billed = { cost: { type: CostType } | null; price_micro: number; request?: { map: Array<{ from: string; max?: number }> }; response?: { max_rows?: number } };
+type Billed = {
+  cost: { type: CostType } | null;
+  price_micro: number;
+  request?: { map: Array<{ from: string; max?: number }> };
+  response?: { max_rows?: number };
+};
 
 type MissBilling = { cost: Pick<CostOut, 'type' | 'min_units'> | null; price_micro: number; bills_miss: boolean; bills_contract_miss?: boolean };
 
@@ -50,7 +55,11 @@ export function worstCostMicro(op: Billed & { cost: Pick<CostOut, 'type' | 'rows
   return op.price_micro * (op.cost.type === 'per_result' ? resultUnits(op.cost, billableRows(op, limit)) : 1);
 }
 
-export function chargeMicro(op: Pick<OperationRuntime, 'cost' | 'price_micro' | 'bills_miss' | 'bills_contract_miss'>, outcome: ChargedOutcome, rows: number): number {
+export function chargeMicro(
+  op: Pick<OperationRuntime, 'cost' | 'price_micro' | 'bills_miss' | 'bills_contract_miss'>,
+  outcome: ChargedOutcome,
+  rows: number,
+): number {
   if (!op.cost || op.cost.type === 'free' || outcome === 'error') return 0;
   const perResult = op.cost.type === 'per_result';
   if (outcome === 'hit') return op.price_micro * (perResult ? resultUnits(op.cost, rows) : 1);
@@ -60,6 +69,11 @@ export function chargeMicro(op: Pick<OperationRuntime, 'cost' | 'price_micro' | 
 }
 
 /** A routed attempt's charge: a per_result hit bills at most the rows it was planned for, so the charge stays within its worst case. */
-export function attemptChargeMicro(op: Parameters<typeof chargeMicro>[0] & Parameters<typeof billableRows>[0], outcome: ChargedOutcome, rows: number, limit: number): number {
+export function attemptChargeMicro(
+  op: Parameters<typeof chargeMicro>[0] & Parameters<typeof billableRows>[0],
+  outcome: ChargedOutcome,
+  rows: number,
+  limit: number,
+): number {
   return chargeMicro(op, outcome, outcome === 'hit' ? Math.min(rows, billableRows(op, limit)) : 0);
 }

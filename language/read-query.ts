@@ -56,7 +56,10 @@ export function readQuery(q: string, correct: (word: string) => string = (w) => 
   raw.forEach((w, i) => {
     if (HAVE_MARKERS.has(w) && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(raw[i - 1]))) had = true;
     else if (DETERMINERS.has(w)) determined = true;
-    else if (WANT_MARKERS.has(w)) { had = false; determined = false; }
+    else if (WANT_MARKERS.has(w)) {
+      had = false;
+      determined = false;
+    }
     if (STOPWORDS.has(w)) return;
     const term = { term: words[i], had: had || determined };
     determined = false;
@@ -75,4 +78,8 @@ export const pairsOf = (text: string): string[] => {
 };
 
 /** the content words of a phrase, as readQuery's sequence holds them */
-export const contentWords = (text: string): string[] => wordEncoder.encode(text).filter((w) => !STOPWORDS.has(w)).map(stem);
+export const contentWords = (text: string): string[] =>
+  wordEncoder
+    .encode(text)
+    .filter((w) => !STOPWORDS.has(w))
+    .map(stem);

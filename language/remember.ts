@@ -4,7 +4,10 @@
 export class Remembered<V> {
   private map = new Map<string, V>();
 
-  constructor(private capacity: number, private compute: (key: string) => V) {}
+  constructor(
+    private capacity: number,
+    private compute: (key: string) => V,
+  ) {}
 
   get(key: string): V {
     let v = this.map.get(key);

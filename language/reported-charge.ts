@@ -72,7 +72,9 @@ export function decideCharge(op: Reporting, listMicro: number, answer: Reporting
 }
 
 /** A decision's figures as a ledger entry keeps them (both, where the provider stated its charge; else none). */
-export function ledgerFigures(d: ChargeDecision | null): { list_micro: number; reported_micro: number; reported_value: number; reported_unit: string } | undefined {
+export function ledgerFigures(
+  d: ChargeDecision | null,
+): { list_micro: number; reported_micro: number; reported_value: number; reported_unit: string } | undefined {
   if (!d?.reported) return undefined;
   return { list_micro: d.list_micro, reported_micro: d.reported.micro, reported_value: d.reported.value, reported_unit: d.reported.unit };
 }

@@ -13,8 +13,14 @@ export const MIN_TIMEOUT_MS = 100;
 
 /** Every route header; the router refuses any other `X-Svc-Route-*`, and the build documents each. */
 export const ROUTE_HEADERS = [
-  'X-Svc-Route-Waterfall', 'X-Svc-Route-Max-Cost', 'X-Svc-Route-Prefer', 'X-Svc-Route-Exclude', 'X-Svc-Route-Strict-Filters',
-  'X-Svc-Route-Verify', 'X-Svc-Route-Dry-Run', 'X-Svc-Route-Timeout-Ms',
+  'X-Svc-Route-Waterfall',
+  'X-Svc-Route-Max-Cost',
+  'X-Svc-Route-Prefer',
+  'X-Svc-Route-Exclude',
+  'X-Svc-Route-Strict-Filters',
+  'X-Svc-Route-Verify',
+  'X-Svc-Route-Dry-Run',
+  'X-Svc-Route-Timeout-Ms',
 ] as const;
 export type RouteHeader = (typeof ROUTE_HEADERS)[number];
 

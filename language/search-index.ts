@@ -8,7 +8,12 @@ import { searchEncoder, sentenceEncoder } from './encoder.ts';
 export const ROW_FIELDS = ['name', 'capability', 'provider_display', 'summary', 'terms'] as const;
 export type RowField = (typeof ROW_FIELDS)[number];
 /** weight of a capability-vocabulary field when a query term matches it: for a term the caller wants, and one they have */
-export const CAP_FIELDS = { job: { wanted: 1, had: 0.3 }, gets: { wanted: 0.8, had: 0.3 }, says: { wanted: 0.6, had: 0.3 }, has: { wanted: 0.3, had: 0.8 } } as const;
+export const CAP_FIELDS = {
+  job: { wanted: 1, had: 0.3 },
+  gets: { wanted: 0.8, had: 0.3 },
+  says: { wanted: 0.6, had: 0.3 },
+  has: { wanted: 0.3, had: 0.8 },
+} as const;
 export type CapField = keyof typeof CAP_FIELDS;
 
 export const rowOptions = () => ({
@@ -19,7 +24,10 @@ export const rowOptions = () => ({
   },
 });
 // Whole words only: a short stem ('sa' of 'saas') must not match the start of another ('same').
-export const capOptions = () => ({ encoder: searchEncoder, document: { id: 'i', index: Object.keys(CAP_FIELDS).map((field) => ({ field, tokenize: 'strict' })) } });
+export const capOptions = () => ({
+  encoder: searchEncoder,
+  document: { id: 'i', index: Object.keys(CAP_FIELDS).map((field) => ({ field, tokenize: 'strict' })) },
+});
 
 export interface DocIndex<F extends string> {
   add(doc: Record<string, unknown>): void;
@@ -30,9 +38,21 @@ export interface DocIndex<F extends string> {
 export const newIndex = <F extends string>(options: object): DocIndex<F> =>
   new (FlexSearch as unknown as { Document: new (o: object) => DocIndex<F> }).Document(options);
 
-const rowDoc = (r: SearchRow, i: number) => ({ i, name: r.name, capability: r.capability.replaceAll('.', ' '), provider_display: `${r.provider_display} ${r.provider}`, summary: r.summary, terms: (r.terms ?? []).join(' ') });
+const rowDoc = (r: SearchRow, i: number) => ({
+  i,
+  name: r.name,
+  capability: r.capability.replaceAll('.', ' '),
+  provider_display: `${r.provider_display} ${r.provider}`,
+  summary: r.summary,
+  terms: (r.terms ?? []).join(' '),
+});
 /** A capability's job and sayings lose the words for what it takes ('reverse email lookup' is not a job of finding emails). */
-const withoutHad = (texts: string[], had: Set<string>) => texts.join(' ').split(/[\s.,;:!?()]+/).filter((w) => !had.has(sentenceEncoder.encode(w)[0] ?? '')).join(' ');
+const withoutHad = (texts: string[], had: Set<string>) =>
+  texts
+    .join(' ')
+    .split(/[\s.,;:!?()]+/)
+    .filter((w) => !had.has(sentenceEncoder.encode(w)[0] ?? ''))
+    .join(' ');
 export const capDoc = (c: CapabilityDoc, i: number) => {
   const v = c.vocabulary;
   const had = new Set(Object.entries(v.has).flatMap(([field, words]) => sentenceEncoder.encode([field.replaceAll('_', ' '), ...words].join(' '))));
@@ -41,14 +61,20 @@ export const capDoc = (c: CapabilityDoc, i: number) => {
     i,
     job: withoutHad([c.capability.replaceAll('.', ' '), ...v.terms], had),
     says: withoutHad([c.description, ...v.phrasings], had),
-    gets: Object.entries(v.gets).flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words]).join(' '),
-    has: Object.entries(v.has).flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words]).join(' '),
+    gets: Object.entries(v.gets)
+      .flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words])
+      .join(' '),
+    has: Object.entries(v.has)
+      .flatMap(([field, words]) => [field.replaceAll('_', ' '), ...words])
+      .join(' '),
   };
 };
 
 async function dump(index: DocIndex<string>): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  await index.export((key, data) => { if (data !== undefined) out[key] = data; });
+  await index.export((key, data) => {
+    if (data !== undefined) out[key] = data;
+  });
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
@@ -65,4 +91,3 @@ export async function exportSearchIndex(rows: SearchRow[], capabilities: Capabil
   capabilities.forEach((c, i) => capIndex.add(capDoc(c, i)));
   return { rows: await dump(rowIndex), capabilities: await dump(capIndex) };
 }
-

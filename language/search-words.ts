@@ -28,7 +28,10 @@ export function closest(word: string, known: string[]): string | null {
   for (const k of known) {
     if (Math.abs(k.length - word.length) > max || k.length < 3) continue;
     const d = editDistance(word, k, bestDistance);
-    if (d < bestDistance || (d === bestDistance && best !== null && k < best)) { best = k; bestDistance = d; }
+    if (d < bestDistance || (d === bestDistance && best !== null && k < best)) {
+      best = k;
+      bestDistance = d;
+    }
   }
   return bestDistance <= max ? best : null;
 }

@@ -86,7 +86,10 @@ function rowWords(rows: SearchRow[]): RowWords {
 }
 /** rows whose words are computed between two pauses of SearchEngine.load */
 const LOAD_SLICE = 250;
-const vocabularyPairs = (c: CapabilityDoc) => new Set([...c.vocabulary.terms, ...c.vocabulary.phrasings, ...Object.values(c.vocabulary.has).flat(), ...Object.values(c.vocabulary.gets).flat()].flatMap(pairsOf));
+const vocabularyPairs = (c: CapabilityDoc) =>
+  new Set(
+    [...c.vocabulary.terms, ...c.vocabulary.phrasings, ...Object.values(c.vocabulary.has).flat(), ...Object.values(c.vocabulary.gets).flat()].flatMap(pairsOf),
+  );
 
 export class SearchEngine {
   /** the operations index (bench/catalog.ts compares against a raw loop over it) */
@@ -132,12 +135,21 @@ export class SearchEngine {
     return new SearchEngine(rows, dump, capabilities, words);
   }
 
-  constructor(readonly rows: SearchRow[], dump: SearchIndexDump, readonly capabilities: CapabilityDoc[], words: RowWords = rowWords(rows)) {
+  constructor(
+    readonly rows: SearchRow[],
+    dump: SearchIndexDump,
+    readonly capabilities: CapabilityDoc[],
+    words: RowWords = rowWords(rows),
+  ) {
     for (const [k, v] of Object.entries(dump.rows)) this.index.import(k, v);
     for (const [k, v] of Object.entries(dump.capabilities)) this.capIndex.import(k, v);
     this.usd = Float64Array.from(rows, (r) => r.usd ?? Number.POSITIVE_INFINITY);
     this.cheapRank = new Int32Array(rows.length);
-    Array.from(rows.keys()).sort((a, b) => this.usd[a] - this.usd[b] || a - b).forEach((i, rank) => { this.cheapRank[i] = rank; });
+    Array.from(rows.keys())
+      .sort((a, b) => this.usd[a] - this.usd[b] || a - b)
+      .forEach((i, rank) => {
+        this.cheapRank[i] = rank;
+      });
     this.own = words.own;
     this.providerWords = words.providers;
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
@@ -147,7 +159,11 @@ export class SearchEngine {
     this.rowsOf = capabilities.map(() => []);
     this.pairs = capabilities.map(vocabularyPairs);
     this.providerNames = providerNames(rows);
-    this.known = new Set([...this.own.flatMap((w) => [...w]), ...this.providerWords.flatMap((w) => [...w]), ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : [])))]);
+    this.known = new Set([
+      ...this.own.flatMap((w) => [...w]),
+      ...this.providerWords.flatMap((w) => [...w]),
+      ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : []))),
+    ]);
     for (const w of [...this.known].sort()) {
       const list = this.knownByLetter.get(w[0]);
       if (list) list.push(w);
@@ -160,8 +176,12 @@ export class SearchEngine {
       if (r.kind === 'routed') this.routedOf[c] = i;
     });
     // capabilities without a routed entry (vocabulary/ files) have a doc too: only a routed one lifts its rows
-    this.base = Float64Array.from(rows, (r, i) => (this.capOf[i] >= 0 && this.routedOf[this.capOf[i]] >= 0 ? WEIGHT.routedCapability : 0) + (r.kind === 'utility' ? 0 : WEIGHT.data));
-    for (const list of this.rowsOf) list.sort((a, b) => Number(rows[b].kind === 'routed') - Number(rows[a].kind === 'routed') || this.usd[a] - this.usd[b] || a - b);
+    this.base = Float64Array.from(
+      rows,
+      (r, i) => (this.capOf[i] >= 0 && this.routedOf[this.capOf[i]] >= 0 ? WEIGHT.routedCapability : 0) + (r.kind === 'utility' ? 0 : WEIGHT.data),
+    );
+    for (const list of this.rowsOf)
+      list.sort((a, b) => Number(rows[b].kind === 'routed') - Number(rows[a].kind === 'routed') || this.usd[a] - this.usd[b] || a - b);
   }
 
   /** The query as search reads it: content terms, what the caller has, misspellings corrected. */
@@ -227,7 +247,10 @@ export class SearchEngine {
     for (let k = 0; k < terms.length; k++) {
       const h = this.holdersOf(terms[k]);
       const weights = read.terms[k].had ? h.had : h.wanted;
-      for (let j = 0; j < h.caps.length; j++) { capWeight[h.caps[j] * terms.length + k] = weights[j]; touched.add(h.caps[j]); }
+      for (let j = 0; j < h.caps.length; j++) {
+        capWeight[h.caps[j] * terms.length + k] = weights[j];
+        touched.add(h.caps[j]);
+      }
       idf[k] = 1 + Math.log(1 + nCaps / (1 + h.caps.length));
       heldByAJob[k] = h.caps.length > 0 ? 1 : 0;
     }
@@ -251,15 +274,29 @@ export class SearchEngine {
 
     // Candidates: what the operations index finds for the words, and the rows of the capabilities whose jobs match best.
     const ids: number[] = [];
-    if (this.query === 0xffffffff) { this.mark.fill(0); this.query = 0; } // the stamps start over before they wrap
+    if (this.query === 0xffffffff) {
+      this.mark.fill(0);
+      this.query = 0;
+    } // the stamps start over before they wrap
     const stamp = ++this.query;
     const mark = this.mark;
-    const see = (i: number) => { if (mark[2 * i] !== stamp) { mark[2 * i] = stamp; ids.push(i); } };
+    const see = (i: number) => {
+      if (mark[2 * i] !== stamp) {
+        mark[2 * i] = stamp;
+        ids.push(i);
+      }
+    };
     for (const { field, result } of this.index.search(named, { limit: CANDIDATES, suggest: true })) {
-      for (const i of result) { see(i); if (field === 'summary') mark[2 * i + 1] = stamp; }
+      for (const i of result) {
+        see(i);
+        if (field === 'summary') mark[2 * i + 1] = stamp;
+      }
     }
     const topCaps = [...touched].sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
-    for (const c of topCaps) { const list = this.rowsOf[c]; for (let j = 0; j < Math.min(ROWS_PER_CAPABILITY, list.length); j++) see(list[j]); }
+    for (const c of topCaps) {
+      const list = this.rowsOf[c];
+      for (let j = 0; j < Math.min(ROWS_PER_CAPABILITY, list.length); j++) see(list[j]);
+    }
 
     const score = new Float64Array(ids.length);
     const namesProvider = new Uint8Array(ids.length);
@@ -273,8 +310,10 @@ export class SearchEngine {
         const t = terms[k];
         let w = c >= 0 ? capWeight[c * terms.length + k] : 0;
         // A provider is named only by a word no job uses: 'Bouncer' does not name a provider in 'will it bounce'.
-        if (!heldByAJob[k] && providers.has(t)) { w = Math.max(w, WEIGHT.providerWord); namesProvider[n] = 1; }
-        else if (own.has(t) || (k === last && startsWithAny(own, t))) w = Math.max(w, WEIGHT.ownWord);
+        if (!heldByAJob[k] && providers.has(t)) {
+          w = Math.max(w, WEIGHT.providerWord);
+          namesProvider[n] = 1;
+        } else if (own.has(t) || (k === last && startsWithAny(own, t))) w = Math.max(w, WEIGHT.ownWord);
         s += idf[k] * w;
       }
       score[n] = s;
@@ -288,7 +327,8 @@ export class SearchEngine {
     });
     ids.forEach((i, n) => {
       const c = this.capOf[i];
-      if (c >= 0 && this.routedOf[c] === i && capScore[c] > 0 && capScore[c] >= NAMES_JOB * queryWeight) score[n] = Math.max(score[n], bestChild.get(c) ?? 0) + 0.01;
+      if (c >= 0 && this.routedOf[c] === i && capScore[c] > 0 && capScore[c] >= NAMES_JOB * queryWeight)
+        score[n] = Math.max(score[n], bestChild.get(c) ?? 0) + 0.01;
     });
     for (let k = 0; k < score.length; k++) score[k] = Math.round(score[k] * 1000) / 1000;
 

@@ -45,9 +45,19 @@ export interface Shelf {
 }
 
 export const summarize = (e: EndpointOut): EndpointSummary => ({
-  id: e.id, name: e.name, summary: e.summary, provider: e.provider, provider_display: e.provider_display, kind: e.kind,
-  tier: e.tier, method: e.method, path: e.path, usd: e.cost?.usd ?? null, cost_type: e.cost?.type ?? null,
-  unit: e.cost?.unit ?? null, has_example: e.has_example,
+  id: e.id,
+  name: e.name,
+  summary: e.summary,
+  provider: e.provider,
+  provider_display: e.provider_display,
+  kind: e.kind,
+  tier: e.tier,
+  method: e.method,
+  path: e.path,
+  usd: e.cost?.usd ?? null,
+  cost_type: e.cost?.type ?? null,
+  unit: e.cost?.unit ?? null,
+  has_example: e.has_example,
 });
 
 function group(endpoints: EndpointOut[]): ShelfCapability[] {
@@ -59,7 +69,10 @@ function group(endpoints: EndpointOut[]): ShelfCapability[] {
       description: list.find((e) => e.kind === 'routed')?.capability_description ?? list[0].capability_description,
       routed: list.some((e) => e.kind === 'routed'),
       operations: list
-        .sort((a, b) => Number(b.kind === 'routed') - Number(a.kind === 'routed') || (a.cost?.usd ?? Infinity) - (b.cost?.usd ?? Infinity) || a.id.localeCompare(b.id))
+        .sort(
+          (a, b) =>
+            Number(b.kind === 'routed') - Number(a.kind === 'routed') || (a.cost?.usd ?? Infinity) - (b.cost?.usd ?? Infinity) || a.id.localeCompare(b.id),
+        )
         .map(summarize),
     }))
     .sort(byShelfOrder);
@@ -83,7 +96,9 @@ export function withoutHidden(all: ShelfCapability[]): ShelfCapability[] {
 /** A shelf's next commands; include_hidden=1 only where it adds operations, and not in the view that has them already. */
 export function shelfHints(slug: string, hiddenCount: number, withHidden: boolean): string[] {
   const detail = 'GET /catalog/endpoints/{id} for params, cost, siblings and a call template (svc show ID in a terminal)';
-  return hiddenCount && !withHidden ? [`GET /catalog/platforms/${slug}?include_hidden=1 adds the ${hiddenCount} account and utility operations`, detail] : [detail];
+  return hiddenCount && !withHidden
+    ? [`GET /catalog/platforms/${slug}?include_hidden=1 adds the ${hiddenCount} account and utility operations`, detail]
+    : [detail];
 }
 
 export function shelves(entries: CatalogEntry[], platforms: PlatformSrc[]): { platformRows: PlatformRow[]; shelfList: Shelf[] } {
@@ -92,10 +107,21 @@ export function shelves(entries: CatalogEntry[], platforms: PlatformSrc[]): { pl
   for (const p of platforms) {
     const onShelf = entries.map((e) => e.endpoint).filter((e) => e.platform === p.slug);
     const all = group(onShelf);
-    shelfList.push({ slug: p.slug, label: p.label, description: p.description, capabilities: withoutHidden(all), hidden_count: onShelf.filter(isHidden).length, all });
+    shelfList.push({
+      slug: p.slug,
+      label: p.label,
+      description: p.description,
+      capabilities: withoutHidden(all),
+      hidden_count: onShelf.filter(isHidden).length,
+      all,
+    });
     platformRows.push({
-      slug: p.slug, label: p.label, description: p.description, operations: onShelf.length,
-      capabilities: new Set(onShelf.map((e) => e.capability)).size, calls_30d: 0,
+      slug: p.slug,
+      label: p.label,
+      description: p.description,
+      operations: onShelf.length,
+      capabilities: new Set(onShelf.map((e) => e.capability)).size,
+      calls_30d: 0,
       vendors: [...new Set(onShelf.filter((e) => e.kind !== 'routed').map((e) => e.provider_display))].sort(),
     });
   }

@@ -9,7 +9,10 @@ const str = (v: unknown): string | null => (v === null || v === undefined || v =
 export function bareDomain(v: unknown): string | null {
   const s = str(v);
   if (!s) return null;
-  const host = s.replace(/^[a-z]+:\/\//i, '').split(/[/?#]/)[0].toLowerCase();
+  const host = s
+    .replace(/^[a-z]+:\/\//i, '')
+    .split(/[/?#]/)[0]
+    .toLowerCase();
   return host.replace(/^www\./, '') || null;
 }
 
@@ -39,19 +42,36 @@ export const transforms: Record<string, Fn> = {
   number: (v) => (v === null || v === undefined || v === '' || Number.isNaN(Number(v)) ? null : Number(v)),
   bool: (v) => (v === null || v === undefined ? null : v === true || v === 'true' || v === 1 || v === '1'),
   domain: bareDomain,
-  url: (v) => { const d = bareDomain(v); return d ? `https://${d}` : null; },
+  url: (v) => {
+    const d = bareDomain(v);
+    return d ? `https://${d}` : null;
+  },
   linkedin_handle: linkedinHandle,
   linkedin_profile_url: linkedinProfileUrl,
   linkedin_company_url: linkedinCompanyUrl,
-  first: (v) => (Array.isArray(v) ? (v[0] ?? null) : v ?? null),
+  first: (v) => (Array.isArray(v) ? (v[0] ?? null) : (v ?? null)),
   count: (v) => (Array.isArray(v) ? v.length : null),
   join_comma: (v) => (Array.isArray(v) ? v.join(',') : str(v)),
   /** name parts read from several paths (first, last) -> "First Last"; absent parts are skipped */
-  join_words: (v) => (Array.isArray(v) ? v.map(str).filter((w) => w !== null).join(' ') || null : str(v)),
+  join_words: (v) =>
+    Array.isArray(v)
+      ? v
+          .map(str)
+          .filter((w) => w !== null)
+          .join(' ') || null
+      : str(v),
   list: (v) => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v]),
   /** LinkedIn activity URN or URL -> numeric id */
-  post_id: (v) => { const s = str(v); const m = s ? /(\d{15,})/.exec(s) : null; return m ? m[1] : null; },
-  post_urn: (v) => { const s = str(v); const m = s ? /(\d{15,})/.exec(s) : null; return m ? `urn:li:activity:${m[1]}` : null; },
+  post_id: (v) => {
+    const s = str(v);
+    const m = s ? /(\d{15,})/.exec(s) : null;
+    return m ? m[1] : null;
+  },
+  post_urn: (v) => {
+    const s = str(v);
+    const m = s ? /(\d{15,})/.exec(s) : null;
+    return m ? `urn:li:activity:${m[1]}` : null;
+  },
   /** YouTube watch/short URL or bare id -> video id */
   youtube_video_id: (v) => {
     const s = str(v);

@@ -6,8 +6,7 @@ import { setAt } from './paths.ts';
 import type { Answered } from './answer.ts';
 import type { Job, JobStore } from './jobs.ts';
 
-const objectOf = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' ? (structuredClone(v) as Record<string, unknown>) : {};
+const objectOf = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (structuredClone(v) as Record<string, unknown>) : {});
 
 /** The example record an async child's answer is built from. */
 export function resultBase(a: AsyncSrc, example: unknown): unknown {
@@ -46,7 +45,12 @@ function submitBody(a: AsyncSrc, example: unknown, id: string): unknown {
 export function submitJob(jobs: JobStore, a: AsyncSrc, example: unknown, final: Answered, hash: number, report: (done: Answered) => Answered): Answered {
   const placed = final.status === 200;
   const job = jobs.create({ async: a, status: final.status, body: final.body, charge: final.charge }, hash);
-  if (placed) ({ body: job.body, charge: job.charge, headers: job.headers } = report({ status: 200, body: finalBody(a, example, final.body, job.id), charge: job.charge }));
+  if (placed)
+    ({
+      body: job.body,
+      charge: job.charge,
+      headers: job.headers,
+    } = report({ status: 200, body: finalBody(a, example, final.body, job.id), charge: job.charge }));
   return { status: 200, body: submitBody(a, example, job.id), charge: null };
 }
 

@@ -7,11 +7,16 @@ function expected(key: string, p: AuthPlacementSrc): string {
 
 function placed(p: AuthPlacementSrc, value: string, headers: Record<string, string>, query: URLSearchParams): boolean {
   switch (p.in) {
-    case 'header': return headers[(p.name ?? 'authorization').toLowerCase()] === `${p.prefix ?? ''}${value}`;
-    case 'query': return query.get(p.name ?? 'api_key') === value;
-    case 'bearer': return headers.authorization === `Bearer ${value}`;
-    case 'basic': return headers.authorization === `Basic ${Buffer.from(value).toString('base64')}`;
-    default: return false;
+    case 'header':
+      return headers[(p.name ?? 'authorization').toLowerCase()] === `${p.prefix ?? ''}${value}`;
+    case 'query':
+      return query.get(p.name ?? 'api_key') === value;
+    case 'bearer':
+      return headers.authorization === `Bearer ${value}`;
+    case 'basic':
+      return headers.authorization === `Basic ${Buffer.from(value).toString('base64')}`;
+    default:
+      return false;
   }
 }
 
@@ -28,10 +33,20 @@ function placedValue(p: AuthPlacementSrc, headers: Record<string, string>, query
  * The key where the provider's auth puts it; for a provider that exchanges its key for tokens
  * (auth.exchange), a live token the sandbox issued for it (`liveToken`).
  */
-export function authorized(provider: ProviderRuntime, key: string | undefined, headers: Record<string, string>, query: URLSearchParams, liveToken?: (token: string) => boolean): boolean {
+export function authorized(
+  provider: ProviderRuntime,
+  key: string | undefined,
+  headers: Record<string, string>,
+  query: URLSearchParams,
+  liveToken?: (token: string) => boolean,
+): boolean {
   if (!key) return false;
   const placements = [provider.auth, ...(provider.auth.also ?? [])];
-  if (provider.auth.exchange) return placements.every((p) => { const v = placedValue(p, headers, query); return v !== null && Boolean(liveToken?.(v)); });
+  if (provider.auth.exchange)
+    return placements.every((p) => {
+      const v = placedValue(p, headers, query);
+      return v !== null && Boolean(liveToken?.(v));
+    });
   return placements.every((p) => placed(p, expected(key, p), headers, query));
 }
 

@@ -25,7 +25,10 @@ export function sandboxKeys(runtime: RuntimeCatalog, env: NodeJS.ProcessEnv = pr
   for (const [service, p] of Object.entries(runtime.providers)) {
     const given = platformKey(p, env);
     if (given) keys[service] = given;
-    else { keys[service] = madeUpKey(runtime, service); madeUp.push(service); }
+    else {
+      keys[service] = madeUpKey(runtime, service);
+      madeUp.push(service);
+    }
   }
   return { keys, madeUp };
 }

@@ -15,7 +15,10 @@ export type Facts = Record<string, string>;
 function personName(s: Subject, h: number): [string, string] {
   if (s.first_name && s.last_name) return [s.first_name, s.last_name];
   const full = s.full_name ?? s.name;
-  if (full && full.trim().includes(' ')) { const w = full.trim().split(/\s+/); return [w[0], w.slice(1).join(' ')]; }
+  if (full && full.trim().includes(' ')) {
+    const w = full.trim().split(/\s+/);
+    return [w[0], w.slice(1).join(' ')];
+  }
   const source = s.email?.split('@')[0] ?? (s.linkedin_url ? linkedinHandle(s.linkedin_url) : null) ?? s.linkedin_handle ?? '';
   const w = words(source);
   if (w.length >= 2) return [cap(w[0]), cap(w[1])];

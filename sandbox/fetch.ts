@@ -9,7 +9,10 @@ const asJson = (status: number, body: unknown, headers?: Record<string, string>)
 export function controlAnswer(sb: Sandbox, method: string, pathname: string): { status: number; body: unknown } | null {
   if (pathname === '/_sandbox/billing' && method === 'GET') return { status: 200, body: sb.billing() };
   if (pathname === '/_sandbox/tokens' && method === 'GET') return { status: 200, body: sb.tokens() };
-  if (pathname === '/_sandbox/reset' && method === 'POST') { sb.reset(); return { status: 200, body: { ok: true } }; }
+  if (pathname === '/_sandbox/reset' && method === 'POST') {
+    sb.reset();
+    return { status: 200, body: { ok: true } };
+  }
   if (pathname === '/_sandbox/health' && method === 'GET') return { status: 200, body: { ok: true, services: sb.services().length } };
   if (pathname.startsWith('/_sandbox/')) return { status: 404, body: { error: 'not found' } };
   return null;
@@ -25,12 +28,22 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(false);
     const t = setTimeout(() => resolve(true), ms);
-    signal.addEventListener('abort', () => { clearTimeout(t); resolve(false); }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve(false);
+      },
+      { once: true },
+    );
   });
 }
 
 async function toResponse(sb: Sandbox, a: SandboxAnswer, signal: AbortSignal): Promise<Response> {
-  if (a.kind === 'stall') { await sleep(a.ms, signal); return Response.error(); }
+  if (a.kind === 'stall') {
+    await sleep(a.ms, signal);
+    return Response.error();
+  }
   if (a.kind === 'reset') return new Response(new ReadableStream({ start: (c) => c.error(new Error('connection reset')) }));
   if (a.delayMs && !(await sleep(a.delayMs, signal))) return Response.error();
   if (a.kind === 'text') return new Response(a.text, { status: a.status, headers: { 'content-type': a.contentType } });

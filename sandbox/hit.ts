@@ -40,13 +40,20 @@ function hitValue(spec: ResponseFieldSrc, current: unknown): unknown {
 
 function synthetic(type: string, field: string, facts: Facts, h: number): unknown {
   switch (type) {
-    case 'int': return 1 + (h % 500);
-    case 'number': return 0.9;
-    case 'bool': return true;
-    case 'url': return facts.website;
-    case 'object': return { id: String(h), text: `${field} of ${facts.name}` };
-    case 'list': return [`${field} 1`];
-    default: return facts[field] ?? `${field} ${facts.name}`;
+    case 'int':
+      return 1 + (h % 500);
+    case 'number':
+      return 0.9;
+    case 'bool':
+      return true;
+    case 'url':
+      return facts.website;
+    case 'object':
+      return { id: String(h), text: `${field} of ${facts.name}` };
+    case 'list':
+      return [`${field} 1`];
+    default:
+      return facts[field] ?? `${field} ${facts.name}`;
   }
 }
 

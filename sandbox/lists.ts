@@ -35,7 +35,8 @@ function renumber(item: unknown, spec: ResponseFieldSrc, i: number, copy: boolea
   for (const [field, path] of itemFields(spec)) {
     const v = getPath(item, path);
     if (/^(position|rank)$/.test(field) && typeof v === 'number') setPath(item as Record<string, unknown>, path, i + 1);
-    else if (copy && typeof v === 'string' && v) setPath(item as Record<string, unknown>, path, /^https?:/.test(v) ? `${v}${v.includes('#') ? '' : '#'}${i + 1}` : `${v} (${i + 1})`);
+    else if (copy && typeof v === 'string' && v)
+      setPath(item as Record<string, unknown>, path, /^https?:/.test(v) ? `${v}${v.includes('#') ? '' : '#'}${i + 1}` : `${v} (${i + 1})`);
   }
 }
 
@@ -54,7 +55,7 @@ export function fillList(body: unknown, spec: ResponseFieldSrc, limit: number | 
   const rows: unknown[] = [];
   for (let i = 0; i < n; i++) {
     const copy = i >= pool.length;
-    const item = pool.length ? clone(pool[(i + rot) % pool.length]) : (spec.items ? syntheticItem(spec, i) : `${spec.path.split('.').pop()} ${i + 1}`);
+    const item = pool.length ? clone(pool[(i + rot) % pool.length]) : spec.items ? syntheticItem(spec, i) : `${spec.path.split('.').pop()} ${i + 1}`;
     if (spec.where && item && typeof item === 'object') for (const [k, v] of Object.entries(spec.where)) setPath(item as Record<string, unknown>, k, v);
     renumber(item, spec, i, copy && pool.length > 0);
     rows.push(item);

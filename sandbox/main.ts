@@ -24,6 +24,8 @@ console.log(`sandbox: ${Object.keys(runtime.providers).length} providers on ${ru
 if (opts.madeUp.length) console.log(`sandbox: made-up keys (their SVC_KEY_… variable unset) for: ${opts.madeUp.join(', ')}`);
 if (opts.faultRate) console.log(`sandbox: random faults at rate ${opts.faultRate} (seed ${opts.seed})`);
 console.log(`sandbox: billing at ${running.url}/_sandbox/billing; POST ${running.url}/_sandbox/reset clears it`);
-const stop = (): void => { void running.close().then(() => process.exit(0)); };
+const stop = (): void => {
+  void running.close().then(() => process.exit(0));
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -10,7 +10,11 @@ export interface ParsedRequest {
 
 export function parseBody(text: string): unknown {
   if (!text) return undefined;
-  try { return JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    return JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   if (/^[^=&\s]+=[^&]*(&[^=&\s]+=[^&]*)*$/.test(text)) return Object.fromEntries(new URLSearchParams(text));
   return text;
 }

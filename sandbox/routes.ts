@@ -20,12 +20,16 @@ export interface Matched {
 
 function compile(op: SandboxOperation): Route {
   const names: string[] = [];
-  const src = op.path.replace(/\/+$/, '').split(/(\{[^}]+\})/).map((part) => {
-    const m = /^\{([^}]+)\}$/.exec(part);
-    if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    names.push(m[1]);
-    return '([^/]+)';
-  }).join('');
+  const src = op.path
+    .replace(/\/+$/, '')
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const m = /^\{([^}]+)\}$/.exec(part);
+      if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      names.push(m[1]);
+      return '([^/]+)';
+    })
+    .join('');
   return { op, method: op.method.toUpperCase(), re: new RegExp(`^${src}/?$`), names };
 }
 
@@ -80,7 +84,9 @@ export class RouteTable {
       const m = r.re.exec(path.replace(/\/+$/, '') || '/');
       if (!m) continue;
       const params: Record<string, string> = {};
-      r.names.forEach((n, i) => { params[n] = safeDecode(m[i + 1]); });
+      r.names.forEach((n, i) => {
+        params[n] = safeDecode(m[i + 1]);
+      });
       out.push({ op: r.op, params });
     }
     return out;
@@ -91,13 +97,19 @@ export class RouteTable {
     let top = -Infinity;
     for (const c of cands) {
       const s = score(c.op, { ...req, params: c.params }, ignore);
-      if (s > top) { top = s; best = c; }
+      if (s > top) {
+        top = s;
+        best = c;
+      }
     }
     return best;
   }
 }
 
 function safeDecode(s: string): string {
-  try { return decodeURIComponent(s); } catch { return s; }
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
-

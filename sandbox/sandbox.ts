@@ -82,9 +82,15 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
     if (op.async && cap && op.response) {
       const asRecord = { ...op, miss: recordMiss(op.async, op.miss) };
       const final = answerData({ op: asRecord, cap, miss: steer.miss, read, base: resultBase(op.async, op.example), sent: null });
-      return withCharge(submitJob(jobs, op.async, op.example, final, subjectHash(op, read), (done) => withReported(op, done, steer.chargeUnits)), delayMs);
+      return withCharge(
+        submitJob(jobs, op.async, op.example, final, subjectHash(op, read), (done) => withReported(op, done, steer.chargeUnits)),
+        delayMs,
+      );
     }
-    return withCharge(withReported(op, answerData({ op, cap, miss: steer.miss, read, base: op.example, sent: rowsSent(op, parsed) }), steer.chargeUnits), delayMs);
+    return withCharge(
+      withReported(op, answerData({ op, cap, miss: steer.miss, read, base: op.example, sent: rowsSent(op, parsed) }), steer.chargeUnits),
+      delayMs,
+    );
   }
 
   function withCharge(a: Answered, delayMs?: number): SandboxAnswer {
@@ -95,7 +101,11 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
     handle,
     billing: () => book.snapshot(),
     tokens: () => desk.snapshot(),
-    reset: () => { book.clear(); jobs.clear(); desk.clearCounts(); },
+    reset: () => {
+      book.clear();
+      jobs.clear();
+      desk.clearCounts();
+    },
     record: (c) => book.add(c),
     services: () => Object.keys(runtime.providers),
   };

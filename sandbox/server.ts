@@ -33,15 +33,28 @@ function send(res: ServerResponse, status: number, text: string, type = 'applica
 function wait(ms: number, res: ServerResponse): Promise<boolean> {
   return new Promise((resolve) => {
     if (res.destroyed) return resolve(false);
-    const onClose = (): void => { clearTimeout(t); resolve(false); };
-    const t = setTimeout(() => { res.off('close', onClose); resolve(true); }, ms);
+    const onClose = (): void => {
+      clearTimeout(t);
+      resolve(false);
+    };
+    const t = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(true);
+    }, ms);
     res.once('close', onClose);
   });
 }
 
 async function write(sb: Sandbox, a: SandboxAnswer, res: ServerResponse): Promise<void> {
-  if (a.kind === 'reset') { res.socket?.destroy(); return; }
-  if (a.kind === 'stall') { await wait(a.ms, res); res.socket?.destroy(); return; }
+  if (a.kind === 'reset') {
+    res.socket?.destroy();
+    return;
+  }
+  if (a.kind === 'stall') {
+    await wait(a.ms, res);
+    res.socket?.destroy();
+    return;
+  }
   if (a.delayMs && !(await wait(a.delayMs, res))) return;
   if (a.kind === 'text') return send(res, a.status, a.text, a.contentType);
   const text = JSON.stringify(a.body);
@@ -63,7 +76,10 @@ async function serve(sb: Sandbox, req: IncomingMessage, res: ServerResponse): Pr
 
 export function startSandbox(sb: Sandbox, port = 8788, host = '127.0.0.1'): Promise<RunningSandbox> {
   const server = createServer((req, res) => {
-    serve(sb, req, res).catch(() => { if (!res.headersSent) void send(res, 500, '{"error":"sandbox error"}'); else res.destroy(); });
+    serve(sb, req, res).catch(() => {
+      if (!res.headersSent) void send(res, 500, '{"error":"sandbox error"}');
+      else res.destroy();
+    });
   });
   server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
@@ -74,7 +90,11 @@ export function startSandbox(sb: Sandbox, port = 8788, host = '127.0.0.1'): Prom
       resolve({
         port: actual,
         url,
-        close: () => new Promise<void>((done) => { server.close(() => done()); server.closeAllConnections(); }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       });
     });
   });

@@ -19,7 +19,11 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The request as one lower-cased text, URL-decoded where it can be. */
 export function steeringText(path: string, query: URLSearchParams, bodyText: string): string {
   let decoded = path;
-  try { decoded = decodeURIComponent(path); } catch { /* keep the raw path */ }
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    /* keep the raw path */
+  }
   return `${decoded} ${[...query.values()].join(' ')} ${bodyText}`.toLowerCase();
 }
 

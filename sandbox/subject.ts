@@ -34,16 +34,15 @@ function fromMapping(op: SandboxOperation, req: ParsedRequest): ReadSubject {
 }
 
 function byShape(cap: CapabilitySrc | null, req: ParsedRequest, ignore: Set<string>): ReadSubject {
-  const sent: Array<[string, unknown]> = [
-    ...Object.entries(req.params),
-    ...[...req.query.entries()].filter(([k]) => !ignore.has(k)),
-    ...leaves(req.body),
-  ];
+  const sent: Array<[string, unknown]> = [...Object.entries(req.params), ...[...req.query.entries()].filter(([k]) => !ignore.has(k)), ...leaves(req.body)];
   let limit: number | null = null;
   const shaped: Subject = {};
   const text: Array<[string, string]> = [];
   for (const [key, raw] of sent) {
-    if (LIMIT_NAMES.test(key) && Number.isInteger(Number(raw))) { limit ??= Number(raw); continue; }
+    if (LIMIT_NAMES.test(key) && Number.isInteger(Number(raw))) {
+      limit ??= Number(raw);
+      continue;
+    }
     if (typeof raw !== 'string' || !raw.trim()) continue;
     const shape = SHAPES.find(([, re]) => re.test(raw))?.[0];
     if (shape && !(shape in shaped)) shaped[shape] = raw;
@@ -51,7 +50,10 @@ function byShape(cap: CapabilitySrc | null, req: ParsedRequest, ignore: Set<stri
   }
   const subject: Subject = {};
   for (const field of Object.keys(cap?.fields ?? {})) {
-    if (shaped[field]) { subject[field] = shaped[field]; continue; }
+    if (shaped[field]) {
+      subject[field] = shaped[field];
+      continue;
+    }
     if ((field === 'domain' || field === 'company_domain') && shaped.domain) subject[field] = shaped.domain;
     else if ((field === 'url' || field === 'website') && (shaped.website || shaped.linkedin_url)) subject[field] = shaped.website ?? shaped.linkedin_url;
     else if (field === 'post_id' && shaped.post_urn) subject[field] = shaped.post_urn;

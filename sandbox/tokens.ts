@@ -15,7 +15,10 @@ export class TokenDesk {
   private counts: TokenCounts = {};
   private issued = 0;
 
-  constructor(private lifeS = DEFAULT_TOKEN_LIFE_S, private now: () => number = Date.now) {}
+  constructor(
+    private lifeS = DEFAULT_TOKEN_LIFE_S,
+    private now: () => number = Date.now,
+  ) {}
 
   /** whether `req` is a call of the provider's token endpoint */
   isExchange(provider: ProviderRuntime, req: SandboxRequest): boolean {

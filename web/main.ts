@@ -20,16 +20,27 @@ const info: Promise<Meta | null> = meta().catch(() => null);
 let renders = 0;
 
 async function page(): Promise<Node> {
-  const { path: [name = '', arg = ''], query } = currentRoute();
+  const {
+    path: [name = '', arg = ''],
+    query,
+  } = currentRoute();
   switch (name) {
-    case '': return homePage();
-    case 'search': return query.get('q')?.trim() ? searchPage(query.get('q')!) : homePage();
-    case 'platform': return platformPage(arg);
-    case 'op': return operationPage(arg, (await info)?.proxy_url ?? null);
-    case 'capability': return capabilityPage(arg);
-    case 'account': return accountPage(() => void render());
-    case 'tool': return toolPage(arg);
-    default: return h('p', {}, 'No such page. ', h('a', { href: href.home() }, 'Back to the catalog'), '.');
+    case '':
+      return homePage();
+    case 'search':
+      return query.get('q')?.trim() ? searchPage(query.get('q')!) : homePage();
+    case 'platform':
+      return platformPage(arg);
+    case 'op':
+      return operationPage(arg, (await info)?.proxy_url ?? null);
+    case 'capability':
+      return capabilityPage(arg);
+    case 'account':
+      return accountPage(() => void render());
+    case 'tool':
+      return toolPage(arg);
+    default:
+      return h('p', {}, 'No such page. ', h('a', { href: href.home() }, 'Back to the catalog'), '.');
   }
 }
 
@@ -54,14 +65,18 @@ box.addEventListener('input', () => {
 box.addEventListener('keydown', resultKeys);
 box.addEventListener('focus', () => void loadSearch(), { once: true });
 document.addEventListener('keydown', (e) => {
-  if (e.key === '/' && document.activeElement?.tagName !== 'INPUT') { e.preventDefault(); box.focus(); }
+  if (e.key === '/' && document.activeElement?.tagName !== 'INPUT') {
+    e.preventDefault();
+    box.focus();
+  }
 });
 addEventListener('hashchange', () => void render());
 
 void render();
 void info.then((m) => {
   if (!m) return;
-  document.querySelector('#footer')!.textContent = `svc ${m.svc_version} · catalog ${m.catalog.hash} built ${m.catalog.built_at.slice(0, 10)} · ${m.catalog.operations} operations from ${m.catalog.providers} providers · calls go to ${m.proxy_url}`;
+  document.querySelector('#footer')!.textContent =
+    `svc ${m.svc_version} · catalog ${m.catalog.hash} built ${m.catalog.built_at.slice(0, 10)} · ${m.catalog.operations} operations from ${m.catalog.providers} providers · calls go to ${m.proxy_url}`;
   watchVersion(m, VERSION_POLL_MS);
 });
 // The index is fetched once the first view is up, so the first keystroke rarely waits.

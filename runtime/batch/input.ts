@@ -27,12 +27,17 @@ export function parseBatch(text: string): BatchRow[] {
     } catch {
       fail(400, `Line ${i + 1} of the batch is not valid JSON; send one JSON object per line.`);
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) fail(400, `Line ${i + 1} of the batch is not a JSON object; send one subject object per line.`);
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      fail(400, `Line ${i + 1} of the batch is not a JSON object; send one subject object per line.`);
     const { id, ...subject } = value as Record<string, unknown>;
     if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') fail(400, `Line ${i + 1}: id must be a string or a number.`);
     const rowId = (id as string | number | undefined) ?? i + 1;
     const earlier = lineOf.get(String(rowId));
-    if (earlier !== undefined) fail(400, `Line ${i + 1}: id ${JSON.stringify(rowId)} is already the id of line ${earlier}; give each row its own id, since rows are answered as they finish, not in order.`);
+    if (earlier !== undefined)
+      fail(
+        400,
+        `Line ${i + 1}: id ${JSON.stringify(rowId)} is already the id of line ${earlier}; give each row its own id, since rows are answered as they finish, not in order.`,
+      );
     lineOf.set(String(rowId), i + 1);
     rows.push({ id: rowId, subject });
   }

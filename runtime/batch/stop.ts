@@ -21,9 +21,12 @@ export function stopAsked(atomics: Atomics, teamId: number, batchId: string, don
   const asked = new AbortController();
   const name = markOf(teamId, batchId);
   const look = setInterval(() => {
-    atomics.marks().then((marks) => {
-      if (marks.has(name)) asked.abort();
-    }, () => {}); // storage away: look again next time
+    atomics.marks().then(
+      (marks) => {
+        if (marks.has(name)) asked.abort();
+      },
+      () => {},
+    ); // storage away: look again next time
   }, LOOK_EVERY_MS);
   look.unref();
   const end = () => clearInterval(look);

@@ -54,23 +54,30 @@ export const ENTRY_CACHE_BYTES = 8 * 1024 * 1024;
 
 export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
   const dir = join(distDir, 'catalog');
-  for (const file of ['manifest.json', 'runtime.json']) if (!existsSync(join(dir, file))) throw new Error(`no built catalog in ${dir} (${file} is missing): run npm run build`);
+  for (const file of ['manifest.json', 'runtime.json'])
+    if (!existsSync(join(dir, file))) throw new Error(`no built catalog in ${dir} (${file} is missing): run npm run build`);
   const text = (rel: string) => readFileSync(join(dir, rel), 'utf8');
   const json = <T>(rel: string): T => JSON.parse(text(rel)) as T;
   const { _generated, ...manifest } = json<Manifest & { _generated: string }>('manifest.json');
   void _generated;
-  const slugs = new Set(readdirSync(join(dir, 'platforms')).filter((f) => f.endsWith('.json') && !f.endsWith('.all.json')).map((f) => f.slice(0, -'.json'.length)));
+  const slugs = new Set(
+    readdirSync(join(dir, 'platforms'))
+      .filter((f) => f.endsWith('.json') && !f.endsWith('.all.json'))
+      .map((f) => f.slice(0, -'.json'.length)),
+  );
   const shelves = new Map<string, { visible: ShelfDoc; all: ShelfDoc }>();
   const shelf = (slug: string) => {
     if (!slugs.has(slug) || shelves.has(slug)) return shelves.get(slug);
     const all = json<ShelfDoc>(`platforms/${slug}.all.json`);
-    return shelves.set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities), hints: shelfHints(slug, all.hidden_count, false) } }).get(slug);
+    return shelves
+      .set(slug, { all, visible: { ...all, capabilities: withoutHidden(all.capabilities), hints: shelfHints(slug, all.hidden_count, false) } })
+      .get(slug);
   };
   let ids: Set<string> | undefined;
   const endpointIds = () => (ids ??= new Set(readdirSync(join(dir, 'endpoints')).map((f) => f.slice(0, -'.json'.length))));
   const cache = new Lru<Buffer>(ENTRY_CACHE, (b) => b.length, ENTRY_CACHE_BYTES);
-  const endpointBytes = (id: string) => (!endpointIds().has(id) ? null
-    : cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll(PROXY_URL, proxyUrl))));
+  const endpointBytes = (id: string) =>
+    !endpointIds().has(id) ? null : (cache.get(id) ?? cache.set(id, Buffer.from(text(`endpoints/${id}.json`).replaceAll(PROXY_URL, proxyUrl))));
   // between slices of the index the event loop runs: requests keep being answered while it loads
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
   const loadSearch = async () => {

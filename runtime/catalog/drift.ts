@@ -34,8 +34,12 @@ export function driftReport(runtime: RuntimeCatalog, live: LiveData): DriftRepor
     reporting++;
     if (!charges.differed) continue;
     operations.push({
-      endpoint_id: op.endpoint_id, usd: op.cost!.usd, unit: op.cost!.unit, reported_in: op.cost!.reported_charge!.unit,
-      ...charges, share_differed: Math.round((charges.differed / charges.reports) * 1000) / 1000,
+      endpoint_id: op.endpoint_id,
+      usd: op.cost!.usd,
+      unit: op.cost!.unit,
+      reported_in: op.cost!.reported_charge!.unit,
+      ...charges,
+      share_differed: Math.round((charges.differed / charges.reports) * 1000) / 1000,
     });
   }
   operations.sort((a, b) => b.share_differed - a.share_differed || b.reports - a.reports || a.endpoint_id.localeCompare(b.endpoint_id));

@@ -13,7 +13,12 @@ import type { TriedOrder } from '../../language/dist-types.ts';
 const NO_TEAM: Team = Object.freeze({ id: 0, slug: '', name: 'no team', created_at: '' });
 
 /** `ctx`: the runtime's context, or any catalog and router */
-export async function triedOrder(ctx: { catalog: Pick<DistCatalog, 'runtime'>; router: Pick<Router, 'plan'> }, capability: string, team: Team | null, options: RouteOptions): Promise<TriedOrder> {
+export async function triedOrder(
+  ctx: { catalog: Pick<DistCatalog, 'runtime'>; router: Pick<Router, 'plan'> },
+  capability: string,
+  team: Team | null,
+  options: RouteOptions,
+): Promise<TriedOrder> {
   const { capabilities, operations } = ctx.catalog.runtime;
   // each present field stands for a value: the planner checks presence, never the value
   const body = Object.fromEntries(Object.keys(capabilities[capability].fields).map((f) => [f, 'x']));

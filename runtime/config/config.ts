@@ -55,9 +55,16 @@ export function parseStorage(spec: string | null): StorageSpec {
   if (s === '' || s.startsWith('fs:') || s.startsWith('file:')) return { kind: 'fs', dir: s.replace(/^(fs|file):(\/\/)?/, '') || null };
   if (/^rediss?:\/\//.test(s)) {
     let url: URL | null = null;
-    try { url = new URL(s); } catch { /* the sentence below */ }
+    try {
+      url = new URL(s);
+    } catch {
+      /* the sentence below */
+    }
     const db = url?.pathname.replace(/^\//, '') ?? '';
-    if (!url || !url.hostname || !/^\d{0,2}$/.test(db)) throw new ConfigError(`SVC_STORAGE=${s.replace(/\/\/[^@/]*@/, '//…@')}: expected redis://[user:password@]host[:port][/db], such as redis://127.0.0.1:6379/0`);
+    if (!url || !url.hostname || !/^\d{0,2}$/.test(db))
+      throw new ConfigError(
+        `SVC_STORAGE=${s.replace(/\/\/[^@/]*@/, '//…@')}: expected redis://[user:password@]host[:port][/db], such as redis://127.0.0.1:6379/0`,
+      );
     return { kind: 'redis', url: s };
   }
   throw new ConfigError(`SVC_STORAGE=${s}: unknown backend; use memory:, fs:<dir>, redis://host:port/db, or leave it unset for the embedded storage`);
@@ -97,7 +104,8 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   } catch {
     // not a URL at all: the same sentence as a URL of another scheme
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new ConfigError(`${name}=${raw}: expected an http:// or https:// URL, such as https://svc.example.com`);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new ConfigError(`${name}=${raw}: expected an http:// or https:// URL, such as https://svc.example.com`);
   // paths are appended to it (/meta's proxy_url, call templates): a query or fragment would swallow
   // them, and a user:password would be shown to anyone reading /meta
   if (url.username || url.password || url.search || url.hash) {
@@ -129,7 +137,8 @@ export function readConfig(env: Env = process.env): Config {
   const ledgerSyncMs = whole(env, 'SVC_LEDGER_SYNC_MS', LEDGER_SYNC_MS, 0, 60_000);
   const storage = parsed.kind === 'fs' ? { ...parsed, ledgerSyncMs } : parsed;
   // each instance would otherwise seal own keys with a secret of its own, which the others cannot open
-  if (storage.kind === 'redis' && !env.SVC_SECRET) throw new ConfigError('SVC_STORAGE=redis://… needs SVC_SECRET, the same on every instance, to seal and open the teams\' own provider keys');
+  if (storage.kind === 'redis' && !env.SVC_SECRET)
+    throw new ConfigError("SVC_STORAGE=redis://… needs SVC_SECRET, the same on every instance, to seal and open the teams' own provider keys");
   return {
     port,
     host: given(env, 'HOST') ?? '127.0.0.1',

@@ -38,7 +38,15 @@ export function createContext(config: Config, catalog: DistCatalog, state: State
   earnings.settle().catch(logFailure);
   let router: Router | undefined;
   return {
-    config, catalog, live, state, feedback, reviews, spending, earnings, entryBytes: entryBytes(catalog, live),
+    config,
+    catalog,
+    live,
+    state,
+    feedback,
+    reviews,
+    spending,
+    earnings,
+    entryBytes: entryBytes(catalog, live),
     get router() {
       return (router ??= createRouter({ runtime: catalog.runtime, state, observed: (id) => live.observed(id), config, spending }));
     },

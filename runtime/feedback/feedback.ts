@@ -61,9 +61,15 @@ export class FeedbackStore {
    */
   async indexAll(): Promise<number> {
     const keys = await this.atomics.keys('feedback');
-    const records = (await Promise.all(keys.map((k) => this.atomics.get<StoredFeedback>(k))))
-      .filter((r): r is StoredFeedback => typeof r?.team_id === 'number' && typeof r.id === 'number');
-    for (const [teamId, refs] of byTeam(records, (r) => r.team_id, (r) => ({ id: r.id, key: key(r.id) }))) await indexRefs(this.atomics, 'feedback', teamId, refs);
+    const records = (await Promise.all(keys.map((k) => this.atomics.get<StoredFeedback>(k)))).filter(
+      (r): r is StoredFeedback => typeof r?.team_id === 'number' && typeof r.id === 'number',
+    );
+    for (const [teamId, refs] of byTeam(
+      records,
+      (r) => r.team_id,
+      (r) => ({ id: r.id, key: key(r.id) }),
+    ))
+      await indexRefs(this.atomics, 'feedback', teamId, refs);
     return keys.length;
   }
 }

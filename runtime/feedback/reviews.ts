@@ -62,10 +62,14 @@ export class Reviews {
 
   async load(): Promise<void> {
     const index = (await this.atomics.get<Index>(INDEX)) ?? {};
-    await Promise.all(Object.entries(index).flatMap(([endpointId, months]) => months.map(async (month) => {
-      const slot = await this.atomics.get<Slot>(slotKey(endpointId, month));
-      if (slot) this.keep(endpointId, month, slot);
-    })));
+    await Promise.all(
+      Object.entries(index).flatMap(([endpointId, months]) =>
+        months.map(async (month) => {
+          const slot = await this.atomics.get<Slot>(slotKey(endpointId, month));
+          if (slot) this.keep(endpointId, month, slot);
+        }),
+      ),
+    );
   }
 
   /** store the team's review of this month (replacing its earlier one); stored before it answers */
@@ -84,7 +88,15 @@ export class Reviews {
     let replaced = false;
     const slot = await this.atomics.update<Slot>(slotKey(endpointId, month), async (current) => {
       // the id is taken inside the update, so the review that stands is always the later one
-      review = { id: await this.atomics.nextId('review'), team_id: teamId, usefulness: input.usefulness, reason: input.reason, client: input.client ?? '', month, at: new Date(at).toISOString() };
+      review = {
+        id: await this.atomics.nextId('review'),
+        team_id: teamId,
+        usefulness: input.usefulness,
+        reason: input.reason,
+        client: input.client ?? '',
+        month,
+        at: new Date(at).toISOString(),
+      };
       const others = (current?.reviews ?? []).filter((r) => r.team_id !== teamId);
       replaced = others.length < (current?.reviews.length ?? 0);
       return { rev: (current?.rev ?? 0) + 1, reviews: [...others, review] };
@@ -116,8 +128,15 @@ export class Reviews {
    * loaded review is put into its team's (idempotent: every start runs it, after the load).
    */
   async indexAll(): Promise<void> {
-    const all = [...this.slots].flatMap(([endpointId, months]) => [...months].flatMap(([month, slot]) => slot.reviews.map((r) => ({ r, key: slotKey(endpointId, month) }))));
-    for (const [teamId, refs] of byTeam(all, (x) => x.r.team_id, (x) => ({ id: x.r.id, key: x.key }))) await indexRefs(this.atomics, 'reviews', teamId, refs);
+    const all = [...this.slots].flatMap(([endpointId, months]) =>
+      [...months].flatMap(([month, slot]) => slot.reviews.map((r) => ({ r, key: slotKey(endpointId, month) }))),
+    );
+    for (const [teamId, refs] of byTeam(
+      all,
+      (x) => x.r.team_id,
+      (x) => ({ id: x.r.id, key: x.key }),
+    ))
+      await indexRefs(this.atomics, 'reviews', teamId, refs);
   }
 
   summary(endpointId: string): ReviewSummary | undefined {

@@ -38,9 +38,7 @@ export async function indexRefs(atomics: Atomics, name: IndexName, teamId: numbe
 
 /** one page of the team's refs, newest first, below `before` (null: from the newest) */
 export async function pageOfRefs(atomics: Atomics, name: IndexName, teamId: number, before: number | null): Promise<{ refs: Ref[]; next: number | null }> {
-  const all = ((await atomics.get<Index>(indexKey(name, teamId)))?.refs ?? [])
-    .filter((r) => before === null || r.id < before)
-    .sort((a, b) => b.id - a.id);
+  const all = ((await atomics.get<Index>(indexKey(name, teamId)))?.refs ?? []).filter((r) => before === null || r.id < before).sort((a, b) => b.id - a.id);
   const refs = all.slice(0, TEAM_PAGE);
   return { refs, next: all.length > TEAM_PAGE ? refs[refs.length - 1].id : null };
 }

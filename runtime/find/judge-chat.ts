@@ -4,7 +4,8 @@
 import type { CapabilityDoc } from '../../language/types.ts';
 import type { Candidate, Judge, Judgement } from './types.ts';
 
-const SYSTEM = 'You pick API operations for a job. `has` and `wants` are what the caller has and wants, as read from the job; each candidate says what it takes (identity sets: any one set is enough) and returns, where known. Answer only JSON: {"kept":[{"endpoint_id":"…","why":"takes …, returns …"}],"verdict":"…"}. Keep only candidates that can take what the caller has and return what they want; endpoint_id must be one of the candidates. Say so when the job needs two operations chained, or when none can do it.';
+const SYSTEM =
+  'You pick API operations for a job. `has` and `wants` are what the caller has and wants, as read from the job; each candidate says what it takes (identity sets: any one set is enough) and returns, where known. Answer only JSON: {"kept":[{"endpoint_id":"…","why":"takes …, returns …"}],"verdict":"…"}. Keep only candidates that can take what the caller has and return what they want; endpoint_id must be one of the candidates. Say so when the job needs two operations chained, or when none can do it.';
 
 export function chatJudge(url: string, opts: { key?: string; model?: string }, docs: CapabilityDoc[]): Judge {
   const contract = new Map(docs.map((d) => [d.capability, { takes: d.identity, returns: d.output }]));
@@ -18,7 +19,18 @@ export function chatJudge(url: string, opts: { key?: string; model?: string }, d
         model: opts.model ?? 'gpt-4o-mini',
         temperature: 0,
         response_format: { type: 'json_object' },
-        messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: JSON.stringify({ job: q, has: reading.has, wants: reading.wants, candidates: candidates.map((c) => ({ ...c, ...contract.get(c.capability) })) }) }],
+        messages: [
+          { role: 'system', content: SYSTEM },
+          {
+            role: 'user',
+            content: JSON.stringify({
+              job: q,
+              has: reading.has,
+              wants: reading.wants,
+              candidates: candidates.map((c) => ({ ...c, ...contract.get(c.capability) })),
+            }),
+          },
+        ],
       }),
     });
     if (res.statusCode >= 300) throw new Error(`judge answered ${res.statusCode}`);

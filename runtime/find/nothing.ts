@@ -15,8 +15,15 @@ export interface CatalogWords {
 }
 
 const textOf = (r: SearchRow) => `${r.name} ${r.endpoint_id.replaceAll('.', ' ')} ${r.provider_display} ${(r.terms ?? []).join(' ')}`;
-const vocabularyText = (d: CapabilityDoc) => [d.capability.replaceAll('.', ' '), d.description, ...d.vocabulary.terms, ...d.vocabulary.phrasings,
-  ...Object.values(d.vocabulary.has).flat(), ...Object.values(d.vocabulary.gets).flat()].join(' ');
+const vocabularyText = (d: CapabilityDoc) =>
+  [
+    d.capability.replaceAll('.', ' '),
+    d.description,
+    ...d.vocabulary.terms,
+    ...d.vocabulary.phrasings,
+    ...Object.values(d.vocabulary.has).flat(),
+    ...Object.values(d.vocabulary.gets).flat(),
+  ].join(' ');
 const writtenWords = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** Prepared once per catalog. */

@@ -6,7 +6,10 @@ import type { Atomics } from '../state/atomics.ts';
 const WINDOW_MS = 60_000;
 
 export class RateLimit {
-  constructor(private perMinute: number, private windows: Pick<Atomics, 'hit'>) {}
+  constructor(
+    private perMinute: number,
+    private windows: Pick<Atomics, 'hit'>,
+  ) {}
 
   /** seconds to wait, or 0 when the request may go ahead */
   async take(client: string): Promise<number> {

@@ -35,11 +35,21 @@ export interface JobReading {
   chain: Chain | null;
 }
 
-interface Phrase { words: string[]; field: string }
-interface Vocabulary { doc: CapabilityDoc; has: Phrase[]; gets: Phrase[]; job: Phrase[] }
+interface Phrase {
+  words: string[];
+  field: string;
+}
+interface Vocabulary {
+  doc: CapabilityDoc;
+  has: Phrase[];
+  gets: Phrase[];
+  job: Phrase[];
+}
 
 const phrases = (byField: Record<string, string[]>): Phrase[] =>
-  Object.entries(byField).flatMap(([field, words]) => words.map((w) => ({ words: contentWords(w), field }))).filter((p) => p.words.length);
+  Object.entries(byField)
+    .flatMap(([field, words]) => words.map((w) => ({ words: contentWords(w), field })))
+    .filter((p) => p.words.length);
 /** a job phrase that little words shrink to one word says less than it did ('people lookup' is not 'people') */
 const jobPhrase = (text: string): Phrase[] => {
   const words = contentWords(text);
@@ -65,7 +75,11 @@ function occurrences(seq: QueryTerm[], p: Phrase): Array<{ had: boolean }> {
   return out;
 }
 
-interface Matched { hasFields: Set<string>; getsFields: Set<string>; job: boolean }
+interface Matched {
+  hasFields: Set<string>;
+  getsFields: Set<string>;
+  job: boolean;
+}
 
 function match(v: Vocabulary, seq: QueryTerm[]): Matched {
   const m: Matched = { hasFields: new Set(), getsFields: new Set(), job: false };
@@ -98,7 +112,10 @@ export function readJob(read: ReadQuery, vocab: Vocabulary[]): JobReading {
     const returns = m.getsFields.size ? [...m.getsFields] : [Object.keys(v.doc.vocabulary.gets)[0] ?? v.doc.output[0]];
     const set = bestSet(v.doc, m.hasFields);
     const fit = { capability: v.doc.capability, takes: set?.set ?? null, missing: set?.missing ?? [], returns };
-    if (named && !set) { wanting.push({ v, m }); unfit.push(fit); } else fits.push(fit);
+    if (named && !set) {
+      wanting.push({ v, m });
+      unfit.push(fit);
+    } else fits.push(fit);
   }
   // Those that take all the caller named first; the judge keeps search's order within each group.
   fits.sort((a, b) => Number(Boolean(b.takes) && !b.missing.length) - Number(Boolean(a.takes) && !a.missing.length));

@@ -19,19 +19,27 @@ export function readNode<T>(req: IncomingMessage, maxBytes: number, as: (text: s
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      if (size > maxBytes) return; // refused already: the rest flows past unkept
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else try { tooLarge(maxBytes); } catch (e) { reject(e); }
-    }).on('end', () => {
-      if (size > maxBytes) return;
-      try {
-        resolve(as(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-      } catch (e) {
-        reject(e);
-      }
-    }).on('error', reject);
+    req
+      .on('data', (chunk: Buffer) => {
+        if (size > maxBytes) return; // refused already: the rest flows past unkept
+        size += chunk.length;
+        if (size <= maxBytes) chunks.push(chunk);
+        else
+          try {
+            tooLarge(maxBytes);
+          } catch (e) {
+            reject(e);
+          }
+      })
+      .on('end', () => {
+        if (size > maxBytes) return;
+        try {
+          resolve(as(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+        } catch (e) {
+          reject(e);
+        }
+      })
+      .on('error', reject);
   });
 }
 

@@ -106,7 +106,9 @@ export function pathUnder(r: Pick<Route, 'path'>, proxyPrefix: string): string {
  * needs at least one segment, and a rest-of-path route also takes its own root, `/` for dist/ files).
  */
 export function h3Path(r: Pick<Route, 'path'>, proxyPrefix: string): string {
-  return pathUnder(r, proxyPrefix).replace(/\{\w+\*\}/g, '**').replace(/\{(\w+)\}/g, ':$1');
+  return pathUnder(r, proxyPrefix)
+    .replace(/\{\w+\*\}/g, '**')
+    .replace(/\{(\w+)\}/g, ':$1');
 }
 
 /** the declared path as /openapi.json writes it (`{name*}` → `{name}`) */
@@ -130,7 +132,18 @@ export const servedBy = (routes: readonly Route[], config: Config): Route[] => r
  * split that path between two sets of routes, so the start refuses it, naming them.
  */
 export function refuseClashingPrefix(routes: readonly Route[], proxyPrefix: string): void {
-  const own = new Set(routes.filter((r) => !r.path.startsWith('{proxy}')).map((r) => r.path.split('/')[1]).filter((s) => s && !s.startsWith('{')));
+  const own = new Set(
+    routes
+      .filter((r) => !r.path.startsWith('{proxy}'))
+      .map((r) => r.path.split('/')[1])
+      .filter((s) => s && !s.startsWith('{')),
+  );
   const first = proxyPrefix.split('/')[1];
-  if (own.has(first)) throw new ConfigError(`SVC_PROXY_PREFIX=${proxyPrefix}: /${first} is one of svc's own paths (${[...own].sort().map((s) => `/${s}`).join(', ')}); choose another, such as /proxy`);
+  if (own.has(first))
+    throw new ConfigError(
+      `SVC_PROXY_PREFIX=${proxyPrefix}: /${first} is one of svc's own paths (${[...own]
+        .sort()
+        .map((s) => `/${s}`)
+        .join(', ')}); choose another, such as /proxy`,
+    );
 }

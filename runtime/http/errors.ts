@@ -8,7 +8,10 @@ import { CALL_ID_HEADER } from '../util/call-id.ts';
 import { rootCause, StatusError, type PlainAnswer } from '../util/fail.ts';
 
 const DEFAULT_DETAIL: Record<number, string> = {
-  400: 'Malformed request.', 404: 'Not found.', 405: 'Method not allowed on this path.', 413: 'Request body too large.',
+  400: 'Malformed request.',
+  404: 'Not found.',
+  405: 'Method not allowed on this path.',
+  413: 'Request body too large.',
 };
 
 // h3 refuses a path that does not percent-decode before any route runs, with this bare message
@@ -24,16 +27,24 @@ let storageLogged = 0;
  */
 export function errorAnswer(thrown: unknown, callId?: string): PlainAnswer {
   // h3 wraps a StatusError a handler threw in an HTTPError of the same status, message, headers and data
-  let error = thrown instanceof HTTPError ? thrown : new HTTPError(thrown instanceof StatusError ? thrown : { status: 500, message: 'unhandled', cause: thrown });
+  let error =
+    thrown instanceof HTTPError ? thrown : new HTTPError(thrown instanceof StatusError ? thrown : { status: 500, message: 'unhandled', cause: thrown });
   const root = rootCause(error);
   if (root instanceof LedgerDamaged) {
     // Stored money that cannot be read without guessing: the operator is told where, the caller why.
     console.error('[svc] ledger damaged:', root.message);
-    error = new HTTPError({ status: 503, message: "This team's ledger cannot be read safely, so svc takes no calls that read or move its balance until an operator restores it; nothing was charged." });
+    error = new HTTPError({
+      status: 503,
+      message:
+        "This team's ledger cannot be read safely, so svc takes no calls that read or move its balance until an operator restores it; nothing was charged.",
+    });
   }
   if (root instanceof StorageUnavailable) {
     // once a second at most: an outage under load would otherwise write a line per request
-    if (Date.now() - storageLogged >= 1000) { storageLogged = Date.now(); console.error('[svc]', root.message); }
+    if (Date.now() - storageLogged >= 1000) {
+      storageLogged = Date.now();
+      console.error('[svc]', root.message);
+    }
     error = new HTTPError({ status: 503, message: STORAGE_OUTAGE_DETAIL, headers: { 'retry-after': String(STORAGE_RETRY_AFTER_S) } });
   }
   const status = error.status >= 400 && error.status <= 599 ? error.status : 500;

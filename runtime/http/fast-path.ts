@@ -16,7 +16,11 @@ export type NodeFastPath = (req: IncomingMessage, res: ServerResponse) => boolea
  * header names already, and callers ask in lower case; repeated ones are joined as Headers would.
  */
 class NodeCall implements RoutedRequest, HeaderReader {
-  constructor(private req: IncomingMessage, private res: ServerResponse, private maxBodyBytes: number) {}
+  constructor(
+    private req: IncomingMessage,
+    private res: ServerResponse,
+    private maxBodyBytes: number,
+  ) {}
 
   get headers(): HeaderReader {
     return this;

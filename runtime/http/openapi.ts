@@ -9,14 +9,18 @@ import { documentedPath, pathParams, type Answer, type Auth, type Method, type R
 type Operation = Record<string, unknown>;
 
 const SECURITY: Record<Auth, Array<Record<string, []>> | undefined> = {
-  none: undefined, team: [{ token: [] }, { session: [] }], admin: [{ admin: [] }], agent: [{ token: [] }, { bearer: [] }],
+  none: undefined,
+  team: [{ token: [] }, { session: [] }],
+  admin: [{ admin: [] }],
+  agent: [{ token: [] }, { bearer: [] }],
 };
 const ORG = { name: 'x-svc-org', in: 'header', required: false, schema: { type: 'string' }, description: "team slug; must name the credential's team" };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** An answer as OpenAPI writes it: a sentence takes the shape its status implies (errors are svc's error shapes). */
 function response(status: string, answer: Answer): object {
-  if (typeof answer !== 'string') return { description: answer.description, content: { [answer.type ?? 'application/json']: { schema: answer.schema ?? { type: 'object' } } } };
+  if (typeof answer !== 'string')
+    return { description: answer.description, content: { [answer.type ?? 'application/json']: { schema: answer.schema ?? { type: 'object' } } } };
   const code = Number(status);
   if (status === 'default' || code === 204) return { description: answer };
   const schema = code === 422 ? ref('HTTPValidationError') : code >= 400 ? ref('HTTPError') : { type: 'object' };
@@ -49,7 +53,13 @@ function parameters(r: Route): object[] {
   return [
     ...(r.auth === 'team' ? [ORG] : []),
     ...pathParams(r).map((name) => ({ name, in: 'path', required: true, schema: path?.properties[name] ?? { type: 'string' }, description: about[name] })),
-    ...Object.entries(query?.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: query?.required?.includes(name) ?? false, schema, description: about[name] })),
+    ...Object.entries(query?.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: query?.required?.includes(name) ?? false,
+      schema,
+      description: about[name],
+    })),
     ...Object.entries(headers).map(([name, description]) => ({ name, in: 'header', required: false, schema: { type: 'string' }, description })),
   ];
 }
@@ -87,7 +97,15 @@ function capabilityPaths(r: Route, runtime: RuntimeCatalog, proxyPrefix: string)
         parameters: [...(r.auth === 'team' ? [ORG] : []), ...headers],
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { ...schema, ...identityRequirement(cap), description: `${cap.identity.length > 1 ? 'One of these identity sets is required' : 'Required'}: ${cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}` } } },
+          content: {
+            'application/json': {
+              schema: {
+                ...schema,
+                ...identityRequirement(cap),
+                description: `${cap.identity.length > 1 ? 'One of these identity sets is required' : 'Required'}: ${cap.identity.map((s) => `{${s.join(', ')}}`).join(' or ')}`,
+              },
+            },
+          },
         },
       }),
     };
@@ -111,34 +129,57 @@ export function openapiDocument(routes: readonly Route[], runtime: RuntimeCatalo
     info: { title: 'svc', version: '0.0.1', description: 'Capability catalog and routed call service.' },
     paths,
     components: {
-      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'x-svc-token' }, bearer: { type: 'http', scheme: 'bearer' }, session: { type: 'apiKey', in: 'cookie', name: 'svc_session' }, admin: { type: 'apiKey', in: 'header', name: 'x-svc-admin' } },
+      securitySchemes: {
+        token: { type: 'apiKey', in: 'header', name: 'x-svc-token' },
+        bearer: { type: 'http', scheme: 'bearer' },
+        session: { type: 'apiKey', in: 'cookie', name: 'svc_session' },
+        admin: { type: 'apiKey', in: 'header', name: 'x-svc-admin' },
+      },
       schemas: {
         ValidationError: {
-          type: 'object', required: ['loc', 'msg', 'type'],
-          properties: { loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, msg: { type: 'string' }, type: { type: 'string' } },
+          type: 'object',
+          required: ['loc', 'msg', 'type'],
+          properties: {
+            loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+            msg: { type: 'string' },
+            type: { type: 'string' },
+          },
         },
         HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
         HTTPError: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
         // what X-Svc-Route-Dry-Run: 1 answers instead: the plan, no child called (docs/routing.md)
         DryRunResponse: {
-          type: 'object', required: ['plan', 'excluded', 'worst_cost_micro'],
+          type: 'object',
+          required: ['plan', 'excluded', 'worst_cost_micro'],
           properties: {
-            plan: { type: 'array', items: { type: 'object', required: ['endpoint_id', 'key', 'worst_cost_micro'], properties: { endpoint_id: { type: 'string' }, key: { enum: ['own', 'platform'] }, worst_cost_micro: { type: 'integer' } } } },
+            plan: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['endpoint_id', 'key', 'worst_cost_micro'],
+                properties: { endpoint_id: { type: 'string' }, key: { enum: ['own', 'platform'] }, worst_cost_micro: { type: 'integer' } },
+              },
+            },
             excluded: { type: 'array', items: { type: 'object', properties: { endpoint_id: { type: 'string' }, reason: { type: 'string' } } } },
             verification: { type: 'object', properties: { capability: { type: 'string' }, worst_cost_micro: { type: 'integer' } } },
             worst_cost_micro: { type: 'integer', description: 'the sum over the plan, verification included' },
           },
         },
         RoutedResponse: {
-          type: 'object', required: ['output', 'raw', '_svc'],
+          type: 'object',
+          required: ['output', 'raw', '_svc'],
           properties: {
-            output: { type: 'object' }, raw: {},
+            output: { type: 'object' },
+            raw: {},
             _svc: {
               type: 'object',
               properties: {
                 call_id: { type: 'string', description: 'also the X-Svc-Call-Id header and call_id of each ledger row the call caused' },
-                served_by: { type: ['string', 'null'] }, cost_micro: { type: 'integer' }, stopped: { type: 'string' },
-                tried: { type: 'array', items: { type: 'object' } }, verification: { type: 'object' },
+                served_by: { type: ['string', 'null'] },
+                cost_micro: { type: 'integer' },
+                stopped: { type: 'string' },
+                tried: { type: 'array', items: { type: 'object' } },
+                verification: { type: 'object' },
               },
             },
           },

@@ -48,7 +48,11 @@ function checkedHandler(r: Route, ctx: AppContext, app: H3, routes: readonly Rou
     }
     const params = getRouterParams(event);
     const req: RouteRequest<Inputs> = {
-      event, ctx, app, routes, team: team ?? undefined,
+      event,
+      ctx,
+      app,
+      routes,
+      team: team ?? undefined,
       path: checkPath ? checkPath(params) : params,
       query: checkQuery ? checkQuery(getQuery(event)) : undefined,
       body: checkBody ? checkBody((await readJson(event, ctx.config.maxBodyBytes)) ?? emptyBody()) : undefined,

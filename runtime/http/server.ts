@@ -21,7 +21,11 @@ function writeHeadWithReason(this: ServerResponse, status: number, ...rest: unkn
 
 /** The port is held by another process: the start stops with this sentence. */
 export class PortTaken extends Error {
-  constructor(readonly port: number, host: string, setting = 'PORT') {
+  constructor(
+    readonly port: number,
+    host: string,
+    setting = 'PORT',
+  ) {
     super(`port ${port} on ${host} is already in use by another process; stop it or set ${setting} to a free port.`);
   }
 }
@@ -68,7 +72,9 @@ export function startServer(app: H3, opts: ServerOptions): Promise<RunningServer
   const fast = opts.fast;
   let inFlight = 0;
   let idle: (() => void) | null = null;
-  const closed = () => { if (--inFlight === 0) idle?.(); };
+  const closed = () => {
+    if (--inFlight === 0) idle?.();
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     inFlight++;
     res.on('close', closed);
@@ -85,7 +91,10 @@ export function startServer(app: H3, opts: ServerOptions): Promise<RunningServer
     if (inFlight > 0) {
       await new Promise<void>((done) => {
         const t = setTimeout(done, ms);
-        idle = () => { clearTimeout(t); done(); };
+        idle = () => {
+          clearTimeout(t);
+          done();
+        };
       });
     }
     const unfinished = inFlight;
@@ -97,7 +106,14 @@ export function startServer(app: H3, opts: ServerOptions): Promise<RunningServer
     server.once('error', (e: NodeJS.ErrnoException) => reject(listenError(e, opts.port, host)));
     server.listen(opts.port, host, () => {
       const port = (server.address() as AddressInfo).port;
-      resolve({ port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, drain, close: async () => { await drain(0); } });
+      resolve({
+        port,
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+        drain,
+        close: async () => {
+          await drain(0);
+        },
+      });
     });
   });
 }

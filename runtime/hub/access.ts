@@ -17,7 +17,14 @@ export interface ToolRef {
 /** `id` or `id@N` from the path; 422 when it is neither */
 export function parseRef(text: string): ToolRef {
   const m = REF.exec(text);
-  if (!m) invalid([{ loc: ['path', 'tool_id'], msg: 'A tool is named by its id (3 to 64 of a-z, 0-9, -), optionally followed by @N for version N.', type: 'value_error.tool_id' }]);
+  if (!m)
+    invalid([
+      {
+        loc: ['path', 'tool_id'],
+        msg: 'A tool is named by its id (3 to 64 of a-z, 0-9, -), optionally followed by @N for version N.',
+        type: 'value_error.tool_id',
+      },
+    ]);
   return { id: m[1], n: m[2] ? Number(m[2]) : null };
 }
 

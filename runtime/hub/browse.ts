@@ -23,7 +23,12 @@ type Listed = (ToolRow & { status: 'live'; mine: boolean; price_usd: number; inp
 export type OwnRow = Record<string, unknown> & { tool_id: string; status: string; price_usd: number };
 
 /** `own`: the team's own tools whatever their state (Hub.mine) */
-export async function browse(ctx: AppContext, team: Team, query: BrowseQuery, own: OwnRow[]): Promise<{ tools: Listed[]; total: number; next_cursor: string | null }> {
+export async function browse(
+  ctx: AppContext,
+  team: Team,
+  query: BrowseQuery,
+  own: OwnRow[],
+): Promise<{ tools: Listed[]; total: number; next_cursor: string | null }> {
   const engine = await ctx.catalog.search();
   const live = await liveToolsOf(ctx).current();
   const byId = new Map(live.map((t) => [t.tool_id, t]));
@@ -37,13 +42,17 @@ export async function browse(ctx: AppContext, team: Team, query: BrowseQuery, ow
   });
   // the maker's own tools that no one else may run; with words, only those whose name or summary holds one of them
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-  const hidden = own.filter((o) => !byId.has(o.tool_id) && (!words.length || words.some((w) => `${o.tool_id} ${o.name} ${o.summary}`.toLowerCase().includes(w))));
+  const hidden = own.filter(
+    (o) => !byId.has(o.tool_id) && (!words.length || words.some((w) => `${o.tool_id} ${o.name} ${o.summary}`.toLowerCase().includes(w))),
+  );
   // the query schema admits only USD amounts
   const ceiling = query.max_price_usd ? parseUsdToMicro(query.max_price_usd) : null;
-  const kept = [...rows, ...hidden].filter((r) =>
-    (!query.capability || ('capabilities' in r && (r.capabilities as string[]).includes(query.capability)))
-    && (!query.maker || ('maker' in r ? r.maker === query.maker : team.slug === query.maker))
-    && (ceiling === null || parseUsdToMicro(r.price_usd)! <= ceiling));
+  const kept = [...rows, ...hidden].filter(
+    (r) =>
+      (!query.capability || ('capabilities' in r && (r.capabilities as string[]).includes(query.capability))) &&
+      (!query.maker || ('maker' in r ? r.maker === query.maker : team.slug === query.maker)) &&
+      (ceiling === null || parseUsdToMicro(r.price_usd)! <= ceiling),
+  );
   const from = query.cursor ? Number(query.cursor) : 0;
   const limit = query.limit ?? BROWSE_PAGE;
   const page = kept.slice(from, from + limit);

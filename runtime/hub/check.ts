@@ -33,7 +33,9 @@ export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, ve
     const output = result.output!;
     const expected = Object.entries(spec.check.expect ?? {}).find(([field, want]) => !isDeepStrictEqual(output[field], want));
     if (!fits(output)) {
-      reason = `The output does not fit output.schema.json: ${dataProblems(fits.errors).map((p) => p.msg).join(' ')} The output was ${shown(output)}.`;
+      reason = `The output does not fit output.schema.json: ${dataProblems(fits.errors)
+        .map((p) => p.msg)
+        .join(' ')} The output was ${shown(output)}.`;
     } else if (expected) {
       const [field, want] = expected;
       reason = `check.json expects output '${field}' to be ${shown(want)}; the tool answered ${shown(output[field])} (steps served by ${result.steps.map((s) => `${s.id}: ${String(s.served_by)}`).join(', ')}).`;
@@ -42,7 +44,13 @@ export async function runCheck(ctx: AppContext, store: HubStore, maker: Team, ve
       reason = undefined;
     }
   }
-  const check: CheckResult = { ok: status === 'live', at: nowIso(), cost_micro: result.cost_micro, ms: result.ms, ...(result.output ? { output: result.output } : {}) };
+  const check: CheckResult = {
+    ok: status === 'live',
+    at: nowIso(),
+    cost_micro: result.cost_micro,
+    ms: result.ms,
+    ...(result.output ? { output: result.output } : {}),
+  };
   const updated = await store.updateVersion(version.tool_id, version.version, (v) => {
     // a check never takes a version back from live (pinned callers keep it); a live version's check
     // is recorded, and a failed one is shown wherever the tool is (its page, search, the store)

@@ -29,12 +29,22 @@ export interface RunPlan {
 const DEFAULTS = parseRouteOptions(new Headers());
 
 /** `ceilingMicro`: the run's X-Svc-Route-Max-Cost, if sent (steps are planned within it less the price) */
-export async function planRun(ctx: AppContext, team: Team, spec: ToolSpec, input: Record<string, unknown>, priceMicro: number, ceilingMicro: number | null): Promise<RunPlan> {
+export async function planRun(
+  ctx: AppContext,
+  team: Team,
+  spec: ToolSpec,
+  input: Record<string, unknown>,
+  priceMicro: number,
+  ceilingMicro: number | null,
+): Promise<RunPlan> {
   const options = ceilingMicro === null ? DEFAULTS : { ...DEFAULTS, maxCostMicro: Math.max(0, ceilingMicro - priceMicro) };
   const steps: StepPlan[] = [];
   for (const step of spec.tool.steps) {
     const target = stepTarget(ctx.catalog.runtime, step.call);
-    if (!target) { steps.push({ id: step.id, call: step.call, plan: [], worst_cost_micro: 0 }); continue; }
+    if (!target) {
+      steps.push({ id: step.id, call: step.call, plan: [], worst_cost_micro: 0 });
+      continue;
+    }
     const known = fillAll(step.with, { input, steps: {} });
     // a value only a run can know stands as its template text: present, as it will be
     const body: Record<string, unknown> = Object.fromEntries(Object.keys(step.with).map((k) => [k, known[k] ?? step.with[k]]));
@@ -42,7 +52,11 @@ export async function planRun(ctx: AppContext, team: Team, spec: ToolSpec, input
       const dry = await ctx.router.plan(team, target.capability, withDerived(target.cap, body), options);
       steps.push({ id: step.id, call: step.call, plan: dry.plan, excluded: dry.excluded, worst_cost_micro: dry.worst_cost_micro });
     } else {
-      const query = new URLSearchParams(Object.entries(body).filter(([k]) => Object.hasOwn(target.op.input.queryParams ?? {}, k)).map(([k, v]) => [k, String(v)]));
+      const query = new URLSearchParams(
+        Object.entries(body)
+          .filter(([k]) => Object.hasOwn(target.op.input.queryParams ?? {}, k))
+          .map(([k, v]) => [k, String(v)]),
+      );
       const worst = holdMicro(target.op, rowsAsked(target.op, query, body));
       steps.push({ id: step.id, call: step.call, plan: [{ endpoint_id: target.op.endpoint_id, worst_cost_micro: worst }], worst_cost_micro: worst });
     }
@@ -56,7 +70,10 @@ function withDerived(cap: CapabilitySrc, body: Record<string, unknown>): Record<
   for (let pass = 0, changed = true; changed && pass < 4; pass++) {
     changed = false;
     for (const [field, d] of Object.entries(cap.derive ?? {})) {
-      if (out[field] === undefined && d.from.every((f) => out[f] !== undefined)) { out[field] = `{{${field}}}`; changed = true; }
+      if (out[field] === undefined && d.from.every((f) => out[f] !== undefined)) {
+        out[field] = `{{${field}}}`;
+        changed = true;
+      }
     }
   }
   return out;

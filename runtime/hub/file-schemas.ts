@@ -3,7 +3,9 @@
 const value = { type: ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object'] };
 
 export const toolFileSchema = {
-  type: 'object', additionalProperties: false, required: ['name', 'summary', 'price_usd', 'steps', 'output'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'summary', 'price_usd', 'steps', 'output'],
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 100 },
     summary: { type: 'string', minLength: 1, maxLength: 500 },
@@ -11,9 +13,13 @@ export const toolFileSchema = {
     // an anyOf would each speak ("must be >= 0", "must be string")
     price_usd: {},
     steps: {
-      type: 'array', minItems: 1, maxItems: 10,
+      type: 'array',
+      minItems: 1,
+      maxItems: 10,
       items: {
-        type: 'object', additionalProperties: false, required: ['id', 'call', 'with'],
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'call', 'with'],
         properties: {
           id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,31}$' },
           call: { type: 'string', minLength: 1, maxLength: 200 },
@@ -26,6 +32,8 @@ export const toolFileSchema = {
 };
 
 export const checkFileSchema = {
-  type: 'object', additionalProperties: false, required: ['input'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['input'],
   properties: { input: { type: 'object' }, expect: { type: 'object' } },
 };

@@ -52,7 +52,9 @@ export class LiveTools {
     const writes = await this.ctx.state.atomics.counter(WRITES);
     if (writes === this.seen) return this.rows;
     // one load at a time; a read that arrives meanwhile waits for it
-    this.loading ??= this.load(writes).finally(() => { this.loading = null; });
+    this.loading ??= this.load(writes).finally(() => {
+      this.loading = null;
+    });
     return this.loading;
   }
 
@@ -65,8 +67,16 @@ export class LiveTools {
       if (!live) continue;
       const spec = specOf(live);
       rows.push({
-        tool_id: id, team_id: tool.team_id, name: spec.tool.name, summary: spec.tool.summary, version: live.version,
-        price_micro: live.price_micro, live_at: live.live_at ?? live.created_at, check: live.check ?? null, calls: spec.tool.steps.map((s) => s.call), input_schema: spec.input_schema,
+        tool_id: id,
+        team_id: tool.team_id,
+        name: spec.tool.name,
+        summary: spec.tool.summary,
+        version: live.version,
+        price_micro: live.price_micro,
+        live_at: live.live_at ?? live.created_at,
+        check: live.check ?? null,
+        calls: spec.tool.steps.map((s) => s.call),
+        input_schema: spec.input_schema,
       });
     }
     this.rows = rows;
@@ -86,7 +96,8 @@ export class LiveTools {
       const target = stepTarget(runtime, call);
       if (!target) problems.push(`${call} is no longer in the catalog.`);
       else if (target.kind === 'operation' && health.isOpen(target.op.endpoint_id)) problems.push(`${call} keeps failing (its circuit is open).`);
-      else if (target.kind === 'routed' && runtime.capabilities[target.capability].children.every((id) => health.isOpen(id))) problems.push(`Every provider of ${call} keeps failing (all their circuits are open).`);
+      else if (target.kind === 'routed' && runtime.capabilities[target.capability].children.every((id) => health.isOpen(id)))
+        problems.push(`Every provider of ${call} keeps failing (all their circuits are open).`);
     }
     return { ok: problems.length === 0, problems };
   }

@@ -19,7 +19,10 @@ const metaChecker = once(() => newAjv(OPTIONS));
 /** meta-schema problems of a document, as JSON pointers with a sentence each */
 export function schemaProblems(doc: unknown): Array<{ pointer: string; msg: string }> {
   if (metaChecker().validateSchema(doc as object)) return [];
-  return (metaChecker().errors ?? []).map((e) => ({ pointer: e.instancePath, msg: `Not a valid JSON Schema (draft 2020-12): ${e.instancePath || 'the document'} ${e.message}.` }));
+  return (metaChecker().errors ?? []).map((e) => ({
+    pointer: e.instancePath,
+    msg: `Not a valid JSON Schema (draft 2020-12): ${e.instancePath || 'the document'} ${e.message}.`,
+  }));
 }
 
 export function compileSchema(doc: object): ValidateFunction {
@@ -29,10 +32,19 @@ export function compileSchema(doc: object): ValidateFunction {
 /** a validator's errors as pointers into the data with a sentence each */
 export function dataProblems(errors: ErrorObject[] | null | undefined): Array<{ pointer: string; msg: string }> {
   return (errors ?? []).map((e) => {
-    const extra = e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}`
-      : e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : '';
+    const extra =
+      e.keyword === 'required'
+        ? `/${(e.params as { missingProperty: string }).missingProperty}`
+        : e.keyword === 'additionalProperties'
+          ? `/${(e.params as { additionalProperty: string }).additionalProperty}`
+          : '';
     const pointer = e.instancePath + extra;
-    const msg = e.keyword === 'required' ? `'${pointer}' is required.` : e.keyword === 'additionalProperties' ? `'${pointer}' is not allowed by the schema.` : `'${pointer || '/'}' ${e.message}.`;
+    const msg =
+      e.keyword === 'required'
+        ? `'${pointer}' is required.`
+        : e.keyword === 'additionalProperties'
+          ? `'${pointer}' is not allowed by the schema.`
+          : `'${pointer || '/'}' ${e.message}.`;
     return { pointer, msg };
   });
 }

@@ -51,8 +51,15 @@ export class McpSet {
       const spec = specOf(live);
       const maker = await this.ctx.state.teamById(tool.team_id);
       tools.push({
-        tool_id: id, maker: maker?.slug ?? '', mine: tool.team_id === team.id, name: spec.tool.name, summary: spec.tool.summary,
-        version: live.version, price_usd: live.price_micro / 1_000_000, price_micro: live.price_micro, input_schema: spec.input_schema,
+        tool_id: id,
+        maker: maker?.slug ?? '',
+        mine: tool.team_id === team.id,
+        name: spec.tool.name,
+        summary: spec.tool.summary,
+        version: live.version,
+        price_usd: live.price_micro / 1_000_000,
+        price_micro: live.price_micro,
+        input_schema: spec.input_schema,
       });
     }
     return { tools, added };

@@ -51,8 +51,12 @@ export async function usage(store: HubStore, toolId: string, versions: VersionRe
   const mid = ms.length >> 1;
   const median = ms.length ? (ms.length % 2 ? ms[mid] : Math.round((ms[mid - 1] + ms[mid]) / 2)) : null;
   const measured = {
-    runs, sampled: sampled.length, ok, success_rate: sampled.length ? Math.round((ok / sampled.length) * 1000) / 1000 : null,
-    median_ms: median, thin: sampled.length < THIN_SAMPLE,
+    runs,
+    sampled: sampled.length,
+    ok,
+    success_rate: sampled.length ? Math.round((ok / sampled.length) * 1000) / 1000 : null,
+    median_ms: median,
+    thin: sampled.length < THIN_SAMPLE,
   };
   return { ...measured, said: said(measured) };
 }
@@ -66,21 +70,32 @@ export function callTemplates(baseUrl: string, toolId: string, spec: ToolSpec): 
   const cliValue = (v: unknown) => (typeof v === 'string' ? (/^[\w.@:/-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`) : `'${JSON.stringify(v)}'`);
   return {
     http: `curl -sS -X POST "${baseUrl}/hub/tools/${toolId}/run" -H "x-svc-token: $SVC_TOKEN" -H 'content-type: application/json' -d '${body}'`,
-    cli: `svc hub run ${toolId} ${Object.entries(sample).map(([f, v]) => `${f}${typeof v === 'string' ? '=' : ':='}${cliValue(v)}`).join(' ')}`,
+    cli: `svc hub run ${toolId} ${Object.entries(sample)
+      .map(([f, v]) => `${f}${typeof v === 'string' ? '=' : ':='}${cliValue(v)}`)
+      .join(' ')}`,
     batch: `svc batch hub:${toolId} rows.csv -o rows-out.csv   # a CSV with the columns ${fields.join(',')}`,
     mcp: `svc hub mcp add ${toolId}   # then your agents see it as hub_${toolId} in tools/list`,
   };
 }
 
 /** the page's facts of `selected` for `team` */
-export async function pageFacts(ctx: AppContext, store: HubStore, team: Team, toolId: string, makerId: number, versions: VersionRecord[], selected: VersionRecord): Promise<Record<string, unknown>> {
+export async function pageFacts(
+  ctx: AppContext,
+  store: HubStore,
+  team: Team,
+  toolId: string,
+  makerId: number,
+  versions: VersionRecord[],
+  selected: VersionRecord,
+): Promise<Record<string, unknown>> {
   const spec = specOf(selected);
   const maker = await ctx.state.teamById(makerId);
   const plan = await planRun(ctx, team, spec, {}, selected.price_micro, null);
   const check = selected.check;
   return {
     maker: { slug: maker?.slug ?? '', name: maker?.name ?? '' },
-    worst_step_cost_micro: plan.worst_cost_micro - plan.price_micro, worst_cost_micro: plan.worst_cost_micro,
+    worst_step_cost_micro: plan.worst_cost_micro - plan.price_micro,
+    worst_cost_micro: plan.worst_cost_micro,
     last_check: check ? { ok: check.ok, at: check.at ?? selected.live_at ?? selected.created_at, cost_micro: check.cost_micro, ms: check.ms } : null,
     serving: liveToolsOf(ctx).serving(spec.tool.steps.map((s) => s.call)),
     usage: await usage(store, toolId, versions),

@@ -20,10 +20,13 @@ export function runOptions(headers: HeaderReader): RunOptions {
   const o = parseRouteOptions(headers);
   const sent = NOT_APPLYING.filter((h) => headers.get(h.toLowerCase()) !== null);
   if (sent.length) {
-    invalid(sent.map((h) => ({
-      loc: ['header', h], type: 'value_error.not_applicable',
-      msg: `${h} does not apply to a hub run: its steps run as the tool's maker wrote them. A run takes X-Svc-Route-Max-Cost (steps plus price) and X-Svc-Route-Dry-Run; drop ${h}.`,
-    })));
+    invalid(
+      sent.map((h) => ({
+        loc: ['header', h],
+        type: 'value_error.not_applicable',
+        msg: `${h} does not apply to a hub run: its steps run as the tool's maker wrote them. A run takes X-Svc-Route-Max-Cost (steps plus price) and X-Svc-Route-Dry-Run; drop ${h}.`,
+      })),
+    );
   }
   return { dryRun: o.dryRun, maxCostMicro: headers.get('x-svc-route-max-cost') === null ? null : o.maxCostMicro };
 }

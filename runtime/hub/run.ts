@@ -28,12 +28,23 @@ export interface RunAnswer {
  * `callId`: made by the door, so every answer of the run, a refusal too, names it. `options`: the
  * route headers a run takes (run-options.ts).
  */
-export async function runTool(ctx: AppContext, store: HubStore, caller: Team, tool: ToolRecord, version: VersionRecord, input: unknown, options: RunOptions, callId: string): Promise<RunAnswer> {
+export async function runTool(
+  ctx: AppContext,
+  store: HubStore,
+  caller: Team,
+  tool: ToolRecord,
+  version: VersionRecord,
+  input: unknown,
+  options: RunOptions,
+  callId: string,
+): Promise<RunAnswer> {
   const spec = specOf(version);
   const key = versionKey(version);
   const validators = validatorsFor(version);
   if (!validators.input(input)) {
-    invalid(dataProblems(validators.input.errors).map((p) => ({ loc: ['body', 'input', ...p.pointer.split('/').slice(1)], msg: p.msg, type: 'value_error.input' })));
+    invalid(
+      dataProblems(validators.input.errors).map((p) => ({ loc: ['body', 'input', ...p.pointer.split('/').slice(1)], msg: p.msg, type: 'value_error.input' })),
+    );
   }
   const { spending, earnings } = ctx;
   const price = version.price_micro;
@@ -45,7 +56,14 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
   // the price comes first out of the ceiling: a run that could not pay it stops before any step
   const stepsCeiling = options.maxCostMicro === null ? null : options.maxCostMicro - price;
   if (stepsCeiling !== null && stepsCeiling < 0) {
-    const result: PipelineResult = { kind: 'max_cost', output: null, steps: [], cost_micro: 0, ms: 0, reason: `${key} costs ${price} micro-USD a run, more than X-Svc-Route-Max-Cost allows (${options.maxCostMicro}); nothing was called or charged.` };
+    const result: PipelineResult = {
+      kind: 'max_cost',
+      output: null,
+      steps: [],
+      cost_micro: 0,
+      ms: 0,
+      reason: `${key} costs ${price} micro-USD a run, more than X-Svc-Route-Max-Cost allows (${options.maxCostMicro}); nothing was called or charged.`,
+    };
     return answer(result, { ...head, price_micro: 0 });
   }
   /** set when storage stopped answering as the price was charged, after steps that were */
@@ -53,12 +71,20 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
   /** what the steps were charged, for the charging's storage check */
   let stepsCost = 0;
   const spent = await spending.spend({
-    teamId: caller.id, worst: price, ref: { tool_id: key, call_id: callId },
+    teamId: caller.id,
+    worst: price,
+    ref: { tool_id: key, call_id: callId },
     run: async () => {
       let result = await runPipeline(ctx, caller, spec, input as Record<string, unknown>, callId, stepsCeiling);
       stepsCost = result.cost_micro;
       if (result.kind === 'done' && !validators.output(result.output)) {
-        result = { ...result, kind: 'error', reason: `The tool's output does not fit its output schema: ${dataProblems(validators.output.errors).map((p) => p.msg).join(' ')}` };
+        result = {
+          ...result,
+          kind: 'error',
+          reason: `The tool's output does not fit its output schema: ${dataProblems(validators.output.errors)
+            .map((p) => p.msg)
+            .join(' ')}`,
+        };
       }
       // charged while the hold still stands, so the price is there whatever ran meanwhile
       return { price: result.kind === 'done' ? price : 0, result };
@@ -78,13 +104,21 @@ export async function runTool(ctx: AppContext, store: HubStore, caller: Team, to
       }
     },
   });
-  if ('refused' in spent) fail(402, `Balance too low: ${key} costs ${price} micro-USD a run plus its steps' charges. Nothing was charged.`, { [CALL_ID_HEADER]: callId });
+  if ('refused' in spent)
+    fail(402, `Balance too low: ${key} costs ${price} micro-USD a run plus its steps' charges. Nothing was charged.`, { [CALL_ID_HEADER]: callId });
   let result = spent.result;
   const charged = spent.charged;
   if (storageCut) result = { ...result, kind: 'storage', output: null, reason: "Storage stopped answering before the tool's price was charged." };
   const run: Omit<RunRecord, 'run'> = {
-    call_id: callId, version: version.version, team: caller.slug, at: nowIso(), outcome: result.kind === 'done' ? 'ok' : result.kind === 'miss' ? 'miss' : 'failed',
-    ...(result.reason ? { reason: result.reason } : {}), price_micro: charged, steps_cost_micro: result.cost_micro, ms: result.ms,
+    call_id: callId,
+    version: version.version,
+    team: caller.slug,
+    at: nowIso(),
+    outcome: result.kind === 'done' ? 'ok' : result.kind === 'miss' ? 'miss' : 'failed',
+    ...(result.reason ? { reason: result.reason } : {}),
+    price_micro: charged,
+    steps_cost_micro: result.cost_micro,
+    ms: result.ms,
   };
   await afterCharge(store.addRun(tool.tool_id, run), `the run record of ${callId}`);
   return answer(result, { ...head, price_micro: charged });
@@ -106,18 +140,30 @@ async function afterCharge(write: Promise<unknown>, what: string): Promise<void>
 
 function answer(result: PipelineResult, head: { call_id: string; tool_id: string; version: number; price_micro: number }): RunAnswer {
   const cost = result.cost_micro + head.price_micro;
-  const svc = { ...head, cost_micro: cost, steps: result.steps, ...(result.kind === 'done' ? {} : { stopped: result.kind, step: result.step, reason: result.reason }) };
+  const svc = {
+    ...head,
+    cost_micro: cost,
+    steps: result.steps,
+    ...(result.kind === 'done' ? {} : { stopped: result.kind, step: result.step, reason: result.reason }),
+  };
   const headers: Record<string, string> = { [CALL_ID_HEADER]: head.call_id, 'x-svc-cost-micro': String(cost) };
   const unpaid = `The steps that ran were charged (${result.cost_micro} micro-USD); the tool's price was not.`;
   if (result.kind === 'done' || result.kind === 'miss') return { status: 200, headers, body: { output: result.output, _svc: svc } };
   // the ceiling stops a run as it stops a routed call: 200, no output, and the header that says why
   if (result.kind === 'max_cost') return { status: 200, headers: { ...headers, 'x-svc-stopped': 'max_cost' }, body: { output: null, _svc: svc } };
   if (result.kind === 'storage') {
-    return { status: 503, headers: { ...headers, 'retry-after': String(STORAGE_RETRY_AFTER_S) }, body: { detail: `${result.reason} ${unpaid} Retry after the time given.`, _svc: svc } };
+    return {
+      status: 503,
+      headers: { ...headers, 'retry-after': String(STORAGE_RETRY_AFTER_S) },
+      body: { detail: `${result.reason} ${unpaid} Retry after the time given.`, _svc: svc },
+    };
   }
   if (result.kind === 'balance') fail(402, `${result.reason} ${unpaid}`, headers);
   if (result.kind === 'refused' && result.issues) {
-    invalid(result.issues.map((i) => ({ ...i, loc: ['steps', result.step!, ...i.loc.slice(1)], msg: `${i.msg} ${unpaid}` })), headers);
+    invalid(
+      result.issues.map((i) => ({ ...i, loc: ['steps', result.step!, ...i.loc.slice(1)], msg: `${i.msg} ${unpaid}` })),
+      headers,
+    );
   }
   return { status: 502, headers, body: { detail: `${result.reason} ${unpaid}`, _svc: svc } };
 }

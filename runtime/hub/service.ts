@@ -29,11 +29,22 @@ export interface PublishAnswer {
 /** what every list row says of a tool at one of its versions */
 const toolRow = (tool: ToolRecord, v: VersionRecord, team: Team) => {
   const spec = specOf(v);
-  return { tool_id: tool.tool_id, mine: tool.team_id === team.id, name: spec.tool.name, summary: spec.tool.summary, price_usd: v.price_micro / 1_000_000, version: v.version };
+  return {
+    tool_id: tool.tool_id,
+    mine: tool.team_id === team.id,
+    name: spec.tool.name,
+    summary: spec.tool.summary,
+    price_usd: v.price_micro / 1_000_000,
+    version: v.version,
+  };
 };
 
 const published = (v: VersionRecord): PublishAnswer => ({
-  tool_id: v.tool_id, version: v.version, status: v.status, ...(v.reason ?? v.check?.reason ? { reason: v.reason ?? v.check?.reason } : {}), check: v.check ?? { ok: false, cost_micro: 0, ms: 0 },
+  tool_id: v.tool_id,
+  version: v.version,
+  status: v.status,
+  ...((v.reason ?? v.check?.reason) ? { reason: v.reason ?? v.check?.reason } : {}),
+  check: v.check ?? { ok: false, cost_micro: 0, ms: 0 },
 });
 
 export class Hub {
@@ -91,7 +102,9 @@ export class Hub {
       const newest = versions.at(-1);
       if (tool.team_id !== team.id || !newest) return null;
       return {
-        ...toolRow(tool, newest, team), status: tool.retired_at ? 'retired' : newest.status, ...(newest.reason ? { reason: newest.reason } : {}),
+        ...toolRow(tool, newest, team),
+        status: tool.retired_at ? 'retired' : newest.status,
+        ...(newest.reason ? { reason: newest.reason } : {}),
         live_version: newestLive(versions)?.version ?? null,
       };
     });
@@ -136,7 +149,10 @@ export class Hub {
       version = versions.find((v) => v.version === ref.n && (maker || v.status === 'live'));
       if (!version) fail(404, `Tool '${ref.id}' has no version ${ref.n} you can call.`);
       if (pinExpired(version, versions, now())) {
-        fail(410, `${ref.id}@${ref.n} stopped serving on ${pinnableUntil(version, versions)}, 30 days after a newer version went live; call ${ref.id} or ${ref.id}@${live!.version}.`);
+        fail(
+          410,
+          `${ref.id}@${ref.n} stopped serving on ${pinnableUntil(version, versions)}, 30 days after a newer version went live; call ${ref.id} or ${ref.id}@${live!.version}.`,
+        );
       }
     }
     if (!version) fail(409, `Tool '${ref.id}' has no live version yet: a version goes live when its check passes.`);

@@ -16,7 +16,14 @@ export function stepTarget(runtime: RuntimeCatalog, call: string): StepTarget | 
   const routed = ROUTED.exec(call);
   if (routed && Object.hasOwn(runtime.capabilities, routed[1])) {
     const cap = runtime.capabilities[routed[1]];
-    return { kind: 'routed', call, capability: routed[1], cap, accepts: new Set(contractInputs(cap).map((f) => f.name)), returns: new Set(Object.keys(cap.output)) };
+    return {
+      kind: 'routed',
+      call,
+      capability: routed[1],
+      cap,
+      accepts: new Set(contractInputs(cap).map((f) => f.name)),
+      returns: new Set(Object.keys(cap.output)),
+    };
   }
   if (!Object.hasOwn(runtime.operations, call)) return null;
   const op = runtime.operations[call];
@@ -31,7 +38,9 @@ export function stepTarget(runtime: RuntimeCatalog, call: string): StepTarget | 
 export function unfillable(target: StepTarget, keys: string[]): string | null {
   if (target.kind === 'operation') {
     const { pathParams, queryParams, body } = target.op.input;
-    const required = Object.entries({ ...pathParams, ...queryParams, ...body }).filter(([, p]) => p.required).map(([k]) => k);
+    const required = Object.entries({ ...pathParams, ...queryParams, ...body })
+      .filter(([, p]) => p.required)
+      .map(([k]) => k);
     const missing = required.filter((k) => !keys.includes(k));
     return missing.length ? `${target.call} requires ${missing.map((k) => `'${k}'`).join(', ')}.` : null;
   }
@@ -40,7 +49,10 @@ export function unfillable(target: StepTarget, keys: string[]): string | null {
   for (let pass = 0, changed = true; changed && pass < 4; pass++) {
     changed = false;
     for (const [field, d] of Object.entries(target.cap.derive ?? {})) {
-      if (!have.has(field) && d.from.every((f) => have.has(f))) { have.add(field); changed = true; }
+      if (!have.has(field) && d.from.every((f) => have.has(f))) {
+        have.add(field);
+        changed = true;
+      }
     }
   }
   if (target.cap.identity.some((set) => set.every((f) => have.has(f)))) return null;

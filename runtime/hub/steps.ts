@@ -55,7 +55,14 @@ interface StepAnswer {
  * steps together may cost (a run's X-Svc-Route-Max-Cost less the tool's price); each step is planned
  * within what is left of it, and one that cannot run within it ends the run (`max_cost`).
  */
-export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, input: Record<string, unknown>, callId: string, ceilingMicro: number | null = null): Promise<PipelineResult> {
+export async function runPipeline(
+  ctx: AppContext,
+  team: Team,
+  spec: ToolSpec,
+  input: Record<string, unknown>,
+  callId: string,
+  ceilingMicro: number | null = null,
+): Promise<PipelineResult> {
   const t0 = Date.now();
   const scope: Scope = { input, steps: {} };
   const steps: StepAccount[] = [];
@@ -65,12 +72,23 @@ export async function runPipeline(ctx: AppContext, team: Team, spec: ToolSpec, i
     const body = fillAll(step.with, scope);
     // a catalog built after the publish may have dropped what a step calls
     const left = ceilingMicro === null ? null : ceilingMicro - cost;
-    const answer: StepAnswer = target ? await stepOrStop(ctx, team, { callId, left }, target, body, cost) : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
+    const answer: StepAnswer = target
+      ? await stepOrStop(ctx, team, { callId, left }, target, body, cost)
+      : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
     steps.push({ id: step.id, call: step.call, ...answer.account });
     cost += answer.account.cost_micro;
     if (answer.account.outcome !== 'hit') {
       const kind = answer.account.outcome as PipelineResult['kind'];
-      return { kind, output: null, steps, cost_micro: cost, ms: Date.now() - t0, step: step.id, reason: sentence(step, kind, answer, body), issues: answer.issues };
+      return {
+        kind,
+        output: null,
+        steps,
+        cost_micro: cost,
+        ms: Date.now() - t0,
+        step: step.id,
+        reason: sentence(step, kind, answer, body),
+        issues: answer.issues,
+      };
     }
     scope.steps[step.id] = answer.output ?? {};
   }
@@ -96,7 +114,14 @@ function sentence(step: Step, kind: PipelineResult['kind'], answer: StepAnswer, 
  * One step, or the run's end when storage stops answering after earlier steps were charged: a 503
  * saying nothing was charged would then be untrue. Before any charge the 503 stands.
  */
-async function stepOrStop(ctx: AppContext, team: Team, run: StepRun, target: StepTarget, body: Record<string, unknown>, chargedSoFar: number): Promise<StepAnswer> {
+async function stepOrStop(
+  ctx: AppContext,
+  team: Team,
+  run: StepRun,
+  target: StepTarget,
+  body: Record<string, unknown>,
+  chargedSoFar: number,
+): Promise<StepAnswer> {
   try {
     return await callStep(ctx, team, run, target, body);
   } catch (e) {
@@ -134,14 +159,38 @@ async function routedStep(ctx: AppContext, team: Team, run: StepRun, capability:
   }
   const parsed = JSON.parse(res.text) as { output?: Record<string, unknown>; _svc: { served_by: string | null; cost_micro: number; stopped?: string } };
   const svc = parsed._svc;
-  const outcome: StepOutcome = res.status === 502 ? 'error' : svc.stopped === 'storage' ? 'storage' : svc.stopped === 'balance' ? 'balance' : svc.stopped === 'max_cost' ? 'max_cost' : svc.served_by ? 'hit' : 'miss';
+  const outcome: StepOutcome =
+    res.status === 502
+      ? 'error'
+      : svc.stopped === 'storage'
+        ? 'storage'
+        : svc.stopped === 'balance'
+          ? 'balance'
+          : svc.stopped === 'max_cost'
+            ? 'max_cost'
+            : svc.served_by
+              ? 'hit'
+              : 'miss';
   // a balance stop needs no reason: the step's sentence says the balance is too low
-  const reason = res.status === 502 ? 'every child that was tried failed with an error' : svc.stopped === 'storage' ? 'storage stopped answering' : svc.stopped && svc.stopped !== 'balance' && svc.stopped !== 'max_cost' ? `stopped by ${svc.stopped}` : undefined;
+  const reason =
+    res.status === 502
+      ? 'every child that was tried failed with an error'
+      : svc.stopped === 'storage'
+        ? 'storage stopped answering'
+        : svc.stopped && svc.stopped !== 'balance' && svc.stopped !== 'max_cost'
+          ? `stopped by ${svc.stopped}`
+          : undefined;
   return { account: { outcome, ...svc }, output: parsed.output, reason };
 }
 
 /** a catalog operation through the pass-through, in-process: the provider's own JSON is the step's output */
-async function operationStep(ctx: AppContext, team: Team, run: StepRun, target: Extract<StepTarget, { kind: 'operation' }>, fields: Record<string, unknown>): Promise<StepAnswer> {
+async function operationStep(
+  ctx: AppContext,
+  team: Team,
+  run: StepRun,
+  target: Extract<StepTarget, { kind: 'operation' }>,
+  fields: Record<string, unknown>,
+): Promise<StepAnswer> {
   const { op } = target;
   const { queryParams = {}, body: bodyParams = {} } = op.input;
   const path = op.path.replace(/\{([a-zA-Z0-9_]+)\}/g, (_, k: string) => encodeURIComponent(String(fields[k] ?? '')));
@@ -160,15 +209,22 @@ async function operationStep(ctx: AppContext, team: Team, run: StepRun, target: 
   } catch (e) {
     if (e instanceof StatusError && e.status === 502) return { account: { outcome: 'error', cost_micro: 0 }, reason: e.message };
     const stopped = refusal(e);
-    return stopped.issues?.some((i) => i.type === 'value_error.max_cost') ? { ...stopped, account: { outcome: 'max_cost', cost_micro: 0 }, reason: undefined, issues: undefined } : stopped;
+    return stopped.issues?.some((i) => i.type === 'value_error.max_cost')
+      ? { ...stopped, account: { outcome: 'max_cost', cost_micro: 0 }, reason: undefined, issues: undefined }
+      : stopped;
   }
   const cost_micro = Number(res.headers['x-svc-cost-micro'] ?? 0);
   const text = res.text;
   let answer: unknown;
-  try { answer = JSON.parse(text); } catch { answer = undefined; }
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    answer = undefined;
+  }
   const status = res.status;
   const account = { cost_micro, status, served_by: op.endpoint_id };
   if (op.miss?.status?.includes(status) || (status < 300 && missWhen(op.miss, answer))) return { account: { ...account, outcome: 'miss' } };
-  if (status >= 300 || !answer || typeof answer !== 'object' || Array.isArray(answer)) return { account: { ...account, outcome: 'error' }, reason: `${op.provider} answered status ${status}` };
+  if (status >= 300 || !answer || typeof answer !== 'object' || Array.isArray(answer))
+    return { account: { ...account, outcome: 'error' }, reason: `${op.provider} answered status ${status}` };
   return { account: { ...account, outcome: 'hit' }, output: answer as Record<string, unknown> };
 }

@@ -1,8 +1,6 @@
 // Templates are the hub's only expressions: `{{input.x}}` and `{{steps.<id>.output.y}}`, read as
 // paths into data. Nothing is evaluated; anything else inside `{{ }}` is refused at publish.
-export type TemplateRef =
-  | { kind: 'input'; field: string; path: string[] }
-  | { kind: 'step'; step: string; field: string; path: string[] };
+export type TemplateRef = { kind: 'input'; field: string; path: string[] } | { kind: 'step'; step: string; field: string; path: string[] };
 
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;

@@ -39,7 +39,13 @@ function wordsOf(ctx: AppContext, engine: SearchEngine, t: LiveTool): ToolWords 
   let words = memo.get(key);
   if (!words) {
     const capabilityOf = rowCapabilities(engine);
-    words = toolWords(engine, t.name, t.tool_id, t.summary, liveToolsOf(ctx).capabilities(t.calls, (id) => capabilityOf.get(id)));
+    words = toolWords(
+      engine,
+      t.name,
+      t.tool_id,
+      t.summary,
+      liveToolsOf(ctx).capabilities(t.calls, (id) => capabilityOf.get(id)),
+    );
     memo.set(key, words);
   }
   return words;
@@ -64,10 +70,19 @@ export async function toolRow(ctx: AppContext, engine: SearchEngine, t: LiveTool
   const capabilityOf = rowCapabilities(engine);
   const maker = await ctx.state.teamById(t.team_id);
   return {
-    kind: 'tool', endpoint_id: `hub:${t.tool_id}`, tool_id: t.tool_id, name: t.name, summary: t.summary, maker: maker?.slug ?? '',
-    capability: 'hub', capabilities: tools.capabilities(t.calls, (id) => capabilityOf.get(id)),
-    usd: t.price_micro / 1_000_000, price_micro: t.price_micro, version: t.version,
-    check: { ok: t.check?.ok ?? true, at: t.check?.at ?? t.live_at }, serving: tools.serving(t.calls),
+    kind: 'tool',
+    endpoint_id: `hub:${t.tool_id}`,
+    tool_id: t.tool_id,
+    name: t.name,
+    summary: t.summary,
+    maker: maker?.slug ?? '',
+    capability: 'hub',
+    capabilities: tools.capabilities(t.calls, (id) => capabilityOf.get(id)),
+    usd: t.price_micro / 1_000_000,
+    price_micro: t.price_micro,
+    version: t.version,
+    check: { ok: t.check?.ok ?? true, at: t.check?.at ?? t.live_at },
+    serving: tools.serving(t.calls),
     ...reviewsOf(ctx, t.tool_id),
   };
 }
@@ -83,8 +98,14 @@ export interface ToolHit {
 export async function toolHits(ctx: AppContext, engine: SearchEngine, q: string): Promise<ToolHit[]> {
   const live = await liveToolsOf(ctx).current();
   if (!live.length) return [];
-  const scores = scoreTools(engine, q, live.map((t) => wordsOf(ctx, engine, t)));
-  return live.map((tool, i) => ({ tool, ...scores[i] })).filter((h) => h.score > 0)
+  const scores = scoreTools(
+    engine,
+    q,
+    live.map((t) => wordsOf(ctx, engine, t)),
+  );
+  return live
+    .map((tool, i) => ({ tool, ...scores[i] }))
+    .filter((h) => h.score > 0)
     .sort((a, b) => b.score - a.score || a.tool.price_micro - b.tool.price_micro || a.tool.tool_id.localeCompare(b.tool.tool_id));
 }
 
@@ -113,6 +134,10 @@ export function withTools<O extends { score: number; capability: string }>(opera
 }
 
 /** the ranked list with each tool's row built: called on the slice shown, so a large store costs a search only the rows it answers */
-export function withToolRows<O extends object>(ctx: AppContext, engine: SearchEngine, list: Array<O | RankedTool>): Promise<Array<O | (ToolRow & { score: number })>> {
+export function withToolRows<O extends object>(
+  ctx: AppContext,
+  engine: SearchEngine,
+  list: Array<O | RankedTool>,
+): Promise<Array<O | (ToolRow & { score: number })>> {
   return Promise.all(list.map(async (x) => ('hit' in x ? { ...(await toolRow(ctx, engine, x.hit.tool)), score: x.score } : x)));
 }

@@ -27,7 +27,10 @@ type Report = (file: FileName, pointer: string, msg: string, type: string) => vo
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const quoted = (names: Iterable<string>) => [...names].map((n) => `'${n}'`).join(', ') || 'none';
 
-export function validateFiles(files: Record<FileName, string>, runtime: RuntimeCatalog): { spec: ToolSpec; price_micro: number } | { issues: ValidationIssue[] } {
+export function validateFiles(
+  files: Record<FileName, string>,
+  runtime: RuntimeCatalog,
+): { spec: ToolSpec; price_micro: number } | { issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   const report: Report = (file, pointer, msg, type) => issues.push({ loc: ['body', 'files', file, pointer], msg, type });
   const docs = {} as Record<FileName, unknown>;
@@ -47,7 +50,8 @@ export function validateFiles(files: Record<FileName, string>, runtime: RuntimeC
   if (tool) {
     const price = tool.price_usd;
     const micro = typeof price === 'number' || typeof price === 'string' ? parseUsdToMicro(price) : null;
-    if (micro === null) report('tool.json', '/price_usd', 'price_usd must be a USD amount ≥ 0 with at most 6 decimals, up to 9007199254.740991.', 'value_error.price');
+    if (micro === null)
+      report('tool.json', '/price_usd', 'price_usd must be a USD amount ≥ 0 with at most 6 decimals, up to 9007199254.740991.', 'value_error.price');
     else price_micro = micro;
     checkSteps(tool, runtime, inputSchema, report);
   }
@@ -59,11 +63,18 @@ export function validateFiles(files: Record<FileName, string>, runtime: RuntimeC
   }
   if (check && inputSchema) {
     const validate = compileSchema(inputSchema);
-    if (!validate(check.input)) for (const p of dataProblems(validate.errors)) report('check.json', `/input${p.pointer}`, `check.json's input does not fit input.schema.json: ${p.msg}`, 'value_error.check_input');
+    if (!validate(check.input))
+      for (const p of dataProblems(validate.errors))
+        report('check.json', `/input${p.pointer}`, `check.json's input does not fit input.schema.json: ${p.msg}`, 'value_error.check_input');
   }
   if (check?.expect && tool) {
     for (const field of Object.keys(check.expect).filter((f) => !Object.hasOwn(tool.output, f))) {
-      report('check.json', `/expect/${esc(field)}`, `expect names '${field}', which tool.json's output does not set (it sets ${quoted(Object.keys(tool.output))}).`, 'value_error.expect');
+      report(
+        'check.json',
+        `/expect/${esc(field)}`,
+        `expect names '${field}', which tool.json's output does not set (it sets ${quoted(Object.keys(tool.output))}).`,
+        'value_error.expect',
+      );
     }
   }
   if (issues.length) return { issues };
@@ -109,20 +120,53 @@ function checkSteps(tool: ToolFile, runtime: RuntimeCatalog, inputSchema: Record
   const earlier = new Map<string, StepTarget | null>();
   const checkValue = (value: unknown, pointer: string, steps: Map<string, StepTarget | null>) => {
     if (value !== null && typeof value === 'object' && JSON.stringify(value).includes('{{')) {
-      report('tool.json', pointer, 'Templates fill a whole value or text, not the inside of a list or object: a template there would be sent as it is.', 'value_error.template');
+      report(
+        'tool.json',
+        pointer,
+        'Templates fill a whole value or text, not the inside of a list or object: a template there would be sent as it is.',
+        'value_error.template',
+      );
     }
     for (const inner of templatesIn(value)) {
       const ref = parseRef(inner.trim());
       if (!ref) {
-        report('tool.json', pointer, `'{{${inner}}}' is not a template svc understands: use {{input.<field>}} or {{steps.<id>.output.<field>}}.`, 'value_error.template');
+        report(
+          'tool.json',
+          pointer,
+          `'{{${inner}}}' is not a template svc understands: use {{input.<field>}} or {{steps.<id>.output.<field>}}.`,
+          'value_error.template',
+        );
       } else if (ref.kind === 'input') {
-        if (inputFields && !inputFields.has(ref.field)) report('tool.json', pointer, `'{{${inner}}}' reads input field '${ref.field}', which input.schema.json does not declare (it declares ${quoted(inputFields)}).`, 'value_error.template');
+        if (inputFields && !inputFields.has(ref.field))
+          report(
+            'tool.json',
+            pointer,
+            `'{{${inner}}}' reads input field '${ref.field}', which input.schema.json does not declare (it declares ${quoted(inputFields)}).`,
+            'value_error.template',
+          );
       } else if (!steps.has(ref.step)) {
-        report('tool.json', pointer, `'{{${inner}}}' reads step '${ref.step}', which does not run before this point (steps before it: ${quoted(steps.keys())}).`, 'value_error.template');
+        report(
+          'tool.json',
+          pointer,
+          `'{{${inner}}}' reads step '${ref.step}', which does not run before this point (steps before it: ${quoted(steps.keys())}).`,
+          'value_error.template',
+        );
       } else {
         const target = steps.get(ref.step);
-        if (target?.returns === null) report('tool.json', pointer, `'{{${inner}}}' reads the answer of ${target.call}, which has no captured example, so svc cannot check what it returns; call its routed capability instead.`, 'value_error.template');
-        else if (target && !target.returns.has(ref.field)) report('tool.json', pointer, `'{{${inner}}}' reads '${ref.field}', which ${target.call} never returns (it returns ${quoted(target.returns)}).`, 'value_error.template');
+        if (target?.returns === null)
+          report(
+            'tool.json',
+            pointer,
+            `'{{${inner}}}' reads the answer of ${target.call}, which has no captured example, so svc cannot check what it returns; call its routed capability instead.`,
+            'value_error.template',
+          );
+        else if (target && !target.returns.has(ref.field))
+          report(
+            'tool.json',
+            pointer,
+            `'{{${inner}}}' reads '${ref.field}', which ${target.call} never returns (it returns ${quoted(target.returns)}).`,
+            'value_error.template',
+          );
       }
     }
   };
@@ -130,10 +174,12 @@ function checkSteps(tool: ToolFile, runtime: RuntimeCatalog, inputSchema: Record
     const at = `/steps/${i}`;
     if (earlier.has(step.id)) report('tool.json', `${at}/id`, `Step id '${step.id}' is used twice.`, 'value_error.step');
     const target = stepTarget(runtime, step.call);
-    if (!target) report('tool.json', `${at}/call`, `'${step.call}' is neither a routed capability (svc.<capability>) nor a catalog operation.`, 'value_error.call');
+    if (!target)
+      report('tool.json', `${at}/call`, `'${step.call}' is neither a routed capability (svc.<capability>) nor a catalog operation.`, 'value_error.call');
     for (const [field, value] of Object.entries(step.with)) {
       const pointer = `${at}/with/${esc(field)}`;
-      if (target && !target.accepts.has(field)) report('tool.json', pointer, `${target.call} takes no field '${field}' (it takes ${quoted(target.accepts)}).`, 'value_error.with');
+      if (target && !target.accepts.has(field))
+        report('tool.json', pointer, `${target.call} takes no field '${field}' (it takes ${quoted(target.accepts)}).`, 'value_error.with');
       const literal = target && !templatesIn(value).length ? literalProblem(target, field, value) : null;
       if (literal) report('tool.json', pointer, literal, 'value_error.with');
       checkValue(value, pointer, earlier);

@@ -17,11 +17,13 @@ export function jsonResult(value: Record<string, unknown>): CallToolResult {
 /** svc's `detail`, a sentence or a 422 list, as one sentence */
 function sentence(detail: unknown): string {
   if (!Array.isArray(detail)) return typeof detail === 'string' ? detail : JSON.stringify(detail);
-  return detail.map((d: { loc?: unknown[]; msg?: string }) => {
-    const loc = d.loc ?? [];
-    const named = PLACES.has(String(loc[0])) ? loc.slice(1) : loc;
-    return named.length ? `${named.join('.')}: ${d.msg}` : String(d.msg);
-  }).join('; ');
+  return detail
+    .map((d: { loc?: unknown[]; msg?: string }) => {
+      const loc = d.loc ?? [];
+      const named = PLACES.has(String(loc[0])) ? loc.slice(1) : loc;
+      return named.length ? `${named.join('.')}: ${d.msg}` : String(d.msg);
+    })
+    .join('; ');
 }
 
 export function errorResult(status: number, body: unknown, terms: Terms = asSaid): CallToolResult {
@@ -30,7 +32,11 @@ export function errorResult(status: number, body: unknown, terms: Terms = asSaid
 }
 
 /** a JSON answer of svc: the result when 2xx, a tool error otherwise */
-export async function fromResponse(r: Response, shape: (body: Record<string, unknown>) => Record<string, unknown> = (b) => b, terms: Terms = asSaid): Promise<CallToolResult> {
+export async function fromResponse(
+  r: Response,
+  shape: (body: Record<string, unknown>) => Record<string, unknown> = (b) => b,
+  terms: Terms = asSaid,
+): Promise<CallToolResult> {
   const text = await r.text();
   let body: unknown;
   try {

@@ -24,20 +24,28 @@ async function mcpSet(http: SvcFetch): Promise<McpSetRow[]> {
 }
 
 const run = (http: SvcFetch, id: string, args: Record<string, unknown>) =>
-  http(`/hub/tools/${encodeURIComponent(id)}/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: args }) }).then((r) => fromResponse(r));
+  http(`/hub/tools/${encodeURIComponent(id)}/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input: args }),
+  }).then((r) => fromResponse(r));
 
 /** run a hub tool of the caller's MCP set; a tool outside it is refused as a listing would not show it */
 export async function runHubTool(http: SvcFetch, id: string, args: Record<string, unknown>): Promise<CallToolResult> {
   if (!(await mcpSet(http)).some((t) => t.tool_id === id)) {
-    return errorResult(404, { detail: `No tool '${PREFIX}${id}' in your team's MCP set; tools/list names them (a team adds another team's hub tool with svc hub mcp add ${id}).` });
+    return errorResult(404, {
+      detail: `No tool '${PREFIX}${id}' in your team's MCP set; tools/list names them (a team adds another team's hub tool with svc hub mcp add ${id}).`,
+    });
   }
   return run(http, id, args);
 }
 
 function description(t: McpSetRow): string {
   const who = t.mine ? 'your own team' : `team '${t.maker}'`;
-  return `Paid: ${t.price_usd} USD a run plus its steps' charges, from your balance. Hub tool ${t.tool_id}@${t.version}, made by ${who}, not by svc. `
-    + `The maker's words, unchecked: "${plainText(t.summary, SUMMARY_MAX)}"`;
+  return (
+    `Paid: ${t.price_usd} USD a run plus its steps' charges, from your balance. Hub tool ${t.tool_id}@${t.version}, made by ${who}, not by svc. ` +
+    `The maker's words, unchecked: "${plainText(t.summary, SUMMARY_MAX)}"`
+  );
 }
 
 export async function hubTools(http: SvcFetch): Promise<McpTool[]> {

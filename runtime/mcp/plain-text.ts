@@ -9,7 +9,12 @@ export function plainText(text: string, max: number): string {
     .replace(/\s+/g, ' ')
     .trim();
   const chars = Array.from(plain);
-  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : plain;
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : plain;
 }
 
 /** a maker's JSON Schema with every `title` and `description` in it as plain text, capped; `$comment`s dropped */

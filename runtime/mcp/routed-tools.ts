@@ -10,12 +10,18 @@ import { PAID, type McpTool } from './tool.ts';
 
 /** the route options an agent may set, and the header each becomes */
 const OPTIONS: Record<string, { header: string; schema: object }> = {
-  max_cost: { header: 'X-Svc-Route-Max-Cost', schema: { type: 'number', minimum: 0, description: 'Most this call may cost in USD, every attempt included (default 1.00).' } },
+  max_cost: {
+    header: 'X-Svc-Route-Max-Cost',
+    schema: { type: 'number', minimum: 0, description: 'Most this call may cost in USD, every attempt included (default 1.00).' },
+  },
   prefer: { header: 'X-Svc-Route-Prefer', schema: { type: 'array', items: { type: 'string' }, description: 'Providers to try first.' } },
   exclude: { header: 'X-Svc-Route-Exclude', schema: { type: 'array', items: { type: 'string' }, description: 'Providers never to try.' } },
   waterfall: { header: 'X-Svc-Route-Waterfall', schema: { type: 'boolean', description: 'Try the next provider after a miss (default true).' } },
-  verify: { header: 'X-Svc-Route-Verify', schema: { type: 'boolean', description: 'Verify a hit with the capability\'s verifier, where it has one.' } },
-  dry_run: { header: 'X-Svc-Route-Dry-Run', schema: { type: 'boolean', description: 'Answer the plan and its worst cost without calling or charging anything.' } },
+  verify: { header: 'X-Svc-Route-Verify', schema: { type: 'boolean', description: "Verify a hit with the capability's verifier, where it has one." } },
+  dry_run: {
+    header: 'X-Svc-Route-Dry-Run',
+    schema: { type: 'boolean', description: 'Answer the plan and its worst cost without calling or charging anything.' },
+  },
 };
 
 interface OpenApiOperation {
@@ -47,8 +53,14 @@ function shaped(body: Record<string, unknown>): Record<string, unknown> {
   if (!('_svc' in body)) return body; // a dry run: the plan as it is
   const svc = body._svc as { served_by: string | null; cost_micro: number; call_id: string; stopped?: string; tried: unknown[] };
   return {
-    output: body.output, hit: svc.served_by !== null, served_by: svc.served_by, cost_usd: svc.cost_micro / 1e6, cost_micro: svc.cost_micro,
-    call_id: svc.call_id, ...(svc.stopped ? { stopped: svc.stopped } : {}), tried: svc.tried,
+    output: body.output,
+    hit: svc.served_by !== null,
+    served_by: svc.served_by,
+    cost_usd: svc.cost_micro / 1e6,
+    cost_micro: svc.cost_micro,
+    call_id: svc.call_id,
+    ...(svc.stopped ? { stopped: svc.stopped } : {}),
+    tried: svc.tried,
   };
 }
 
@@ -77,7 +89,12 @@ export function routedTools(openapi: { paths: Record<string, Record<string, Open
       name: toolName(capability),
       title: `${op.summary ?? capability} (paid)`,
       description: `Paid: charged to your balance per call (dry_run: true plans for free). ${op.summary ?? capability} (routed capability ${capability}: svc tries its providers one after another, in the order a dry run shows, until one answers.${schema.description ? ` ${schema.description}.` : ''} A miss is a normal answer with hit false.)`,
-      inputSchema: { ...schema, type: 'object', properties: { ...schema.properties, ...Object.fromEntries(offered.map(([k, o]) => [k, o.schema])) }, ...(schema.required ? { required: schema.required } : {}) },
+      inputSchema: {
+        ...schema,
+        type: 'object',
+        properties: { ...schema.properties, ...Object.fromEntries(offered.map(([k, o]) => [k, o.schema])) },
+        ...(schema.required ? { required: schema.required } : {}),
+      },
       annotations: PAID,
       call: (http, args) => callRouted(http, path, args, names),
     });

@@ -23,7 +23,13 @@ export function mcpServer(tools: McpTool[], http: SvcFetch): Server {
   const server = new Server({ name: 'svc', version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...tools, ...(await hubTools(http))].map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
+    tools: [...tools, ...(await hubTools(http))].map(({ name, title, description, inputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      annotations,
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args = {} } = request.params;

@@ -50,7 +50,10 @@ export class EarningsDue {
   private timer: { handle: NodeJS.Timeout; at: number } | null = null;
   private rounds: Promise<void> = Promise.resolve();
 
-  constructor(private state: State, private spending: Spending) {}
+  constructor(
+    private state: State,
+    private spending: Spending,
+  ) {}
 
   /**
    * Store the due record, then `charge` the caller (answering what was charged); the run holds the
@@ -62,7 +65,14 @@ export class EarningsDue {
     this.running.add(due.call_id);
     try {
       const at = now();
-      await this.state.atomics.claim<DueRecord>(keyOf(due.call_id), { ...due, at, process: PROCESS, holder: this.me, lease: randomUUID(), lease_until: at + LEASE_MS });
+      await this.state.atomics.claim<DueRecord>(keyOf(due.call_id), {
+        ...due,
+        at,
+        process: PROCESS,
+        holder: this.me,
+        lease: randomUUID(),
+        lease_until: at + LEASE_MS,
+      });
       return await charge();
     } catch (e) {
       this.release(due.call_id);
@@ -103,7 +113,13 @@ export class EarningsDue {
     const at = Date.now() + ms;
     if (this.timer && this.timer.at <= at) return;
     if (this.timer) clearTimeout(this.timer.handle);
-    this.timer = { at, handle: setTimeout(() => { this.timer = null; void this.settle().catch(logFailure); }, ms).unref() };
+    this.timer = {
+      at,
+      handle: setTimeout(() => {
+        this.timer = null;
+        void this.settle().catch(logFailure);
+      }, ms).unref(),
+    };
   }
 
   private async settleAll(): Promise<void> {
@@ -128,12 +144,16 @@ export class EarningsDue {
   private async settleOne(key: string): Promise<number | null> {
     const at = now();
     const lease = randomUUID();
-    const record = await this.state.atomics.update<DueRecord>(key, (d) => (d && this.mayTake(d, at) ? { ...d, process: PROCESS, holder: this.me, lease, lease_until: at + LEASE_MS } : undefined));
+    const record = await this.state.atomics.update<DueRecord>(key, (d) =>
+      d && this.mayTake(d, at) ? { ...d, process: PROCESS, holder: this.me, lease, lease_until: at + LEASE_MS } : undefined,
+    );
     if (!record) return null;
     if (record.lease !== lease) return this.running.has(record.call_id) ? null : Math.max(0, record.lease_until - at);
     const owed = await this.owed(record);
     if (owed === null) {
-      process.stderr.write(`svc: cannot tell whether the maker's earning of ${record.amount_micro} micro-USD for ${record.call_id} is owed: its charge is past the ledger read back; the record ${key} stays for an operator\n`);
+      process.stderr.write(
+        `svc: cannot tell whether the maker's earning of ${record.amount_micro} micro-USD for ${record.call_id} is owed: its charge is past the ledger read back; the record ${key} stays for an operator\n`,
+      );
       return null;
     }
     if (owed > 0) await this.spending.pay(record.maker, owed, { tool_id: record.tool_id, call_id: record.call_id });

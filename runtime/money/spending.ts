@@ -83,8 +83,11 @@ export class Spending {
     if (micro === 0) return Promise.resolve(new HeldMoney(this.state, teamId, 0, null));
     const id = randomHex();
     // (Not async, here and in charge: each async step is a promise and a turn more on every paid attempt.)
-    return this.state.atomics.hold(teamAccount(teamId), id, micro, HOLD_TTL_MS)
-      .then(({ held, balance_micro }) => (held ? new HeldMoney(this.state, teamId, micro, id) : { why: balance_micro < least ? 'short' : 'held', balance_micro }));
+    return this.state.atomics
+      .hold(teamAccount(teamId), id, micro, HOLD_TTL_MS)
+      .then(({ held, balance_micro }) =>
+        held ? new HeldMoney(this.state, teamId, micro, id) : { why: balance_micro < least ? 'short' : 'held', balance_micro },
+      );
   }
 
   /**
@@ -123,7 +126,8 @@ export class Spending {
 
   /** Credit what a charge paid to the team that earned it (a hub tool's maker); 0 moves nothing. */
   async pay(teamId: number, micro: number, ref: { tool_id?: string; call_id?: string }): Promise<void> {
-    if (micro > 0 && !(await this.state.earn(teamId, micro, ref))) process.stderr.write(`svc: earning of ${micro} micro-USD for team ${teamId} refused (past the largest amount svc keeps)\n`);
+    if (micro > 0 && !(await this.state.earn(teamId, micro, ref)))
+      process.stderr.write(`svc: earning of ${micro} micro-USD for team ${teamId} refused (past the largest amount svc keeps)\n`);
   }
 }
 
@@ -131,7 +135,12 @@ export class Spending {
 class HeldMoney implements Hold {
   private released = false;
 
-  constructor(private state: State, private teamId: number, private micro: number, private id: string | null) {}
+  constructor(
+    private state: State,
+    private teamId: number,
+    private micro: number,
+    private id: string | null,
+  ) {}
 
   charge(cost: number, ref: ChargeRef): Promise<number> {
     if (cost === 0) return Promise.resolve(0);
@@ -151,7 +160,9 @@ class HeldMoney implements Hold {
   /** past the hold, the amount held when the balance cannot cover more; a refusal within it is said loudly and answered as 0 */
   private async refused(cost: number, ref: ChargeRef): Promise<number> {
     if (cost > this.micro && this.micro > 0 && (await this.settle(this.micro, ref))) return this.landed(this.micro);
-    process.stderr.write(`svc: charge of ${cost} micro-USD for ${ref.endpoint_id ?? ref.tool_id ?? 'a call'} refused for team ${this.teamId} inside its hold; answered uncharged\n`);
+    process.stderr.write(
+      `svc: charge of ${cost} micro-USD for ${ref.endpoint_id ?? ref.tool_id ?? 'a call'} refused for team ${this.teamId} inside its hold; answered uncharged\n`,
+    );
     return 0;
   }
 

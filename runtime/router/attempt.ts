@@ -25,7 +25,15 @@ import type { Cap, RouteCall, RouterDeps } from './outcome.ts';
  * price never passes the worst case held; a reported one may, and the hold charges it where the
  * balance covers it: spending.ts). `least`: the first attempt's balance check (a `short` refusal is the 402).
  */
-export async function paidAttempt(deps: RouterDeps, call: RouteCall, cap: Cap, a: PlannedAttempt, prepared: PreparedCall, least: number | undefined, ceilingLeft: number): Promise<Priced | Refusal> {
+export async function paidAttempt(
+  deps: RouterDeps,
+  call: RouteCall,
+  cap: Cap,
+  a: PlannedAttempt,
+  prepared: PreparedCall,
+  least: number | undefined,
+  ceilingLeft: number,
+): Promise<Priced | Refusal> {
   const op = deps.runtime.operations[a.endpoint_id];
   const run = async () => {
     const key = a.key === 'own' ? await deps.state.ownKey(call.team.id, a.provider) : platformKey(deps.runtime.providers[a.provider], deps.env);
@@ -40,7 +48,13 @@ export async function paidAttempt(deps: RouterDeps, call: RouteCall, cap: Cap, a
     const { price, result } = await run();
     return { ...result, cost: price };
   }
-  const spent = await deps.spending.spend({ teamId: call.team.id, worst: a.worst_cost_micro, least, ref: { endpoint_id: a.endpoint_id, call_id: call.callId }, run });
+  const spent = await deps.spending.spend({
+    teamId: call.team.id,
+    worst: a.worst_cost_micro,
+    least,
+    ref: { endpoint_id: a.endpoint_id, call_id: call.callId },
+    run,
+  });
   return 'refused' in spent ? spent.refused : { ...spent.result, cost: spent.charged };
 }
 
@@ -71,10 +85,11 @@ function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Recor
   if (!provider.auth.exchange) return attemptWith(deps, cap, op, fields, key, key);
   // the key is a client id and secret: the child is called with the token they are exchanged for
   return tokens.credential(provider, key, deps.env, deps.attemptTimeoutMs, deps.maxAnswerBytes).then(
-    (token) => attemptWith(deps, cap, op, fields, key, token).then((done) => {
-      if (done.status === 401) tokens.forget(provider, key, token);
-      return done;
-    }),
+    (token) =>
+      attemptWith(deps, cap, op, fields, key, token).then((done) => {
+        if (done.status === 401) tokens.forget(provider, key, token);
+        return done;
+      }),
     (e: unknown) => {
       if (!(e instanceof TokenRefused)) throw e;
       return { verdict: { outcome: 'error', reason: e.message }, status: e.status, ms: 0, raw: 'null' };
@@ -96,7 +111,14 @@ function attemptWith(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: R
     if (!byStatus && op.async) return polled(deps, cap, op, answer, key, Date.now() + DEFAULT_TIMEOUT_MS);
     const verdict = byStatus ?? classifyRecord(cap, op, answer.body);
     // The provider's own text (it parsed as JSON), so the answer is not serialised twice.
-    return { verdict, status: answer.status || undefined, ms: answer.ms, raw: answer.body === undefined ? 'null' : redact(answer.text, key, placed), answer: answer.body, headers: answer.headers };
+    return {
+      verdict,
+      status: answer.status || undefined,
+      ms: answer.ms,
+      raw: answer.body === undefined ? 'null' : redact(answer.text, key, placed),
+      answer: answer.body,
+      headers: answer.headers,
+    };
   });
 }
 
@@ -104,9 +126,24 @@ function attemptWith(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: R
 async function polled(deps: RouterDeps, cap: Cap, op: OperationRuntime, answer: ChildAnswer, key: string, deadline: number): Promise<Attempted> {
   const t0 = Date.now();
   const provider = deps.runtime.providers[op.provider];
-  const job = await pollJob(op, answer, { operations: deps.runtime.operations, provider, key, env: deps.env, deadline, intervalMaxMs: deps.pollIntervalMaxMs, maxAnswerBytes: deps.maxAnswerBytes });
+  const job = await pollJob(op, answer, {
+    operations: deps.runtime.operations,
+    provider,
+    key,
+    env: deps.env,
+    deadline,
+    intervalMaxMs: deps.pollIntervalMaxMs,
+    maxAnswerBytes: deps.maxAnswerBytes,
+  });
   const ms = answer.ms + (Date.now() - t0);
   if (job.kind === 'error') return { verdict: { outcome: 'error', reason: job.reason }, status: job.status, ms, raw: 'null' };
   if (job.kind === 'failed') return { verdict: { outcome: 'miss', reason: 'job failed: not found' }, status: answer.status, ms, raw: 'null' };
-  return { verdict: classifyRecord(cap, op, job.record), status: answer.status, ms, raw: redact(JSON.stringify(job.body ?? null), key), answer: job.body, headers: (job.answer ?? answer).headers };
+  return {
+    verdict: classifyRecord(cap, op, job.record),
+    status: answer.status,
+    ms,
+    raw: redact(JSON.stringify(job.body ?? null), key),
+    answer: job.body,
+    headers: (job.answer ?? answer).headers,
+  };
 }

@@ -47,7 +47,10 @@ export function providerUrl(provider: ProviderRuntime, env: Env, path: string): 
 class Base {
   readonly paths: Remembered<Target | null>;
 
-  constructor(readonly origin: string, readonly prefix: string) {
+  constructor(
+    readonly origin: string,
+    readonly prefix: string,
+  ) {
     this.paths = new Remembered(1_000, (path) => this.resolve(path));
   }
 
@@ -125,22 +128,32 @@ interface CompiledRequest {
 }
 
 /** What a request mapping says that does not change between calls, worked out once per mapping. */
-const compiled = perObject((request: RequestSrc): CompiledRequest => ({
-  constHeaders: Object.fromEntries(Object.entries(request.const?.header ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
-  targets: request.map.map((m) => {
-    const cut = m.to.search(/[.[]/);
-    const where = m.to.slice(0, cut);
-    const target = m.to.slice(cut).replace(/^\./, '');
-    return { where, target: where === 'header' ? target.toLowerCase() : target };
+const compiled = perObject(
+  (request: RequestSrc): CompiledRequest => ({
+    constHeaders: Object.fromEntries(Object.entries(request.const?.header ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    targets: request.map.map((m) => {
+      const cut = m.to.search(/[.[]/);
+      const where = m.to.slice(0, cut);
+      const target = m.to.slice(cut).replace(/^\./, '');
+      return { where, target: where === 'header' ? target.toLowerCase() : target };
+    }),
   }),
-}));
+);
 
-export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntime, request: RequestSrc, fields: Record<string, unknown>, key: string, env: Env): OutgoingRequest {
+export function buildChildRequest(
+  op: OperationRuntime,
+  provider: ProviderRuntime,
+  request: RequestSrc,
+  fields: Record<string, unknown>,
+  key: string,
+  env: Env,
+): OutgoingRequest {
   const query = new ChildQuery(request.const?.query);
   const path: Record<string, string> = Object.assign({}, request.const?.path); // not spread, as ChildQuery says
   const { constHeaders, targets } = compiled(request);
   const headers: Record<string, string> = { accept: 'application/json', ...constHeaders };
-  let body: Record<string, unknown> | unknown[] | null = request.const?.body !== undefined ? structuredClone(request.const.body) as Record<string, unknown> : null;
+  let body: Record<string, unknown> | unknown[] | null =
+    request.const?.body !== undefined ? (structuredClone(request.const.body) as Record<string, unknown>) : null;
   for (let i = 0; i < request.map.length; i++) {
     const m = request.map[i];
     let value = fields[m.from] ?? m.default;
@@ -166,8 +179,11 @@ export function buildChildRequest(op: OperationRuntime, provider: ProviderRuntim
   const qs = query.text();
   const sent = qs ? `${target.path}${target.path.includes('?') ? '&' : '?'}${qs}` : target.path;
   if (body !== null) headers['content-type'] = op.input.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
-  const encoded = body === null ? null
-    : op.input.bodyType === 'form' ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()
-    : JSON.stringify(body);
+  const encoded =
+    body === null
+      ? null
+      : op.input.bodyType === 'form'
+        ? new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString()
+        : JSON.stringify(body);
   return new OutgoingRequest(op.method, target.origin, sent, headers, encoded, key);
 }

@@ -17,7 +17,10 @@ export class Health {
   /** when a team last stored or removed its key for a provider: a refusal before that spoke of another key */
   private keyReplaced = new Map<string, number>();
 
-  constructor(private now: () => number = Date.now, private shared?: Pick<Atomics, 'mark' | 'marks'>) {
+  constructor(
+    private now: () => number = Date.now,
+    private shared?: Pick<Atomics, 'mark' | 'marks'>,
+  ) {
     if (shared) setInterval(() => void this.sync(), SYNC_MS).unref();
   }
 
@@ -37,7 +40,10 @@ export class Health {
   }
 
   record(endpointId: string, outcome: 'hit' | 'miss' | 'error'): void {
-    if (outcome !== 'error') { this.errors.delete(endpointId); return; }
+    if (outcome !== 'error') {
+      this.errors.delete(endpointId);
+      return;
+    }
     const n = (this.errors.get(endpointId) ?? 0) + 1;
     this.errors.set(endpointId, n);
     if (n >= CIRCUIT_ERRORS) {

@@ -81,7 +81,11 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly timer: NodeJS.Timeout;
   private readonly t0 = performance.now();
 
-  constructor(ms: number, private maxBytes: number, private done: (answer: ChildAnswer) => void) {
+  constructor(
+    ms: number,
+    private maxBytes: number,
+    private done: (answer: ChildAnswer) => void,
+  ) {
     this.gathered = new Gathered(maxBytes);
     // unreferenced: the connection holds the process open while there is one
     this.timer = setTimeout(overdue, ms, this).unref();
@@ -108,7 +112,11 @@ class Exchange implements Dispatcher.DispatchHandler {
     clearTimeout(this.timer);
     const text = this.gathered.text();
     let body: unknown;
-    try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
     this.done({ status: this.status, body, text, ms: Math.round(performance.now() - this.t0), headers: this.headers });
   }
 

@@ -15,8 +15,14 @@ export class CallMerger<T> {
     const running = this.inFlight.get(key);
     if (running) return running.then(joined);
     const result = work().then(
-      (w) => { this.inFlight.delete(key); return answer(w); },
-      (e: unknown) => { this.inFlight.delete(key); throw e; },
+      (w) => {
+        this.inFlight.delete(key);
+        return answer(w);
+      },
+      (e: unknown) => {
+        this.inFlight.delete(key);
+        throw e;
+      },
     );
     this.inFlight.set(key, result);
     return result;
@@ -28,7 +34,10 @@ export function canonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   const object = value as Record<string, unknown>;
-  return `{${Object.keys(object).sort().map((k) => `${JSON.stringify(k)}:${canonical(object[k])}`).join(',')}}`;
+  return `{${Object.keys(object)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(object[k])}`)
+    .join(',')}}`;
 }
 
 /** What makes two calls identical: team, capability, options, and the body whatever its key order. */

@@ -23,7 +23,13 @@ export interface RouteOptions {
   timeoutMs: number;
 }
 
-const list = (v: string | null) => (v ? v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) : []);
+const list = (v: string | null) =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean)
+    : [];
 const bad = (header: string, msg: string): never => invalid([{ loc: ['header', header], msg, type: 'value_error' }]);
 
 // made once, not per call
@@ -61,7 +67,9 @@ export function unknownHeaderCheck(family: string, names: readonly string[]): (h
       if (!known.has(h)) (unknown ??= []).push(h);
     }
     if (!unknown) return sent;
-    return invalid(unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a ${family} header; they are ${names.join(', ')}.`, type: 'value_error.unknown_header' })));
+    return invalid(
+      unknown.map((h) => ({ loc: ['header', h], msg: `${h} is not a ${family} header; they are ${names.join(', ')}.`, type: 'value_error.unknown_header' })),
+    );
   };
 }
 
@@ -69,7 +77,14 @@ const refuseUnknown = unknownHeaderCheck('route', ROUTE_HEADERS);
 
 /** a call that sends no route header (most do) shares these; nothing changes options once parsed */
 const DEFAULTS: RouteOptions = Object.freeze({
-  waterfall: true, maxCostMicro: DEFAULT_MAX_COST_MICRO, prefer: [], exclude: [], strictFilters: false, verify: false, dryRun: false, timeoutMs: DEFAULT_TIMEOUT_MS,
+  waterfall: true,
+  maxCostMicro: DEFAULT_MAX_COST_MICRO,
+  prefer: [],
+  exclude: [],
+  strictFilters: false,
+  verify: false,
+  dryRun: false,
+  timeoutMs: DEFAULT_TIMEOUT_MS,
 });
 /** their merge key, made once */
 const DEFAULTS_KEY = keyOf(DEFAULTS);
@@ -90,7 +105,10 @@ export function parseRouteOptions(headers: HeaderReader): RouteOptions {
     const n = parseWholeNumber(timeout);
     if (n === null || n <= 0) bad('X-Svc-Route-Timeout-Ms', 'X-Svc-Route-Timeout-Ms must be a whole number of milliseconds in decimal digits, such as 5000.');
     else if (n < MIN_TIMEOUT_MS) {
-      bad('X-Svc-Route-Timeout-Ms', `X-Svc-Route-Timeout-Ms must be at least ${MIN_TIMEOUT_MS} ms: an attempt svc sends runs to its end whatever the deadline (the provider bills it, and so does svc), so a shorter one cannot be kept. Nothing was called or charged.`);
+      bad(
+        'X-Svc-Route-Timeout-Ms',
+        `X-Svc-Route-Timeout-Ms must be at least ${MIN_TIMEOUT_MS} ms: an attempt svc sends runs to its end whatever the deadline (the provider bills it, and so does svc), so a shorter one cannot be kept. Nothing was called or charged.`,
+      );
     }
     timeoutMs = Math.min(n ?? DEFAULT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS);
   }
@@ -120,12 +138,24 @@ export function refuseOutOfScope(o: RouteOptions, scope: RouteScope): void {
   if (!o.prefer.length && !o.exclude.length && !o.verify) return; // nothing named: nothing to check, nothing made
   const issues: ValidationIssue[] = [];
   const reach = o.verify ? new Set([...scope.providers, ...scope.verifiers]) : scope.providers;
-  for (const [header, named, known] of [['X-Svc-Route-Prefer', o.prefer, scope.providers], ['X-Svc-Route-Exclude', o.exclude, reach]] as const) {
+  for (const [header, named, known] of [
+    ['X-Svc-Route-Prefer', o.prefer, scope.providers],
+    ['X-Svc-Route-Exclude', o.exclude, reach],
+  ] as const) {
     for (const p of named.filter((n) => !known.has(n))) {
-      issues.push({ loc: ['header', header], msg: `'${p}' is not a provider of ${scope.capability}; its providers are ${[...known].sort().join(', ')}.`, type: 'value_error.provider' });
+      issues.push({
+        loc: ['header', header],
+        msg: `'${p}' is not a provider of ${scope.capability}; its providers are ${[...known].sort().join(', ')}.`,
+        type: 'value_error.provider',
+      });
     }
   }
-  if (o.verify && !scope.verifiable) issues.push({ loc: ['header', 'X-Svc-Route-Verify'], msg: `${scope.capability} has no verification; drop X-Svc-Route-Verify.`, type: 'value_error.verify' });
+  if (o.verify && !scope.verifiable)
+    issues.push({
+      loc: ['header', 'X-Svc-Route-Verify'],
+      msg: `${scope.capability} has no verification; drop X-Svc-Route-Verify.`,
+      type: 'value_error.verify',
+    });
   if (issues.length) invalid(issues);
 }
 

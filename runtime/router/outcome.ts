@@ -98,12 +98,25 @@ export type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' |
  * Every way a call ends: the attempts, plus the children the plan skipped for the ceiling or a
  * circuit. A module function, not a closure per call (tsx names each closure as it is made).
  */
-export function finished(base: Omit<RouteOutcome, 'kind'>, tried: Tried[], spent: number, kind: 'hit' | 'miss' | 'error', extra: Ending | null = null): RouteOutcome {
+export function finished(
+  base: Omit<RouteOutcome, 'kind'>,
+  tried: Tried[],
+  spent: number,
+  kind: 'hit' | 'miss' | 'error',
+  extra: Ending | null = null,
+): RouteOutcome {
   const skips = skippedByPlan(base.plan);
   // Built field by field: spreading objects of varying shapes was a hot spot under load.
   return {
-    kind, output: extra?.output ?? base.output, raw: extra?.raw ?? base.raw, served_by: extra?.served_by ?? null,
-    tried: skips ? tried.concat(skips) : tried, cost_micro: spent, ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
-    plan: base.plan, stopped: extra?.stopped, verification: extra?.verification,
+    kind,
+    output: extra?.output ?? base.output,
+    raw: extra?.raw ?? base.raw,
+    served_by: extra?.served_by ?? null,
+    tried: skips ? tried.concat(skips) : tried,
+    cost_micro: spent,
+    ignored_filters: extra?.ignored_filters ?? base.ignored_filters,
+    plan: base.plan,
+    stopped: extra?.stopped,
+    verification: extra?.verification,
   };
 }

@@ -33,7 +33,8 @@ const TYPE_CHECKS: Record<string, (v: unknown) => boolean> = {
 function problems(where: Where, name: string, p: ParamSrc, value: unknown, op: OperationRuntime): ValidationIssue[] {
   const loc = [where, name];
   const check = TYPE_CHECKS[p.type];
-  if (check && !check(value)) return [{ loc, msg: `'${name}' of ${op.endpoint_id} must be ${p.type === 'integer' ? 'an' : 'a'} ${p.type}.`, type: `type_error.${p.type}` }];
+  if (check && !check(value))
+    return [{ loc, msg: `'${name}' of ${op.endpoint_id} must be ${p.type === 'integer' ? 'an' : 'a'} ${p.type}.`, type: `type_error.${p.type}` }];
   if (p.enum?.length) {
     const allowed = p.enum.map(String);
     const values = Array.isArray(value) ? value : [value];
@@ -47,7 +48,12 @@ function problems(where: Where, name: string, p: ParamSrc, value: unknown, op: O
   return [];
 }
 
-function checkDeclared(where: Where, declared: Record<string, ParamSrc> | undefined, valueOf: (name: string, p: ParamSrc) => unknown, op: OperationRuntime): ValidationIssue[] {
+function checkDeclared(
+  where: Where,
+  declared: Record<string, ParamSrc> | undefined,
+  valueOf: (name: string, p: ParamSrc) => unknown,
+  op: OperationRuntime,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const [name, p] of Object.entries(declared ?? {})) {
     const value = valueOf(name, p);
@@ -80,7 +86,11 @@ export function checkPath(op: OperationRuntime, values: Record<string, string>):
 function repeated(query: URLSearchParams, declared: Record<string, ParamSrc> | undefined, op: OperationRuntime): ValidationIssue[] {
   return Object.keys(declared ?? {})
     .filter((name) => query.getAll(name).length > 1)
-    .map((name) => ({ loc: ['query', name], msg: `'${name}' of ${op.endpoint_id} is sent ${query.getAll(name).length} times; send it once${declared![name].type === 'array' ? ', its items separated by commas' : ''}.`, type: 'value_error.repeated' }));
+    .map((name) => ({
+      loc: ['query', name],
+      msg: `'${name}' of ${op.endpoint_id} is sent ${query.getAll(name).length} times; send it once${declared![name].type === 'array' ? ', its items separated by commas' : ''}.`,
+      type: 'value_error.repeated',
+    }));
 }
 
 /** 422 unless the query is what the operation declares. */
@@ -88,10 +98,17 @@ export function checkQuery(op: OperationRuntime, query: URLSearchParams): void {
   const declared = op.input.queryParams;
   const issues = op.strict_query ? undeclared('query', new Set(query.keys()), declared, op) : [];
   issues.push(...repeated(query, declared, op));
-  issues.push(...checkDeclared('query', declared, (name, p) => {
-    const text = query.get(name);
-    return text === null ? undefined : queryValue(p.type, text);
-  }, op));
+  issues.push(
+    ...checkDeclared(
+      'query',
+      declared,
+      (name, p) => {
+        const text = query.get(name);
+        return text === null ? undefined : queryValue(p.type, text);
+      },
+      op,
+    ),
+  );
   if (issues.length) invalid(issues);
 }
 
@@ -103,7 +120,13 @@ export function checkQuery(op: OperationRuntime, query: URLSearchParams): void {
 export function checkBody(op: OperationRuntime, body: unknown): void {
   const wantsArray = arrayBody(op);
   if (body !== undefined && (wantsArray ? !Array.isArray(body) : !isObject(body))) {
-    invalid([{ loc: ['body'], msg: `The body of ${op.endpoint_id} must be a JSON ${wantsArray ? 'array' : 'object'}.`, type: `type_error.${wantsArray ? 'list' : 'dict'}` }]);
+    invalid([
+      {
+        loc: ['body'],
+        msg: `The body of ${op.endpoint_id} must be a JSON ${wantsArray ? 'array' : 'object'}.`,
+        type: `type_error.${wantsArray ? 'list' : 'dict'}`,
+      },
+    ]);
   }
   const declared = op.input.body;
   const issues = (op.strict_body || op.body_allowlist) && isObject(body) ? undeclared('body', Object.keys(body), declared, op) : [];

@@ -104,9 +104,11 @@ const show = (v: Fixed | undefined) => (v === undefined ? '(left out)' : Array.i
 
 /** The parameters whose fixed values differ between operations, by where they are sent. */
 function telling(ops: OperationRuntime[]): Array<{ where: 'query' | 'body'; name: string }> {
-  return (['query', 'body'] as const).flatMap((where) => [...new Set(ops.flatMap((op) => [...fixedOf(op)[where].keys()]))]
-    .filter((name) => new Set(ops.map((op) => show(fixedOf(op)[where].get(name)))).size > 1)
-    .map((name) => ({ where, name })));
+  return (['query', 'body'] as const).flatMap((where) =>
+    [...new Set(ops.flatMap((op) => [...fixedOf(op)[where].keys()]))]
+      .filter((name) => new Set(ops.map((op) => show(fixedOf(op)[where].get(name)))).size > 1)
+      .map((name) => ({ where, name })),
+  );
 }
 
 /**
@@ -118,13 +120,17 @@ function telling(ops: OperationRuntime[]): Array<{ where: 'query' | 'body'; name
  */
 function settleTie(tied: OperationRuntime[], path: string, provider: string): OperationRuntime {
   const apart = telling(tied);
-  if (!apart.length) return tied.reduce((a, b) => (b.price_micro > a.price_micro || (b.price_micro === a.price_micro && b.bills_miss && !a.bills_miss) ? b : a));
-  const each = (where: 'query' | 'body', name: string) => tied.map((op) => `${op.endpoint_id} (${op.price_micro} micro-USD): ${show(fixedOf(op)[where].get(name))}`).join('; ');
-  return invalid(apart.map(({ where, name }) => ({
-    loc: [where, name],
-    msg: `${path} of '${provider}' is ${tied.length} operations priced differently; '${name}' tells them apart: ${each(where, name)}. Send the value of the one you mean; nothing was called or charged.`,
-    type: 'value_error.ambiguous',
-  })));
+  if (!apart.length)
+    return tied.reduce((a, b) => (b.price_micro > a.price_micro || (b.price_micro === a.price_micro && b.bills_miss && !a.bills_miss) ? b : a));
+  const each = (where: 'query' | 'body', name: string) =>
+    tied.map((op) => `${op.endpoint_id} (${op.price_micro} micro-USD): ${show(fixedOf(op)[where].get(name))}`).join('; ');
+  return invalid(
+    apart.map(({ where, name }) => ({
+      loc: [where, name],
+      msg: `${path} of '${provider}' is ${tied.length} operations priced differently; '${name}' tells them apart: ${each(where, name)}. Send the value of the one you mean; nothing was called or charged.`,
+      type: 'value_error.ambiguous',
+    })),
+  );
 }
 
 /**
@@ -142,11 +148,21 @@ export function catalogPath(runtime: RuntimeCatalog, provider: string, path: str
   return !fits(path) && fits(rest) ? rest : path;
 }
 
-export function matchOperation(runtime: RuntimeCatalog, provider: string, method: string, path: string, query: URLSearchParams, body: unknown): OperationRuntime {
+export function matchOperation(
+  runtime: RuntimeCatalog,
+  provider: string,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: unknown,
+): OperationRuntime {
   const templates = templatesByProvider(runtime).get(provider) ?? [];
   const candidates = templates.filter((t) => matchesTemplate(t.template, path));
   if (!candidates.length) {
-    const some = templates.slice(0, 6).map((t) => `${t.op.method} ${t.op.path}`).join(', ');
+    const some = templates
+      .slice(0, 6)
+      .map((t) => `${t.op.method} ${t.op.path}`)
+      .join(', ');
     fail(404, `No operation of '${provider}' at ${path}; it has ${templates.length}: ${some}${templates.length > 6 ? ', …' : '.'}`);
   }
   const withMethod = candidates.filter((t) => t.op.method === method);
@@ -164,9 +180,11 @@ export function matchOperation(runtime: RuntimeCatalog, provider: string, method
   if (tied.length) return settleTie(tied, path, provider);
   // every operation at this path stands for other values than the call sends: name them
   const names = [...new Set(same.flatMap(({ op }) => [...fixedOf(op).query.keys()]))];
-  return invalid(names.map((name) => ({
-    loc: ['query', name],
-    msg: `'${name}' must be one of ${[...new Set(same.map(({ op }) => fixedOf(op).query.get(name)).filter((v) => v !== undefined))].join(', ')} at ${path} of '${provider}' (one operation per call).`,
-    type: 'value_error.enum',
-  })));
+  return invalid(
+    names.map((name) => ({
+      loc: ['query', name],
+      msg: `'${name}' must be one of ${[...new Set(same.map(({ op }) => fixedOf(op).query.get(name)).filter((v) => v !== undefined))].join(', ')} at ${path} of '${provider}' (one operation per call).`,
+      type: 'value_error.enum',
+    })),
+  );
 }

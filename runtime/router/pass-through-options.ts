@@ -23,9 +23,17 @@ export function passThroughOptions(headers: HeaderReader): PassThroughOptions {
   // unknown and malformed route headers: the routed call's 422s
   const o = parseRouteOptions(headers);
   const sent = CHOOSING.filter((h) => headers.get(h.toLowerCase()) !== null);
-  const issues = sent.map((h) => ({ loc: ['header', h], msg: `${h} chooses among the children of a routed capability; a pass-through call is one operation, so drop it.`, type: 'value_error.not_applicable' }));
+  const issues = sent.map((h) => ({
+    loc: ['header', h],
+    msg: `${h} chooses among the children of a routed capability; a pass-through call is one operation, so drop it.`,
+    type: 'value_error.not_applicable',
+  }));
   if (headers.get(DEADLINE.toLowerCase()) !== null) {
-    issues.push({ loc: ['header', DEADLINE], msg: `${DEADLINE} does not apply to a pass-through call: its one request, once sent, runs to its end (at most svc's own attempt limit), since the provider bills it; drop it.`, type: 'value_error.not_applicable' });
+    issues.push({
+      loc: ['header', DEADLINE],
+      msg: `${DEADLINE} does not apply to a pass-through call: its one request, once sent, runs to its end (at most svc's own attempt limit), since the provider bills it; drop it.`,
+      type: 'value_error.not_applicable',
+    });
   }
   if (issues.length) invalid(issues);
   return { maxCostMicro: headers.get('x-svc-route-max-cost') === null ? null : o.maxCostMicro, dryRun: o.dryRun };
@@ -34,5 +42,11 @@ export function passThroughOptions(headers: HeaderReader): PassThroughOptions {
 /** 422 when the most the call may cost passes the caller's ceiling: nothing is called or charged. */
 export function refuseOverCeiling(o: PassThroughOptions, endpointId: string, worstMicro: number): void {
   if (o.maxCostMicro === null || worstMicro <= o.maxCostMicro) return;
-  invalid([{ loc: ['header', 'X-Svc-Route-Max-Cost'], msg: `${endpointId} may cost ${worstMicro} micro-USD, more than X-Svc-Route-Max-Cost allows (${o.maxCostMicro}); nothing was called or charged.`, type: 'value_error.max_cost' }]);
+  invalid([
+    {
+      loc: ['header', 'X-Svc-Route-Max-Cost'],
+      msg: `${endpointId} may cost ${worstMicro} micro-USD, more than X-Svc-Route-Max-Cost allows (${o.maxCostMicro}); nothing was called or charged.`,
+      type: 'value_error.max_cost',
+    },
+  ]);
 }

@@ -26,16 +26,23 @@ export function rowsAsked(op: OperationRuntime, query: URLSearchParams, body: un
   const fallback = bound.default ?? bound.max;
   // no parameter to read (rows billed out of svc's sight, own keys only): the declared bound, else one
   if (!param) return fallback ?? 1;
-  const sent = param.startsWith('query.') ? query.get(param.slice('query.'.length)) ?? undefined : getPath(body, param.slice('body'.length));
+  const sent = param.startsWith('query.') ? (query.get(param.slice('query.'.length)) ?? undefined) : getPath(body, param.slice('body'.length));
   const n = sent === undefined || sent === null ? null : countOf(sent);
   const [where, ...name] = param.split(/[.[]/);
   const loc = [where, name.join('.')];
   const named = param.slice(where.length + 1);
   // a page of no rows (or fewer) asks for nothing: providers answer such a call with their default page, which nothing was held for
-  if (n !== null && n < 1) return invalid([{ loc, msg: `'${named}' of ${op.endpoint_id} asks for ${n} rows; send at least 1.`, type: 'value_error.number.not_ge' }]);
+  if (n !== null && n < 1)
+    return invalid([{ loc, msg: `'${named}' of ${op.endpoint_id} asks for ${n} rows; send at least 1.`, type: 'value_error.number.not_ge' }]);
   if (n !== null) return bound.max !== undefined ? Math.min(n, bound.max) : n;
   if (fallback !== undefined) return fallback;
-  return invalid([{ loc, msg: `${op.endpoint_id} bills every row it returns and declares no page size: send '${named}' so the call's cost is known before it runs.`, type: 'value_error.missing' }]);
+  return invalid([
+    {
+      loc,
+      msg: `${op.endpoint_id} bills every row it returns and declares no page size: send '${named}' so the call's cost is known before it runs.`,
+      type: 'value_error.missing',
+    },
+  ]);
 }
 
 /** The most one call can cost at `rows` rows, hit or miss: what is held for it before it runs. */

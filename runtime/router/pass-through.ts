@@ -56,13 +56,21 @@ function rowsOf(runtime: RuntimeCatalog, op: OperationRuntime, body: unknown, as
  * A provider refusing the key svc sent (401/403): a 502, since the caller's own credential was fine,
  * naming whose key it was, with the provider's status and body beside the sentence.
  */
-function keyRefused(provider: string, display: string, own: boolean, answer: { status: number; body: unknown; text: string }, key: string, callId: string): PlainAnswer {
+function keyRefused(
+  provider: string,
+  display: string,
+  own: boolean,
+  answer: { status: number; body: unknown; text: string },
+  key: string,
+  callId: string,
+): PlainAnswer {
   const whose = own
     ? `${display} refused your team's stored key for '${provider}' (HTTP ${answer.status}); nothing was charged. svc sets that key aside for a while: replace it with POST /teams/me/keys/${provider}.`
     : `${display} refused svc's platform key (HTTP ${answer.status}); nothing was charged. Your svc credential is fine: this is on svc's side.`;
   const body = answer.body === undefined ? answer.text : answer.body;
   return {
-    status: 502, headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' },
+    status: 502,
+    headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': '0' },
     text: redact(JSON.stringify({ detail: whose, provider_status: answer.status, provider_body: body, call_id: callId }), key),
   };
 }
@@ -84,14 +92,22 @@ async function exchanged(deps: RouterDeps, team: Team, provider: string, key: st
   } catch (e) {
     if (!(e instanceof TokenRefused)) throw e;
     if (own && e.status !== undefined && KEY_TROUBLE.has(e.status)) deps.health.coolOwnKey(team.id, provider);
-    return fail(502, `${e.message} ${own ? `The key is your team's stored key for '${provider}'.` : "It is svc's platform key: your svc credential is fine."} Nothing was charged.`, { ...ids, 'x-svc-cost-micro': '0' });
+    return fail(
+      502,
+      `${e.message} ${own ? `The key is your team's stored key for '${provider}'.` : "It is svc's platform key: your svc credential is fine."} Nothing was charged.`,
+      { ...ids, 'x-svc-cost-micro': '0' },
+    );
   }
 }
 
 /** Both figures where the provider stated its charge: the list price and its own (X-Svc-Cost-Micro follows the latter, within the ceiling). */
 function reportHeaders(d: ChargeDecision | null): Record<string, string> {
   if (!d?.reported) return {};
-  return { 'x-svc-list-micro': String(d.list_micro), 'x-svc-reported-micro': String(d.reported.micro), ...(d.cap_micro !== undefined ? { 'x-svc-cap-micro': String(d.cap_micro) } : {}) };
+  return {
+    'x-svc-list-micro': String(d.list_micro),
+    'x-svc-reported-micro': String(d.reported.micro),
+    ...(d.cap_micro !== undefined ? { 'x-svc-cap-micro': String(d.cap_micro) } : {}),
+  };
 }
 
 /**
@@ -124,7 +140,7 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
     return { status: 200, headers: { 'content-type': 'application/json', ...ids }, text: JSON.stringify(plan) };
   }
   const target = providerUrl(prov, env, path);
-  if (!target) fail(400, 'That path leaves the provider\'s host.');
+  if (!target) fail(400, "That path leaves the provider's host.");
   const credential = await exchanged(deps, team, provider, key, own !== null, ids);
   const query = new URLSearchParams(req.query);
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -138,13 +154,21 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   let cost: number;
   if (pays) {
     // the team's own key holds and charges nothing: the provider bills the team
-    const spent = await deps.spending.spend({ teamId: team.id, worst, ref: { endpoint_id: op.endpoint_id, call_id: callId }, run: async () => {
-      const result = await call();
-      return { price: result.price, result, figures: ledgerFigures(result.decided) };
-    } });
+    const spent = await deps.spending.spend({
+      teamId: team.id,
+      worst,
+      ref: { endpoint_id: op.endpoint_id, call_id: callId },
+      run: async () => {
+        const result = await call();
+        return { price: result.price, result, figures: ledgerFigures(result.decided) };
+      },
+    });
     if ('refused' in spent) {
       if (spent.refused.why === 'held') fail(402, 'Balance is held by calls in flight; retry when they finish.', ids);
-      balanceTooLow(worst, `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''} and the balance is ${spent.refused.balance_micro} micro-USD; nothing was called or charged.`);
+      balanceTooLow(
+        worst,
+        `Balance too low: ${op.endpoint_id} may cost ${worst} micro-USD${op.page_size ? ` for the ${asked} rows this call may return` : ''} and the balance is ${spent.refused.balance_micro} micro-USD; nothing was called or charged.`,
+      );
     }
     // More rows than were asked and held for, past what the balance covers: the hold charges what
     // was held, and the answer says so (spending.ts).
@@ -161,7 +185,13 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   return {
     status: final.status,
     // whose key served: with the team's own, the cost is the provider's bill to the team, not a charge to the balance
-    headers: { 'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json', ...ids, 'x-svc-cost-micro': String(cost), 'x-svc-key': pays ? 'platform' : 'own', ...reportHeaders(decided) },
+    headers: {
+      'content-type': final.body === undefined ? 'text/plain; charset=utf-8' : 'application/json',
+      ...ids,
+      'x-svc-cost-micro': String(cost),
+      'x-svc-key': pays ? 'platform' : 'own',
+      ...reportHeaders(decided),
+    },
     text: redact(final.text, key, credential),
   };
 }
@@ -180,7 +210,9 @@ async function called(deps: RouterDeps, op: OperationRuntime, outgoing: Outgoing
   const answer = await send(outgoing, deps.attemptTimeoutMs, deps.maxAnswerBytes);
   if (answer.failure) {
     state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
-    const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${deps.maxAnswerBytes} bytes` }[answer.failure];
+    const why = { timeout: 'did not answer in time', network: 'could not be reached', too_large: `answered with more than ${deps.maxAnswerBytes} bytes` }[
+      answer.failure
+    ];
     fail(502, `${prov.display_name} ${why}; nothing was charged.`, uncharged);
   }
   // the routed child's rules: a miss status or body condition is a miss; another non-2xx status,
@@ -196,8 +228,13 @@ async function called(deps: RouterDeps, op: OperationRuntime, outgoing: Outgoing
     // the job ends (a lookup that finds nothing is free). Polled to its end as a routed child's is,
     // so the call is charged by that end and answered with the provider's answer holding it.
     const polled = await pollJob(op, answer, {
-      operations: runtime.operations, provider: prov, key, env: deps.env, deadline: started + DEFAULT_TIMEOUT_MS,
-      intervalMaxMs: deps.pollIntervalMaxMs, maxAnswerBytes: deps.maxAnswerBytes,
+      operations: runtime.operations,
+      provider: prov,
+      key,
+      env: deps.env,
+      deadline: started + DEFAULT_TIMEOUT_MS,
+      intervalMaxMs: deps.pollIntervalMaxMs,
+      maxAnswerBytes: deps.maxAnswerBytes,
     });
     if (polled.kind === 'error') {
       state.recordAttempt(op.endpoint_id, { outcome: 'error', ms: answer.ms, at: Date.now() });
@@ -210,6 +247,11 @@ async function called(deps: RouterDeps, op: OperationRuntime, outgoing: Outgoing
   const listed = chargeMicro(op, outcome, outcome === 'hit' ? rowsOf(runtime, op, record, asked) : 0);
   // the provider's own figure where its answer states one (the answer that ended the call), within the caller's ceiling
   const decided = outcome === 'error' ? null : decideCharge(op, listed, final, ceiling);
-  state.recordAttempt(op.endpoint_id, { outcome, ms: answer.ms, at: Date.now(), charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined });
+  state.recordAttempt(op.endpoint_id, {
+    outcome,
+    ms: answer.ms,
+    at: Date.now(),
+    charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined,
+  });
   return { outcome, final, first: answer, price: decided?.micro ?? listed, decided };
 }

@@ -58,14 +58,15 @@ export function plan(input: PlanInput): Plan {
     const own = ownKeys.has(c.provider) && !input.health.ownKeyCooling(input.teamId, c.provider);
     const worstOrWhy = leftOutFor(input, c, own, identified[c.identity]);
     if (typeof worstOrWhy === 'string') {
-      excluded.push(c.left[worstOrWhy] ??= Object.freeze({ endpoint_id: c.id, reason: worstOrWhy }));
+      excluded.push((c.left[worstOrWhy] ??= Object.freeze({ endpoint_id: c.id, reason: worstOrWhy })));
       made[i] = null;
       continue;
     }
     const observed = input.observed(c.id);
-    made[i] = !own && observed === null
-      ? platformAttempt(c, worstOrWhy)
-      : attemptOf(c, own ? 'own' : 'platform', worstOrWhy, usdPerHit(worstOrWhy, observed) ?? Infinity);
+    made[i] =
+      !own && observed === null
+        ? platformAttempt(c, worstOrWhy)
+        : attemptOf(c, own ? 'own' : 'platform', worstOrWhy, usdPerHit(worstOrWhy, observed) ?? Infinity);
     planned++;
   }
   const attempts = new Array<PlannedAttempt>(planned);
@@ -126,9 +127,21 @@ function childFactsOf(capability: PlanInput['capability'], operations: Record<st
     const accepts = op.accepts ?? [];
     const signature = JSON.stringify(accepts);
     if (!identityOf.has(signature)) identityOf.set(signature, identities.push(accepts) - 1);
-    return { id, op, provider: op.provider, identity: identityOf.get(signature)!, billsMiss: missMayCost(op), ignores: op.request?.ignores ?? [], tie: tieOf.get(id)!, left: {}, platform: null };
+    return {
+      id,
+      op,
+      provider: op.provider,
+      identity: identityOf.get(signature)!,
+      billsMiss: missMayCost(op),
+      ignores: op.request?.ignores ?? [],
+      tie: tieOf.get(id)!,
+      left: {},
+      platform: null,
+    };
   });
-  const listed = children.map((c): Ordered => ({ key: 'platform', provider: c.provider, bills_miss: c.billsMiss, expected_micro: worstCostMicro(c.op, 1), tie: c.tie }));
+  const listed = children.map(
+    (c): Ordered => ({ key: 'platform', provider: c.provider, bills_miss: c.billsMiss, expected_micro: worstCostMicro(c.op, 1), tie: c.tie }),
+  );
   const likelyOrder = listed.map((_, i) => i).sort((i, j) => before([], listed[i], listed[j]));
   const facts = { operations, children, identities, likelyOrder };
   factsCache.set(capability, facts);
@@ -153,11 +166,13 @@ type Ordered = Pick<PlannedAttempt, 'key' | 'provider' | 'bills_miss' | 'expecte
 
 /** own keys first, then the caller's preference, then free misses, then the cheapest per hit, then the id */
 function before(prefer: string[], a: Ordered, b: Ordered): number {
-  return Number(b.key === 'own') - Number(a.key === 'own')
-    || preferRank(prefer, a.provider) - preferRank(prefer, b.provider)
-    || Number(a.bills_miss) - Number(b.bills_miss)
-    || a.expected_micro - b.expected_micro
-    || a.tie - b.tie;
+  return (
+    Number(b.key === 'own') - Number(a.key === 'own') ||
+    preferRank(prefer, a.provider) - preferRank(prefer, b.provider) ||
+    Number(a.bills_miss) - Number(b.bills_miss) ||
+    a.expected_micro - b.expected_micro ||
+    a.tie - b.tie
+  );
 }
 
 /**

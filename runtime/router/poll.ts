@@ -23,7 +23,17 @@ const statusIn = (v: unknown, list: string[] | undefined) => v !== undefined && 
 
 /** `deps.key`: the key as stored (a client id and secret where the provider exchanges it for tokens) */
 export async function pollJob(
-  op: OperationRuntime, submit: ChildAnswer, deps: { operations: Record<string, OperationRuntime>; provider: ProviderRuntime; key: string; env: Env; deadline: number; intervalMaxMs: number | null; maxAnswerBytes: number },
+  op: OperationRuntime,
+  submit: ChildAnswer,
+  deps: {
+    operations: Record<string, OperationRuntime>;
+    provider: ProviderRuntime;
+    key: string;
+    env: Env;
+    deadline: number;
+    intervalMaxMs: number | null;
+    maxAnswerBytes: number;
+  },
 ): Promise<PollOutcome> {
   const a = op.async!;
   const started = Date.now();
@@ -48,7 +58,11 @@ export async function pollJob(
       if (e instanceof TokenRefused) return { kind: 'error', reason: `poll: ${e.message}`, status: e.status };
       throw e;
     }
-    const answer = await send(buildChildRequest(pollOp, deps.provider, request, { job: jobId }, placed, deps.env), deps.deadline - Date.now(), deps.maxAnswerBytes);
+    const answer = await send(
+      buildChildRequest(pollOp, deps.provider, request, { job: jobId }, placed, deps.env),
+      deps.deadline - Date.now(),
+      deps.maxAnswerBytes,
+    );
     const byStatus = classifyStatus(op, answer);
     if (byStatus?.outcome === 'miss') return { kind: 'failed', answer };
     if (byStatus) return { kind: 'error', reason: `poll: ${byStatus.reason}`, status: answer.status || undefined };

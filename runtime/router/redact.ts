@@ -8,7 +8,9 @@ const MIN_SECRET = 6;
  * The forms of a key that could appear in text: whole, each long part of a two-part key, URL-encoded.
  * Worked out once per key in use (platform keys, a few own keys), not on every answer.
  */
-const secretsOf = new Remembered<string[]>(1_000, (key) => [...new Set([key, ...key.split(':').filter((p) => p.length >= MIN_SECRET), encodeURIComponent(key)])]);
+const secretsOf = new Remembered<string[]>(1_000, (key) => [
+  ...new Set([key, ...key.split(':').filter((p) => p.length >= MIN_SECRET), encodeURIComponent(key)]),
+]);
 
 export function redact(text: string, ...keys: Array<string | null | undefined>): string {
   let out = text;

@@ -20,14 +20,29 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
     // with verification on, every attempt may be followed by one verification at its worst
     const verifications = o.verifier ? plan.length * o.verifier.worst_cost_micro : 0;
     const worst = plan.reduce((n, a) => n + a.worst_cost_micro, verifications);
-    return { status: 200, headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId }, text: JSON.stringify({ plan, excluded: o.plan.excluded, verification: o.verifier, worst_cost_micro: worst }) };
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId },
+      text: JSON.stringify({ plan, excluded: o.plan.excluded, verification: o.verifier, worst_cost_micro: worst }),
+    };
   }
   // Refusals go through the one error shape of every endpoint (runtime/http/errors.ts).
-  if (o.kind === 'unfillable') invalid([{ loc: ['body'], msg: `Send one of these identity sets for ${capability}: ${identityHint(identity)}.`, type: 'value_error.identity' }]);
+  if (o.kind === 'unfillable')
+    invalid([{ loc: ['body'], msg: `Send one of these identity sets for ${capability}: ${identityHint(identity)}.`, type: 'value_error.identity' }]);
   if (o.kind === 'strict') {
-    invalid([{ loc: ['header', 'X-Svc-Route-Strict-Filters'], msg: `No child left can apply ${o.ignored_filters.join(', ')}; drop the filter or the header. Nothing was charged.`, type: 'value_error.strict_filters' }]);
+    invalid([
+      {
+        loc: ['header', 'X-Svc-Route-Strict-Filters'],
+        msg: `No child left can apply ${o.ignored_filters.join(', ')}; drop the filter or the header. Nothing was charged.`,
+        type: 'value_error.strict_filters',
+      },
+    ]);
   }
-  if (o.kind === 'broke') balanceTooLow(o.needed_micro!, `Balance too low: the cheapest eligible attempt may cost ${o.needed_micro} micro-USD and the balance is ${o.balance_micro} micro-USD; nothing was called or charged. Add credit and retry.`);
+  if (o.kind === 'broke')
+    balanceTooLow(
+      o.needed_micro!,
+      `Balance too low: the cheapest eligible attempt may cost ${o.needed_micro} micro-USD and the balance is ${o.balance_micro} micro-USD; nothing was called or charged. Add credit and retry.`,
+    );
   // stopped and verification are undefined, so left out of the JSON, when they do not apply
   const svc = { call_id: callId, served_by: o.served_by, tried: o.tried, cost_micro: o.cost_micro, stopped: o.stopped, verification: o.verification };
   const headers: Record<string, string> = { 'content-type': 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(o.cost_micro) };

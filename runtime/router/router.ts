@@ -54,15 +54,32 @@ export function createRouter({ runtime, state, observed, config, spending }: Rou
   // the environment is read once into the config, so which providers have a platform key is fixed
   const platformKeyed = new Set(Object.keys(runtime.providers).filter((p) => platformKey(runtime.providers[p], config.env) !== null));
   const deps: RouterDeps = {
-    runtime, env: config.env, state, health: new Health(Date.now, state.atomics), spending, observed,
+    runtime,
+    env: config.env,
+    state,
+    health: new Health(Date.now, state.atomics),
+    spending,
+    observed,
     hasPlatformKey: (p) => platformKeyed.has(p),
-    attemptTimeoutMs: config.attemptTimeoutMs, maxAnswerBytes: config.maxAnswerBytes, pollIntervalMaxMs: config.pollIntervalMaxMs,
+    attemptTimeoutMs: config.attemptTimeoutMs,
+    maxAnswerBytes: config.maxAnswerBytes,
+    pollIntervalMaxMs: config.pollIntervalMaxMs,
   };
-  const validators = new Map(Object.entries(runtime.capabilities).map(([name, cap]) => [name, bodyValidator<Record<string, unknown>>(capabilityBodySchema(cap))]));
+  const validators = new Map(
+    Object.entries(runtime.capabilities).map(([name, cap]) => [name, bodyValidator<Record<string, unknown>>(capabilityBodySchema(cap))]),
+  );
   const providersOf = (name: string | undefined) => new Set((name ? runtime.capabilities[name].children : []).map((id) => runtime.operations[id].provider));
-  const scopes = new Map(Object.entries(runtime.capabilities).map(([name, cap]): [string, RouteScope] => [name, {
-    capability: name, providers: providersOf(name), verifiers: providersOf(cap.verify?.capability), verifiable: Boolean(cap.verify),
-  }]));
+  const scopes = new Map(
+    Object.entries(runtime.capabilities).map(([name, cap]): [string, RouteScope] => [
+      name,
+      {
+        capability: name,
+        providers: providersOf(name),
+        verifiers: providersOf(cap.verify?.capability),
+        verifiable: Boolean(cap.verify),
+      },
+    ]),
+  );
   const merger = new CallMerger<RoutedResponse>();
   return {
     deps,
@@ -83,8 +100,10 @@ export function createRouter({ runtime, state, observed, config, spending }: Rou
       if (options.dryRun) return work().then(answer);
       return merger.run(mergeKey(team.id, capability, body, options), work, answer, sharedAnswer);
     },
-    plan: (team, capability, body, options) => routeCall(deps, { team, capability, body, options: { ...options, dryRun: true }, callId: '' })
-      .then((o) => JSON.parse(respond(o, runtime.capabilities[capability].identity, capability, '').text) as DryPlan),
+    plan: (team, capability, body, options) =>
+      routeCall(deps, { team, capability, body, options: { ...options, dryRun: true }, callId: '' }).then(
+        (o) => JSON.parse(respond(o, runtime.capabilities[capability].identity, capability, '').text) as DryPlan,
+      ),
     passThrough: (team, req, callId) => passThrough(deps, team, req, callId),
   };
 }

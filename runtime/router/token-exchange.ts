@@ -12,7 +12,10 @@ import { redact } from './redact.ts';
 
 /** An exchange that gave no token: its sentence names the provider and never the secret. */
 export class TokenRefused extends Error {
-  constructor(message: string, readonly status: number | undefined) {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+  ) {
     super(message);
   }
 }
@@ -41,7 +44,10 @@ export class TokenCache {
   private held = new Map<string, Held>();
   private renewing = new Map<string, Promise<Held>>();
 
-  constructor(private now: () => number = Date.now, private exchange: Exchange = exchangeCredentials) {}
+  constructor(
+    private now: () => number = Date.now,
+    private exchange: Exchange = exchangeCredentials,
+  ) {}
 
   /** What to place for `key`: the key itself, or, where the provider exchanges it, a live token. */
   credential(provider: ProviderRuntime, key: string, env: Env, timeoutMs: number, maxBytes: number): Promise<string> {
@@ -79,7 +85,11 @@ export const exchangeCredentials: Exchange = async (provider, key, env, timeoutM
   const x = provider.auth.exchange!;
   const who = provider.display_name;
   const colon = key.indexOf(':');
-  if (colon <= 0 || colon === key.length - 1) throw new TokenRefused(`The ${who} credential must be 'client_id:client_secret' (one value, a colon between them); svc exchanges it for a token.`, undefined);
+  if (colon <= 0 || colon === key.length - 1)
+    throw new TokenRefused(
+      `The ${who} credential must be 'client_id:client_secret' (one value, a colon between them); svc exchanges it for a token.`,
+      undefined,
+    );
   const [id, secret] = [key.slice(0, colon), key.slice(colon + 1)];
   const url = providerUrl(provider, env, x.path);
   if (!url) throw new TokenRefused(`${who}'s token endpoint ${x.path} resolves outside its host.`, undefined);
@@ -92,18 +102,26 @@ export const exchangeCredentials: Exchange = async (provider, key, env, timeoutM
     headers['content-type'] = 'application/x-www-form-urlencoded';
     const form = new URLSearchParams({ grant_type: x.grant });
     if (x.send === 'basic') headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-    else { form.append('client_id', id); form.append('client_secret', secret); }
+    else {
+      form.append('client_id', id);
+      form.append('client_secret', secret);
+    }
     body = form.toString();
   }
   // its own connections: the exchange carries the client secret
   const answer = await send(OutgoingRequest.to('POST', url, headers, body, `${id}:${secret}`), timeoutMs, maxBytes);
-  if (answer.failure) throw new TokenRefused(`${who}'s token endpoint ${answer.failure === 'timeout' ? 'did not answer in time' : 'could not be reached'}.`, undefined);
+  if (answer.failure)
+    throw new TokenRefused(`${who}'s token endpoint ${answer.failure === 'timeout' ? 'did not answer in time' : 'could not be reached'}.`, undefined);
   const got = (answer.body ?? {}) as { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown; message?: unknown };
   if (answer.status < 200 || answer.status >= 300) {
     const said = [got.error, got.error_description ?? got.message].filter((w) => typeof w === 'string' && w).join(': ');
-    throw new TokenRefused(redact(`${who} refused the client id and secret at its token endpoint (HTTP ${answer.status}${said ? `: ${said}` : ''}).`, key), answer.status);
+    throw new TokenRefused(
+      redact(`${who} refused the client id and secret at its token endpoint (HTTP ${answer.status}${said ? `: ${said}` : ''}).`, key),
+      answer.status,
+    );
   }
-  if (typeof got.access_token !== 'string' || !got.access_token) throw new TokenRefused(`${who}'s token endpoint answered HTTP ${answer.status} without an access_token.`, answer.status);
+  if (typeof got.access_token !== 'string' || !got.access_token)
+    throw new TokenRefused(`${who}'s token endpoint answered HTTP ${answer.status} without an access_token.`, answer.status);
   const life = Number(got.expires_in);
   return { token: got.access_token, lifeS: Number.isFinite(life) && life > 0 ? life : (x.expires_in ?? DEFAULT_LIFE_S) };
 };

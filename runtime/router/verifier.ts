@@ -7,7 +7,16 @@ import type { Cap, RouteCall, RouteOutcome, RouterDeps } from './outcome.ts';
 
 /** A verification's route options: the call's exclusions, what is left of its ceiling and deadline. */
 export function verifierOptions(o: RouteOptions, budgetMicro: number, timeoutMs: number): RouteOptions {
-  return { ...o, maxCostMicro: Math.max(0, budgetMicro), verify: false, dryRun: false, waterfall: true, prefer: [], strictFilters: false, timeoutMs: Math.max(1, timeoutMs) };
+  return {
+    ...o,
+    maxCostMicro: Math.max(0, budgetMicro),
+    verify: false,
+    dryRun: false,
+    waterfall: true,
+    prefer: [],
+    strictFilters: false,
+    timeoutMs: Math.max(1, timeoutMs),
+  };
 }
 
 export function dryRun(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: ReadonlySet<string>, base: Omit<RouteOutcome, 'kind'>): RouteOutcome {
@@ -22,9 +31,17 @@ function verifierWorst(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: Rea
   const v = cap.verify!;
   const verifier = deps.runtime.capabilities[v.capability] as Cap;
   const p = plan({
-    capability: verifier, operations: deps.runtime.operations, fields: Object.fromEntries(Object.keys(v.with).map((f) => [f, f])), sentFilters: [],
-    limit: prepareCall(verifier, {}).limit, options: verifierOptions(call.options, call.options.maxCostMicro, call.options.timeoutMs), ownKeys,
-    teamId: call.team.id, hasPlatformKey: deps.hasPlatformKey, observed: deps.observed, health: deps.health,
+    capability: verifier,
+    operations: deps.runtime.operations,
+    fields: Object.fromEntries(Object.keys(v.with).map((f) => [f, f])),
+    sentFilters: [],
+    limit: prepareCall(verifier, {}).limit,
+    options: verifierOptions(call.options, call.options.maxCostMicro, call.options.timeoutMs),
+    ownKeys,
+    teamId: call.team.id,
+    hasPlatformKey: deps.hasPlatformKey,
+    observed: deps.observed,
+    health: deps.health,
   });
   return { capability: v.capability, worst_cost_micro: p.attempts.reduce((n, a) => n + a.worst_cost_micro, 0) };
 }

@@ -10,16 +10,35 @@ import { cheapestAttemptMicro, plan, type PlannedAttempt } from './plan.ts';
 import { KEY_TROUBLE } from './classify.ts';
 import { paidAttempt } from './attempt.ts';
 import { dryRun, verifierOptions } from './verifier.ts';
-import { finished, skipped, stoppedBy, type Cap, type Ending, type RouteCall, type RouteOutcome, type RouterDeps, type Tried, type Verification } from './outcome.ts';
+import {
+  finished,
+  skipped,
+  stoppedBy,
+  type Cap,
+  type Ending,
+  type RouteCall,
+  type RouteOutcome,
+  type RouterDeps,
+  type Tried,
+  type Verification,
+} from './outcome.ts';
 
 export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<RouteOutcome> {
   const cap = deps.runtime.capabilities[call.capability] as Cap;
   const prepared = prepareCall(cap, call.body);
   const ownKeys: ReadonlySet<string> = deps.state.knownOwnKeyProviders(call.team.id) ?? new Set(await deps.state.ownKeyProviders(call.team.id));
   const thePlan = plan({
-    capability: cap, operations: deps.runtime.operations, fields: prepared.fields, sentFilters: prepared.sentFilters,
-    limit: prepared.limit, options: call.options, ownKeys, teamId: call.team.id,
-    hasPlatformKey: deps.hasPlatformKey, observed: deps.observed, health: deps.health,
+    capability: cap,
+    operations: deps.runtime.operations,
+    fields: prepared.fields,
+    sentFilters: prepared.sentFilters,
+    limit: prepared.limit,
+    options: call.options,
+    ownKeys,
+    teamId: call.team.id,
+    hasPlatformKey: deps.hasPlatformKey,
+    observed: deps.observed,
+    health: deps.health,
   });
   const base = { output: missOutput(cap), raw: 'null', served_by: null, tried: [] as Tried[], cost_micro: 0, ignored_filters: [] as string[], plan: thePlan };
   if (!thePlan.attempts.length) {
@@ -41,7 +60,13 @@ export async function routeCall(deps: RouterDeps, call: RouteCall): Promise<Rout
   const o = await waterfall(deps, call, cap, prepared, base);
   // the routed entry's own figures (svc.<capability>): one sample per call that tried a child,
   // its outcome the call's, its latency the whole waterfall's and its cost what the call cost the caller
-  if (o.tried.some((t) => t.outcome !== 'skipped')) deps.state.recordAttempt(`svc.${call.capability}`, { outcome: o.kind === 'hit' ? 'hit' : o.kind === 'miss' ? 'miss' : 'error', ms: Date.now() - t0, at: Date.now(), paid_micro: o.cost_micro });
+  if (o.tried.some((t) => t.outcome !== 'skipped'))
+    deps.state.recordAttempt(`svc.${call.capability}`, {
+      outcome: o.kind === 'hit' ? 'hit' : o.kind === 'miss' ? 'miss' : 'error',
+      ms: Date.now() - t0,
+      at: Date.now(),
+      paid_micro: o.cost_micro,
+    });
   return o;
 }
 
@@ -59,29 +84,58 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   const least = planned.some((a) => a.key === 'own') ? null : cheapestAttemptMicro(planned);
   /** an own-key attempt the provider refused, to be made again at once with the platform key */
   let retry: PlannedAttempt | null = null;
-  for (let i = 0; i < planned.length || retry;) {
+  for (let i = 0; i < planned.length || retry; ) {
     const a: PlannedAttempt = retry ?? planned[i++];
     retry = null;
     const op = deps.runtime.operations[a.endpoint_id];
-    if (Date.now() >= deadline) { tried.push(skipped(a.endpoint_id, 'deadline')); continue; }
-    if (spent + a.worst_cost_micro > call.options.maxCostMicro) { tried.push(skipped(a.endpoint_id, 'over_ceiling')); continue; }
-    if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) { tried.push(skipped(a.endpoint_id, 'billed_miss_limit')); continue; }
+    if (Date.now() >= deadline) {
+      tried.push(skipped(a.endpoint_id, 'deadline'));
+      continue;
+    }
+    if (spent + a.worst_cost_micro > call.options.maxCostMicro) {
+      tried.push(skipped(a.endpoint_id, 'over_ceiling'));
+      continue;
+    }
+    if (a.bills_miss && paidMisses >= (cap.misses?.billed_at_most ?? Infinity)) {
+      tried.push(skipped(a.endpoint_id, 'billed_miss_limit'));
+      continue;
+    }
     try {
       const made = await paidAttempt(deps, call, cap, a, prepared, least !== null && a === planned[0] ? least : undefined, call.options.maxCostMicro - spent);
       if ('why' in made) {
         // every attempt listed as skipped for the balance: what a verification refused this way shows
         if (made.why === 'short' && a === planned[0] && least !== null) {
-          return { ...base, kind: 'broke', needed_micro: least, balance_micro: made.balance_micro, stopped: 'balance', tried: planned.map((p) => skipped(p.endpoint_id, 'balance')) };
+          return {
+            ...base,
+            kind: 'broke',
+            needed_micro: least,
+            balance_micro: made.balance_micro,
+            stopped: 'balance',
+            tried: planned.map((p) => skipped(p.endpoint_id, 'balance')),
+          };
         }
         tried.push(skipped(a.endpoint_id, 'balance'));
         continue;
       }
       const { verdict, status, ms, raw, cost, listed, decided } = made;
       spent += cost;
-      deps.state.recordAttempt(a.endpoint_id, { outcome: verdict.outcome, ms, at: Date.now(), charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined });
+      deps.state.recordAttempt(a.endpoint_id, {
+        outcome: verdict.outcome,
+        ms,
+        at: Date.now(),
+        charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined,
+      });
       deps.health.record(a.endpoint_id, verdict.outcome);
       // undefined fields are left out of the JSON answer
-      const entry: Tried = { endpoint_id: a.endpoint_id, outcome: verdict.outcome, reason: verdict.outcome === 'hit' ? undefined : verdict.reason, status: status || undefined, ms, cost_micro: cost, key: a.key === 'own' ? 'own' : undefined };
+      const entry: Tried = {
+        endpoint_id: a.endpoint_id,
+        outcome: verdict.outcome,
+        reason: verdict.outcome === 'hit' ? undefined : verdict.reason,
+        status: status || undefined,
+        ms,
+        cost_micro: cost,
+        key: a.key === 'own' ? 'own' : undefined,
+      };
       if (decided?.reported) Object.assign(entry, { list_micro: listed, reported: decided.reported, cap_micro: decided.cap_micro });
       tried.push(entry);
       if (verdict.outcome === 'error' && a.key === 'own' && status && KEY_TROUBLE.has(status)) {
@@ -128,11 +182,21 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
 }
 
 /** Check a hit with the capability's verifier, as a nested routed call inside what is left of the ceiling. */
-async function verify(deps: RouterDeps, call: RouteCall, cap: Cap, output: Record<string, unknown>, budgetMicro: number, deadline: number): Promise<{ verification: Verification; tried: Tried[] }> {
+async function verify(
+  deps: RouterDeps,
+  call: RouteCall,
+  cap: Cap,
+  output: Record<string, unknown>,
+  budgetMicro: number,
+  deadline: number,
+): Promise<{ verification: Verification; tried: Tried[] }> {
   const v = cap.verify!;
   const body = Object.fromEntries(Object.entries(v.with).map(([field, from]) => [field, output[from]]));
   const nested = await routeCall(deps, {
-    team: call.team, capability: v.capability, body, callId: call.callId,
+    team: call.team,
+    capability: v.capability,
+    body,
+    callId: call.callId,
     options: verifierOptions(call.options, budgetMicro, deadline - Date.now()),
   });
   const checked = nested.kind === 'hit' ? nested.output[v.invalid.field] : null;

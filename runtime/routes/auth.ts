@@ -8,9 +8,17 @@ import { SESSION_TTL_S } from '../state/teams.ts';
 
 export const authRoutes = [
   route<{ body: { token: string } }>({
-    method: 'POST', path: '/auth/session', summary: 'Trade an API token for a dashboard session cookie (svc_session)', tags: ['teams'], auth: 'none',
+    method: 'POST',
+    path: '/auth/session',
+    summary: 'Trade an API token for a dashboard session cookie (svc_session)',
+    tags: ['teams'],
+    auth: 'none',
     request: { body: schemas.sessionBody },
-    responses: { 200: { description: 'Session opened', schema: { type: 'object', properties: { team: { type: 'string' } } } }, 401: 'Bad token', 422: 'Validation error' },
+    responses: {
+      200: { description: 'Session opened', schema: { type: 'object', properties: { team: { type: 'string' } } } },
+      401: 'Bad token',
+      422: 'Validation error',
+    },
     handle: async ({ ctx: { state }, event, body: { token } }) => {
       const team = await state.teamForCredential({ token });
       if (!team) {
@@ -19,7 +27,10 @@ export const authRoutes = [
       }
       const id = await state.openSession(team.id, token);
       setCookie(event, SESSION_COOKIE, id, {
-        httpOnly: true, sameSite: 'lax', path: '/', maxAge: SESSION_TTL_S,
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        maxAge: SESSION_TTL_S,
         secure: getRequestProtocol(event, { xForwardedProto: true }) === 'https',
       });
       return { team: team.slug };
@@ -29,7 +40,11 @@ export const authRoutes = [
   // Signing out ends the session server-side (the id is useless afterwards, even if kept) and
   // clears the cookie; without a session there is nothing to end, and the answer is the same.
   route({
-    method: 'DELETE', path: '/auth/session', summary: 'Sign out: end the session server-side and clear its cookie', tags: ['teams'], auth: 'none',
+    method: 'DELETE',
+    path: '/auth/session',
+    summary: 'Sign out: end the session server-side and clear its cookie',
+    tags: ['teams'],
+    auth: 'none',
     responses: { 204: 'Signed out (also without a session)' },
     handle: async ({ ctx: { state }, event }) => {
       const session = getCookie(event, SESSION_COOKIE);

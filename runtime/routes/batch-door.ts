@@ -16,16 +16,21 @@ import { askToStop, stopAsked } from '../batch/stop.ts';
 
 /** the batch's own request headers, as /openapi.json describes them */
 export const BATCH_HEADERS = {
-  'X-Svc-Batch-Max-Cost': 'USD the whole batch may cost; each row runs within what is left, and a row whose cheapest attempt no longer fits answers skipped: budget',
+  'X-Svc-Batch-Max-Cost':
+    'USD the whole batch may cost; each row runs within what is left, and a row whose cheapest attempt no longer fits answers skipped: budget',
   'X-Svc-Batch-Concurrency': 'rows in flight at once, 1 to 32 (default 8)',
 };
 
 /** the answers every batch door shares */
 export const BATCH_ANSWERS = {
-  400: 'A line is not a JSON object', 401: 'No or bad credential', 413: 'More than 10,000 rows or 16 MiB', 422: 'A bad route or batch header',
+  400: 'A line is not a JSON object',
+  401: 'No or bad credential',
+  413: 'More than 10,000 rows or 16 MiB',
+  422: 'A bad route or batch header',
 };
 
-export const STOP_SUMMARY = "Ask a running batch of your team (its X-Svc-Call-Id) to stop: no row starts after this answer; the rows in flight finish, are charged, and are answered on the batch's stream before its summary (stopped: asked)";
+export const STOP_SUMMARY =
+  "Ask a running batch of your team (its X-Svc-Call-Id) to stop: no row starts after this answer; the rows in flight finish, are charged, and are answered on the batch's stream before its summary (stopped: asked)";
 export const STOP_ANSWERS = { 202: 'Asked: the batch, if it is running, starts no more rows', 401: 'No or bad credential', 422: 'Not a batch id' };
 
 async function readText(event: H3Event): Promise<string> {
@@ -68,7 +73,15 @@ export async function batchAnswer(ctx: AppContext, event: H3Event, team: Team, r
 
 /** POST …/batch/{batch_id}/stop, once the door has checked what the batch runs */
 export async function stopAnswer(ctx: AppContext, team: Team, batchId: string): Promise<HTTPResponse> {
-  if (!/^call_[0-9a-f]{32}$/.test(batchId)) fail(422, `'${batchId}' is not a batch id; a batch's id is the X-Svc-Call-Id of its answer (call_ and 32 hex digits).`);
+  if (!/^call_[0-9a-f]{32}$/.test(batchId))
+    fail(422, `'${batchId}' is not a batch id; a batch's id is the X-Svc-Call-Id of its answer (call_ and 32 hex digits).`);
   await askToStop(ctx.state.atomics, team.id, batchId);
-  return new HTTPResponse(JSON.stringify({ batch_id: batchId, detail: 'Asked to stop: if the batch is running, no row starts after this; its rows in flight finish, are charged and are answered on its stream, then its summary says stopped: asked.' }), { status: 202, headers: { 'content-type': 'application/json' } });
+  return new HTTPResponse(
+    JSON.stringify({
+      batch_id: batchId,
+      detail:
+        'Asked to stop: if the batch is running, no row starts after this; its rows in flight finish, are charged and are answered on its stream, then its summary says stopped: asked.',
+    }),
+    { status: 202, headers: { 'content-type': 'application/json' } },
+  );
 }

@@ -15,7 +15,11 @@ const routed = (ctx: AppContext, capability: string) => {
 
 export const batchRoutes = [
   route<{ team: Team; path: { capability: string } }>({
-    method: 'POST', path: '{proxy}/{capability}/batch', tags: ['routed'], auth: 'team', operationId: 'batch',
+    method: 'POST',
+    path: '{proxy}/{capability}/batch',
+    tags: ['routed'],
+    auth: 'team',
+    operationId: 'batch',
     summary: 'Many subjects of one routed capability: one NDJSON line per subject (optional id), answered as NDJSON rows as they finish, then a summary line',
     request: {
       stream: 'application/x-ndjson',
@@ -23,8 +27,13 @@ export const batchRoutes = [
       headers: { ...routeHeaders(), ...BATCH_HEADERS },
     },
     responses: {
-      200: { description: 'NDJSON: {id, status, output, _svc} per row, then {event: summary, rows, hits, misses, errors, skipped, cost_micro}', type: 'application/x-ndjson', schema: { type: 'string' } },
-      ...BATCH_ANSWERS, 404: 'No such capability',
+      200: {
+        description: 'NDJSON: {id, status, output, _svc} per row, then {event: summary, rows, hits, misses, errors, skipped, cost_micro}',
+        type: 'application/x-ndjson',
+        schema: { type: 'string' },
+      },
+      ...BATCH_ANSWERS,
+      404: 'No such capability',
     },
     handle: ({ ctx, event, team, path: { capability } }) => {
       routed(ctx, capability);
@@ -32,7 +41,12 @@ export const batchRoutes = [
     },
   }),
   route<{ team: Team; path: { capability: string; batch_id: string } }>({
-    method: 'POST', path: '{proxy}/{capability}/batch/{batch_id}/stop', tags: ['routed'], auth: 'team', operationId: 'batchStop', summary: STOP_SUMMARY,
+    method: 'POST',
+    path: '{proxy}/{capability}/batch/{batch_id}/stop',
+    tags: ['routed'],
+    auth: 'team',
+    operationId: 'batchStop',
+    summary: STOP_SUMMARY,
     responses: { ...STOP_ANSWERS, 404: 'No such capability' },
     handle: ({ ctx, team, path: { capability, batch_id } }) => {
       routed(ctx, capability);

@@ -15,7 +15,8 @@ import { parseRouteOptions } from '../router/options.ts';
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
 
 /** `<id>.json` under these routes is the build's static shard (the CDN's path), served as a file */
-const shard = async (ctx: AppContext, event: H3Event, name: string, missing: string) => (name.endsWith('.json') ? await filesOf(ctx)(event) : undefined) ?? fail(404, missing);
+const shard = async (ctx: AppContext, event: H3Event, name: string, missing: string) =>
+  (name.endsWith('.json') ? await filesOf(ctx)(event) : undefined) ?? fail(404, missing);
 
 /** The id a caller most likely meant: the same in another case, or a capability's routed entry ('people.enrich' is svc.people.enrich). */
 function meant(ids: ReadonlySet<string>, id: string): string | null {
@@ -26,7 +27,12 @@ function meant(ids: ReadonlySet<string>, id: string): string | null {
 
 export const catalogRoutes = [
   route({
-    method: 'GET', path: '/catalog/platforms', summary: 'Platform shelves, busiest first', tags: ['catalog'], auth: 'none', open: true,
+    method: 'GET',
+    path: '/catalog/platforms',
+    summary: 'Platform shelves, busiest first',
+    tags: ['catalog'],
+    auth: 'none',
+    open: true,
     responses: { 200: 'Platforms' },
     handle: ({ ctx: { catalog, live } }) => {
       const platforms = catalog.platforms.platforms
@@ -37,7 +43,12 @@ export const catalogRoutes = [
   }),
 
   route<{ path: { slug: string }; query: { include_hidden: '0' | '1' } }>({
-    method: 'GET', path: '/catalog/platforms/{slug}', summary: 'One shelf, operations grouped by capability', tags: ['catalog'], auth: 'none', open: true,
+    method: 'GET',
+    path: '/catalog/platforms/{slug}',
+    summary: 'One shelf, operations grouped by capability',
+    tags: ['catalog'],
+    auth: 'none',
+    open: true,
     request: { query: schemas.shelfQuery, about: { slug: 'platform slug', include_hidden: '1 keeps account and utility operations' } },
     responses: { 200: 'Shelf', 404: 'Unknown platform', 422: 'Validation error' },
     handle: ({ ctx, event, path: { slug }, query: { include_hidden } }) => {
@@ -48,7 +59,12 @@ export const catalogRoutes = [
   }),
 
   route<{ query: { q: string; limit: number } }>({
-    method: 'GET', path: '/catalog/search', summary: 'Token-matching search over every operation and every live hub tool (kind tool)', tags: ['catalog'], auth: 'none', open: true,
+    method: 'GET',
+    path: '/catalog/search',
+    summary: 'Token-matching search over every operation and every live hub tool (kind tool)',
+    tags: ['catalog'],
+    auth: 'none',
+    open: true,
     request: { query: schemas.searchQuery, about: { q: 'words', limit: 'rows' } },
     responses: { 200: 'Results', 422: 'Validation error' },
     handle: async ({ ctx, query: { q, limit } }) => {
@@ -56,48 +72,87 @@ export const catalogRoutes = [
       const engine = await catalog.search();
       const { hits, total } = engine.search(q, limit, (id) => live.measured(id));
       const operations = hits.map(({ row, score }) => ({
-        endpoint_id: row.endpoint_id, name: row.name, summary: row.summary, provider_display: row.provider_display,
-        capability: row.capability, kind: row.kind, usd: row.usd, score, observed: live.observed(row.endpoint_id),
+        endpoint_id: row.endpoint_id,
+        name: row.name,
+        summary: row.summary,
+        provider_display: row.provider_display,
+        capability: row.capability,
+        kind: row.kind,
+        usd: row.usd,
+        score,
+        observed: live.observed(row.endpoint_id),
       }));
       // live hub tools beside the operations, by the same scores
       const tools = await toolHits(ctx, engine, q);
       const results = await withToolRows(ctx, engine, withTools(operations, tools).slice(0, limit));
       const hints = results.length
-        ? [results[0].kind === 'tool'
-          ? `GET /hub/tools/${results[0].endpoint_id.slice(4)} for its schemas, price, checks and call templates (svc hub show ${results[0].endpoint_id.slice(4)} in a terminal)`
-          : `GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template (svc show ${results[0].endpoint_id} in a terminal)`]
+        ? [
+            results[0].kind === 'tool'
+              ? `GET /hub/tools/${results[0].endpoint_id.slice(4)} for its schemas, price, checks and call templates (svc hub show ${results[0].endpoint_id.slice(4)} in a terminal)`
+              : `GET /catalog/endpoints/${results[0].endpoint_id} for params, cost, siblings and a call template (svc show ${results[0].endpoint_id} in a terminal)`,
+          ]
         : ['No match: try fewer or broader words (svc search WORDS in a terminal), or GET /catalog/platforms to browse'];
       return { q, results, total: total + tools.length, hints };
     },
   }),
 
   route({
-    method: 'GET', path: '/catalog/drift', summary: 'Operations whose providers reported charges other than the list price', tags: ['catalog'], auth: 'none', open: true,
+    method: 'GET',
+    path: '/catalog/drift',
+    summary: 'Operations whose providers reported charges other than the list price',
+    tags: ['catalog'],
+    auth: 'none',
+    open: true,
     responses: { 200: 'Operations whose reported charges differ from their price' },
     handle: ({ ctx: { catalog, live } }) => driftReport(catalog.runtime, live),
   }),
 
   route<{ path: { endpoint_id: string } }>({
-    method: 'GET', path: '/catalog/endpoints/{endpoint_id}', summary: 'Full catalog entry: params, cost, siblings, call template, example', tags: ['catalog'], auth: 'none', open: true,
+    method: 'GET',
+    path: '/catalog/endpoints/{endpoint_id}',
+    summary: 'Full catalog entry: params, cost, siblings, call template, example',
+    tags: ['catalog'],
+    auth: 'none',
+    open: true,
     request: { about: { endpoint_id: 'dotted id, e.g. svc.people.enrich' } },
     responses: { 200: 'Catalog entry', 404: 'Unknown endpoint', 422: 'Validation error' },
     handle: ({ ctx, event, path: { endpoint_id } }) => {
       const bytes = ctx.entryBytes(endpoint_id);
       if (!bytes) {
         const near = meant(ctx.catalog.endpointIds(), endpoint_id);
-        return shard(ctx, event, endpoint_id, near ? `No endpoint '${endpoint_id}'; did you mean '${near}'? GET /catalog/endpoints/${near}` : `No endpoint '${endpoint_id}'. GET /catalog/search?q=… finds one.`);
+        return shard(
+          ctx,
+          event,
+          endpoint_id,
+          near
+            ? `No endpoint '${endpoint_id}'; did you mean '${near}'? GET /catalog/endpoints/${near}`
+            : `No endpoint '${endpoint_id}'. GET /catalog/search?q=… finds one.`,
+        );
       }
       return jsonBytes(bytes);
     },
   }),
 
   route<{ path: { capability: string } }>({
-    method: 'GET', path: '/catalog/capabilities/{capability}/plan', summary: 'The order a routed capability tries its children in, for the caller', tags: ['catalog'], auth: 'none', open: true,
+    method: 'GET',
+    path: '/catalog/capabilities/{capability}/plan',
+    summary: 'The order a routed capability tries its children in, for the caller',
+    tags: ['catalog'],
+    auth: 'none',
+    open: true,
     request: {
       about: { capability: 'a routed capability, e.g. people.email.verify' },
-      headers: { 'x-svc-token': 'optional: plan with this team\'s own keys (a dashboard session does too)', 'X-Svc-Route-*': 'optional route options, as on a call' },
+      headers: {
+        'x-svc-token': "optional: plan with this team's own keys (a dashboard session does too)",
+        'X-Svc-Route-*': 'optional route options, as on a call',
+      },
     },
-    responses: { 200: 'The children in the order tried, whether each bills a miss, and those left out', 401: 'Credentials sent but not valid', 404: 'Unknown capability', 422: 'Validation error' },
+    responses: {
+      200: 'The children in the order tried, whether each bills a miss, and those left out',
+      401: 'Credentials sent but not valid',
+      404: 'Unknown capability',
+      422: 'Validation error',
+    },
     handle: async ({ ctx, event, path: { capability } }) => {
       if (!ctx.catalog.runtime.capabilities[capability]) fail(404, `No routed capability '${capability}'. GET /catalog/search?q=… finds one.`);
       const creds = credentialsOf(event);

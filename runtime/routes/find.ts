@@ -26,17 +26,27 @@ const finderOf = perContext(({ catalog, config, state }) => ({
   reader: onceAsync(async () => {
     const search = await catalog.search();
     const docs = search.capabilities;
-    const judge: Judge = config.judgeUrl ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs) : localJudge;
+    const judge: Judge = config.judgeUrl
+      ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs)
+      : localJudge;
     return { search, vocab: vocabularies(docs), words: catalogWords(search.rows, docs), finder: catalog.finder(), judge };
   }),
 }));
 
 export const findRoutes = [
   route<{ query: { q: string } }>({
-    method: 'GET', path: '/catalog/find', tags: ['catalog'], auth: 'none', open: true,
+    method: 'GET',
+    path: '/catalog/find',
+    tags: ['catalog'],
+    auth: 'none',
+    open: true,
     summary: 'Describe a job: NDJSON, a candidates line at once, then a judged line when the judge answers in time',
     request: { query: schemas.findQuery, about: { q: 'the job, in words' } },
-    responses: { 200: { description: 'NDJSON stream', type: 'application/x-ndjson', schema: { type: 'string' } }, 422: 'Validation error', 429: 'Rate limited; see Retry-After' },
+    responses: {
+      200: { description: 'NDJSON stream', type: 'application/x-ndjson', schema: { type: 'string' } },
+      422: 'Validation error',
+      429: 'Rate limited; see Retry-After',
+    },
     handle: async ({ ctx, event, query: { q } }) => {
       const { live, config } = ctx;
       const { limit, reader } = finderOf(ctx);
@@ -46,16 +56,33 @@ export const findRoutes = [
       const act = actAsked(finder, q);
       const read = search.read(q);
       const perCapability = new Map<string, number>();
-      const operations: Candidate[] = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id)).hits
-        .map(({ row, score }) => ({ endpoint_id: row.endpoint_id, capability: row.capability, name: row.name, provider: row.provider, kind: row.kind, usd: row.usd, score }));
+      const operations: Candidate[] = search
+        .search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id))
+        .hits.map(({ row, score }) => ({
+          endpoint_id: row.endpoint_id,
+          capability: row.capability,
+          name: row.name,
+          provider: row.provider,
+          kind: row.kind,
+          usd: row.usd,
+          score,
+        }));
       // live hub tools among them by the same scores; a tool's maker stands as its provider
-      const ranked = act || namesNothing(words, read.terms.map((t) => t.term), q) ? [] : withTools(operations, await toolHits(ctx, search, q))
-        .filter((c) => {
-          const n = perCapability.get(c.capability) ?? 0;
-          perCapability.set(c.capability, n + 1);
-          return n < PER_CAPABILITY;
-        })
-        .slice(0, CANDIDATES);
+      const ranked =
+        act ||
+        namesNothing(
+          words,
+          read.terms.map((t) => t.term),
+          q,
+        )
+          ? []
+          : withTools(operations, await toolHits(ctx, search, q))
+              .filter((c) => {
+                const n = perCapability.get(c.capability) ?? 0;
+                perCapability.set(c.capability, n + 1);
+                return n < PER_CAPABILITY;
+              })
+              .slice(0, CANDIDATES);
       const candidates: Candidate[] = (await withToolRows(ctx, search, ranked)).map((c) => ('maker' in c ? { ...c, provider: c.maker } : c));
       const job = { q, reading: readJob(read, vocab) };
       const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
@@ -69,7 +96,10 @@ export const findRoutes = [
           }
           const signal = AbortSignal.timeout(config.judgeTimeoutMs);
           try {
-            const judged = await Promise.race([judge(job, candidates, signal), new Promise<never>((_, no) => signal.addEventListener('abort', () => no(signal.reason)))]);
+            const judged = await Promise.race([
+              judge(job, candidates, signal),
+              new Promise<never>((_, no) => signal.addEventListener('abort', () => no(signal.reason))),
+            ]);
             out.enqueue(line({ event: 'judged', kept: judged.kept, verdict: judged.verdict }));
           } catch {
             // A judge that fails or runs out of time leaves the stream with its first line.

@@ -7,12 +7,20 @@ import { routerProblem } from '../context/context.ts';
 
 export const healthRoutes = [
   route({
-    method: 'GET', path: '/healthz', summary: 'The process serves', tags: ['meta'], auth: 'none',
+    method: 'GET',
+    path: '/healthz',
+    summary: 'The process serves',
+    tags: ['meta'],
+    auth: 'none',
     responses: { 200: 'Serving' },
     handle: () => ({ status: 'ok' }),
   }),
   route({
-    method: 'GET', path: '/readyz', summary: 'The router is loaded and storage takes a write (else 503)', tags: ['meta'], auth: 'none',
+    method: 'GET',
+    path: '/readyz',
+    summary: 'The router is loaded and storage takes a write (else 503)',
+    tags: ['meta'],
+    auth: 'none',
     responses: { 200: 'Ready', 503: 'Storage does not answer, or the runtime catalog did not load' },
     handle: async ({ ctx }) => {
       const problem = routerProblem(ctx);

@@ -13,16 +13,29 @@ const hub = { tags: ['hub'], auth: 'team' } as const;
 
 export const hubBatchRoutes = [
   route<{ team: Team }>({
-    ...hub, method: 'POST', path: '/hub/tools/{tool_id}/batch', operationId: 'hubBatch',
-    summary: "Many runs of a tool: one NDJSON line per run, {input, id?}, answered as NDJSON rows as they finish, then a summary line. Every row runs the version serving when the batch starts (the newest live, or @N) and is charged as a single run: its steps plus the price, which the maker earns",
+    ...hub,
+    method: 'POST',
+    path: '/hub/tools/{tool_id}/batch',
+    operationId: 'hubBatch',
+    summary:
+      'Many runs of a tool: one NDJSON line per run, {input, id?}, answered as NDJSON rows as they finish, then a summary line. Every row runs the version serving when the batch starts (the newest live, or @N) and is charged as a single run: its steps plus the price, which the maker earns',
     request: {
-      stream: 'application/x-ndjson', about: { tool_id: 'tool id, optionally @N' },
+      stream: 'application/x-ndjson',
+      about: { tool_id: 'tool id, optionally @N' },
       // the run headers apply to every row
       headers: { ...RUN_HEADERS, ...BATCH_HEADERS },
     },
     responses: {
-      200: { description: 'NDJSON: {id, status, output, _svc} per row (_svc as a run\'s, with served_by tool_id@N when the run completed), then {event: summary, rows, hits, misses, errors, skipped, cost_micro}', type: 'application/x-ndjson', schema: { type: 'string' } },
-      ...BATCH_ANSWERS, 404: 'Unknown, or not visible to you', 409: 'No live version', 410: 'Retired tool, or a pin past its 30 days',
+      200: {
+        description:
+          "NDJSON: {id, status, output, _svc} per row (_svc as a run's, with served_by tool_id@N when the run completed), then {event: summary, rows, hits, misses, errors, skipped, cost_micro}",
+        type: 'application/x-ndjson',
+        schema: { type: 'string' },
+      },
+      ...BATCH_ANSWERS,
+      404: 'Unknown, or not visible to you',
+      409: 'No live version',
+      410: 'Retired tool, or a pin past its 30 days',
     },
     handle: async ({ ctx, event, team }) => {
       const wanted = ref(event);
@@ -32,7 +45,11 @@ export const hubBatchRoutes = [
     },
   }),
   route<{ team: Team; path: { batch_id: string } }>({
-    ...hub, method: 'POST', path: '/hub/tools/{tool_id}/batch/{batch_id}/stop', operationId: 'hubBatchStop', summary: STOP_SUMMARY,
+    ...hub,
+    method: 'POST',
+    path: '/hub/tools/{tool_id}/batch/{batch_id}/stop',
+    operationId: 'hubBatchStop',
+    summary: STOP_SUMMARY,
     request: { about: { tool_id: 'tool id, optionally @N', batch_id: "the batch's X-Svc-Call-Id" } },
     responses: { ...STOP_ANSWERS, 404: 'Unknown, or not visible to you' },
     handle: async ({ ctx, event, team, path: { batch_id } }) => {

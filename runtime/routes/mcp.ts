@@ -27,8 +27,14 @@ async function answer({ event, ctx, app }: RouteRequest<object>): Promise<Respon
   const http = svcFetch('http://svc.internal', token!, (r) => app.fetch(Object.assign(r, { ip })));
   // a failed load is tried again by the next request rather than kept
   const cache = toolsOf(ctx);
-  const tools = (cache.tools ??= mcp().then((m) => m.loadTools(http)).catch((e: unknown) => { cache.tools = null; throw e; }));
-  if (Number(event.req.headers.get('content-length')) > ctx.config.maxBodyBytes) fail(413, `Request body too large: the limit is ${ctx.config.maxBodyBytes} bytes.`);
+  const tools = (cache.tools ??= mcp()
+    .then((m) => m.loadTools(http))
+    .catch((e: unknown) => {
+      cache.tools = null;
+      throw e;
+    }));
+  if (Number(event.req.headers.get('content-length')) > ctx.config.maxBodyBytes)
+    fail(413, `Request body too large: the limit is ${ctx.config.maxBodyBytes} bytes.`);
   return (await mcp()).answerMcp(await tools, http, event.req as unknown as Request);
 }
 
@@ -37,7 +43,10 @@ async function answer({ event, ctx, app }: RouteRequest<object>): Promise<Respon
 // svc's 405 with Allow: POST, which the MCP spec lets a server answer and clients expect.
 export const mcpRoutes = [
   route({
-    method: 'POST', path: '/mcp', tags: ['mcp'], auth: 'agent',
+    method: 'POST',
+    path: '/mcp',
+    tags: ['mcp'],
+    auth: 'agent',
     summary: 'MCP over Streamable HTTP, stateless: catalog tools, one tool per routed capability, your live hub tools (docs/agents.md)',
     responses: { 200: 'A JSON-RPC answer', 401: 'No or bad credential' },
     handle: answer,

@@ -11,7 +11,10 @@ export function appVersion(distDir: string): string {
   const h = createHash('sha256');
   for (const f of ['index.html', 'rollout.json']) {
     const p = join(distDir, f);
-    h.update(f).update('\0').update(existsSync(p) ? readFileSync(p) : Buffer.alloc(0)).update('\0');
+    h.update(f)
+      .update('\0')
+      .update(existsSync(p) ? readFileSync(p) : Buffer.alloc(0))
+      .update('\0');
   }
   return h.digest('hex').slice(0, 12);
 }
@@ -25,10 +28,12 @@ function liveAppVersion(distDir: string): () => string {
   let stamp = '';
   let version = '';
   return () => {
-    const now = ['index.html', 'rollout.json'].map((f) => {
-      const s = statSync(join(distDir, f), { throwIfNoEntry: false });
-      return s ? `${s.size}:${s.mtimeMs}` : '-';
-    }).join('|');
+    const now = ['index.html', 'rollout.json']
+      .map((f) => {
+        const s = statSync(join(distDir, f), { throwIfNoEntry: false });
+        return s ? `${s.size}:${s.mtimeMs}` : '-';
+      })
+      .join('|');
     if (now !== stamp) [stamp, version] = [now, appVersion(distDir)];
     return version;
   };
@@ -55,7 +60,12 @@ const metaOf = perContext(({ config, catalog }) => {
 
 export const metaRoutes = [
   route({
-    method: 'GET', path: '/meta', summary: 'Proxy URL, release and dashboard versions, catalog hash', tags: ['meta'], auth: 'none', open: true,
+    method: 'GET',
+    path: '/meta',
+    summary: 'Proxy URL, release and dashboard versions, catalog hash',
+    tags: ['meta'],
+    auth: 'none',
+    open: true,
     responses: { 200: 'Meta' },
     handle: ({ ctx }) => metaOf(ctx)(),
   }),

@@ -7,7 +7,12 @@ const documents = new WeakMap<AppContext, object>();
 
 export const openapiRoutes = [
   route({
-    method: 'GET', path: '/openapi.json', summary: 'This document', tags: ['meta'], auth: 'none', open: true,
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This document',
+    tags: ['meta'],
+    auth: 'none',
+    open: true,
     responses: { 200: 'OpenAPI 3.1.0' },
     handle: ({ ctx, routes }) => {
       if (!documents.has(ctx)) documents.set(ctx, openapiDocument(routes, ctx.catalog.runtime, ctx.config.proxyPrefix));

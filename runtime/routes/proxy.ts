@@ -21,10 +21,18 @@ async function passThroughAnswer(ctx: AppContext, event: H3Event, team: Team, pr
   try {
     const url = new URL(event.req.url);
     const method = event.req.method;
-    answer = await ctx.router.passThrough(team, {
-      provider, method, path: url.pathname.slice(`${ctx.config.proxyPrefix}/${provider}`.length) || '/', query: url.searchParams,
-      headers: event.req.headers, body: carriesBody(method) ? await readJson(event, ctx.config.maxBodyBytes) : undefined,
-    }, callId);
+    answer = await ctx.router.passThrough(
+      team,
+      {
+        provider,
+        method,
+        path: url.pathname.slice(`${ctx.config.proxyPrefix}/${provider}`.length) || '/',
+        query: url.searchParams,
+        headers: event.req.headers,
+        body: carriesBody(method) ? await readJson(event, ctx.config.maxBodyBytes) : undefined,
+      },
+      callId,
+    );
   } catch (e) {
     answer = errorAnswer(e, callId);
   }
@@ -34,14 +42,22 @@ async function passThroughAnswer(ctx: AppContext, event: H3Event, team: Team, pr
 export const proxyRoutes = [
   route<{ path: { capability: string } }>({
     // the call checks the credential itself: the Node fast path answers it with the same code
-    method: 'POST', path: '{proxy}/{capability}', tags: ['routed'], auth: 'team', checksCredential: true, openapi: 'each-capability',
+    method: 'POST',
+    path: '{proxy}/{capability}',
+    tags: ['routed'],
+    auth: 'team',
+    checksCredential: true,
+    openapi: 'each-capability',
     summary: 'A routed call of one capability', // /openapi.json lists each capability with its own description and schema
     responses: {
       200: {
         description: 'Hit or miss, in the routed wrapper; with X-Svc-Route-Dry-Run: 1, the plan and its worst cost instead',
         schema: { anyOf: [{ $ref: '#/components/schemas/RoutedResponse' }, { $ref: '#/components/schemas/DryRunResponse' }] },
       },
-      401: 'No or bad credential', 402: 'Balance too low', 422: 'Validation error', 502: 'Every child failed with an error',
+      401: 'No or bad credential',
+      402: 'Balance too low',
+      422: 'Validation error',
+      502: 'Every child failed with an error',
     },
     handle: async ({ ctx, event, path: { capability } }) => {
       // a provider's operation at its root path (`/`) is reached here: a pass-through call, with its 405 and Allow
@@ -49,7 +65,9 @@ export const proxyRoutes = [
         return passThroughAnswer(ctx, event, await requireTeam(event, ctx.state), capability);
       }
       const answer = await answerRoutedCall(ctx, capability, {
-        headers: event.req.headers, sessionCookie: () => getCookie(event, SESSION_COOKIE) ?? null, readBody: () => readJson(event, ctx.config.maxBodyBytes),
+        headers: event.req.headers,
+        sessionCookie: () => getCookie(event, SESSION_COOKIE) ?? null,
+        readBody: () => readJson(event, ctx.config.maxBodyBytes),
       });
       // HTTPResponse lets h3's Node adapter write the string straight out, with no web stream.
       return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
@@ -57,19 +75,30 @@ export const proxyRoutes = [
   }),
 
   route<{ team: Team; path: { provider: string } }>({
-    method: 'ANY', documentedMethods: ['GET', 'POST'], path: '{proxy}/{provider}/{path*}', tags: ['pass-through'], auth: 'team', operationId: 'passThrough',
+    method: 'ANY',
+    documentedMethods: ['GET', 'POST'],
+    path: '{proxy}/{provider}/{path*}',
+    tags: ['pass-through'],
+    auth: 'team',
+    operationId: 'passThrough',
     summary: "Call one catalog operation as its provider defines it, svc's key injected; the provider's own status and body",
     request: {
       about: { provider: 'provider key, e.g. hunter', path: "the operation's path as in its catalog entry; may hold slashes" },
       // the route headers that mean something for one operation (runtime/router/pass-through-options.ts); the others are a 422
       headers: {
-        'X-Svc-Route-Max-Cost': 'Ceiling in USD: a call that may cost more (its price, or its price for the rows it may return) is a 422, nothing called or charged.',
+        'X-Svc-Route-Max-Cost':
+          'Ceiling in USD: a call that may cost more (its price, or its price for the rows it may return) is a 422, nothing called or charged.',
         'X-Svc-Route-Dry-Run': '1: answer {plan, excluded, worst_cost_micro} for this one operation without calling it or charging.',
       },
     },
     responses: {
-      default: "The provider's answer, with X-Svc-Cost-Micro and X-Svc-Key (platform or own)", 401: 'No or bad credential', 402: 'Balance too low', 404: 'No such provider or operation',
-      405: 'Not the method the operation declares', 422: 'A parameter the operation does not declare (strict entries), or a route header that does not apply or whose ceiling the call passes', 502: "The provider refused svc's key or failed",
+      default: "The provider's answer, with X-Svc-Cost-Micro and X-Svc-Key (platform or own)",
+      401: 'No or bad credential',
+      402: 'Balance too low',
+      404: 'No such provider or operation',
+      405: 'Not the method the operation declares',
+      422: 'A parameter the operation does not declare (strict entries), or a route header that does not apply or whose ceiling the call passes',
+      502: "The provider refused svc's key or failed",
     },
     handle: async ({ ctx, event, team, path: { provider } }) => {
       if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {

@@ -9,17 +9,31 @@ import type { Team } from '../state/index.ts';
 
 export const reviewRoutes = [
   route<{ team: Team; body: ReviewIn }>({
-    method: 'POST', path: '/reviews', summary: 'Review a catalog operation, or a live hub tool as hub:<tool_id>: one per team, operation and month (UTC); a second replaces the first', tags: ['feedback'], auth: 'team',
+    method: 'POST',
+    path: '/reviews',
+    summary: 'Review a catalog operation, or a live hub tool as hub:<tool_id>: one per team, operation and month (UTC); a second replaces the first',
+    tags: ['feedback'],
+    auth: 'team',
     request: { body: schemas.reviewBody },
     responses: {
       201: {
         description: 'Stored',
         schema: {
-          type: 'object', required: ['id', 'endpoint_id', 'usefulness', 'month', 'replaced'],
-          properties: { id: { type: 'integer' }, endpoint_id: { type: 'string' }, usefulness: schemas.reviewBody.properties.usefulness, month: { type: 'string', pattern: '^\\d{4}-\\d{2}$' }, replaced: { type: 'boolean' } },
+          type: 'object',
+          required: ['id', 'endpoint_id', 'usefulness', 'month', 'replaced'],
+          properties: {
+            id: { type: 'integer' },
+            endpoint_id: { type: 'string' },
+            usefulness: schemas.reviewBody.properties.usefulness,
+            month: { type: 'string', pattern: '^\\d{4}-\\d{2}$' },
+            replaced: { type: 'boolean' },
+          },
         },
       },
-      400: 'Body is not JSON', 401: 'No or bad credential', 403: 'x-svc-org names another team', 422: 'Validation error',
+      400: 'Body is not JSON',
+      401: 'No or bad credential',
+      403: 'x-svc-org names another team',
+      422: 'Validation error',
     },
     handle: async ({ ctx, event, team, body }) => {
       const { catalog, reviews } = ctx;
@@ -27,10 +41,17 @@ export const reviewRoutes = [
       if (toolId !== null) {
         // a live hub tool is reviewed as hub:<tool_id>, by any team but its maker
         const tool = (await liveToolsOf(ctx).current()).find((t) => t.tool_id === toolId);
-        if (!tool) invalid([{ loc: ['body', 'endpoint_id'], msg: `No live hub tool '${toolId}'; GET /hub/tools lists them.`, type: 'value_error.unknown_endpoint' }]);
+        if (!tool)
+          invalid([{ loc: ['body', 'endpoint_id'], msg: `No live hub tool '${toolId}'; GET /hub/tools lists them.`, type: 'value_error.unknown_endpoint' }]);
         if (tool.team_id === team.id) fail(403, `Your team made '${toolId}'; reviews of a tool come from the teams that use it.`);
       } else if (!catalog.endpointBytes(body.endpoint_id)) {
-        invalid([{ loc: ['body', 'endpoint_id'], msg: `No endpoint '${body.endpoint_id}' in the catalog; GET /catalog/search?q=… finds one.`, type: 'value_error.unknown_endpoint' }]);
+        invalid([
+          {
+            loc: ['body', 'endpoint_id'],
+            msg: `No endpoint '${body.endpoint_id}' in the catalog; GET /catalog/search?q=… finds one.`,
+            type: 'value_error.unknown_endpoint',
+          },
+        ]);
       }
       const { review, replaced } = await reviews.submit(team.id, body);
       event.res.status = 201;

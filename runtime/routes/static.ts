@@ -7,8 +7,15 @@ import { route } from '../http/declared-route.ts';
 import { perContext } from '../context/context.ts';
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.md': 'text/markdown; charset=utf-8', '.txt': 'text/plain',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain',
 };
 
 /** A handler answering the file of dist/ the request path names (undefined: none, so 404). */
@@ -35,12 +42,23 @@ export const filesOf = perContext(({ config }) => distFiles(config));
 // documents, not API: /openapi.json leaves them out
 export const staticRoutes = [
   route({
-    method: 'GET', path: '/catalog/{file*}', summary: 'The static catalog (catalog/*.json), read by browsers on other sites', tags: ['catalog'], auth: 'none', open: true, openapi: 'omit',
+    method: 'GET',
+    path: '/catalog/{file*}',
+    summary: 'The static catalog (catalog/*.json), read by browsers on other sites',
+    tags: ['catalog'],
+    auth: 'none',
+    open: true,
+    openapi: 'omit',
     responses: { 200: 'The file', 404: 'No such file' },
     handle: ({ ctx, event }) => filesOf(ctx)(event),
   }),
   route({
-    method: 'GET', path: '/{file*}', summary: 'The files of dist/: the dashboard', tags: ['meta'], auth: 'none', openapi: 'omit',
+    method: 'GET',
+    path: '/{file*}',
+    summary: 'The files of dist/: the dashboard',
+    tags: ['meta'],
+    auth: 'none',
+    openapi: 'omit',
     responses: { 200: 'The file', 404: 'No such file' },
     handle: ({ ctx, event }) => filesOf(ctx)(event),
   }),

@@ -13,8 +13,18 @@ export function tokenOptions(body: { name?: string; expires_at?: string }, now =
   if (body.expires_at !== undefined) {
     const text = body.expires_at.trim();
     const ms = DATE_ONLY.test(text) ? Date.parse(`${text}T00:00:00Z`) : DATE_TIME.test(text) ? Date.parse(text) : Number.NaN;
-    if (Number.isNaN(ms)) invalid([{ loc: ['body', 'expires_at'], msg: "'expires_at' must be an ISO 8601 date-time with a zone, such as 2027-01-31T00:00:00Z, or a date such as 2027-01-31.", type: 'value_error.datetime' }]);
-    if (ms <= now) invalid([{ loc: ['body', 'expires_at'], msg: `'expires_at' must be in the future; ${new Date(ms).toISOString()} has passed.`, type: 'value_error.datetime' }]);
+    if (Number.isNaN(ms))
+      invalid([
+        {
+          loc: ['body', 'expires_at'],
+          msg: "'expires_at' must be an ISO 8601 date-time with a zone, such as 2027-01-31T00:00:00Z, or a date such as 2027-01-31.",
+          type: 'value_error.datetime',
+        },
+      ]);
+    if (ms <= now)
+      invalid([
+        { loc: ['body', 'expires_at'], msg: `'expires_at' must be in the future; ${new Date(ms).toISOString()} has passed.`, type: 'value_error.datetime' },
+      ]);
     options.expiresAt = new Date(ms).toISOString();
   }
   return options;

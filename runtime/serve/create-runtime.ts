@@ -30,7 +30,8 @@ export function assemble(ctx: AppContext): Svc {
     // Then the router is made (the runtime catalog parsed: 80-95 ms of CPU at 10,000 operations, in one
     // piece, so after the slices rather than in the way of the first answers); a routed call that
     // comes first makes it itself.
-    ctx.catalog.search()
+    ctx.catalog
+      .search()
       .catch((e: unknown) => process.stderr.write(`svc: the search index did not load (${(e as Error).message}); the next search tries again\n`))
       .finally(() => setImmediate(warmRouter, ctx));
     return server;

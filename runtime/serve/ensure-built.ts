@@ -6,7 +6,13 @@ import { dashboardFresh } from '../../build/dashboard.ts';
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
 
-export async function ensureBuilt(distDir: string, src = 'catalog-src', log: (message: string) => void = (m) => { process.stderr.write(`${m}\n`); }): Promise<void> {
+export async function ensureBuilt(
+  distDir: string,
+  src = 'catalog-src',
+  log: (message: string) => void = (m) => {
+    process.stderr.write(`${m}\n`);
+  },
+): Promise<void> {
   const marker = join(distDir, 'catalog', '.source-hash');
   // The sources' stat stamp beside the hash they gave when it was last checked: while the stamp
   // holds, the hash does too, and a start skips reading and hashing every source (~20 ms and more).

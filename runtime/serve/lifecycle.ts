@@ -49,6 +49,8 @@ export function stopOnSignals(server: RunningServer, drainMs: number, closers: A
   }
   if (process.env.npm_lifecycle_event) {
     const parent = process.ppid;
-    setInterval(() => { if (process.ppid !== parent) void stop('the npm script that started svc has ended'); }, PARENT_CHECK_MS).unref();
+    setInterval(() => {
+      if (process.ppid !== parent) void stop('the npm script that started svc has ended');
+    }, PARENT_CHECK_MS).unref();
   }
 }

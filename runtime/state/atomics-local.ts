@@ -14,7 +14,10 @@ export class LocalAtomics implements Atomics {
   private ledger: LocalLedger;
   private ephemera = new LocalEphemera();
 
-  constructor(private storage: Storage, ledgerStore: LedgerStore) {
+  constructor(
+    private storage: Storage,
+    ledgerStore: LedgerStore,
+  ) {
     this.ledger = new LocalLedger(ledgerStore);
   }
 
@@ -71,7 +74,13 @@ export class LocalAtomics implements Atomics {
       // Counted before the credit is posted: a crash between the two can lose this refund (it was
       // never acknowledged) but never lets a second one give the same money back twice.
       await this.storage.setItem(key, before + give);
-      const entry = await this.ledger.post(account, { kind: 'credit', amount_micro: give, endpoint_id: charge.endpoint_id, call_id: charge.call_id, tool_id: charge.tool_id });
+      const entry = await this.ledger.post(account, {
+        kind: 'credit',
+        amount_micro: give,
+        endpoint_id: charge.endpoint_id,
+        call_id: charge.call_id,
+        tool_id: charge.tool_id,
+      });
       if (!entry) await this.storage.setItem(key, before);
       return entry;
     });

@@ -31,16 +31,25 @@ export class RedisAtomics implements Atomics {
   /** this instance's lease, and the sweep of the doubts of instances that are gone (redis-lease.ts) */
   private instances: Instances;
 
-  constructor(private client: RedisClient, private storage: Storage) {
+  constructor(
+    private client: RedisClient,
+    private storage: Storage,
+  ) {
     this.scripts = withScripts(client);
     this.instances = new Instances(client, {
       refund: (account, chargeId, amount) => this.refund(account, chargeId, amount),
       reverse: (account, draft, receipt) => this.send(account, reversal(draft), receipt),
     });
-    this.doubts = new Doubts(RECEIPT_S * 1000, async (receipt) => {
-      const id = await onRedis(client.get(receipt));
-      return id === null ? null : Number(id);
-    }, (account, draft, receipt) => this.send(account, draft, receipt), (account, chargeId, amount) => this.refund(account, chargeId, amount), (receipt) => this.instances.answered(receipt));
+    this.doubts = new Doubts(
+      RECEIPT_S * 1000,
+      async (receipt) => {
+        const id = await onRedis(client.get(receipt));
+        return id === null ? null : Number(id);
+      },
+      (account, draft, receipt) => this.send(account, draft, receipt),
+      (account, chargeId, amount) => this.refund(account, chargeId, amount),
+      (receipt) => this.instances.answered(receipt),
+    );
     this.instances.start();
   }
 
@@ -80,7 +89,23 @@ export class RedisAtomics implements Atomics {
     // the entry's JSON after its id, which the script puts first
     const tail = `,${JSON.stringify({ at, kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit }).slice(1)}`;
     const field = kind === 'earning' ? 'earnings' : 'balance';
-    const id = Number(await onRedis(this.scripts.ledgerPost(acct(account), ledgerList(account), receipt, ...holds(account), openReceipts(this.instances.me), field, String(amount_micro), tail, RECEIPT_S, unhold, account)));
+    const id = Number(
+      await onRedis(
+        this.scripts.ledgerPost(
+          acct(account),
+          ledgerList(account),
+          receipt,
+          ...holds(account),
+          openReceipts(this.instances.me),
+          field,
+          String(amount_micro),
+          tail,
+          RECEIPT_S,
+          unhold,
+          account,
+        ),
+      ),
+    );
     // heard: no other instance may take it for a doubt of this one
     if (id) this.instances.answered(receipt);
     return id ? { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit } : null;

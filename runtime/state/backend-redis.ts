@@ -11,5 +11,12 @@ export async function openRedis(url: string): Promise<{ storage: Storage; atomic
   await connectRedis(client, url);
   const storage = createStorage({ driver: redisDriver(client) });
   const atomics = new RedisAtomics(client, storage);
-  return { storage, atomics, release: () => { atomics.stop(); client.disconnect(); } };
+  return {
+    storage,
+    atomics,
+    release: () => {
+      atomics.stop();
+      client.disconnect();
+    },
+  };
 }

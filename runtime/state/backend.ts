@@ -43,7 +43,16 @@ export async function openBackend(spec: StorageSpec, dataDir: string): Promise<B
   // the ledger appends to a file per account; accounts of earlier builds are read from records once
   const ledger = new SegmentLedgerStore(join(resolve(base), LEDGER_DIR), new RecordLedgerStore(s), spec.ledgerSyncMs ?? LEDGER_SYNC_MS);
   return {
-    kind: 'fs', storage: s, atomics: new LocalAtomics(s, ledger), durable: true, exclusive: true,
-    release: () => { if (!released) { released = true; unlock(); } },
+    kind: 'fs',
+    storage: s,
+    atomics: new LocalAtomics(s, ledger),
+    durable: true,
+    exclusive: true,
+    release: () => {
+      if (!released) {
+        released = true;
+        unlock();
+      }
+    },
   };
 }

@@ -21,7 +21,10 @@ const DEFAULT_PLACE: LockPlace = process.platform === 'linux' ? 'abstract' : 'fi
 
 /** Another live process holds the directory: the start stops with this sentence. */
 export class DataDirLocked extends Error {
-  constructor(readonly dir: string, readonly pid: number | null) {
+  constructor(
+    readonly dir: string,
+    readonly pid: number | null,
+  ) {
     super(`data directory ${dir} is in use by another svc process${pid ? ` (pid ${pid})` : ''}; stop that process, or give this one its own SVC_DATA_DIR.`);
   }
 }
@@ -54,7 +57,9 @@ function ask(address: string): Promise<{ pid: number | null; answered: boolean }
     let text = '';
     const socket = connect({ path: address });
     socket.setTimeout(2000, () => socket.destroy());
-    socket.on('data', (d: Buffer) => { text += d.toString(); });
+    socket.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
     socket.on('close', () => {
       const pid = Number(text.trim());
       done({ pid: Number.isSafeInteger(pid) && pid > 0 ? pid : null, answered: text.length > 0 });
@@ -90,7 +95,9 @@ export async function lockDataDir(dir: string, place: LockPlace = DEFAULT_PLACE)
     // a socket file is unlinked by close
     const closed = entry.server.then((server) => new Promise<void>((done) => server.close(() => done())));
     closing.set(real, closed);
-    void closed.then(() => { if (closing.get(real) === closed) closing.delete(real); });
+    void closed.then(() => {
+      if (closing.get(real) === closed) closing.delete(real);
+    });
   };
 }
 

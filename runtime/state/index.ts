@@ -73,7 +73,12 @@ export interface State {
    * step. False (nothing written, the hold left standing) when the balance is too low. A zero
    * amount writes nothing, drops no hold, and answers true. The entry keeps the reported figures the ref carries.
    */
-  charge(teamId: number, amountMicro: number, ref: { endpoint_id?: string; call_id?: string; tool_id?: string } & ReportedFigures, unhold?: string): Promise<boolean>;
+  charge(
+    teamId: number,
+    amountMicro: number,
+    ref: { endpoint_id?: string; call_id?: string; tool_id?: string } & ReportedFigures,
+    unhold?: string,
+  ): Promise<boolean>;
   /** add `amountMicro` (> 0) to the balance with a `credit` ledger entry; answers the new balance, or null (nothing written) when it would pass Number.MAX_SAFE_INTEGER */
   credit(teamId: number, amountMicro: number): Promise<number | null>;
   /** add `amountMicro` (≥ 0) to the team's earnings with an `earning` entry (a hub tool's price paid to its maker); false (nothing written) when earnings would pass Number.MAX_SAFE_INTEGER */
@@ -154,8 +159,15 @@ export async function createState(config: Pick<Config, 'storage' | 'dataDir' | '
       }
       if (amountMicro === 0) return Promise.resolve(true);
       const draft = {
-        kind: 'charge' as const, amount_micro: -amountMicro, endpoint_id: ref.endpoint_id, call_id: ref.call_id, tool_id: ref.tool_id,
-        list_micro: ref.list_micro, reported_micro: ref.reported_micro, reported_value: ref.reported_value, reported_unit: ref.reported_unit,
+        kind: 'charge' as const,
+        amount_micro: -amountMicro,
+        endpoint_id: ref.endpoint_id,
+        call_id: ref.call_id,
+        tool_id: ref.tool_id,
+        list_micro: ref.list_micro,
+        reported_micro: ref.reported_micro,
+        reported_value: ref.reported_value,
+        reported_unit: ref.reported_unit,
       };
       return atomics.post(account(teamId), draft, unhold).then(posted);
     },

@@ -35,7 +35,10 @@ const THIS_TURN = Promise.resolve();
 /** (The promise's own resolve and reject are kept, not a closure over them: tsx names each closure as it is made.) */
 function newChunk(): Chunk {
   const chunk = { entries: [] as StoredEntry[] } as Chunk;
-  chunk.done = new Promise<void>((resolve, reject) => { chunk.resolve = resolve; chunk.reject = reject; });
+  chunk.done = new Promise<void>((resolve, reject) => {
+    chunk.resolve = resolve;
+    chunk.reject = reject;
+  });
   // a chunk nobody awaits any more (its posts' callers went away) must not be an unhandled rejection
   chunk.done.catch(() => {});
   return chunk;
@@ -109,16 +112,32 @@ export class LocalLedger {
     const at = nowIso();
     const entry: LedgerEntry = { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit };
     const stored: StoredEntry = {
-      id, at, kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit, balance_after: balance, earnings_after: earnings,
+      id,
+      at,
+      kind,
+      amount_micro,
+      endpoint_id,
+      call_id,
+      tool_id,
+      list_micro,
+      reported_micro,
+      reported_value,
+      reported_unit,
+      balance_after: balance,
+      earnings_after: earnings,
     };
-    d.balance_micro = balance; d.earnings_micro = earnings; d.seq = id;
+    d.balance_micro = balance;
+    d.earnings_micro = earnings;
+    d.seq = id;
     // A post none can join, with no write in flight, is stored at once where the store can: the
     // same chunk of one, acknowledged only once it is stored, without a chunk's promises and turns.
     if (!gather && !log.writing && this.store.appendAtOnce) {
       try {
         if (this.store.appendAtOnce(account, [stored])) {
           const s = log.stored;
-          s.balance_micro = balance; s.earnings_micro = earnings; s.seq = id;
+          s.balance_micro = balance;
+          s.earnings_micro = earnings;
+          s.seq = id;
           return Promise.resolve(entry);
         }
       } catch (error) {
@@ -147,7 +166,9 @@ export class LocalLedger {
       }
       const last = chunk.entries[chunk.entries.length - 1];
       const s = log.stored;
-      s.balance_micro = last.balance_after; s.earnings_micro = last.earnings_after; s.seq = last.id;
+      s.balance_micro = last.balance_after;
+      s.earnings_micro = last.earnings_after;
+      s.seq = last.id;
       chunk.resolve();
       // As the first chunk does, the next one takes what the rest of this turn of the event loop
       // decides: the answers that arrived with this write's end charge into it, not into a third
@@ -168,11 +189,14 @@ export class LocalLedger {
   private open(account: string): Promise<AccountLog> {
     let opening = this.opening.get(account);
     if (!opening) {
-      opening = this.store.open(account).then((t) => {
-        const log: AccountLog = { decided: { ...t }, stored: { ...t }, next: null, writing: null };
-        this.logs.set(account, log);
-        return log;
-      }).finally(() => this.opening.delete(account));
+      opening = this.store
+        .open(account)
+        .then((t) => {
+          const log: AccountLog = { decided: { ...t }, stored: { ...t }, next: null, writing: null };
+          this.logs.set(account, log);
+          return log;
+        })
+        .finally(() => this.opening.delete(account));
       this.opening.set(account, opening);
     }
     return opening;
@@ -184,6 +208,7 @@ function storedAccount({ stored }: AccountLog): Account {
 }
 
 function publicEntry({ balance_after, earnings_after, ...entry }: StoredEntry): LedgerEntry {
-  void balance_after; void earnings_after;
+  void balance_after;
+  void earnings_after;
   return entry;
 }

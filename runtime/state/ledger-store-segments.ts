@@ -53,7 +53,11 @@ export class SegmentLedgerStore implements LedgerStore {
    * `legacy`: the record store of earlier builds, read once per account that has no file yet;
    * `syncMs`: the longest an acknowledged chunk waits for the disk (0: none, each write is synced)
    */
-  constructor(private dir: string, private legacy: LedgerStore | null, private syncMs: number) {
+  constructor(
+    private dir: string,
+    private legacy: LedgerStore | null,
+    private syncMs: number,
+  ) {
     this.dsync = syncMs === 0 ? DSYNC : 0;
   }
 
@@ -106,7 +110,11 @@ export class SegmentLedgerStore implements LedgerStore {
     try {
       checkWritten(account, writeSync(seg.fd.fd, line, seg.size, 'utf8'), bytes);
     } catch (e) {
-      try { ftruncateSync(seg.fd.fd, seg.size); } catch { /* the account is read again, and a torn last line is cut off then */ }
+      try {
+        ftruncateSync(seg.fd.fd, seg.size);
+      } catch {
+        /* the account is read again, and a torn last line is cut off then */
+      }
       throw e;
     }
     this.appended(seg, entries, bytes);
@@ -146,7 +154,9 @@ export class SegmentLedgerStore implements LedgerStore {
     seg.dirty = true;
     this.syncTimer ??= setTimeout(() => {
       this.syncTimer = null;
-      this.syncing = this.syncDirty().finally(() => { this.syncing = null; });
+      this.syncing = this.syncDirty().finally(() => {
+        this.syncing = null;
+      });
     }, this.syncMs).unref();
   }
 
@@ -190,7 +200,8 @@ function chunkLine(entries: StoredEntry[]): string {
     if (e.endpoint_id !== undefined) line += `,"endpoint_id":${JSON.stringify(e.endpoint_id)}`;
     if (e.call_id !== undefined) line += `,"call_id":${JSON.stringify(e.call_id)}`;
     if (e.tool_id !== undefined) line += `,"tool_id":${JSON.stringify(e.tool_id)}`;
-    if (e.reported_micro !== undefined) line += `,"list_micro":${e.list_micro},"reported_micro":${e.reported_micro},"reported_value":${e.reported_value},"reported_unit":${JSON.stringify(e.reported_unit)}`;
+    if (e.reported_micro !== undefined)
+      line += `,"list_micro":${e.list_micro},"reported_micro":${e.reported_micro},"reported_value":${e.reported_value},"reported_unit":${JSON.stringify(e.reported_unit)}`;
     line += `,"balance_after":${e.balance_after},"earnings_after":${e.earnings_after}}`;
   }
   return `${line}]\n`;
@@ -214,7 +225,9 @@ async function copyOut(store: LedgerStore, account: string): Promise<StoredEntry
       if (id > entries.length && id <= seq) entries.push({ id, ...rest });
     }
   }
-  entries.forEach((e, i) => { if (e.id !== i + 1) throw new LedgerDamaged(`ledger ${account}: the stored ledger skips from ${i} to ${e.id}; not copied`); });
+  entries.forEach((e, i) => {
+    if (e.id !== i + 1) throw new LedgerDamaged(`ledger ${account}: the stored ledger skips from ${i} to ${e.id}; not copied`);
+  });
   if (entries.length !== seq) throw new LedgerDamaged(`ledger ${account}: the stored ledger ends at ${entries.length}, its checkpoint says ${seq}; not copied`);
   return entries;
 }
@@ -242,7 +255,7 @@ async function scan(fd: FileHandle, path: string): Promise<{ segment: Segment; l
   const firsts: Array<number | null> = [];
   const buf = Buffer.allocUnsafe(SCAN_BLOCK);
   let end = 0; // just past the last newline seen
-  for (let pos = 0; pos < size;) {
+  for (let pos = 0; pos < size; ) {
     const { bytesRead } = await fd.read(buf, 0, Math.min(SCAN_BLOCK, size - pos), pos);
     if (bytesRead === 0) break;
     for (let i = buf.indexOf(NEWLINE); i !== -1 && i < bytesRead; i = buf.indexOf(NEWLINE, i + 1)) {

@@ -4,8 +4,15 @@
 // append-only file per account (the durable embedded default; ledger-store-segments.ts).
 import type { LedgerEntry } from './atomics.ts';
 
-export interface StoredEntry extends LedgerEntry { balance_after: number; earnings_after: number }
-export interface Totals { balance_micro: number; earnings_micro: number; seq: number }
+export interface StoredEntry extends LedgerEntry {
+  balance_after: number;
+  earnings_after: number;
+}
+export interface Totals {
+  balance_micro: number;
+  earnings_micro: number;
+  seq: number;
+}
 
 export interface LedgerStore {
   /** read an account (again, after a failed append): the totals after its last stored entry */

@@ -33,7 +33,9 @@ export function formatUsd(micro: number): string {
   const sign = micro < 0 ? '-' : '';
   const abs = Math.abs(micro);
   const whole = Math.floor(abs / MICRO_PER_USD);
-  const frac = String(abs % MICRO_PER_USD).padStart(6, '0').replace(/0+$/, '');
+  const frac = String(abs % MICRO_PER_USD)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
   return `${sign}${whole}${frac ? `.${frac.length < 2 ? frac.padEnd(2, '0') : frac}` : ''}`;
 }
 

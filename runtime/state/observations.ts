@@ -58,13 +58,15 @@ export class Observations {
 
   async load(): Promise<void> {
     const keys = await this.storage.getKeys('obs');
-    await Promise.all(keys.map(async (key) => {
-      const s = await this.storage.getItem<StoredSeries>(key);
-      if (s && typeof s.o === 'string') {
-        const days = new Map(Object.entries(s.days ?? {}).map(([d, n]) => [Number(d), n]));
-        this.series.set(key.slice('obs:'.length), { ...s, days });
-      }
-    }));
+    await Promise.all(
+      keys.map(async (key) => {
+        const s = await this.storage.getItem<StoredSeries>(key);
+        if (s && typeof s.o === 'string') {
+          const days = new Map(Object.entries(s.days ?? {}).map(([d, n]) => [Number(d), n]));
+          this.series.set(key.slice('obs:'.length), { ...s, days });
+        }
+      }),
+    );
     if (keys.length) this.bumps++;
   }
 
@@ -132,7 +134,10 @@ export class Observations {
   }
 
   async flush(): Promise<void> {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
     const ids = [...this.dirty];
     this.dirty.clear();
     const written = await Promise.allSettled(ids.map((id) => this.storage.setItem(`obs:${id}`, stored(this.series.get(id)!) as never)));
@@ -171,7 +176,10 @@ function trim(s: Series): Series {
 
 function summarise(s: Series, now: number): Observed {
   trim(s);
-  let hits = 0, misses = 0, errors = 0, lastOk = -1;
+  let hits = 0,
+    misses = 0,
+    errors = 0,
+    lastOk = -1;
   for (let i = 0; i < s.o.length; i++) {
     const c = s.o[i];
     if (c === 'h') hits++;
@@ -199,7 +207,9 @@ function summarise(s: Series, now: number): Observed {
 /** What the calls with a recorded cost paid, and per hit among them; nothing when none has one. */
 function paidOf(o: string, c: Array<number | null>): { paid?: PaidPerHit } {
   const from = o.length - c.length;
-  let calls = 0, hits = 0, total = 0;
+  let calls = 0,
+    hits = 0,
+    total = 0;
   for (let i = 0; i < c.length; i++) {
     const cost = c[i];
     if (cost === null) continue;
@@ -212,17 +222,27 @@ function paidOf(o: string, c: Array<number | null>): { paid?: PaidPerHit } {
 
 /** How the provider's reported charges compared with the list price, over the latest WINDOW reports. */
 function chargeDrift(list: number[], reported: number[]): ChargeDrift {
-  let differed = 0, above = 0, delta = 0, ratio = 0, ratios = 0;
+  let differed = 0,
+    above = 0,
+    delta = 0,
+    ratio = 0,
+    ratios = 0;
   for (let i = 0; i < list.length; i++) {
     const d = reported[i] - list[i];
     if (d === 0) continue;
     differed++;
     if (d > 0) above++;
     delta += d;
-    if (list[i] > 0) { ratio += reported[i] / list[i]; ratios++; }
+    if (list[i] > 0) {
+      ratio += reported[i] / list[i];
+      ratios++;
+    }
   }
   return {
-    reports: list.length, differed, above, below: differed - above,
+    reports: list.length,
+    differed,
+    above,
+    below: differed - above,
     mean_delta_micro: differed ? Math.round(delta / differed) : null,
     mean_ratio: ratios ? Math.round((ratio / ratios) * 1000) / 1000 : null,
   };

@@ -30,7 +30,9 @@ export function redisClient(url: string): RedisClient {
 export async function connectRedis(client: RedisClient, url: string): Promise<void> {
   let last: unknown = null;
   // reported per command (503) and by /readyz, not as an uncaught event; the latest names why a connect failed
-  client.on('error', (e) => { last = e; });
+  client.on('error', (e) => {
+    last = e;
+  });
   try {
     await client.connect();
   } catch (e) {

@@ -6,7 +6,12 @@
 // an ordinary entry. Either way the ledger shows both and the balance is as promised.
 import type { LedgerDraft, LedgerEntry } from './atomics.ts';
 
-export interface Doubt { account: string; receipt: string; draft: LedgerDraft; /** epoch ms of the post */ at: number }
+export interface Doubt {
+  account: string;
+  receipt: string;
+  draft: LedgerDraft /** epoch ms of the post */;
+  at: number;
+}
 
 const RETRY_MS = 1000;
 
@@ -44,12 +49,17 @@ export class Doubts {
 
   /** check every open doubt once; those Redis cannot answer about yet stay for the next round */
   async settle(): Promise<void> {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
     const doubts = this.open;
     this.open = [];
     for (const d of doubts) {
       if (Date.now() - d.at >= this.receiptMs) {
-        process.stderr.write(`svc: cannot tell any more whether a ${d.draft.kind} of ${d.draft.amount_micro} micro-USD on ${d.account} (call ${d.draft.call_id ?? '-'}), answered 503, landed; its receipt expired while Redis was away. Check the ledger for it.\n`);
+        process.stderr.write(
+          `svc: cannot tell any more whether a ${d.draft.kind} of ${d.draft.amount_micro} micro-USD on ${d.account} (call ${d.draft.call_id ?? '-'}), answered 503, landed; its receipt expired while Redis was away. Check the ledger for it.\n`,
+        );
         continue;
       }
       try {
@@ -71,6 +81,9 @@ export class Doubts {
     }
     const undo = `${d.receipt}:undo`;
     if ((await this.landed(undo)) !== null) return;
-    if (!(await this.send(d.account, reversal(d.draft), undo))) process.stderr.write(`svc: could not reverse a ${d.draft.kind} of ${d.draft.amount_micro} micro-USD on ${d.account} (call ${d.draft.call_id ?? '-'}) whose answer was lost; the balance does not allow it\n`);
+    if (!(await this.send(d.account, reversal(d.draft), undo)))
+      process.stderr.write(
+        `svc: could not reverse a ${d.draft.kind} of ${d.draft.amount_micro} micro-USD on ${d.account} (call ${d.draft.call_id ?? '-'}) whose answer was lost; the balance does not allow it\n`,
+      );
   }
 }

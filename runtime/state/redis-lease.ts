@@ -35,7 +35,10 @@ export class Instances {
   private connectedSince: number | null = null;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private client: RedisClient, private undo: Undo) {}
+  constructor(
+    private client: RedisClient,
+    private undo: Undo,
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.beat(), LEASE_BEAT_MS).unref();
@@ -99,7 +102,9 @@ export class Instances {
     const account = value.slice(0, cut);
     const entry = JSON.parse(value.slice(cut + 1)) as LedgerDraft & { id: number };
     const { id, kind, amount_micro, endpoint_id, call_id, tool_id } = entry;
-    process.stderr.write(`svc: undoing a ${kind} of ${amount_micro} micro-USD on ${account} (call ${call_id ?? '-'}) whose instance died before hearing it landed; its caller was told nothing was charged\n`);
+    process.stderr.write(
+      `svc: undoing a ${kind} of ${amount_micro} micro-USD on ${account} (call ${call_id ?? '-'}) whose instance died before hearing it landed; its caller was told nothing was charged\n`,
+    );
     if (kind === 'charge') await this.undo.refund(account, id, -amount_micro);
     else await this.undo.reverse(account, { kind, amount_micro, endpoint_id, call_id, tool_id }, `${receipt}:undo`);
   }

@@ -46,7 +46,14 @@ export const SESSION_TTL_S = 30 * 86_400;
 
 /** "Acme Data, Inc." → "acme-data-inc" */
 export function slugify(name: string): string {
-  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
 }
 
 /** how long another instance's change of a team record (an own key) may go unseen on a shared backend */
@@ -70,7 +77,12 @@ export class Teams {
   private seen = new Lru<SeenToken>(SEEN_TOKENS);
   readonly tokens: TokenStore;
 
-  constructor(private storage: Storage, private atomics: Atomics, private sealer: () => Sealer, private exclusive: boolean) {
+  constructor(
+    private storage: Storage,
+    private atomics: Atomics,
+    private sealer: () => Sealer,
+    private exclusive: boolean,
+  ) {
     this.tokens = new TokenStore(storage, atomics);
   }
 
@@ -174,18 +186,29 @@ export class Teams {
       if (!rec) return null;
       const why = lapse(rec);
       if (why === 'revoked') return { status: 401, detail: `This token was revoked at ${rec.revoked_at}; use another token of the team.` };
-      if (why === 'expired') return { status: 401, detail: `This token expired at ${rec.expires_at}; use another token of the team, or create one that lasts longer.` };
+      if (why === 'expired')
+        return { status: 401, detail: `This token expired at ${rec.expires_at}; use another token of the team, or create one that lasts longer.` };
       return this.disabledRefusal(rec.team_id);
     }
     if (!session || !/^[A-Za-z0-9_-]{43}$/.test(session)) return null;
     const rec = await this.storage.getItem<SessionRecord>(`session:${sha256(session)}`);
     if (!rec) return null;
-    return (await this.disabledRefusal(rec.team_id)) ?? { status: 401, detail: 'The session has expired, or the token it was opened with was revoked or has expired; sign in again.' };
+    return (
+      (await this.disabledRefusal(rec.team_id)) ?? {
+        status: 401,
+        detail: 'The session has expired, or the token it was opened with was revoked or has expired; sign in again.',
+      }
+    );
   }
 
   private async disabledRefusal(teamId: number): Promise<Refusal | null> {
     const rec = await this.record(teamId, true);
-    return rec?.disabled_at ? { status: 403, detail: `Team '${rec.slug}' is disabled (since ${rec.disabled_at}): its tokens and sessions are refused until an administrator enables it.` } : null;
+    return rec?.disabled_at
+      ? {
+          status: 403,
+          detail: `Team '${rec.slug}' is disabled (since ${rec.disabled_at}): its tokens and sessions are refused until an administrator enables it.`,
+        }
+      : null;
   }
 
   /** the team, unless it is disabled; read afresh on a shared backend, where another instance may have disabled it */
@@ -199,7 +222,12 @@ export class Teams {
     const id = newOpaqueId();
     const digest = sha256(id);
     const now = Date.now();
-    const record: SessionRecord = { team_id: teamId, digest, created_at: new Date(now).toISOString(), expires_at: new Date(now + SESSION_TTL_S * 1000).toISOString() };
+    const record: SessionRecord = {
+      team_id: teamId,
+      digest,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + SESSION_TTL_S * 1000).toISOString(),
+    };
     // a session ends with its token: revoking a leaked token must not leave a session opened with it
     if (viaToken) record.token_digest = sha256(viaToken);
     await this.storage.setItem(`session:${digest}`, record as never);
@@ -237,13 +265,18 @@ export class Teams {
 
   /** every team, oldest first */
   async list(): Promise<Team[]> {
-    const ids = (await this.storage.getKeys('team')).flatMap((k) => /^team:(\d+)$/.exec(k)?.[1] ?? []).map(Number).sort((a, b) => a - b);
+    const ids = (await this.storage.getKeys('team'))
+      .flatMap((k) => /^team:(\d+)$/.exec(k)?.[1] ?? [])
+      .map(Number)
+      .sort((a, b) => a - b);
     return (await Promise.all(ids.map((id) => this.byId(id)))).filter((t): t is Team => t !== null);
   }
 
   async setKey(teamId: number, provider: string, key: string): Promise<void> {
     const sealed = this.sealer().seal(key, `${teamId}:${provider}`);
-    await this.change(teamId, (r) => { r.keys = { ...r.keys, [provider]: sealed }; });
+    await this.change(teamId, (r) => {
+      r.keys = { ...r.keys, [provider]: sealed };
+    });
   }
 
   /** true when a key was removed */

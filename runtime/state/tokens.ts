@@ -52,13 +52,20 @@ export function lapse(rec: TokenRecord, now = Date.now()): 'revoked' | 'expired'
 
 export function viewOf(rec: TokenRecord, now = Date.now()): TokenView {
   return {
-    id: tokenId(rec.digest), name: rec.name ?? null, created_at: rec.created_at, expires_at: rec.expires_at ?? null,
-    revoked_at: rec.revoked_at ?? null, status: lapse(rec, now) ?? 'active',
+    id: tokenId(rec.digest),
+    name: rec.name ?? null,
+    created_at: rec.created_at,
+    expires_at: rec.expires_at ?? null,
+    revoked_at: rec.revoked_at ?? null,
+    status: lapse(rec, now) ?? 'active',
   };
 }
 
 export class TokenStore {
-  constructor(private storage: Storage, private atomics: Atomics) {}
+  constructor(
+    private storage: Storage,
+    private atomics: Atomics,
+  ) {}
 
   /** a new token (the secret, answered once) and its view; only the digest is kept */
   async issue(teamId: number, options: TokenOptions = {}): Promise<{ token: string; view: TokenView }> {
@@ -82,8 +89,10 @@ export class TokenStore {
     const digests = (await this.atomics.get<{ digests: string[] }>(indexKey(teamId)))?.digests ?? [];
     const recs = await Promise.all(digests.map((d) => this.read(d)));
     const now = Date.now();
-    return recs.filter((r): r is TokenRecord => r !== null && r.team_id === teamId)
-      .sort((a, b) => a.created_at.localeCompare(b.created_at)).map((r) => viewOf(r, now));
+    return recs
+      .filter((r): r is TokenRecord => r !== null && r.team_id === teamId)
+      .sort((a, b) => a.created_at.localeCompare(b.created_at))
+      .map((r) => viewOf(r, now));
   }
 
   /** revoke the team's token `id` (idempotent: a second revoke keeps the first time); null when the team has no such token */

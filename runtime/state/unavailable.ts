@@ -14,7 +14,8 @@ export class StorageUnavailable extends Error {
 export const STORAGE_RETRY_AFTER_S = 2;
 
 /** what a caller is told when storage did not answer (a single call's 503, a batch row's) */
-export const STORAGE_OUTAGE_DETAIL = 'Storage is not answering for a moment, so svc could not finish this request; nothing was charged. Retry after the time given.';
+export const STORAGE_OUTAGE_DETAIL =
+  'Storage is not answering for a moment, so svc could not finish this request; nothing was charged. Retry after the time given.';
 
 /** whether `error` is shared storage not answering (however it was wrapped) */
 export function isStorageOutage(error: unknown): boolean {

@@ -10,7 +10,11 @@ export const TMP_MARK = '.tmp-';
 /** fsync a directory, so its entries (a rename, a new file) survive power loss */
 export async function syncDir(path: string): Promise<void> {
   const handle = await open(path, 'r');
-  try { await handle.sync(); } finally { await handle.close(); }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** `target` holds `data` afterwards, or (after a crash) what it held before */
@@ -23,6 +27,9 @@ export async function writeAtomically(target: string, data: string | Uint8Array,
   } finally {
     await handle.close();
   }
-  await rename(tmp, target).catch(async (e) => { await unlink(tmp).catch(() => {}); throw e; });
+  await rename(tmp, target).catch(async (e) => {
+    await unlink(tmp).catch(() => {});
+    throw e;
+  });
   if (syncDirectory) await syncDir(dirname(target));
 }

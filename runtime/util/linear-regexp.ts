@@ -17,7 +17,9 @@ export function linearRegExp(pattern: string): { test(input: string): boolean } 
     return RE2JS.compile(pattern);
   } catch (e) {
     const why = (e as Error).message.replace(/^error parsing regexp: /, '');
-    throw new UnsafePattern(`The pattern '${pattern.slice(0, 200)}' cannot be used (${why}): svc runs patterns with RE2, JavaScript's syntax without backreferences or lookaround, and \\x{00e9} for \\u00e9, so that matching takes time linear in the text.`);
+    throw new UnsafePattern(
+      `The pattern '${pattern.slice(0, 200)}' cannot be used (${why}): svc runs patterns with RE2, JavaScript's syntax without backreferences or lookaround, and \\x{00e9} for \\u00e9, so that matching takes time linear in the text.`,
+    );
   }
 }
 

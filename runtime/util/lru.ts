@@ -5,7 +5,11 @@ export class Lru<V> {
   private map = new Map<string, V>();
   private total = 0;
 
-  constructor(private capacity: number, private weigh: (value: V) => number = () => 0, private maxWeight = Number.POSITIVE_INFINITY) {}
+  constructor(
+    private capacity: number,
+    private weigh: (value: V) => number = () => 0,
+    private maxWeight = Number.POSITIVE_INFINITY,
+  ) {}
 
   get(key: string): V | undefined {
     if (!this.map.has(key)) return undefined;

@@ -9,5 +9,9 @@ export function once<T>(make: () => T): () => T {
 /** `make()` started on the first call, its promise shared by the calls after; a rejected one is dropped, so the next call tries again */
 export function onceAsync<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
-  return () => (made ??= make().catch((e: unknown) => { made = undefined; throw e; }));
+  return () =>
+    (made ??= make().catch((e: unknown) => {
+      made = undefined;
+      throw e;
+    }));
 }

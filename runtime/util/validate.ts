@@ -13,7 +13,11 @@ const queryAjv = once(() => newAjv({ allErrors: true, coerceTypes: true, useDefa
 const bodyAjv = once(() => {
   const ajv = newAjv({ allErrors: true, useDefaults: true, strict: false, verbose: true, validateSchema: false });
   // `x-max-bytes`: a value's JSON text is at most that many bytes (a free-form object's size bound)
-  ajv.addKeyword({ keyword: 'x-max-bytes', schemaType: 'number', validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max });
+  ajv.addKeyword({
+    keyword: 'x-max-bytes',
+    schemaType: 'number',
+    validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max,
+  });
   return ajv;
 });
 
@@ -23,18 +27,26 @@ function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
   const unions = errors.filter((e) => e.keyword === 'anyOf' && e.parentSchema?.['x-expected']);
   const kept = errors.filter((e) => !unions.some((u) => e.schemaPath.startsWith(`${u.schemaPath}/`)));
   return kept.map((e) => {
-    const path = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const path = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     if (e.keyword === 'required') path.push((e.params as { missingProperty: string }).missingProperty);
     if (e.keyword === 'additionalProperties') path.push((e.params as { additionalProperty: string }).additionalProperty);
     const field = path.length ? String(path[path.length - 1]) : where;
     const msg =
-      e.keyword === 'additionalProperties' ? `Unknown field '${field}'.`
-      : e.keyword === 'required' ? `Field '${field}' is required.`
-      : (e.keyword === 'pattern' || e.keyword === 'anyOf') && e.parentSchema?.['x-expected'] ? `'${field}' must be ${String(e.parentSchema['x-expected'])}.`
-      : e.keyword === 'x-max-bytes' ? `'${field}' must be at most ${String(e.schema)} bytes as JSON.`
-      // the values themselves: "one of the allowed values" leaves a caller guessing which
-      : e.keyword === 'enum' ? `'${field}' must be one of ${allowed((e.params as { allowedValues: unknown[] }).allowedValues)}.`
-      : `'${field}' ${e.message}.`;
+      e.keyword === 'additionalProperties'
+        ? `Unknown field '${field}'.`
+        : e.keyword === 'required'
+          ? `Field '${field}' is required.`
+          : (e.keyword === 'pattern' || e.keyword === 'anyOf') && e.parentSchema?.['x-expected']
+            ? `'${field}' must be ${String(e.parentSchema['x-expected'])}.`
+            : e.keyword === 'x-max-bytes'
+              ? `'${field}' must be at most ${String(e.schema)} bytes as JSON.`
+              : // the values themselves: "one of the allowed values" leaves a caller guessing which
+                e.keyword === 'enum'
+                ? `'${field}' must be one of ${allowed((e.params as { allowedValues: unknown[] }).allowedValues)}.`
+                : `'${field}' ${e.message}.`;
     return { loc: [where, ...path], msg, type: `value_error.${e.keyword}` };
   });
 }

@@ -13,11 +13,17 @@ const billed = async (world = w) => Object.values(await world.billing()).reduce(
 const spent = async (world = w) => CREDIT - (await world.ctx.state.balance(world.teamId));
 
 const batch = (cap: string, body: string, headers: Record<string, string> = {}, world = w) =>
-  fetch(`${world.url}/proxy/${cap}/batch`, { method: 'POST', headers: { 'x-svc-token': world.token, 'content-type': 'application/x-ndjson', ...headers }, body });
+  fetch(`${world.url}/proxy/${cap}/batch`, {
+    method: 'POST',
+    headers: { 'x-svc-token': world.token, 'content-type': 'application/x-ndjson', ...headers },
+    body,
+  });
 
 // The sandbox stalls its slow faults for 5 s; svc gives up on an attempt at 3.5 s here (2 s elsewhere),
 // so an answer merely slowed by a busy machine is not timed out after the sandbox billed it.
-beforeAll(async () => { w = await routedWorld(FIXTURE_DIST, { creditMicro: CREDIT, faultRate: 0.2, env: { SVC_ATTEMPT_TIMEOUT_MS: '3500' } }); });
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST, { creditMicro: CREDIT, faultRate: 0.2, env: { SVC_ATTEMPT_TIMEOUT_MS: '3500' } });
+});
 afterAll(() => w.close());
 
 describe('a batch of 1,000 rows with 20% provider faults', () => {
@@ -59,7 +65,7 @@ describe('a batch of 1,000 rows with 20% provider faults', () => {
     expect(await billed()).toBe(rowCost);
   });
 
-  it('each row\'s cost is what the ledger charged under its call_id', async () => {
+  it("each row's cost is what the ledger charged under its call_id", async () => {
     const byCall = new Map<string, number>();
     for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
       const page = await w.ctx.state.ledger(w.teamId, cursor);
@@ -93,13 +99,17 @@ describe('a batch of 1,000 rows with 20% provider faults', () => {
 // open errors its rows at no charge, so the budget would never be reached.
 describe('the batch budget', () => {
   let quiet: RoutedWorld;
-  beforeAll(async () => { quiet = await routedWorld(FIXTURE_DIST, { creditMicro: CREDIT }); });
+  beforeAll(async () => {
+    quiet = await routedWorld(FIXTURE_DIST, { creditMicro: CREDIT });
+  });
   afterAll(() => quiet.close());
 
   it('stops at X-Svc-Batch-Max-Cost: later rows are skipped at no charge and the budget is never passed', async () => {
     // 1,000 rows, each worth at most 9,000 micro-USD (two verifiers), against a 2 USD budget
     const subjects = Array.from({ length: 1000 }, (_, i) => ({ email: `budget${i}@acme.com` }));
-    const lines = await readLines(await batch('people.email.verify', ndjson(subjects), { 'x-svc-batch-max-cost': '2.00', 'x-svc-batch-concurrency': '32' }, quiet));
+    const lines = await readLines(
+      await batch('people.email.verify', ndjson(subjects), { 'x-svc-batch-max-cost': '2.00', 'x-svc-batch-concurrency': '32' }, quiet),
+    );
     const summary = lines.pop()!;
     expect(summary.cost_micro).toBeLessThanOrEqual(2_000_000);
     // what was left at the end could not hold one more row's worst case
@@ -117,7 +127,9 @@ describe('the batch budget', () => {
 describe('route headers and input', () => {
   it('route headers apply to every row: a dry run plans each row and charges nothing', async () => {
     const before = await spent();
-    const lines = await readLines(await batch('people.email.verify', ndjson([{ email: 'a@acme.com' }, { email: 'b@acme.com' }]), { 'x-svc-route-dry-run': '1' }));
+    const lines = await readLines(
+      await batch('people.email.verify', ndjson([{ email: 'a@acme.com' }, { email: 'b@acme.com' }]), { 'x-svc-route-dry-run': '1' }),
+    );
     expect(lines.slice(0, 2).map((l) => l.status)).toEqual([200, 200]);
     // this world's random faults may have opened a child's circuit, which leaves it out of the plan
     for (const line of lines.slice(0, 2)) {
@@ -130,7 +142,7 @@ describe('route headers and input', () => {
     expect(await spent()).toBe(before);
   });
 
-  it('a row names the filters its server ignored in its _svc, as the single call\'s X-Svc-Ignored-Filters does', async () => {
+  it("a row names the filters its server ignored in its _svc, as the single call's X-Svc-Ignored-Filters does", async () => {
     // with limit 1 the per-row child serves first, and it cannot apply a country (random faults may pass a row to the other)
     const subjects = Array.from({ length: 8 }, (_, i) => ({ q: `coffee ${i}`, country: 'de', limit: 1 }));
     const rows = (await readLines(await batch('google.serp.organic', ndjson(subjects)))).slice(0, -1);
@@ -141,7 +153,15 @@ describe('route headers and input', () => {
   });
 
   it('a row the single call would refuse is a row with its status and sentence, not a failed batch', async () => {
-    const lines = await readLines(await batch('people.email.verify', ndjson([{ id: 'bad', emial: 'x' }, { id: 'ok', email: 'ok@acme.com' }])));
+    const lines = await readLines(
+      await batch(
+        'people.email.verify',
+        ndjson([
+          { id: 'bad', emial: 'x' },
+          { id: 'ok', email: 'ok@acme.com' },
+        ]),
+      ),
+    );
     const bad = lines.find((l) => l.id === 'bad')!;
     expect(bad.status).toBe(422);
     expect(bad.detail[0].msg).toEqual(expect.any(String));
@@ -169,7 +189,9 @@ describe('route headers and input', () => {
     const before = await spent();
     const r = await batch('people.email.verify', ndjson([{ id: 'a', email: 'one@acme.com' }, { email: 'two@acme.com' }, { id: 'a', email: 'three@acme.com' }]));
     expect(r.status).toBe(400);
-    expect((await r.json()).detail).toBe('Line 3: id "a" is already the id of line 1; give each row its own id, since rows are answered as they finish, not in order.');
+    expect((await r.json()).detail).toBe(
+      'Line 3: id "a" is already the id of line 1; give each row its own id, since rows are answered as they finish, not in order.',
+    );
     // a given id may not take another row's default (its line number) either
     const clash = await batch('people.email.verify', ndjson([{ email: 'one@acme.com' }, { id: 1, email: 'two@acme.com' }]));
     expect(clash.status).toBe(400);

@@ -11,7 +11,9 @@ const CREDIT = 10_000_000;
 const CHECK_MICRO = 1_000;
 let w: RoutedWorld;
 
-beforeAll(async () => { w = await routedWorld(FIXTURE_DIST, { creditMicro: CREDIT }); });
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST, { creditMicro: CREDIT });
+});
 afterAll(() => w.close());
 
 const billed = async () => Object.values(await w.billing()).reduce((n, b) => n + b.billed_micro, 0);
@@ -19,7 +21,8 @@ const billed = async () => Object.values(await w.billing()).reduce((n, b) => n +
 const batch = async (maxCost: string, n: number) => {
   const subjects = Array.from({ length: n }, (_, i) => ({ email: `small-budget-${maxCost}-${i}@acme.com` }));
   const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, {
-    method: 'POST', body: ndjson(subjects),
+    method: 'POST',
+    body: ndjson(subjects),
     headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson', 'x-svc-batch-max-cost': maxCost },
   });
   expect(r.status).toBe(200);
@@ -27,7 +30,7 @@ const batch = async (maxCost: string, n: number) => {
   return { summary: lines.pop()!, rows: lines };
 };
 
-it('a budget below a row\'s worst case runs rows within what is left, and skips once less than a check is left', async () => {
+it("a budget below a row's worst case runs rows within what is left, and skips once less than a check is left", async () => {
   w.sandbox.reset();
   const before = await w.ctx.state.balance(w.teamId);
   // a row's worst case is the whole waterfall (8,000 + 1,000 micro-USD), far above the budget

@@ -44,7 +44,10 @@ describe('svc batch exit codes', () => {
     const r = await batchCli(w, { capability: 'people.email.verify', file, out: join(dir, 'refused-out.ndjson'), json: true });
     expect(r.code).toBe(4);
     expect(JSON.parse(r.stdout)).toMatchObject({ answered: 0, refused: 2, rejects: join(dir, 'refused-out.rejects.ndjson'), exit_code: 4 });
-    const rejects = readFileSync(join(dir, 'refused-out.rejects.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rejects = readFileSync(join(dir, 'refused-out.rejects.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // in the order answered, not the input's
     expect(rejects.sort((a, b) => a.row - b.row)).toEqual([
       { row: 1, status: 422, reason: expect.stringMatching(/^Send one of these identity sets/), note: 'no email' },
@@ -79,11 +82,16 @@ describe('svc batch exit codes', () => {
     const r = await batchCli(w, { capability: 'people.email.verify', file, out: join(dir, 'failed-out.csv'), json: true });
     expect(r.code).toBe(5);
     expect(JSON.parse(r.stdout)).toMatchObject({ answered: 1, refused: 0, failed: 1, exit_code: 5 });
-    expect(readCsv(join(dir, 'failed-out.rejects.csv'))).toEqual([{ row: '2', status: '502', reason: expect.stringMatching(/failed/), email: 'fail-checkco.fail-zerobounce@acme.com' }]);
+    expect(readCsv(join(dir, 'failed-out.rejects.csv'))).toEqual([
+      { row: '2', status: '502', reason: expect.stringMatching(/failed/), email: 'fail-checkco.fail-zerobounce@acme.com' },
+    ]);
   });
 
   it('a row the balance stopped is a reject (402) left for the next run, not written as a miss: exit 4', async () => {
-    const plan = (await w.call('/proxy/people.email.verify', { email: 'plan@acme.com' }, { 'x-svc-route-dry-run': '1' })).body.plan as Array<{ endpoint_id: string; worst_cost_micro: number }>;
+    const plan = (await w.call('/proxy/people.email.verify', { email: 'plan@acme.com' }, { 'x-svc-route-dry-run': '1' })).body.plan as Array<{
+      endpoint_id: string;
+      worst_cost_micro: number;
+    }>;
     const cheapest = plan.reduce((a, b) => (b.worst_cost_micro < a.worst_cost_micro ? b : a));
     // credit for one attempt: the two rows race for it, and the provider is slow enough that the
     // loser finds it held and every child skipped for the balance
@@ -93,10 +101,16 @@ describe('svc batch exit codes', () => {
     const out = join(dir, 'broke-out.ndjson');
     const r = await batchCli(w, { capability: 'people.email.verify', file, out, concurrency: '2' }, token);
     expect(r.code).toBe(4);
-    const written = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const written = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(written).toHaveLength(1);
     expect(written[0].served_by).toBe(cheapest.endpoint_id);
-    const rejects = readFileSync(join(dir, 'broke-out.rejects.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rejects = readFileSync(join(dir, 'broke-out.rejects.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rejects).toEqual([expect.objectContaining({ row: written[0].row === 1 ? 2 : 1, status: 402 })]);
   });
 });
@@ -104,13 +118,47 @@ describe('svc batch exit codes', () => {
 describe('svc batch usage errors: exit 2, nothing sent', () => {
   const people = write.bind(null);
   const cases: Array<[string, () => Parameters<typeof batchCli>[1], RegExp]> = [
-    ['an unknown capability', () => ({ capability: 'nope.cap', file: people('u1.csv', 'email\na@acme.com'), out: join(dir, 'u1-out.csv') }), /No routed capability 'nope.cap'/],
-    ['--concurrency past 32', () => ({ capability: 'people.email.verify', file: people('u2.csv', 'email\na@acme.com'), out: join(dir, 'u2-out.csv'), concurrency: '64' }), /--concurrency takes a whole number from 1 to 32/],
-    ['--map naming a column the input lacks', () => ({ capability: 'people.email.verify', file: people('u3.csv', 'Email Address\na@acme.com'), out: join(dir, 'u3-out.csv'), map: 'Email Addres=email' }), /--map names the column 'Email Addres', which the input does not have; its columns are 'Email Address'/],
-    ['--map naming a field the capability lacks', () => ({ capability: 'people.email.verify', file: people('u4.csv', 'Email Address\na@acme.com'), out: join(dir, 'u4-out.csv'), map: 'Email Address=emial' }), /which people.email.verify does not take/],
-    ['a ragged CSV', () => ({ capability: 'people.email.verify', file: people('u5.csv', 'email,note\na@acme.com,x\nb@acme.com,y,z'), out: join(dir, 'u5-out.csv') }), /is not a CSV file/],
+    [
+      'an unknown capability',
+      () => ({ capability: 'nope.cap', file: people('u1.csv', 'email\na@acme.com'), out: join(dir, 'u1-out.csv') }),
+      /No routed capability 'nope.cap'/,
+    ],
+    [
+      '--concurrency past 32',
+      () => ({ capability: 'people.email.verify', file: people('u2.csv', 'email\na@acme.com'), out: join(dir, 'u2-out.csv'), concurrency: '64' }),
+      /--concurrency takes a whole number from 1 to 32/,
+    ],
+    [
+      '--map naming a column the input lacks',
+      () => ({
+        capability: 'people.email.verify',
+        file: people('u3.csv', 'Email Address\na@acme.com'),
+        out: join(dir, 'u3-out.csv'),
+        map: 'Email Addres=email',
+      }),
+      /--map names the column 'Email Addres', which the input does not have; its columns are 'Email Address'/,
+    ],
+    [
+      '--map naming a field the capability lacks',
+      () => ({
+        capability: 'people.email.verify',
+        file: people('u4.csv', 'Email Address\na@acme.com'),
+        out: join(dir, 'u4-out.csv'),
+        map: 'Email Address=emial',
+      }),
+      /which people.email.verify does not take/,
+    ],
+    [
+      'a ragged CSV',
+      () => ({ capability: 'people.email.verify', file: people('u5.csv', 'email,note\na@acme.com,x\nb@acme.com,y,z'), out: join(dir, 'u5-out.csv') }),
+      /is not a CSV file/,
+    ],
     ['an input file that does not exist', () => ({ capability: 'people.email.verify', file: join(dir, 'none.csv'), out: join(dir, 'u6-out.csv') }), /No file/],
-    ['a bad --max-cost', () => ({ capability: 'people.email.verify', file: people('u7.csv', 'email\na@acme.com'), out: join(dir, 'u7-out.csv'), maxCost: 'lots' }), /--max-cost takes a USD amount/],
+    [
+      'a bad --max-cost',
+      () => ({ capability: 'people.email.verify', file: people('u7.csv', 'email\na@acme.com'), out: join(dir, 'u7-out.csv'), maxCost: 'lots' }),
+      /--max-cost takes a USD amount/,
+    ],
   ];
   it.each(cases)('%s', async (_, options, sentence) => {
     const billed = await w.billing();

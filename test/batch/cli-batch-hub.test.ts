@@ -25,7 +25,8 @@ afterAll(() => w.close());
 /** the caller's charges by call id, from its ledger */
 const chargedByCall = async () => {
   const byCall = new Map<string, number>();
-  for (const e of (await w.ctx.state.ledger(caller.teamId, null)).entries) if (e.kind === 'charge') byCall.set(e.call_id ?? '', (byCall.get(e.call_id ?? '') ?? 0) - e.amount_micro);
+  for (const e of (await w.ctx.state.ledger(caller.teamId, null)).entries)
+    if (e.kind === 'charge') byCall.set(e.call_id ?? '', (byCall.get(e.call_id ?? '') ?? 0) - e.amount_micro);
   return byCall;
 };
 const earnings = async () => (await w.ctx.state.account(w.teamId)).earnings_micro;
@@ -76,7 +77,11 @@ describe('svc batch hub:<tool_id>', () => {
     const out = join(dir, 'some-bad-out.csv');
     const r = await batchCli(w, { capability: 'hub:cli-email', file, out }, caller.token);
     expect(r.code).toBe(4);
-    expect(readCsv(out).map((l) => l.row).sort()).toEqual(['1', '3']);
+    expect(
+      readCsv(out)
+        .map((l) => l.row)
+        .sort(),
+    ).toEqual(['1', '3']);
     const rejects = readCsv(join(dir, 'some-bad-out.rejects.csv'));
     expect(rejects).toEqual([expect.objectContaining({ row: '2', status: '422', full_name: 'Bo Chan', domain: 'ab' })]);
     expect(rejects[0].reason).toMatch(/domain/);

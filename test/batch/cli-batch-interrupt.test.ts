@@ -20,7 +20,9 @@ let first: string;
 beforeAll(async () => {
   w = await routedWorld(FIXTURE_DIST, { creditMicro: 10_000_000 });
   dir = mkdtempSync(join(tmpdir(), 'svc-batch-sigint-'));
-  const plan = (await w.call('/proxy/people.email.verify', { email: 'plan@acme.com' }, { 'x-svc-route-dry-run': '1' })).body.plan as Array<{ endpoint_id: string }>;
+  const plan = (await w.call('/proxy/people.email.verify', { email: 'plan@acme.com' }, { 'x-svc-route-dry-run': '1' })).body.plan as Array<{
+    endpoint_id: string;
+  }>;
   first = plan[0].endpoint_id.split('.')[0];
 });
 afterAll(() => w.close());
@@ -45,10 +47,11 @@ async function settled(quietMs: number): Promise<void> {
   }, 'the sandbox to settle');
 }
 
-const rowNumbers = (list: string) => list.split(', ').flatMap((part) => {
-  const [a, b] = part.split('-').map(Number);
-  return Array.from({ length: (b ?? a) - a + 1 }, (_, i) => a + i);
-});
+const rowNumbers = (list: string) =>
+  list.split(', ').flatMap((part) => {
+    const [a, b] = part.split('-').map(Number);
+    return Array.from({ length: (b ?? a) - a + 1 }, (_, i) => a + i);
+  });
 
 describe('Ctrl-C on svc batch', () => {
   it('once: the rows in flight finish and are written, the final line is printed, exit 130; the resume pays only for the rest', async () => {

@@ -44,7 +44,7 @@ describe('svc batch resume', () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ rows: 10, answered_before: 10, answered: 0, cost_micro: 0, exit_code: 0 });
   }, 60_000);
 
-  it('output columns never take an input column\'s name, and the resume still finds every row', async () => {
+  it("output columns never take an input column's name, and the resume still finds every row", async () => {
     const rows = [1, 2, 3].map((i) => ({ email: `clash${i}@acme.com`, status: `mine ${i}`, row: `r${i}`, served_by: 'me', 'output.email': 'kept' }));
     writeFileSync(join(dir, 'clash.csv'), ['email,status,row,served_by,output.email', ...rows.map((r) => Object.values(r).join(','))].join('\n'));
     const out = join(dir, 'clash-out.csv');
@@ -72,8 +72,15 @@ describe('svc batch resume', () => {
     const out = join(dir, 'old-out.csv');
     // as the last release wrote it: input columns, the output fields, served_by, cost_usd; rows 1-6
     // answered, and row 2 twice (that release paid a resumed row again and appended it)
-    const legacy = (i: number) => `${i + 1},Jane Doe${i},old${i}.com,lead ${i},jane.doe${i}@old${i}.com,,92,,Jane,Doe${i},,old${i}.com,,findco.people.email.find,0.020000`;
-    writeFileSync(out, ['id,full_name,domain,note,email,status,confidence,output.full_name,first_name,last_name,title,output.domain,linkedin_url,served_by,cost_usd', ...[0, 1, 2, 3, 4, 5, 1].map(legacy)].join('\n'));
+    const legacy = (i: number) =>
+      `${i + 1},Jane Doe${i},old${i}.com,lead ${i},jane.doe${i}@old${i}.com,,92,,Jane,Doe${i},,old${i}.com,,findco.people.email.find,0.020000`;
+    writeFileSync(
+      out,
+      [
+        'id,full_name,domain,note,email,status,confidence,output.full_name,first_name,last_name,title,output.domain,linkedin_url,served_by,cost_usd',
+        ...[0, 1, 2, 3, 4, 5, 1].map(legacy),
+      ].join('\n'),
+    );
     const before = await chargesByCall(w);
 
     const r = await batchCli(w, { capability: 'people.email.find', file: join(dir, 'old-in.csv'), out, json: true });
@@ -86,7 +93,12 @@ describe('svc batch resume', () => {
     expect(lines.slice(0, 7).map((l) => l.row)).toEqual(['1', '2', '3', '4', '5', '6', '2']);
     expect(lines.slice(0, 7).every((l) => l.call_id === '' && l.first_name === 'Jane')).toBe(true);
     expect(new Set(lines.slice(7).map((l) => l.call_id))).toEqual(new Set(charged));
-    expect(lines.slice(7).map((l) => l.row).sort()).toEqual(['10', '7', '8', '9']);
+    expect(
+      lines
+        .slice(7)
+        .map((l) => l.row)
+        .sort(),
+    ).toEqual(['10', '7', '8', '9']);
     expect(JSON.parse(r.stdout)).toMatchObject({ answered_before: 6, answered: 4 });
     // and from now on it resumes as any other output
     const balance = await w.ctx.state.balance(w.teamId);

@@ -51,11 +51,26 @@ describe('svc batch', () => {
   }, 60_000);
 
   it('reads NDJSON and writes NDJSON', async () => {
-    writeFileSync(join(dir, 'in.ndjson'), people.slice(0, 3).map((p) => JSON.stringify({ email: `nd-${p.mail}`, note: p.name })).join('\n'));
+    writeFileSync(
+      join(dir, 'in.ndjson'),
+      people
+        .slice(0, 3)
+        .map((p) => JSON.stringify({ email: `nd-${p.mail}`, note: p.name }))
+        .join('\n'),
+    );
     const out = join(dir, 'out.ndjson');
     expect((await batchCli(w, { capability: 'people.email.verify', file: join(dir, 'in.ndjson'), out })).code).toBe(0);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatchObject({ note: expect.any(String), email: expect.stringMatching(/^nd-/), 'output.email': expect.any(String), served_by: expect.any(String), cost_usd: expect.any(String) });
+    expect(rows[0]).toMatchObject({
+      note: expect.any(String),
+      email: expect.stringMatching(/^nd-/),
+      'output.email': expect.any(String),
+      served_by: expect.any(String),
+      cost_usd: expect.any(String),
+    });
   }, 30_000);
 });

@@ -8,7 +8,9 @@ import { ndjson } from '../helpers/ndjson.ts';
 const CREDIT = 10_000_000;
 let w: RoutedWorld;
 
-beforeAll(async () => { w = await routedWorld(FIXTURE_DIST, { creditMicro: CREDIT, env: { SVC_ATTEMPT_TIMEOUT_MS: '300' } }); });
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST, { creditMicro: CREDIT, env: { SVC_ATTEMPT_TIMEOUT_MS: '300' } });
+});
 afterAll(() => w.close());
 
 const settle = () => new Promise((r) => setTimeout(r, 800)); // longer than one row (one stalled attempt, then a hit)
@@ -18,7 +20,9 @@ it('stops starting rows when the client disconnects; what ran is charged exactly
   const rows = Array.from({ length: 40 }, (_, i) => ({ email: `slow-zerobounce-${i}@acme.com` }));
   const abort = new AbortController();
   const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, {
-    method: 'POST', signal: abort.signal, body: ndjson(rows),
+    method: 'POST',
+    signal: abort.signal,
+    body: ndjson(rows),
     headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson', 'x-svc-batch-concurrency': '1' },
   });
   const reader = r.body!.getReader();

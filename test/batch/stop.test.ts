@@ -21,7 +21,9 @@ beforeAll(async () => {
   w = await routedWorld(FIXTURE_DIST, { creditMicro: 10_000_000, env: { SVC_STORAGE: redis.url(0) } });
   const b = await testRuntime(FIXTURE_DIST, { SVC_STORAGE: redis.url(0) });
   other = await b.listen(0);
-  const plan = (await w.call('/proxy/people.email.verify', { email: 'plan@acme.com' }, { 'x-svc-route-dry-run': '1' })).body.plan as Array<{ endpoint_id: string }>;
+  const plan = (await w.call('/proxy/people.email.verify', { email: 'plan@acme.com' }, { 'x-svc-route-dry-run': '1' })).body.plan as Array<{
+    endpoint_id: string;
+  }>;
   slow = `latency500ms-${plan[0].endpoint_id.split('.')[0]}`;
 });
 afterAll(async () => {
@@ -30,13 +32,18 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const stop = (base: string, batchId: string, token = w.token) => fetch(`${base}/proxy/people.email.verify/batch/${batchId}/stop`, { method: 'POST', headers: { 'x-svc-token': token } });
+const stop = (base: string, batchId: string, token = w.token) =>
+  fetch(`${base}/proxy/people.email.verify/batch/${batchId}/stop`, { method: 'POST', headers: { 'x-svc-token': token } });
 
 describe('asking a batch to stop', () => {
   it('through another instance: the rows in flight are answered, no other row starts, and what ran is what was charged', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ email: `${slow}.stop${i}@acme.com` }));
     const before = await chargesByCall(w);
-    const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, { method: 'POST', body: ndjson(rows), headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson', 'x-svc-batch-concurrency': '3' } });
+    const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, {
+      method: 'POST',
+      body: ndjson(rows),
+      headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson', 'x-svc-batch-concurrency': '3' },
+    });
     const batchId = r.headers.get('x-svc-call-id')!;
     const seen: Array<Record<string, any>> = [];
     for await (const line of lines(r.body!)) {
@@ -53,7 +60,10 @@ describe('asking a batch to stop', () => {
     expect(summary).toMatchObject({ event: 'summary', stopped: 'asked' });
     const answered = seen.filter((l) => l.status === 200);
     // the rows in flight at the stop were answered after it, and no row started after it
-    const after = seen.slice(seen.indexOf(stopping) + 1).filter((l) => l.status === 200).map((l) => l.id);
+    const after = seen
+      .slice(seen.indexOf(stopping) + 1)
+      .filter((l) => l.status === 200)
+      .map((l) => l.id);
     expect(after.sort()).toEqual([...stopping.in_flight].sort());
     expect(answered.length).toBeLessThan(rows.length);
     expect(summary.hits).toBe(answered.length);
@@ -65,10 +75,14 @@ describe('asking a batch to stop', () => {
     expect([...(await chargesByCall(w)).keys()].filter((id) => !before.has(id))).toHaveLength(charged.length);
   }, 60_000);
 
-  it('another team\'s ask does not stop it, and an id that is no batch id is a 422', async () => {
+  it("another team's ask does not stop it, and an id that is no batch id is a 422", async () => {
     const { token } = (await w.ctx.state.createTeam('someone else', 1_000_000))!;
     const rows = Array.from({ length: 4 }, (_, i) => ({ email: `${slow}.theirs${i}@acme.com` }));
-    const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, { method: 'POST', body: ndjson(rows), headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson', 'x-svc-batch-concurrency': '1' } });
+    const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, {
+      method: 'POST',
+      body: ndjson(rows),
+      headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson', 'x-svc-batch-concurrency': '1' },
+    });
     expect((await stop(w.url, r.headers.get('x-svc-call-id')!, token)).status).toBe(202);
     const seen: Array<Record<string, any>> = [];
     for await (const line of lines(r.body!)) seen.push(line);

@@ -33,7 +33,10 @@ it('prints the usage with the exit codes, and refuses a bad flag value before se
   expect(help.code).toBe(0);
   expect(help.stdout).toMatch(/^\s+search\s+Search the catalog/m);
   expect(help.stdout).toMatch(/^Exit codes:$/m);
-  expect(await svc(['search', 'email', '--limit', 'abc'])).toMatchObject({ code: 2, stderr: "svc: --limit takes a whole number from 1 to 100; 'abc' is not one.\n" });
+  expect(await svc(['search', 'email', '--limit', 'abc'])).toMatchObject({
+    code: 2,
+    stderr: "svc: --limit takes a whole number from 1 to 100; 'abc' is not one.\n",
+  });
 });
 
 it('loads no command module until a command runs: the entry imports none statically', () => {

@@ -34,7 +34,15 @@ afterAll(() => {
 it('starts with plain node, answers /meta and /healthz, and loads search, ajv and MCP on first use', async () => {
   child = spawn(process.execPath, [join(out, 'start.js')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: join(tmp, 'dist'), SVC_SECRET: 'compiled-secret', SVC_ADMIN_TOKEN: ADMIN },
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      PORT: '0',
+      SVC_STORAGE: 'memory:',
+      SVC_DIST_DIR: join(tmp, 'dist'),
+      SVC_SECRET: 'compiled-secret',
+      SVC_ADMIN_TOKEN: ADMIN,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
@@ -49,7 +57,7 @@ it('starts with plain node, answers /meta and /healthz, and loads search, ajv an
   const base = `http://127.0.0.1:${port}`;
   // sent the moment the server listens, while its search index loads: the search waits for it
   const early = fetch(`${base}/catalog/search?q=verify%20email`);
-  const meta = await (await fetch(`${base}/meta`)).json() as { svc_version: string; catalog: { operations: number } };
+  const meta = (await (await fetch(`${base}/meta`)).json()) as { svc_version: string; catalog: { operations: number } };
   const pkg = await import('../../package.json', { with: { type: 'json' } });
   expect(meta.svc_version).toBe(pkg.default.version); // the JSON import made it into the bundle
   expect(meta.catalog.operations).toBeGreaterThan(400);
@@ -61,7 +69,12 @@ it('starts with plain node, answers /meta and /healthz, and loads search, ajv an
   expect(((await search.json()) as { results: Array<{ capability: string }> }).results[0].capability).toBe('people.email.verify');
   expect((await fetch(`${base}/catalog/search?limit=0`)).status).toBe(422); // ajv, loaded from the compiled code's place
 
-  const post = (path: string, body: unknown, headers: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown, headers: Record<string, string>) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
   const team = (await (await post('/admin/teams', { name: 'Compiled' }, { 'x-svc-admin': ADMIN })).json()) as { token: string };
   const listed = await post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${team.token}` });
   expect(listed.status).toBe(200);
@@ -69,7 +82,7 @@ it('starts with plain node, answers /meta and /healthz, and loads search, ajv an
   expect(result.tools.map((t) => t.name)).toContain('search_catalog'); // the MCP SDK's chunk, loaded on this first call
 });
 
-it('writes its JavaScript in ASCII, so V8 holds each module\'s source at one byte a character', () => {
+it("writes its JavaScript in ASCII, so V8 holds each module's source at one byte a character", () => {
   const js = readdirSync(out).filter((f) => f.endsWith('.js'));
   expect(js).toContain('start.js');
   expect(js.filter((f) => /[\u0080-\uffff]/.test(readFileSync(join(out, f), 'utf8')))).toEqual([]);

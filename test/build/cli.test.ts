@@ -30,10 +30,12 @@ async function build(...args: string[]): Promise<{ status: number; stderr: strin
 /** every file under `dir` with its size and modification time ([] when it does not exist) */
 function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((f) => {
-    const st = statSync(join(dir, f));
-    return `${f} ${st.size} ${st.mtimeMs}`;
-  });
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .sort()
+    .map((f) => {
+      const st = statSync(join(dir, f));
+      return `${f} ${st.size} ${st.mtimeMs}`;
+    });
 }
 
 describe('npm run build', () => {

@@ -12,7 +12,10 @@ import { readJob, vocabularies } from '../../runtime/find/read-job.ts';
 import { FIXTURE_SRC } from '../helpers/paths.ts';
 
 let dirs: string[] = [];
-afterEach(() => { dirs.forEach((d) => rmSync(d, { recursive: true, force: true })); dirs = []; });
+afterEach(() => {
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  dirs = [];
+});
 
 /** the fixture's zerobounce.people.email.activity, an operation of no routed capability, in words nobody else uses */
 const ACTIVITY = [
@@ -51,16 +54,36 @@ describe('vocabulary files for unrouted capabilities', () => {
   });
 
   it('the capability matches the file name', () =>
-    errorAt('people.email.activity.yaml', ACTIVITY.replace('capability: people.email.activity', 'capability: people.email.activeness'), 2, /capability 'people.email.activeness' must match its file name/));
+    errorAt(
+      'people.email.activity.yaml',
+      ACTIVITY.replace('capability: people.email.activity', 'capability: people.email.activeness'),
+      2,
+      /capability 'people.email.activeness' must match its file name/,
+    ));
 
   it('an operation has the capability', () =>
-    errorAt('people.email.telepathy.yaml', ACTIVITY.replace('capability: people.email.activity', 'capability: people.email.telepathy'), 2, /no operation has it/));
+    errorAt(
+      'people.email.telepathy.yaml',
+      ACTIVITY.replace('capability: people.email.activity', 'capability: people.email.telepathy'),
+      2,
+      /no operation has it/,
+    ));
 
   it('a routed capability keeps its words in capabilities/', () =>
-    errorAt('people.email.verify.yaml', ACTIVITY.replace('capability: people.email.activity', 'capability: people.email.verify'), 2, /is routed: its vocabulary belongs in capabilities\/people.email.verify.yaml/));
+    errorAt(
+      'people.email.verify.yaml',
+      ACTIVITY.replace('capability: people.email.activity', 'capability: people.email.verify'),
+      2,
+      /is routed: its vocabulary belongs in capabilities\/people.email.verify.yaml/,
+    ));
 
   it('words are lower case', () =>
-    errorAt('people.email.activity.yaml', ACTIVITY.replace('terms: [dormant mailbox,', 'terms: [Dormant Mailbox!,'), 5, /vocabulary.terms.0: must match pattern/));
+    errorAt(
+      'people.email.activity.yaml',
+      ACTIVITY.replace('terms: [dormant mailbox,', 'terms: [Dormant Mailbox!,'),
+      5,
+      /vocabulary.terms.0: must match pattern/,
+    ));
 
   it('has and gets name fields', () =>
     errorAt('people.email.activity.yaml', ACTIVITY.replace('  has: {email:', '  has: {E-mail:'), 7, /vocabulary.has: property name must be valid/));
@@ -68,7 +91,7 @@ describe('vocabulary files for unrouted capabilities', () => {
   it('nothing but capability, description and vocabulary', () =>
     errorAt('people.email.activity.yaml', `${ACTIVITY}platform: people\n`, 2, /must NOT have additional properties 'platform'/));
 
-  it('search finds the operation by the file\'s words, and the finder reads what it takes and gives', async () => {
+  it("search finds the operation by the file's words, and the finder reads what it takes and gives", async () => {
     const src = withVocabulary({ 'people.email.activity.yaml': ACTIVITY });
     const out = join(src, 'dist');
     expect((await buildCatalog({ src, out })).errors).toEqual([]);

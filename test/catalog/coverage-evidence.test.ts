@@ -10,15 +10,23 @@ const dist = join(REAL_DIST, 'catalog');
 const coverage = readFileSync(join(dist, 'COVERAGE.md'), 'utf8');
 const runtime = JSON.parse(readFileSync(join(dist, 'runtime.json'), 'utf8')) as RuntimeCatalog;
 const children = [...new Set(Object.values(runtime.capabilities).flatMap((c) => c.children))];
-const row = (provider: string) => coverage.split('\n').find((l) => l.startsWith(`| ${provider} |`))!.split('|').slice(1, -1).map((c) => c.trim());
+const row = (provider: string) =>
+  coverage
+    .split('\n')
+    .find((l) => l.startsWith(`| ${provider} |`))!
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 
-describe('COVERAGE.md: who states each routed child\'s price', () => {
+describe("COVERAGE.md: who states each routed child's price", () => {
   it('totals the routed children by source as the catalog has them', () => {
     const count = (source: string) => children.filter((id) => runtime.operations[id].cost?.source === source).length;
-    expect(coverage).toContain(`Routed children: ${children.length}; documented ${count('documented')}, third-party ${count('third_party')}, estimated ${count('estimated')}.`);
+    expect(coverage).toContain(
+      `Routed children: ${children.length}; documented ${count('documented')}, third-party ${count('third_party')}, estimated ${count('estimated')}.`,
+    );
   });
 
-  it('a row per provider: its counts, whether a credit\'s dollar rate is stated, its facts, and what is still estimated', () => {
+  it("a row per provider: its counts, whether a credit's dollar rate is stated, its facts, and what is still estimated", () => {
     const lusha = row('lusha');
     const ids = children.filter((id) => id.startsWith('lusha.'));
     expect(lusha.slice(0, 5)).toEqual(['lusha', String(ids.length), String(ids.length - 1), '0', '1']);

@@ -12,8 +12,12 @@ import { svcCli } from '../helpers/cli.ts';
 const svcShow = async (id: string) => (await svcCli(['show', id], { SVC_URL: w.url })).stdout;
 
 let w: RoutedWorld;
-beforeAll(async () => { w = await routedWorld(FIXTURE_DIST); }, 60_000);
-afterAll(async () => { await w.close(); });
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST);
+}, 60_000);
+afterAll(async () => {
+  await w.close();
+});
 
 const FIND_SETS = [['domain', 'full_name'], ['domain', 'first_name', 'last_name'], ['linkedin_url'], ['linkedin_handle']];
 
@@ -30,10 +34,15 @@ describe('identity sets are required wherever the contract is shown', () => {
   it('/openapi.json requires the sole set, and says anyOf of required for several', async () => {
     const doc = (await w.call('/openapi.json')).body;
     type Post = { operationId?: string; requestBody: { content: Record<string, { schema: unknown }> } };
-    const schemaOf = (cap: string) => (Object.values(doc.paths as Record<string, { post?: Post }>)
-      .find((p) => p.post?.operationId === `svc.${cap}`)!.post!.requestBody.content['application/json'].schema);
+    const schemaOf = (cap: string) =>
+      Object.values(doc.paths as Record<string, { post?: Post }>).find((p) => p.post?.operationId === `svc.${cap}`)!.post!.requestBody.content[
+        'application/json'
+      ].schema;
     expect(schemaOf('people.email.verify')).toMatchObject({ required: ['email'] });
-    expect(schemaOf('people.email.find')).toMatchObject({ anyOf: FIND_SETS.map((required) => ({ required })), description: expect.stringMatching(/^One of these identity sets is required: /) });
+    expect(schemaOf('people.email.find')).toMatchObject({
+      anyOf: FIND_SETS.map((required) => ({ required })),
+      description: expect.stringMatching(/^One of these identity sets is required: /),
+    });
   });
 
   it('MCP routed tools carry the same requirement in their input schemas', async () => {

@@ -12,15 +12,19 @@ const dist = join(REAL_DIST, 'catalog');
 const runtime = JSON.parse(readFileSync(join(dist, 'runtime.json'), 'utf8')) as RuntimeCatalog;
 const op = (id: string): OperationRuntime => runtime.operations[id];
 
-describe('prices from the providers\' own pages', () => {
+describe("prices from the providers' own pages", () => {
   it('Lusha searches bill 1 credit per started block of 25 results and 1 credit for an empty answer; its lookups bill no miss', () => {
     for (const id of ['lusha.people.search', 'lusha.companies.search']) {
       expect(op(id).price_micro, id).toBe(90_000);
-      expect([1, 3, 25, 26, 50].map((rows) => chargeMicro(op(id), 'hit', rows)), id).toEqual([90_000, 90_000, 90_000, 180_000, 180_000]);
+      expect(
+        [1, 3, 25, 26, 50].map((rows) => chargeMicro(op(id), 'hit', rows)),
+        id,
+      ).toEqual([90_000, 90_000, 90_000, 180_000, 180_000]);
       expect(chargeMicro(op(id), 'miss', 0), id).toBe(90_000);
       expect(op(id).cost?.evidence?.quote, id).toMatch(/1 credit per 1–25 results/);
     }
-    for (const id of ['lusha.people.enrich', 'lusha.people.email.find', 'lusha.people.phone.find', 'lusha.companies.enrich']) expect(chargeMicro(op(id), 'miss', 0), id).toBe(0);
+    for (const id of ['lusha.people.enrich', 'lusha.people.email.find', 'lusha.people.phone.find', 'lusha.companies.enrich'])
+      expect(chargeMicro(op(id), 'miss', 0), id).toBe(0);
   });
 
   it('LeadMagic email validation is 0.25 credit, quoted from its own repository', () => {
@@ -29,7 +33,7 @@ describe('prices from the providers\' own pages', () => {
     expect(verify.cost?.evidence?.url).toMatch(/github\.com\/LeadMagic\/leadmagic-openapi/);
   });
 
-  it('Ocean\'s person enrichment names both of Ocean\'s readings and bills the dearer', () => {
+  it("Ocean's person enrichment names both of Ocean's readings and bills the dearer", () => {
     const enrich = op('ocean.people.enrich').cost!;
     expect(enrich).toMatchObject({ value: 3, usd: 0.06, source: 'documented' });
     expect(enrich.evidence?.quote).toMatch(/Cost: 3 credits/);
@@ -51,7 +55,11 @@ describe('prices from the providers\' own pages', () => {
   it('other prices the pages settle', () => {
     expect(op('thecompaniesapi.companies.enrich').cost?.usd).toBe(0.0019);
     // Fresh's two copies of its credit page disagree (2 credits against 1): the dearer is billed, the other named
-    expect(op('freshli.people.enrich').cost).toMatchObject({ value: 2, usd: 0.02, conflict: [expect.objectContaining({ quote: expect.stringMatching(/1 credit/) })] });
+    expect(op('freshli.people.enrich').cost).toMatchObject({
+      value: 2,
+      usd: 0.02,
+      conflict: [expect.objectContaining({ quote: expect.stringMatching(/1 credit/) })],
+    });
     for (const id of ['rocketreach.people.search', 'rocketreach.companies.search']) expect(op(id).cost?.type, id).toBe('free');
     // Snov bills an unknown email but not an invalid one
     expect(op('snov.people.email.find').miss?.when).toEqual([{ path: 'result[0].smtp_status', in: ['not_valid'] }]);
@@ -63,7 +71,7 @@ describe('prices from the providers\' own pages', () => {
     expect([chargeMicro(tomba, 'miss', 0), chargeMicro(tomba, 'contract_miss', 0), chargeMicro(tomba, 'hit', 1)]).toEqual([0, 39_000, 39_000]);
   });
 
-  it('Serper\'s routed child asks for one page of 10 results, the page the 1 credit it holds buys', () => {
+  it("Serper's routed child asks for one page of 10 results, the page the 1 credit it holds buys", () => {
     const serper = op('serper.google.serp.organic');
     const sent = (limit: number) => JSON.parse(buildChildRequest(serper, runtime.providers.serper, serper.request!, { q: 'coffee', limit }, 'k', {}).body!).num;
     expect([sent(5), sent(10), sent(11), sent(100)]).toEqual([5, 10, 10, 10]);
@@ -77,23 +85,35 @@ describe('prices from the providers\' own pages', () => {
     expect(serper.cost?.reported_charge).toEqual({ path: 'credits', unit: 'credits' });
   });
 
-  it('RocketReach\'s person lookups bill the dearer reading (universal credits), naming RocketReach\'s own 1-credit reading', () => {
-    for (const [id, value] of [['rocketreach.people.email.find', 2], ['rocketreach.people.phone.find', 6]] as const) {
+  it("RocketReach's person lookups bill the dearer reading (universal credits), naming RocketReach's own 1-credit reading", () => {
+    for (const [id, value] of [
+      ['rocketreach.people.email.find', 2],
+      ['rocketreach.people.phone.find', 6],
+    ] as const) {
       const cost = op(id).cost!;
       expect(cost, id).toMatchObject({ value, usd: value / 10, source: 'third_party' });
       expect(cost.evidence?.quote, id).toMatch(new RegExp(`${value} credits`));
-      expect(cost.conflict.map((c) => c.url), id).toEqual([expect.stringMatching(/github\.com\/rocketreach\/rocketreach-mcp-plugin/), 'https://docs.rocketreach.co/reference/faq.md']);
+      expect(
+        cost.conflict.map((c) => c.url),
+        id,
+      ).toEqual([expect.stringMatching(/github\.com\/rocketreach\/rocketreach-mcp-plugin/), 'https://docs.rocketreach.co/reference/faq.md']);
       expect(cost.conflict[0].quote, id).toMatch(/1 lookup credit/);
     }
   });
 
   it('children that send one request share its billing rule', () => {
-    const rule = (id: string) => ({ price: op(id).price_micro, type: op(id).cost?.type, bills_miss: op(id).bills_miss, bills_contract_miss: op(id).bills_contract_miss, when: op(id).miss?.when });
+    const rule = (id: string) => ({
+      price: op(id).price_micro,
+      type: op(id).cost?.type,
+      bills_miss: op(id).bills_miss,
+      bills_contract_miss: op(id).bills_contract_miss,
+      when: op(id).miss?.when,
+    });
     expect(rule('dropcontact.people.enrich')).toEqual(rule('dropcontact.people.email.find'));
     expect(rule('tomba.companies.enrich')).toEqual(rule('tomba.people.search'));
   });
 
-  it('more routed children than before are priced from the provider\'s own page', () => {
+  it("more routed children than before are priced from the provider's own page", () => {
     const children = Object.values(runtime.capabilities).flatMap((c) => c.children);
     const documented = children.filter((id) => op(id).cost?.source === 'documented');
     expect(documented.length).toBeGreaterThan(22);
@@ -103,7 +123,8 @@ describe('prices from the providers\' own pages', () => {
     const noisy: string[] = [];
     for (const cap of Object.keys(runtime.capabilities)) {
       const entry = JSON.parse(readFileSync(join(dist, 'endpoints', `svc.${cap}.json`), 'utf8')) as CatalogEntry;
-      for (const p of entry.routing!.plan) if (p.usd_per_hit !== null && !/^\d+(\.\d{1,6})?$/.test(String(p.usd_per_hit))) noisy.push(`${p.endpoint_id}: ${p.usd_per_hit}`);
+      for (const p of entry.routing!.plan)
+        if (p.usd_per_hit !== null && !/^\d+(\.\d{1,6})?$/.test(String(p.usd_per_hit))) noisy.push(`${p.endpoint_id}: ${p.usd_per_hit}`);
     }
     expect(noisy).toEqual([]);
   });

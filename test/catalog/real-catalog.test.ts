@@ -10,19 +10,40 @@ import { getPath } from '../../language/json-path.ts';
 
 /** children at least, per the seed's capability table */
 const MIN_CHILDREN: Record<string, number> = {
-  'companies.similar': 3, 'google.serp.organic': 5, 'linkedin.company.profile': 5, 'linkedin.user.posts': 2,
-  'linkedin.post.comments': 2, 'linkedin.post.reactions': 2, 'linkedin.post.detail': 3, 'youtube.video.comments': 2,
-  'people.email.verify': 12, 'people.phone.find': 15, 'companies.enrich': 20, 'people.email.find': 25,
-  'companies.search': 23, 'people.search': 26, 'people.enrich': 27,
+  'companies.similar': 3,
+  'google.serp.organic': 5,
+  'linkedin.company.profile': 5,
+  'linkedin.user.posts': 2,
+  'linkedin.post.comments': 2,
+  'linkedin.post.reactions': 2,
+  'linkedin.post.detail': 3,
+  'youtube.video.comments': 2,
+  'people.email.verify': 12,
+  'people.phone.find': 15,
+  'companies.enrich': 20,
+  'people.email.find': 25,
+  'companies.search': 23,
+  'people.search': 26,
+  'people.enrich': 27,
 };
 
 /** the seed's last column, "children that bill a miss" */
 const SEED_BILLS_MISS: Record<string, string> = {
-  'companies.similar': '3 of 3', 'google.serp.organic': 'only the serving child is paid', 'linkedin.company.profile': '4 of 5',
-  'linkedin.user.posts': '2 of 2', 'linkedin.post.comments': '1 of 2', 'linkedin.post.reactions': '1 of 2', 'linkedin.post.detail': '2 of 3',
-  'youtube.video.comments': 'only the serving child is paid', 'people.email.verify': '4 of 12', 'people.phone.find': '0 of 15',
-  'companies.enrich': 'only the serving child is paid', 'people.email.find': '1 of 25', 'companies.search': '17 of 23',
-  'people.search': '17 of 26', 'people.enrich': '2 of 27',
+  'companies.similar': '3 of 3',
+  'google.serp.organic': 'only the serving child is paid',
+  'linkedin.company.profile': '4 of 5',
+  'linkedin.user.posts': '2 of 2',
+  'linkedin.post.comments': '1 of 2',
+  'linkedin.post.reactions': '1 of 2',
+  'linkedin.post.detail': '2 of 3',
+  'youtube.video.comments': 'only the serving child is paid',
+  'people.email.verify': '4 of 12',
+  'people.phone.find': '0 of 15',
+  'companies.enrich': 'only the serving child is paid',
+  'people.email.find': '1 of 25',
+  'companies.search': '17 of 23',
+  'people.search': '17 of 26',
+  'people.enrich': '2 of 27',
 };
 
 const dist = join(REAL_DIST, 'catalog');
@@ -34,7 +55,7 @@ describe('the real catalog', () => {
     expect(errors.slice(0, 40)).toEqual([]);
   });
 
-  it('has at least the seed\'s number of children for each of the 15 routed capabilities', () => {
+  it("has at least the seed's number of children for each of the 15 routed capabilities", () => {
     const runtime = read<RuntimeCatalog>('runtime.json');
     const short = Object.entries(MIN_CHILDREN)
       .map(([cap, min]) => [cap, runtime.capabilities[cap]?.children.length ?? 0, min] as const)
@@ -62,10 +83,14 @@ describe('the real catalog', () => {
     const runtime = read<RuntimeCatalog>('runtime.json');
     const problems: string[] = [];
     for (const [name, cap] of Object.entries(runtime.capabilities)) {
-      const ex = read<CatalogEntry>(`endpoints/svc.${name}.json`).example_response as { output: Record<string, unknown>; raw: unknown; _svc: { served_by: string; cost_micro: number } } | null;
+      const ex = read<CatalogEntry>(`endpoints/svc.${name}.json`).example_response as {
+        output: Record<string, unknown>;
+        raw: unknown;
+        _svc: { served_by: string; cost_micro: number };
+      } | null;
       if (!ex) continue;
       const op = runtime.operations[ex._svc.served_by];
-      const record = op.async ? getPath(ex.raw, op.async.result.path) ?? ex.raw : ex.raw;
+      const record = op.async ? (getPath(ex.raw, op.async.result.path) ?? ex.raw) : ex.raw;
       const want = chargeMicro(op, 'hit', countRows(cap, op.response!, record, ex.output));
       if (ex._svc.cost_micro !== want) problems.push(`${name}: example says ${ex._svc.cost_micro}, the router charges ${want}`);
     }
@@ -84,12 +109,16 @@ describe('the real catalog', () => {
     const manifest = read<Manifest>('manifest.json');
     expect(manifest.providers).toBeGreaterThanOrEqual(80);
     expect(manifest.operations).toBeGreaterThanOrEqual(400);
-    const slugs = read<{ platforms: Array<{ slug: string; operations: number }> }>('platforms.json').platforms.filter((p) => p.operations > 0).map((p) => p.slug);
+    const slugs = read<{ platforms: Array<{ slug: string; operations: number }> }>('platforms.json')
+      .platforms.filter((p) => p.operations > 0)
+      .map((p) => p.slug);
     for (const s of ['companies', 'people', 'search', 'linkedin', 'youtube']) expect(slugs).toContain(s);
   });
 
   it("never serves an account operation on svc's platform key, where a team would read svc's own provider account", () => {
-    const accountOps = readdirSync(join(dist, 'endpoints')).map((f) => read<CatalogEntry>(`endpoints/${f}`).endpoint).filter((e) => e.capability?.startsWith('account.'));
+    const accountOps = readdirSync(join(dist, 'endpoints'))
+      .map((f) => read<CatalogEntry>(`endpoints/${f}`).endpoint)
+      .filter((e) => e.capability?.startsWith('account.'));
     expect(accountOps.length).toBeGreaterThan(50);
     expect(accountOps.filter((e) => e.platform_eligible).map((e) => e.id)).toEqual([]);
     expect(accountOps.filter((e) => !e.platform_blocked).map((e) => e.id)).toEqual([]);
@@ -119,10 +148,10 @@ describe('the real catalog', () => {
     for (const cap of Object.keys(MIN_CHILDREN)) expect(md).toContain(`## ${cap}`);
   });
 
-  it('COVERAGE.md puts the seed\'s children that bill a miss beside ours, with the reason where they differ', () => {
+  it("COVERAGE.md puts the seed's children that bill a miss beside ours, with the reason where they differ", () => {
     const runtime = read<RuntimeCatalog>('runtime.json');
     const md = readFileSync(join(dist, 'COVERAGE.md'), 'utf8');
-    expect(md).toContain('| children that bill a miss | the seed\'s figure | a call no child serves pays | why ours differs from the seed |');
+    expect(md).toContain("| children that bill a miss | the seed's figure | a call no child serves pays | why ours differs from the seed |");
     for (const [cap, seed] of Object.entries(SEED_BILLS_MISS)) {
       expect(runtime.capabilities[cap].misses?.seed, cap).toBe(seed);
       const row = md.split('\n').find((l) => l.startsWith(`| ${cap} |`))!;

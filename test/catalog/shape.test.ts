@@ -9,28 +9,76 @@ import { buildCatalog } from '../../build/pipeline.ts';
 import { FIXTURE_DIST, FIXTURE_SRC, REAL_DIST } from '../helpers/paths.ts';
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
-const is = (v: unknown, kinds: Kind[]) => kinds.some((k) =>
-  k === 'null' ? v === null : k === 'array' ? Array.isArray(v) : k === 'integer' ? Number.isInteger(v)
-  : k === 'object' ? typeof v === 'object' && v !== null && !Array.isArray(v) : typeof v === k);
+const is = (v: unknown, kinds: Kind[]) =>
+  kinds.some((k) =>
+    k === 'null'
+      ? v === null
+      : k === 'array'
+        ? Array.isArray(v)
+        : k === 'integer'
+          ? Number.isInteger(v)
+          : k === 'object'
+            ? typeof v === 'object' && v !== null && !Array.isArray(v)
+            : typeof v === k,
+  );
 
 const ENDPOINT: Record<string, Kind[]> = {
-  id: ['string'], provider: ['string'], provider_display: ['string'], name: ['string'], summary: ['string'],
-  method: ['string'], path: ['string'], scope: ['string'], tier: ['string'], kind: ['string'], domain: ['string'],
-  call_template: ['string'], cost: ['object', 'null'], async: ['object', 'null'], platform_eligible: ['boolean'],
-  platform_blocked: ['string', 'null'], miss: ['object', 'null'], status: ['string', 'null'], status_note: ['string', 'null'],
-  superseded_by: ['string', 'null'], verified: ['string', 'null'], added: ['string', 'null'], docs_url: ['string'],
-  has_example: ['boolean'], input: ['object'], test_request: ['object', 'null'], observed: ['object', 'null'],
-  capability: ['string'], capability_description: ['string'], platform: ['string'], platform_label: ['string'],
+  id: ['string'],
+  provider: ['string'],
+  provider_display: ['string'],
+  name: ['string'],
+  summary: ['string'],
+  method: ['string'],
+  path: ['string'],
+  scope: ['string'],
+  tier: ['string'],
+  kind: ['string'],
+  domain: ['string'],
+  call_template: ['string'],
+  cost: ['object', 'null'],
+  async: ['object', 'null'],
+  platform_eligible: ['boolean'],
+  platform_blocked: ['string', 'null'],
+  miss: ['object', 'null'],
+  status: ['string', 'null'],
+  status_note: ['string', 'null'],
+  superseded_by: ['string', 'null'],
+  verified: ['string', 'null'],
+  added: ['string', 'null'],
+  docs_url: ['string'],
+  has_example: ['boolean'],
+  input: ['object'],
+  test_request: ['object', 'null'],
+  observed: ['object', 'null'],
+  capability: ['string'],
+  capability_description: ['string'],
+  platform: ['string'],
+  platform_label: ['string'],
 };
 const ROUTED_ONLY: Record<string, Kind[]> = { routed_children: ['array'] };
 const OPTIONAL: Record<string, Kind[]> = { body_allowlist: ['boolean'], strict_query: ['boolean'], strict_body: ['boolean'], reviews: ['object'] };
 const COST: Record<string, Kind[]> = {
-  type: ['string'], value: ['number'], currency: ['string'], per: ['integer'], unit: ['string'], source: ['string'],
-  evidence: ['object', 'null'], conflict: ['array'], usd_evidence: ['object', 'null'], assumed: ['string', 'null'], note: ['string', 'null'], usd: ['number', 'null'],
+  type: ['string'],
+  value: ['number'],
+  currency: ['string'],
+  per: ['integer'],
+  unit: ['string'],
+  source: ['string'],
+  evidence: ['object', 'null'],
+  conflict: ['array'],
+  usd_evidence: ['object', 'null'],
+  assumed: ['string', 'null'],
+  note: ['string', 'null'],
+  usd: ['number', 'null'],
 };
 const ENTRY: Record<string, Kind[]> = {
-  endpoint: ['object'], provider: ['object'], siblings: ['array'], related_capabilities: ['array'], call_template: ['string'],
-  example_response: ['object', 'array', 'null'], hints: ['array'],
+  endpoint: ['object'],
+  provider: ['object'],
+  siblings: ['array'],
+  related_capabilities: ['array'],
+  call_template: ['string'],
+  example_response: ['object', 'array', 'null'],
+  hints: ['array'],
 };
 
 function checkFields(where: string, obj: Record<string, unknown>, spec: Record<string, Kind[]>, problems: string[]): void {
@@ -60,7 +108,10 @@ function entries(dist: string): Array<[string, Record<string, unknown>]> {
   return readdirSync(dir).map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8'))]);
 }
 
-describe.each([['fixture', FIXTURE_DIST], ['real catalog-src', REAL_DIST]])('built entries of the %s', (_name, dist) => {
+describe.each([
+  ['fixture', FIXTURE_DIST],
+  ['real catalog-src', REAL_DIST],
+])('built entries of the %s', (_name, dist) => {
   it('carry every field of the seed with its type', () => {
     const problems: string[] = [];
     const all = entries(dist);
@@ -69,19 +120,38 @@ describe.each([['fixture', FIXTURE_DIST], ['real catalog-src', REAL_DIST]])('bui
       checkFields(file, entry, ENTRY, problems);
       checkEndpoint(`${file} endpoint`, entry.endpoint as Record<string, unknown>, problems);
       (entry.siblings as Array<Record<string, unknown>>).forEach((s, i) => checkEndpoint(`${file} siblings[${i}]`, s, problems));
-      for (const r of entry.related_capabilities as Array<Record<string, unknown>>) checkFields(`${file} related`, r, { endpoint_id: ['string'], capability: ['string'], does: ['string'] }, problems);
+      for (const r of entry.related_capabilities as Array<Record<string, unknown>>)
+        checkFields(`${file} related`, r, { endpoint_id: ['string'], capability: ['string'], does: ['string'] }, problems);
       const provider = entry.provider as Record<string, unknown>;
       checkFields(`${file} provider`, provider, { service: ['string'], display_name: ['string'] }, problems);
       const endpoint = entry.endpoint as Record<string, unknown>;
       if (endpoint.kind === 'routed') {
         const routing = entry.routing as Record<string, unknown>;
         checkFields(`${file} routing`, routing, { contract: ['object'], plan: ['array'], also: ['array'], headers: ['object'] }, problems);
-        checkFields(`${file} routing.contract`, routing.contract as Record<string, unknown>, { identity: ['array'], output: ['object'], miss: ['string'], derive: ['object'] }, problems);
+        checkFields(
+          `${file} routing.contract`,
+          routing.contract as Record<string, unknown>,
+          { identity: ['array'], output: ['object'], miss: ['string'], derive: ['object'] },
+          problems,
+        );
         for (const p of routing.plan as Array<Record<string, unknown>>) {
-          checkFields(`${file} plan row`, p, { endpoint_id: ['string'], accepts: ['array'], usd: ['number', 'null'], hit_rate: ['number', 'null'], usd_per_hit: ['number', 'null'], works: ['boolean'] }, problems);
+          checkFields(
+            `${file} plan row`,
+            p,
+            {
+              endpoint_id: ['string'],
+              accepts: ['array'],
+              usd: ['number', 'null'],
+              hit_rate: ['number', 'null'],
+              usd_per_hit: ['number', 'null'],
+              works: ['boolean'],
+            },
+            problems,
+          );
         }
         const cost = endpoint.cost as Record<string, unknown>;
-        if (cost.type !== 'per_success' || cost.source !== 'inferred' || cost.varies !== true) problems.push(`${file}: routed cost must be per_success, inferred, varies`);
+        if (cost.type !== 'per_success' || cost.source !== 'inferred' || cost.varies !== true)
+          problems.push(`${file}: routed cost must be per_success, inferred, varies`);
         const prices = (routing.plan as Array<{ usd_per_hit: number | null }>).map((p) => p.usd_per_hit).filter((u) => u !== null) as number[];
         if (prices.length && cost.usd !== Math.min(...prices)) problems.push(`${file}: routed usd ${cost.usd} is not the cheapest child per hit`);
         const sorted = [...prices].sort((a, b) => a - b);
@@ -108,11 +178,14 @@ describe.each([['fixture', FIXTURE_DIST], ['real catalog-src', REAL_DIST]])('bui
 
 function treeHash(dir: string): string {
   const h = createHash('sha256');
-  const walk = (d: string) => readdirSync(d).sort().forEach((f) => {
-    const p = join(d, f);
-    if (statSync(p).isDirectory()) walk(p);
-    else h.update(p.slice(dir.length)).update(readFileSync(p));
-  });
+  const walk = (d: string) =>
+    readdirSync(d)
+      .sort()
+      .forEach((f) => {
+        const p = join(d, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else h.update(p.slice(dir.length)).update(readFileSync(p));
+      });
   walk(dir);
   return h.digest('hex');
 }

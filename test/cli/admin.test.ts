@@ -13,7 +13,9 @@ beforeAll(async () => {
   server = await startServer(t.app, { port: 0 });
   url = server.url;
 });
-afterAll(async () => { await server?.close(); });
+afterAll(async () => {
+  await server?.close();
+});
 
 const svc = (args: string[], env: Record<string, string> = { SVC_URL: url, SVC_ADMIN_TOKEN: ADMIN }) => svcCli(args, env);
 
@@ -29,8 +31,11 @@ describe('svc in a pipe', () => {
   it('lists every command and the exit codes in --help', async () => {
     const r = await svc(['--help']);
     expect(r.code).toBe(0);
-    for (const c of ['search', 'show', 'find', 'call', 'hub', 'me', 'feedback', 'review', 'serve', 'demo', 'build', 'admin']) expect(r.stdout).toMatch(new RegExp(`^\\s+${c}\\s`, 'm'));
-    expect(r.stdout).toMatch(/^Exit codes:\n {2}0 {2}done.*\n {2}2 {2}usage error.*\n {2}3 {2}a miss.*\n {2}4 {2}refused.*\n {2}5 {2}server error.*\n {2}6 {2}server not reachable/m);
+    for (const c of ['search', 'show', 'find', 'call', 'hub', 'me', 'feedback', 'review', 'serve', 'demo', 'build', 'admin'])
+      expect(r.stdout).toMatch(new RegExp(`^\\s+${c}\\s`, 'm'));
+    expect(r.stdout).toMatch(
+      /^Exit codes:\n {2}0 {2}done.*\n {2}2 {2}usage error.*\n {2}3 {2}a miss.*\n {2}4 {2}refused.*\n {2}5 {2}server error.*\n {2}6 {2}server not reachable/m,
+    );
     expect(await svc(['bogus'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc: Unknown command bogus/) });
   });
 });
@@ -73,7 +78,10 @@ describe('svc admin', () => {
     expect(negative.stderr).toBe("svc: '-1' is a negative amount, which no svc command takes (credits are USD amounts such as 10 or 0.25).\n");
     const noToken = await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url });
     expect(noToken).toMatchObject({ code: 2, stderr: expect.stringMatching(/SVC_ADMIN_TOKEN is not set/) });
-    expect(await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url, SVC_ADMIN_TOKEN: 'wrong' })).toMatchObject({ code: 4, stderr: expect.stringMatching(/refused SVC_ADMIN_TOKEN/) });
+    expect(await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: url, SVC_ADMIN_TOKEN: 'wrong' })).toMatchObject({
+      code: 4,
+      stderr: expect.stringMatching(/refused SVC_ADMIN_TOKEN/),
+    });
     const down = await svc(['admin', 'token', 'create', 'cli-team'], { SVC_URL: 'http://127.0.0.1:9', SVC_ADMIN_TOKEN: ADMIN });
     expect(down).toMatchObject({ code: 6, stderr: expect.stringMatching(/Cannot reach/) });
     expect(down.stderr).not.toMatch(/at .*\.ts/); // no stack

@@ -10,5 +10,7 @@ it('writes booleans as true and false, so false is not read as an empty cell (no
   const out = join(mkdtempSync(join(tmpdir(), 'svc-table-')), 'out.csv');
   const w = new TableWriter(out, null);
   w.write({ email: 'jane@acme.com', catch_all: false, disposable: true, free: null, score: 0, tags: ['a'] });
-  expect(parse(readFileSync(out, 'utf8'), { columns: true })).toEqual([{ email: 'jane@acme.com', catch_all: 'false', disposable: 'true', free: '', score: '0', tags: '["a"]' }]);
+  expect(parse(readFileSync(out, 'utf8'), { columns: true })).toEqual([
+    { email: 'jane@acme.com', catch_all: 'false', disposable: 'true', free: '', score: '0', tags: '["a"]' },
+  ]);
 });

@@ -16,7 +16,9 @@ beforeAll(async () => {
   w = await routedWorld(FIXTURE_DIST);
   env = { SVC_URL: w.url, SVC_TOKEN: w.token };
 });
-afterAll(async () => { await w?.close(); });
+afterAll(async () => {
+  await w?.close();
+});
 
 const svc = (args: string[], e = env) => svcCli(args, e);
 
@@ -47,7 +49,7 @@ describe('svc call', () => {
     expect(JSON.parse(json.stdout)._svc.served_by).toBeNull();
   });
 
-  it('exits 4 with the server\'s sentence when the call is refused (422), sending nothing', async () => {
+  it("exits 4 with the server's sentence when the call is refused (422), sending nothing", async () => {
     const billed = await w.billing();
     const r = await svc(['call', 'people.email.verify', 'email=not-an-email']);
     expect(r.code).toBe(4);
@@ -79,7 +81,10 @@ describe('svc call', () => {
     const people = await svc(['call', 'google.serp.organic', 'q=coffee roasters', 'limit=3']);
     // a list of records is a table under its name, the plain fields key and value
     expect(people.stdout).toMatch(/^results:\nPOSITION\s+TITLE\s+URL\s+SNIPPET\n1\s+/m);
-    expect(await svc(['call', 'google.serp.organic', 'q=coffee', 'limit=three'])).toMatchObject({ code: 2, stderr: "svc: limit takes a whole number; 'three' is not one.\n" });
+    expect(await svc(['call', 'google.serp.organic', 'q=coffee', 'limit=three'])).toMatchObject({
+      code: 2,
+      stderr: "svc: limit takes a whole number; 'three' is not one.\n",
+    });
   });
 });
 
@@ -107,8 +112,25 @@ describe('svc call route flags', () => {
   });
 
   it('every flag is a header the router takes (a wrong name would be a 422)', async () => {
-    const r = await svc(['call', 'people.email.find', 'domain=stripe.com', 'full_name=Jane Doe', '--dry-run', '--json',
-      '--max-cost', '0.5', '--prefer', 'findco', '--exclude', 'checkco', '--no-waterfall', '--strict', '--verify', '--timeout', '20000']);
+    const r = await svc([
+      'call',
+      'people.email.find',
+      'domain=stripe.com',
+      'full_name=Jane Doe',
+      '--dry-run',
+      '--json',
+      '--max-cost',
+      '0.5',
+      '--prefer',
+      'findco',
+      '--exclude',
+      'checkco',
+      '--no-waterfall',
+      '--strict',
+      '--verify',
+      '--timeout',
+      '20000',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout);
@@ -141,7 +163,7 @@ describe('svc call route flags', () => {
     expect(bad.stderr).toMatch(/'nosuch' is not a provider of people\.email\.verify/);
   });
 
-  it('--verify adds the verifier\'s verdict', async () => {
+  it("--verify adds the verifier's verdict", async () => {
     const r = JSON.parse((await svc(['call', 'people.email.find', 'domain=stripe.com', 'full_name=Jane Doe', '--verify', '--json'])).stdout);
     expect(r._svc.verification).toEqual(expect.objectContaining({ verdict: expect.stringMatching(/^(valid|invalid|unknown)$/) }));
     const people = await svc(['call', 'people.email.find', 'domain=stripe.com', 'full_name=Jane Doe', '--verify']);
@@ -156,13 +178,18 @@ describe('svc call usage errors (exit 2, nothing sent)', () => {
     expect(misspelt.stderr).toContain('--no-waterfall');
     expect(misspelt.stderr).not.toMatch(/[ ,]--waterfall\b/);
     expect(await svc(['call', 'people.email.verify', 'jane@stripe.com'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/is not field=value/) });
-    expect(await svc(['call', 'people.email.verify', 'email=a@b.co'], { SVC_URL: w.url })).toMatchObject({ code: 2, stderr: expect.stringMatching(/SVC_TOKEN is not set/) });
+    expect(await svc(['call', 'people.email.verify', 'email=a@b.co'], { SVC_URL: w.url })).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/SVC_TOKEN is not set/),
+    });
     expect(await svc(['call'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/CAPABILITY/) });
   });
 
   it('an unknown capability is refused by the server (exit 4); an unreachable server is exit 6', async () => {
     expect(await svc(['call', 'findco.people.email.find', 'domain=stripe.com'])).toMatchObject({
-      code: 4, stderr: "svc: 'findco.people.email.find' is not a routed capability; svc search findco people email find lists operations, and routed ones have ids svc.<capability>.\n",
+      code: 4,
+      stderr:
+        "svc: 'findco.people.email.find' is not a routed capability; svc search findco people email find lists operations, and routed ones have ids svc.<capability>.\n",
     });
     const down = await svc(['call', 'people.email.verify', 'email=a@b.co'], { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: 'x' });
     expect(down).toMatchObject({ code: 6, stderr: expect.stringMatching(/^svc: Cannot reach http:\/\/127\.0\.0\.1:9/) });

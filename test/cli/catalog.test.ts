@@ -18,7 +18,9 @@ beforeAll(async () => {
   closers.push(s.close);
   env = { SVC_URL: s.url };
 });
-afterAll(async () => { for (const c of closers.splice(0)) await c(); });
+afterAll(async () => {
+  for (const c of closers.splice(0)) await c();
+});
 
 describe('svc search', () => {
   it('prints a table of matches, and the same results as JSON with --json', async () => {
@@ -63,7 +65,12 @@ describe('svc show', () => {
   }, 60_000); // three processes, each loading the CLI through tsx
 
   it('an empty id is a usage error naming what to give, before anything is sent (exit 2)', async () => {
-    for (const id of ['', '  ']) expect(await svcCli(['show', id], env)).toMatchObject({ code: 2, stdout: '', stderr: 'svc: svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).\n' });
+    for (const id of ['', '  '])
+      expect(await svcCli(['show', id], env)).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: 'svc: svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).\n',
+      });
   });
 
   it('an unknown id is refused with a hint that names svc search (exit 4)', async () => {
@@ -75,16 +82,37 @@ describe('svc show', () => {
 async function heldJudge(): Promise<{ url: string; release: () => void; asked: () => boolean }> {
   let release = () => {};
   let asked = false;
-  const answer = new Promise<void>((r) => { release = r; });
+  const answer = new Promise<void>((r) => {
+    release = r;
+  });
   const server: Server = createServer(async (req, res) => {
-    for await (const _ of req) { /* drain */ }
+    for await (const _ of req) {
+      /* drain */
+    }
     asked = true;
     await answer;
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ choices: [{ message: { content: JSON.stringify({ kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed, cheapest first' }], verdict: 'use the routed verifier' }) } }] }));
+    res.end(
+      JSON.stringify({
+        choices: [
+          {
+            message: {
+              content: JSON.stringify({
+                kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed, cheapest first' }],
+                verdict: 'use the routed verifier',
+              }),
+            },
+          },
+        ],
+      }),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => { release(); server.closeAllConnections(); server.close(); });
+  closers.push(() => {
+    release();
+    server.closeAllConnections();
+    server.close();
+  });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, release: () => release(), asked: () => asked };
 }
 
@@ -95,13 +123,25 @@ describe('svc find', () => {
     closers.push(s.close);
     const find = svcCliRunning(['find', 'verify', 'an', 'email', '--json'], { SVC_URL: s.url });
     await until(() => find.output().stdout.includes('\n') && judge.asked(), 'the candidates line');
-    const first = find.output().stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const first = find
+      .output()
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(first).toHaveLength(1); // the judge has not answered yet
     expect(first[0]).toMatchObject({ event: 'candidates', q: 'verify an email' });
     judge.release();
     expect((await find.done).code).toBe(0);
-    const lines = find.output().stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[1]).toEqual({ event: 'judged', kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed, cheapest first' }], verdict: 'use the routed verifier' });
+    const lines = find
+      .output()
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[1]).toEqual({
+      event: 'judged',
+      kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed, cheapest first' }],
+      verdict: 'use the routed verifier',
+    });
   });
 
   it('prints tables for people, and exits 3 when there is no candidate', async () => {

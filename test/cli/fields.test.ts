@@ -6,8 +6,15 @@ import type { CliFailure } from '../../cli/fail.ts';
 describe('parseFields', () => {
   it('reads each value as its declared type, text when undeclared', () => {
     const kinds = { limit: kindOf('int'), score: kindOf('number'), ok: kindOf('boolean'), keywords: kindOf('list'), extra: kindOf('object'), q: kindOf('str') };
-    expect(parseFields(['q=a=b c', 'limit=5', 'score=0.5', 'ok=false', 'keywords=a, b,', 'extra={"x":1}', 'zip=01234'], kinds))
-      .toEqual({ q: 'a=b c', limit: 5, score: 0.5, ok: false, keywords: ['a', 'b'], extra: { x: 1 }, zip: '01234' });
+    expect(parseFields(['q=a=b c', 'limit=5', 'score=0.5', 'ok=false', 'keywords=a, b,', 'extra={"x":1}', 'zip=01234'], kinds)).toEqual({
+      q: 'a=b c',
+      limit: 5,
+      score: 0.5,
+      ok: false,
+      keywords: ['a', 'b'],
+      extra: { x: 1 },
+      zip: '01234',
+    });
     expect(parseFields(['keywords=["a,b"]'], kinds)).toEqual({ keywords: ['a,b'] });
   });
 
@@ -16,7 +23,14 @@ describe('parseFields', () => {
   });
 
   it('refuses what it cannot read, as a usage error (exit 2) naming the field', () => {
-    const bad = (words: string[], kinds = {}) => { try { parseFields(words, kinds); } catch (e) { return e as CliFailure; } throw new Error('accepted'); };
+    const bad = (words: string[], kinds = {}) => {
+      try {
+        parseFields(words, kinds);
+      } catch (e) {
+        return e as CliFailure;
+      }
+      throw new Error('accepted');
+    };
     expect(bad(['limit=ten'], { limit: 'integer' as const })).toMatchObject({ exitCode: 2, message: "limit takes a whole number; 'ten' is not one." });
     expect(bad(['limit=1.5'], { limit: 'integer' as const }).message).toBe("limit takes a whole number; '1.5' is not one.");
     expect(bad(['ok=maybe'], { ok: 'boolean' as const }).message).toBe("ok takes true or false; 'maybe' is neither.");

@@ -8,16 +8,28 @@ const server = servedRealCatalog();
 
 describe('svc find, when nothing does the job', () => {
   it('prints "nothing does this" and exits 3 for keyboard mash and a job from elsewhere', async () => {
-    for (const job of [['qqqq', 'zzzz'], ['bake', 'a', 'cake']]) {
+    for (const job of [
+      ['qqqq', 'zzzz'],
+      ['bake', 'a', 'cake'],
+    ]) {
       const r = await svcCli(['find', ...job], { SVC_URL: server.url });
-      expect(r).toEqual({ code: 3, stdout: '', stderr: expect.stringMatching(/^Nothing does this: no operation in the catalog knows any word of '.+'\. Describe the data you want/) });
+      expect(r).toEqual({
+        code: 3,
+        stdout: '',
+        stderr: expect.stringMatching(/^Nothing does this: no operation in the catalog knows any word of '.+'\. Describe the data you want/),
+      });
     }
   });
 
   it('--json prints both lines, with no candidates and nothing kept', async () => {
     const r = await svcCli(['find', 'qqqq zzzz', '--json'], { SVC_URL: server.url });
     expect(r.code).toBe(3);
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
       { event: 'candidates', q: 'qqqq zzzz', candidates: [] },
       { event: 'judged', kept: [], verdict: expect.stringMatching(/^Nothing does this/) },
     ]);

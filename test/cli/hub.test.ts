@@ -68,14 +68,21 @@ describe('svc hub', { timeout: 240_000 }, () => {
     const json = JSON.parse((await svcCli(['hub', 'run', 'cli-email-tool@1', 'domain=acme.com', 'full_name=Jane Doe', '--json'], caller)).stdout);
     expect(json._svc).toMatchObject({ tool_id: 'cli-email-tool', version: 1 });
     // two runs measured: a thin sample, said as counts
-    expect((await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout).toMatch(/^usage\s+2 of 2 runs ok \(too few to call a rate\); median \d+ ms; 2 runs in all$/m);
+    expect((await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout).toMatch(
+      /^usage\s+2 of 2 runs ok \(too few to call a rate\); median \d+ ms; 2 runs in all$/m,
+    );
 
     expect(await svcCli(['hub', 'retire', 'cli-email-tool', '--yes'], caller)).toMatchObject({ code: 4 });
     // retiring asks first; with no terminal to answer, nothing is done until --yes
-    expect(await svcCli(['hub', 'retire', 'cli-email-tool'], maker)).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot be undone.*Nothing done: no terminal to answer; pass --yes/) });
+    expect(await svcCli(['hub', 'retire', 'cli-email-tool'], maker)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/cannot be undone.*Nothing done: no terminal to answer; pass --yes/),
+    });
     expect((await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout).toMatch(/^status\s+live$/m);
     expect(await svcCli(['hub', 'retire', 'cli-email-tool', '--yes'], maker)).toMatchObject({
-      code: 0, stderr: "Retired cli-email-tool: this cannot be undone. Every version stopped taking runs and no new version can be published; the id stays your team's, so no one else can take it.\n",
+      code: 0,
+      stderr:
+        "Retired cli-email-tool: this cannot be undone. Every version stopped taking runs and no new version can be published; the id stays your team's, so no one else can take it.\n",
     });
     const after = await svcCli(['hub', 'run', 'cli-email-tool', 'domain=acme.com', 'full_name=Jane Doe'], maker);
     expect(after.code).toBe(4);
@@ -97,16 +104,29 @@ describe('svc hub', { timeout: 240_000 }, () => {
   });
 
   it('a version whose check fails is stored but not live (exit 3); a folder without the four files is a usage error', async () => {
-    const dir = toolDir('cli-failing-tool', emailTool((f) => { f.check.expect = { status: 'risky' }; }));
+    const dir = toolDir(
+      'cli-failing-tool',
+      emailTool((f) => {
+        f.check.expect = { status: 'risky' };
+      }),
+    );
     const r = await svcCli(['hub', 'publish', dir, '--id', 'cli-failing', '--json'], maker);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ tool_id: 'cli-failing', version: 1, status: 'failed', check: { ok: false } });
     const mine = JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], maker)).stdout).tools;
-    expect(mine.find((t: { tool_id: string }) => t.tool_id === 'cli-failing')).toMatchObject({ version: 1, status: 'failed', live_version: null, reason: expect.stringMatching(/risky/) });
+    expect(mine.find((t: { tool_id: string }) => t.tool_id === 'cli-failing')).toMatchObject({
+      version: 1,
+      status: 'failed',
+      live_version: null,
+      reason: expect.stringMatching(/risky/),
+    });
     const others = JSON.parse((await svcCli(['hub', 'list', '--json'], caller)).stdout).tools;
     expect(others.map((t: { tool_id: string }) => t.tool_id)).not.toContain('cli-failing');
     const empty = toolDir('cli-empty', {});
-    expect(await svcCli(['hub', 'publish', empty], maker)).toMatchObject({ code: 2, stderr: expect.stringMatching(/tool\.json cannot be read; a tool folder holds tool\.json, input\.schema\.json, output\.schema\.json, check\.json/) });
+    expect(await svcCli(['hub', 'publish', empty], maker)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/tool\.json cannot be read; a tool folder holds tool\.json, input\.schema\.json, output\.schema\.json, check\.json/),
+    });
     expect(await svcCli(['hub', 'show', 'no-such-tool'], maker)).toMatchObject({ code: 4 });
   });
   it('a version left unchecked for want of balance goes live with svc hub check once credit came; list --mine shows each state', async () => {
@@ -120,20 +140,35 @@ describe('svc hub', { timeout: 240_000 }, () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^TOOL\s+NEWEST\s+STATUS\s+LIVE\s+PRICE\s+NOTE\ncli-later-tool\s+1\s+unchecked\s+none\s+0\.05 USD\s+\S/);
     // the check's cost comes first; with no terminal to answer, nothing runs until --yes
-    expect(await svcCli(['hub', 'check', 'cli-later-tool@1'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc: The check of cli-later-tool@1 \(unchecked\) costs at most [\d.]+ USD, charged to your balance\. Run it\? Nothing done: no terminal to answer; pass --yes/) });
+    expect(await svcCli(['hub', 'check', 'cli-later-tool@1'], env)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^svc: The check of cli-later-tool@1 \(unchecked\) costs at most [\d.]+ USD, charged to your balance\. Run it\? Nothing done: no terminal to answer; pass --yes/,
+      ),
+    });
     expect(await svcCli(['hub', 'check', 'cli-later-tool@1', '--yes'], env)).toMatchObject({ code: 3, stdout: expect.stringMatching(/^status\s+unchecked$/m) });
 
     await w.ctx.state.credit(poor!.team.id, 1_000_000);
     const checked = await svcCli(['hub', 'check', 'cli-later-tool@1', '--yes'], env);
     expect(checked.code).toBe(0);
     expect(checked.stdout).toMatch(/^tool\s+cli-later-tool@1\nstatus\s+live\ncheck\s+passed, cost [\d.]+ USD\n$/);
-    expect(JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], env)).stdout).tools).toEqual([expect.objectContaining({ tool_id: 'cli-later-tool', status: 'live', live_version: 1 })]);
+    expect(JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], env)).stdout).tools).toEqual([
+      expect.objectContaining({ tool_id: 'cli-later-tool', status: 'live', live_version: 1 }),
+    ]);
     // a live tool's check runs again on demand: it stays live, and its page shows the new check
     const again = await svcCli(['hub', 'check', 'cli-later-tool', '--yes'], env);
-    expect(again).toMatchObject({ code: 0, stdout: expect.stringMatching(/^status\s+live\ncheck\s+passed/m), stderr: expect.stringMatching(/^The check of cli-later-tool@1 \(live\) costs at most/) });
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^status\s+live\ncheck\s+passed/m),
+      stderr: expect.stringMatching(/^The check of cli-later-tool@1 \(live\) costs at most/),
+    });
     expect(await svcCli(['hub', 'list', '--mine'], caller)).toMatchObject({ code: 0 });
     expect((await svcCli(['hub', 'retire', 'cli-later-tool', '--yes'], env)).code).toBe(0);
     expect(JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], env)).stdout).tools[0]).toMatchObject({ status: 'retired' });
-    expect(await svcCli(['hub', 'list', '--mine'], { SVC_URL: w.url, SVC_TOKEN: (await w.ctx.state.createTeam('cli newcomer', 0))!.token })).toMatchObject({ code: 0, stdout: '', stderr: expect.stringMatching(/published no tool yet/) });
+    expect(await svcCli(['hub', 'list', '--mine'], { SVC_URL: w.url, SVC_TOKEN: (await w.ctx.state.createTeam('cli newcomer', 0))!.token })).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: expect.stringMatching(/published no tool yet/),
+    });
   });
 });

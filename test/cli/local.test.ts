@@ -49,7 +49,7 @@ describe('svc serve and svc demo', () => {
 });
 
 describe('svc build', () => {
-  it('validates a catalog source with the build\'s own flags, writing nothing', async () => {
+  it("validates a catalog source with the build's own flags, writing nothing", async () => {
     const r = await svcCli(['build', '--check', '--src', FIXTURE_SRC], {});
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^build: valid \(\d+ providers, \d+ operations\); nothing written$/m);

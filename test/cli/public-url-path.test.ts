@@ -39,7 +39,10 @@ describe('a public URL with a path', () => {
     const r = await svcCli(['batch', 'people.email.verify', join(dir, 'in.ndjson'), '-o', out], env);
     expect(r.stderr).toMatch(/^rows 2\/2\s+hits 2/);
     expect(r.code).toBe(0);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.map((row) => row.email)).toEqual(['path-a@acme.com', 'path-b@acme.com']);
     expect(rows.every((row) => String(row.served_by).endsWith('people.email.verify'))).toBe(true);
   });

@@ -3,8 +3,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spin } from '../../cli/spinner.ts';
 
-beforeEach(() => { vi.useFakeTimers(); });
-afterEach(() => { vi.useRealTimers(); });
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function stream(isTTY: boolean) {
   const writes: string[] = [];
@@ -41,7 +45,13 @@ describe('spin', () => {
 
   it('clears its line when the work fails', async () => {
     const s = stream(true);
-    const work = spin('calling', doneAfter(1500).then(() => { throw new Error('no'); }), s);
+    const work = spin(
+      'calling',
+      doneAfter(1500).then(() => {
+        throw new Error('no');
+      }),
+      s,
+    );
     const caught = work.catch((e: Error) => e.message);
     await vi.advanceTimersByTimeAsync(2000);
     expect(await caught).toBe('no');

@@ -16,7 +16,9 @@ beforeAll(async () => {
   await ctx.state.setOwnKey(team.id, 'findco', 'own-findco-key-123');
   env = { SVC_URL: server.url, SVC_TOKEN: token };
 });
-afterAll(async () => { await server?.close(); });
+afterAll(async () => {
+  await server?.close();
+});
 
 describe('svc me', () => {
   it('shows the team, its balance and the providers it holds keys for, never a key', async () => {
@@ -24,7 +26,13 @@ describe('svc me', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toMatch(/^team\s+cli-me-team\nname\s+Cli Me Team\nbalance\s+2\.50 USD\nearnings\s+0 USD\nown_keys\s+findco\n$/);
     expect(r.stdout).not.toContain('own-findco-key');
-    expect(JSON.parse((await svcCli(['me', '--json'], env)).stdout)).toEqual({ team: 'cli-me-team', name: 'Cli Me Team', balance_micro: 2_500_000, earnings_micro: 0, own_keys: ['findco'] });
+    expect(JSON.parse((await svcCli(['me', '--json'], env)).stdout)).toEqual({
+      team: 'cli-me-team',
+      name: 'Cli Me Team',
+      balance_micro: 2_500_000,
+      earnings_micro: 0,
+      own_keys: ['findco'],
+    });
   });
 
   it('a token the server does not know is refused (exit 4)', async () => {
@@ -36,7 +44,14 @@ describe('svc me ledger', () => {
   let ledgerEnv: Record<string, string>;
   beforeAll(async () => {
     const { team, token } = (await ctx.state.createTeam('Cli Ledger Team', 1_000_000))!;
-    await ctx.state.charge(team.id, 30_000, { endpoint_id: 'findco.people.email.find', call_id: 'call-reported', list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' });
+    await ctx.state.charge(team.id, 30_000, {
+      endpoint_id: 'findco.people.email.find',
+      call_id: 'call-reported',
+      list_micro: 10_000,
+      reported_micro: 30_000,
+      reported_value: 3,
+      reported_unit: 'credits',
+    });
     await ctx.state.charge(team.id, 20_000, { endpoint_id: 'findco.people.email.find', call_id: 'call-listed' });
     ledgerEnv = { ...env, SVC_TOKEN: token };
   });
@@ -55,7 +70,15 @@ describe('svc me ledger', () => {
   it('--json carries the page as the API answers it, both figures included', async () => {
     const page = JSON.parse((await svcCli(['me', 'ledger', '--json'], ledgerEnv)).stdout);
     expect(page.next_cursor).toBeNull();
-    expect(page.entries[1]).toMatchObject({ kind: 'charge', amount_micro: -30_000, call_id: 'call-reported', list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' });
+    expect(page.entries[1]).toMatchObject({
+      kind: 'charge',
+      amount_micro: -30_000,
+      call_id: 'call-reported',
+      list_micro: 10_000,
+      reported_micro: 30_000,
+      reported_value: 3,
+      reported_unit: 'credits',
+    });
     expect(page.entries[0].reported_micro).toBeUndefined();
   });
 
@@ -83,7 +106,10 @@ describe('svc feedback and svc review', () => {
     const idea = await svcCli(['feedback', 'idea', 'a CLI line in every hint', '--capability', 'people.email.find'], env);
     expect(idea).toMatchObject({ code: 0, stderr: expect.stringMatching(/^feedback \d+ received; thank you\n$/) });
     const ideaId = /^feedback (\d+)/.exec(idea.stderr)![1];
-    expect(await (await fetch(`${server.url}/feedback/${ideaId}`, { headers: { 'x-svc-token': env.SVC_TOKEN } })).json()).toMatchObject({ kind: 'idea', capability: 'people.email.find' });
+    expect(await (await fetch(`${server.url}/feedback/${ideaId}`, { headers: { 'x-svc-token': env.SVC_TOKEN } })).json()).toMatchObject({
+      kind: 'idea',
+      capability: 'people.email.find',
+    });
     expect(await svcCli(['feedback', 'rant', 'x'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/kind/) });
   });
 
@@ -104,7 +130,10 @@ describe('svc me feedback and svc me reviews', () => {
     const other = (await ctx.state.createTeam('Cli Other Team', 0))!;
     const token = (await ctx.state.issueToken(team.id)).token;
     const as = { ...env, SVC_TOKEN: token };
-    expect(await svcCli(['me', 'feedback'], as)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\(no feedback sent yet: svc feedback KIND MESSAGE sends some\)\n$/) });
+    expect(await svcCli(['me', 'feedback'], as)).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^\(no feedback sent yet: svc feedback KIND MESSAGE sends some\)\n$/),
+    });
     for (let i = 0; i < 55; i++) await ctx.feedback.submit(team.id, { kind: 'idea', message: `idea number ${i}` });
     await ctx.feedback.submit(team.id, { kind: 'bug', message: 'the phone is stale', endpoint_id: 'findco.people.email.find' });
     await ctx.feedback.submit(other.team.id, { kind: 'bug', message: 'from the other team' });
@@ -122,7 +151,9 @@ describe('svc me feedback and svc me reviews', () => {
 
     const reviews = await svcCli(['me', 'reviews'], as);
     expect(reviews.stdout).toMatch(/^month\s+operation\s+usefulness\s+reason\n\d{4}-\d\d\s+findco\.people\.email\.find\s+partly\s+misses small companies\n$/);
-    expect(JSON.parse((await svcCli(['me', 'reviews', '--json'], as)).stdout).reviews).toEqual([expect.objectContaining({ endpoint_id: 'findco.people.email.find', usefulness: 'partly', client: '' })]);
+    expect(JSON.parse((await svcCli(['me', 'reviews', '--json'], as)).stdout).reviews).toEqual([
+      expect.objectContaining({ endpoint_id: 'findco.people.email.find', usefulness: 'partly', client: '' }),
+    ]);
     // `svc me` itself is unchanged by its subcommands
     expect((await svcCli(['me'], as)).stdout).toMatch(/^team\s+cli-sent-team\n/);
   });

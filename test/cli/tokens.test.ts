@@ -16,7 +16,9 @@ beforeAll(async () => {
   first = (await t.state.createTeam('Cli Tokens', 1_000_000))!.token;
   env = { SVC_URL: server.url, SVC_TOKEN: first, SVC_ADMIN_TOKEN: ADMIN };
 });
-afterAll(async () => { await server?.close(); });
+afterAll(async () => {
+  await server?.close();
+});
 
 describe('svc team tokens', () => {
   it('creates a named token with an expiry, lists it without its secret, and revokes it', async () => {
@@ -44,7 +46,10 @@ describe('svc team tokens', () => {
 
   it('refuses a bad expiry before or at the server with a sentence (usage or refused)', async () => {
     expect(await svcCli(['team', 'tokens', 'create', '--expires', '0d'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/already passed/) });
-    expect(await svcCli(['team', 'tokens', 'create', '--expires', 'soon'], env)).toMatchObject({ code: 4, stderr: expect.stringMatching(/expires_at.*ISO 8601/) });
+    expect(await svcCli(['team', 'tokens', 'create', '--expires', 'soon'], env)).toMatchObject({
+      code: 4,
+      stderr: expect.stringMatching(/expires_at.*ISO 8601/),
+    });
   }, 120_000);
 });
 

@@ -27,24 +27,47 @@ afterAll(async () => {
 
 describe('flags and words checked before any request', () => {
   it('--limit that is not a whole number from 1 to 100 names the flag (exit 2)', async () => {
-    expect(await svcCli(['search', 'verify', 'email', '--limit', 'abc'], NOWHERE)).toEqual({ code: 2, stdout: '', stderr: "svc: --limit takes a whole number from 1 to 100; 'abc' is not one.\n" });
+    expect(await svcCli(['search', 'verify', 'email', '--limit', 'abc'], NOWHERE)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "svc: --limit takes a whole number from 1 to 100; 'abc' is not one.\n",
+    });
     expect(await svcCli(['search', 'email', '--limit', '0'], NOWHERE)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc: --limit /) });
     expect(await svcCli(['search', 'email', '--limit', '500'], NOWHERE)).toMatchObject({ code: 2 });
   });
 
   it('--port names the flag, not the variable it sets', async () => {
-    expect(await svcCli(['serve', '--port', 'eighty'], NOWHERE)).toEqual({ code: 2, stdout: '', stderr: "svc: --port takes a whole number from 0 to 65535; 'eighty' is not one.\n" });
+    expect(await svcCli(['serve', '--port', 'eighty'], NOWHERE)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "svc: --port takes a whole number from 0 to 65535; 'eighty' is not one.\n",
+    });
   });
 
   it('a feedback kind or a usefulness svc does not know is a usage error', async () => {
-    expect(await svcCli(['feedback', 'praise', 'nice'], NOWHERE)).toEqual({ code: 2, stdout: '', stderr: "svc: the kind is one of bug, wrong_data, missing, pricing, idea, other; 'praise' is not one (nothing was sent).\n" });
-    expect(await svcCli(['review', 'svc.people.email.verify', 'usefull', 'it', 'found', 'them'], NOWHERE)).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean useful?') });
+    expect(await svcCli(['feedback', 'praise', 'nice'], NOWHERE)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "svc: the kind is one of bug, wrong_data, missing, pricing, idea, other; 'praise' is not one (nothing was sent).\n",
+    });
+    expect(await svcCli(['review', 'svc.people.email.verify', 'usefull', 'it', 'found', 'them'], NOWHERE)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('did you mean useful?'),
+    });
   });
 
   it('a field the capability does not take says which it meant, and nothing is called or charged', async () => {
     const before = (await ledgerCharges(w)).length;
-    expect(await svcCli(['call', 'people.email.verify', 'emial=jane@acme.com'], env)).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^svc: people\.email\.verify has no field 'emial'; did you mean email\? its fields are .*email/) });
-    expect(await svcCli(['call', 'people.email.verify', 'email=a@b.co', 'email=c@d.co'], env)).toEqual({ code: 2, stdout: '', stderr: 'svc: email is given twice; give each field once.\n' });
+    expect(await svcCli(['call', 'people.email.verify', 'emial=jane@acme.com'], env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^svc: people\.email\.verify has no field 'emial'; did you mean email\? its fields are .*email/),
+    });
+    expect(await svcCli(['call', 'people.email.verify', 'email=a@b.co', 'email=c@d.co'], env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'svc: email is given twice; give each field once.\n',
+    });
     expect((await ledgerCharges(w)).length).toBe(before);
   });
 });

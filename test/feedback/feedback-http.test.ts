@@ -26,7 +26,13 @@ beforeAll(async () => {
 
 describe('POST /feedback', () => {
   it('stores a record and answers 201 {id, status, created_at}; the team reads it back whole', async () => {
-    const body = { kind: 'wrong_data', message: 'Title is two jobs out of date.', endpoint_id: 'findco.people.email.find', capability: 'people.email.find', context: { call_id: 'c-1', subject: { domain: 'acme.com' } } };
+    const body = {
+      kind: 'wrong_data',
+      message: 'Title is two jobs out of date.',
+      endpoint_id: 'findco.people.email.find',
+      capability: 'people.email.find',
+      context: { call_id: 'c-1', subject: { domain: 'acme.com' } },
+    };
     const r = await post(body, alpha);
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(['created_at', 'id', 'status']);
@@ -86,7 +92,10 @@ describe('POST /feedback', () => {
   it('gives 50 concurrent posts 50 distinct ids, each above every earlier one', async () => {
     const earlier = (await post({ kind: 'other', message: 'before' }, alpha)).body.id as number;
     const posts = await Promise.all(Array.from({ length: 50 }, (_, i) => post({ kind: 'other', message: `burst ${i}` }, i % 2 ? alpha : beta)));
-    const ids = posts.map((p) => { expect(p.status).toBe(201); return p.body.id as number; });
+    const ids = posts.map((p) => {
+      expect(p.status).toBe(201);
+      return p.body.id as number;
+    });
     expect(new Set(ids).size).toBe(50);
     for (const id of ids) expect(id).toBeGreaterThan(earlier);
     const later = (await post({ kind: 'other', message: 'after' }, alpha)).body.id as number;
@@ -131,9 +140,26 @@ describe('GET /teams/me/feedback and /teams/me/reviews', () => {
     expect((await call('/teams/me/feedback')).status).toBe(401);
     expect((await call('/teams/me/feedback?cursor=abc', { headers: { 'x-svc-token': gamma } })).status).toBe(422);
 
-    expect((await call('/reviews', jsonInit('POST', { endpoint_id: 'findco.people.email.find', usefulness: 'useful', reason: 'Found it.' }, { 'x-svc-token': gamma }))).status).toBe(201);
+    expect(
+      (
+        await call(
+          '/reviews',
+          jsonInit('POST', { endpoint_id: 'findco.people.email.find', usefulness: 'useful', reason: 'Found it.' }, { 'x-svc-token': gamma }),
+        )
+      ).status,
+    ).toBe(201);
     const reviews = await call('/teams/me/reviews', { headers: { 'x-svc-token': gamma } });
-    expect(reviews.body).toEqual({ reviews: [expect.objectContaining({ endpoint_id: 'findco.people.email.find', usefulness: 'useful', reason: 'Found it.', month: expect.stringMatching(/^\d{4}-\d\d$/) })], next_cursor: null });
+    expect(reviews.body).toEqual({
+      reviews: [
+        expect.objectContaining({
+          endpoint_id: 'findco.people.email.find',
+          usefulness: 'useful',
+          reason: 'Found it.',
+          month: expect.stringMatching(/^\d{4}-\d\d$/),
+        }),
+      ],
+      next_cursor: null,
+    });
     expect((await call('/teams/me/reviews', { headers: { 'x-svc-token': beta } })).body).toEqual({ reviews: [], next_cursor: null });
   });
 });

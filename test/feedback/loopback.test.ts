@@ -20,7 +20,7 @@ const post = async (path: string, body: unknown) => {
   const r = await fetch(base + path, { method: 'POST', headers: { 'x-svc-token': token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: r.status, body: await r.json() };
 };
-const reviewsOf = async (id: string) => ((await (await fetch(`${base}/catalog/endpoints/${id}`)).json()).endpoint.reviews);
+const reviewsOf = async (id: string) => (await (await fetch(`${base}/catalog/endpoints/${id}`)).json()).endpoint.reviews;
 
 it('stores feedback and reviews over HTTP, and the entry shows each review at once', async () => {
   const fb = await post('/feedback', { kind: 'bug', message: 'Over the wire.' });
@@ -39,7 +39,9 @@ it('stores feedback and reviews over HTTP, and the entry shows each review at on
 it('names the allowed values when a kind or a usefulness is not one of them', async () => {
   const fb = await post('/feedback', { kind: 'rant', message: 'x' });
   expect(fb.status).toBe(422);
-  expect(fb.body.detail).toEqual([{ loc: ['body', 'kind'], msg: "'kind' must be one of bug, wrong_data, missing, pricing, idea or other.", type: 'value_error.enum' }]);
+  expect(fb.body.detail).toEqual([
+    { loc: ['body', 'kind'], msg: "'kind' must be one of bug, wrong_data, missing, pricing, idea or other.", type: 'value_error.enum' },
+  ]);
   const rv = await post('/reviews', { endpoint_id: 'zerobounce.people.email.verify', usefulness: 'meh', reason: 'x' });
   expect(rv.status).toBe(422);
   expect(rv.body.detail[0].msg).toBe("'usefulness' must be one of useful, partly or not_useful.");

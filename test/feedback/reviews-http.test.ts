@@ -50,7 +50,7 @@ describe('POST /reviews', () => {
     });
   });
 
-  it('replaces the same team\'s review of the same endpoint in the same month; other teams\' stand', async () => {
+  it("replaces the same team's review of the same endpoint in the same month; other teams' stand", async () => {
     clock = Date.parse('2026-05-02T08:00:00Z');
     const id = 'zerobounce.people.email.verify';
     const first = await review({ endpoint_id: id, usefulness: 'not_useful', reason: 'Every answer was unknown.' }, tokens[1]);
@@ -110,7 +110,7 @@ describe('POST /reviews', () => {
     expect((await entry('svc.people.email.find')).endpoint.reviews.teams).toBe(1);
   });
 
-  it('answers 401 without a credential, 403 for another team\'s x-svc-org, and stores nothing', async () => {
+  it("answers 401 without a credential, 403 for another team's x-svc-org, and stores nothing", async () => {
     const ok = { endpoint_id: 'findco.people.email.find.bulk', usefulness: 'useful', reason: 'x' };
     expect((await review(ok, null)).status).toBe(401);
     expect((await review(ok, 'svc_bad')).status).toBe(401);
@@ -137,6 +137,8 @@ describe('POST /reviews', () => {
     }
     expect(await t.state.atomics.counter('id:review')).toBe(before);
     // the limits themselves are accepted
-    expect((await review({ endpoint_id: 'findco.people.email.find', usefulness: 'useful', reason: 'r'.repeat(500), client: 'c'.repeat(64) }, tokens[5])).status).toBe(201);
+    expect(
+      (await review({ endpoint_id: 'findco.people.email.find', usefulness: 'useful', reason: 'r'.repeat(500), client: 'c'.repeat(64) }, tokens[5])).status,
+    ).toBe(201);
   });
 });

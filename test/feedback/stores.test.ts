@@ -14,7 +14,9 @@ import { suiteRedis } from '../helpers/redis.ts';
 const redis = suiteRedis();
 
 const dirs: string[] = [];
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 afterEach(() => setClock(null));
 
 describe('feedback and reviews on the embedded backend', () => {
@@ -76,7 +78,9 @@ describe.each([
     const again = await openFeedback(b);
     try {
       expect((await again.feedback.list(team, null)).rows).toEqual([fb[1], fb[0]]);
-      expect((await again.reviews.list(team, null)).rows).toEqual([expect.objectContaining({ endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' })]);
+      expect((await again.reviews.list(team, null)).rows).toEqual([
+        expect.objectContaining({ endpoint_id: 'x.people.enrich', usefulness: 'partly', reason: 'old review' }),
+      ]);
       expect((await again.feedback.list(other, null)).rows.map((f) => f.message)).toEqual(['not theirs']);
     } finally {
       await b.close();
@@ -85,8 +89,15 @@ describe.each([
 });
 
 describe('summarise', () => {
-  const r = (id: number, team_id: number, usefulness: StoredReview['usefulness'], month = '2026-01'): StoredReview =>
-    ({ id, team_id, usefulness, reason: `r${id}`, client: '', month, at: '' });
+  const r = (id: number, team_id: number, usefulness: StoredReview['usefulness'], month = '2026-01'): StoredReview => ({
+    id,
+    team_id,
+    usefulness,
+    reason: `r${id}`,
+    client: '',
+    month,
+    at: '',
+  });
 
   it('counts each team once, by its latest review, and rounds shares to 3 decimals', () => {
     const s = summarise([r(1, 1, 'not_useful'), r(2, 2, 'useful'), r(3, 3, 'partly'), r(4, 1, 'useful', '2026-02')])!;

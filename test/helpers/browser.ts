@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 export interface Browser {
   context: BrowserContext;
@@ -24,7 +32,9 @@ export async function launch(viewport = { width: 1280, height: 860 }): Promise<B
     async open() {
       const page = await context.newPage();
       const errors: string[] = [];
-      page.on('console', (m) => { if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);
+      });
       page.on('pageerror', (e) => errors.push(e.message));
       return { page, errors };
     },

@@ -11,32 +11,66 @@ import { ROOT } from './paths.ts';
 
 export const SVC_BIN = `${ROOT}/bin/svc.js`;
 
-export interface CliResult { code: number; stdout: string; stderr: string }
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 type Write = typeof process.stdout.write;
 
 /** where a command runs: its cwd, and whether stdout and stderr are a terminal (a pipe by default) */
-export interface CliPlace { cwd?: string; tty?: boolean }
+export interface CliPlace {
+  cwd?: string;
+  tty?: boolean;
+}
 
 /** what a command has printed so far, read while it runs */
-export interface CliOutput { stdout: string; stderr: string }
+export interface CliOutput {
+  stdout: string;
+  stderr: string;
+}
 
 /** `run` with the process's output (into `out`, as it comes), exit code, SVC_ environment and cwd its own; restored after */
-async function captured(run: () => Promise<unknown>, env: Record<string, string>, { cwd = ROOT, tty = false }: CliPlace, out: CliOutput = { stdout: '', stderr: '' }): Promise<CliResult> {
+async function captured(
+  run: () => Promise<unknown>,
+  env: Record<string, string>,
+  { cwd = ROOT, tty = false }: CliPlace,
+  out: CliOutput = { stdout: '', stderr: '' },
+): Promise<CliResult> {
   let exited: number | undefined;
-  const into = (add: (s: string) => void): Write => ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    add(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
-    const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
-    done?.();
-    return true;
-  }) as Write;
-  const saved = { out: process.stdout.write, err: process.stderr.write, console: { ...console }, exit: process.exit, cwd: process.cwd(), env: { ...process.env }, tty: [process.stdout.isTTY, process.stderr.isTTY] };
+  const into = (add: (s: string) => void): Write =>
+    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      add(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString());
+      const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      done?.();
+      return true;
+    }) as Write;
+  const saved = {
+    out: process.stdout.write,
+    err: process.stderr.write,
+    console: { ...console },
+    exit: process.exit,
+    cwd: process.cwd(),
+    env: { ...process.env },
+    tty: [process.stdout.isTTY, process.stderr.isTTY],
+  };
   process.stdout.isTTY = process.stderr.isTTY = tty;
-  process.stdout.write = into((s) => { out.stdout += s; });
-  process.stderr.write = into((s) => { out.stderr += s; });
-  console.log = console.info = (...a: unknown[]) => { out.stdout += `${format(...a)}\n`; };
-  console.error = console.warn = (...a: unknown[]) => { out.stderr += `${format(...a)}\n`; };
-  process.exit = ((code?: number) => { exited ??= Number(code ?? 0); }) as typeof process.exit;
+  process.stdout.write = into((s) => {
+    out.stdout += s;
+  });
+  process.stderr.write = into((s) => {
+    out.stderr += s;
+  });
+  console.log = console.info = (...a: unknown[]) => {
+    out.stdout += `${format(...a)}\n`;
+  };
+  console.error = console.warn = (...a: unknown[]) => {
+    out.stderr += `${format(...a)}\n`;
+  };
+  process.exit = ((code?: number) => {
+    exited ??= Number(code ?? 0);
+  }) as typeof process.exit;
   for (const k of Object.keys(process.env)) if (k.startsWith('SVC_')) delete process.env[k];
   Object.assign(process.env, env);
   process.exitCode = undefined;
@@ -70,12 +104,19 @@ export function svcCliRunning(args: string[], env: Record<string, string>): { ou
 export const buildCli = (args: string[]): Promise<CliResult> => captured(() => runCommand(buildCommand(), { rawArgs: args }), {}, {});
 
 /** A long-running `svc …` (serve, demo) in a process of its own, for what only a process shows (signals): its output collected as it comes. */
-export function svcChild(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => { stdout: string; stderr: string }; exited: Promise<number | null> } {
+export function svcChild(
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => { stdout: string; stderr: string }; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [SVC_BIN, ...args], { env: { PATH: process.env.PATH, ...env }, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output: () => ({ stdout, stderr }), exited };
 }

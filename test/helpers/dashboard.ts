@@ -10,7 +10,6 @@ import type { AppContext } from '../../runtime/context/context.ts';
 import { appContext } from './server.ts';
 import { REAL_DIST, ROOT } from './paths.ts';
 
-
 export interface DashboardServer {
   url: string;
   ctx: AppContext;
@@ -35,5 +34,12 @@ export async function serveDashboard(folder = 'dashboard', env: Record<string, s
   });
   front.all('/**', (event) => app.fetch(event.req));
   const server = await startServer(front, { port: 0 });
-  return { url: server.url, ctx, deploy: (v) => { deployed = v; }, close: () => server.close() };
+  return {
+    url: server.url,
+    ctx,
+    deploy: (v) => {
+      deployed = v;
+    },
+    close: () => server.close(),
+  };
 }

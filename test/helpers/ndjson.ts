@@ -6,7 +6,10 @@ export const ndjson = (rows: object[]): string => rows.map((r) => JSON.stringify
 /** every line of an NDJSON answer, parsed */
 export async function readLines(r: Response): Promise<Line[]> {
   const text = await r.text();
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
 }
 
 /** the lines of a batch answer as they stream, each parsed */

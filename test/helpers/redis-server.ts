@@ -39,7 +39,14 @@ export async function ownRedis(fsync: Fsync = 'always'): Promise<OwnRedis> {
     const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => {}); // refused until the server listens: the loop below retries
     for (let i = 0; i < 100; i++) {
-      try { await probe.connect(); await probe.ping(); probe.disconnect(); return; } catch { await new Promise((r) => setTimeout(r, 50)); }
+      try {
+        await probe.connect();
+        await probe.ping();
+        probe.disconnect();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
     throw new Error(`redis-server on port ${port} did not start`);
   };
@@ -52,6 +59,18 @@ export async function ownRedis(fsync: Fsync = 'always'): Promise<OwnRedis> {
     await exited;
   };
   await start();
-  const freeze = (frozen: boolean) => { (child as ChildProcess | null)?.kill(frozen ? 'SIGSTOP' : 'SIGCONT'); };
-  return { port, url: (db) => `redis://127.0.0.1:${port}/${db}`, kill, start, freeze, stop: async () => { await kill(); rmSync(dir, { recursive: true, force: true }); } };
+  const freeze = (frozen: boolean) => {
+    (child as ChildProcess | null)?.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+  };
+  return {
+    port,
+    url: (db) => `redis://127.0.0.1:${port}/${db}`,
+    kill,
+    start,
+    freeze,
+    stop: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

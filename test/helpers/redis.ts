@@ -28,10 +28,14 @@ async function onServer<T>(url: string, use: (client: Redis) => Promise<T>): Pro
 /** this suite's own redis-server; call at the top of a test file */
 export function suiteRedis(): SuiteRedis {
   let server: OwnRedis | undefined;
-  beforeAll(async () => { server = await ownRedis('off'); });
-  afterAll(async () => { await server?.stop(); });
+  beforeAll(async () => {
+    server = await ownRedis('off');
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
   const url = () => {
-    if (!server) throw new Error('the suite\'s redis-server has not started (suiteRedis() belongs at the top of a test file)');
+    if (!server) throw new Error("the suite's redis-server has not started (suiteRedis() belongs at the top of a test file)");
     return server.url(0);
   };
   return { url, flush: () => onServer(url(), (c) => c.flushdb()).then(() => {}), keys: () => onServer(url(), (c) => c.dbsize()) };

@@ -25,28 +25,49 @@ export interface RoutedWorld {
   close(): Promise<void>;
 }
 
-export async function routedWorld(distDir: string, opts: { creditMicro?: number; env?: Record<string, string>; faultRate?: number; tokenLifeS?: number } = {}): Promise<RoutedWorld> {
+export async function routedWorld(
+  distDir: string,
+  opts: { creditMicro?: number; env?: Record<string, string>; faultRate?: number; tokenLifeS?: number } = {},
+): Promise<RoutedWorld> {
   const runtime = loadRuntime(distDir);
   const { keys } = sandboxKeys(runtime, {});
   const sandbox = createSandbox(runtime, { keys, stallMs: 5_000, faultRate: opts.faultRate, tokenLifeS: opts.tokenLifeS });
   const running = await startSandbox(sandbox, 0);
-  const { ctx, app, listen } = await testRuntime(distDir, { ...sandboxEnv(runtime, running.url, keys), SVC_POLL_INTERVAL_MAX_MS: '20', SVC_ATTEMPT_TIMEOUT_MS: '2000', ...opts.env });
+  const { ctx, app, listen } = await testRuntime(distDir, {
+    ...sandboxEnv(runtime, running.url, keys),
+    SVC_POLL_INTERVAL_MAX_MS: '20',
+    SVC_ATTEMPT_TIMEOUT_MS: '2000',
+    ...opts.env,
+  });
   const server = await listen(0);
   const { team, token } = (await ctx.state.createTeam('routed test team', opts.creditMicro ?? 10_000_000))!;
-  const through = (door: Door): Call => async (path, body, headers = {}, tok = token) => {
-    const init = {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'x-svc-token': tok, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
+  const through =
+    (door: Door): Call =>
+    async (path, body, headers = {}, tok = token) => {
+      const init = {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'x-svc-token': tok, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      };
+      const r = door === 'h3' ? await app.fetch(new Request(server.url + path, init)) : await fetch(server.url + path, init);
+      const text = await r.text();
+      return { status: r.status, headers: r.headers, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
     };
-    const r = door === 'h3' ? await app.fetch(new Request(server.url + path, init)) : await fetch(server.url + path, init);
-    const text = await r.text();
-    return { status: r.status, headers: r.headers, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
-  };
   return {
-    url: server.url, ctx, sandbox, running, keys, token, teamId: team.id, call: through(SUITE_DOOR), through,
+    url: server.url,
+    ctx,
+    sandbox,
+    running,
+    keys,
+    token,
+    teamId: team.id,
+    call: through(SUITE_DOOR),
+    through,
     billing: async () => (await fetch(`${running.url}/_sandbox/billing`)).json() as Promise<Record<string, { calls: number; billed_micro: number }>>,
-    close: async () => { await server.close(); await running.close(); },
+    close: async () => {
+      await server.close();
+      await running.close();
+    },
   };
 }
 

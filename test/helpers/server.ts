@@ -27,9 +27,13 @@ export async function serve(ctx: AppContext): Promise<{ url: string; close: () =
 }
 
 /** svc listening on loopback, and `fetch` of a path through this run's door */
-export async function servedRuntime(distDir: string, env: Record<string, string> = {}): Promise<{ url: string; fetch: (path: string, init?: RequestInit) => Promise<Response>; close: () => Promise<void> }> {
+export async function servedRuntime(
+  distDir: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; fetch: (path: string, init?: RequestInit) => Promise<Response>; close: () => Promise<void> }> {
   const { app, listen } = await testRuntime(distDir, env);
   const server = await listen(0);
-  const through = async (path: string, init?: RequestInit) => (SUITE_DOOR === 'h3' ? app.fetch(new Request(server.url + path, init)) : fetch(server.url + path, init));
+  const through = async (path: string, init?: RequestInit) =>
+    SUITE_DOOR === 'h3' ? app.fetch(new Request(server.url + path, init)) : fetch(server.url + path, init);
   return { url: server.url, fetch: through, close: () => server.close() };
 }

@@ -19,21 +19,35 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 const batch = (path: string, rows: object[], headers: Record<string, string> = {}, token = caller.token) =>
-  fetch(`${w.url}/hub/tools/${path}/batch`, { method: 'POST', body: ndjson(rows), headers: { 'x-svc-token': token, 'content-type': 'application/x-ndjson', ...headers } });
-const stop = (path: string, batchId: string, token = caller.token) => fetch(`${w.url}/hub/tools/${path}/batch/${batchId}/stop`, { method: 'POST', headers: { 'x-svc-token': token } });
+  fetch(`${w.url}/hub/tools/${path}/batch`, {
+    method: 'POST',
+    body: ndjson(rows),
+    headers: { 'x-svc-token': token, 'content-type': 'application/x-ndjson', ...headers },
+  });
+const stop = (path: string, batchId: string, token = caller.token) =>
+  fetch(`${w.url}/hub/tools/${path}/batch/${batchId}/stop`, { method: 'POST', headers: { 'x-svc-token': token } });
 const person = (i: number | string, domain = `acme-batch${i}.com`) => ({ domain, full_name: `Jane Doe${i}` });
 /** the caller's charges by call id, from its ledger */
 const chargedByCall = async () => {
   const byCall = new Map<string, number>();
-  for (const e of (await w.ctx.state.ledger(caller.teamId, null)).entries) if (e.kind === 'charge') byCall.set(e.call_id ?? '', (byCall.get(e.call_id ?? '') ?? 0) - e.amount_micro);
+  for (const e of (await w.ctx.state.ledger(caller.teamId, null)).entries)
+    if (e.kind === 'charge') byCall.set(e.call_id ?? '', (byCall.get(e.call_id ?? '') ?? 0) - e.amount_micro);
   return byCall;
 };
 const earnings = async () => (await w.ctx.state.account(w.teamId)).earnings_micro;
 const rowsOf = (seen: Line[]) => seen.filter((l) => !l.event);
 /** a run's dry run: its steps' plans and its worst cost, nothing charged */
 const dryRun = async (input: object) => {
-  const r = await fetch(`${w.url}/hub/tools/batch-email/run`, { method: 'POST', body: JSON.stringify({ input }), headers: { 'x-svc-token': caller.token, 'content-type': 'application/json', 'x-svc-route-dry-run': '1' } });
-  return r.json() as Promise<{ worst_cost_micro: number; price_micro: number; steps: Array<{ plan: Array<{ endpoint_id: string; worst_cost_micro: number }> }> }>;
+  const r = await fetch(`${w.url}/hub/tools/batch-email/run`, {
+    method: 'POST',
+    body: JSON.stringify({ input }),
+    headers: { 'x-svc-token': caller.token, 'content-type': 'application/json', 'x-svc-route-dry-run': '1' },
+  });
+  return r.json() as Promise<{
+    worst_cost_micro: number;
+    price_micro: number;
+    steps: Array<{ plan: Array<{ endpoint_id: string; worst_cost_micro: number }> }>;
+  }>;
 };
 
 describe('a batch of tool runs', () => {
@@ -64,7 +78,11 @@ describe('a batch of tool runs', () => {
     const ran = [1, 2, 3, 4].map((i) => byId.get(i)!._svc);
     expect(new Set(ran.map((s) => s.call_id)).size).toBe(4);
     // the same input in another key order is the first row's run, not a second charge
-    expect(byId.get('same')).toMatchObject({ status: 200, output: byId.get(1)!.output, _svc: { call_id: byId.get(1)!._svc.call_id, shared: true, cost_micro: 0 } });
+    expect(byId.get('same')).toMatchObject({
+      status: 200,
+      output: byId.get(1)!.output,
+      _svc: { call_id: byId.get(1)!._svc.call_id, shared: true, cost_micro: 0 },
+    });
     // a line the run would refuse is a 422 row, with its own call id and no charge
     expect(byId.get('short')).toMatchObject({ status: 422, call_id: expect.stringMatching(/^call_/) });
     expect(JSON.stringify(byId.get('short')!.detail)).toMatch(/full_name/);
@@ -88,7 +106,11 @@ describe('a batch of tool runs', () => {
     const budget = Math.floor(worst * 2.5);
     const balance = await w.ctx.state.balance(caller.teamId);
     const earned = await earnings();
-    const r = await batch('batch-email', Array.from({ length: 8 }, (_, i) => ({ input: person(`budget${i}`) })), { 'x-svc-batch-max-cost': (budget / 1e6).toFixed(6), 'x-svc-batch-concurrency': '1' });
+    const r = await batch(
+      'batch-email',
+      Array.from({ length: 8 }, (_, i) => ({ input: person(`budget${i}`) })),
+      { 'x-svc-batch-max-cost': (budget / 1e6).toFixed(6), 'x-svc-batch-concurrency': '1' },
+    );
     const seen = await readLines(r);
     const summary = seen.at(-1)!;
     const skipped = rowsOf(seen).filter((l) => l.skipped === 'budget');
@@ -102,7 +124,7 @@ describe('a batch of tool runs', () => {
     for (const l of skipped) expect(Object.keys(l).sort()).toEqual(['id', 'skipped']);
   }, 60_000);
 
-  it("runs a row within what it reserved: an attempt it has no room left for is skipped (over_ceiling), so the row misses instead of passing the budget", async () => {
+  it('runs a row within what it reserved: an attempt it has no room left for is skipped (over_ceiling), so the row misses instead of passing the budget', async () => {
     const plan = await dryRun(person('least'));
     // the least a run can have an output with: the price and each step's cheapest attempt
     const least = plan.steps.reduce((n, s) => n + Math.min(...s.plan.map((a) => a.worst_cost_micro)), plan.price_micro);
@@ -110,10 +132,15 @@ describe('a batch of tool runs', () => {
     const finder = plan.steps[0].plan.reduce((a, b) => (b.worst_cost_micro < a.worst_cost_micro ? b : a)).endpoint_id.split('.')[0];
     const balance = await w.ctx.state.balance(caller.teamId);
     // the cheapest finder misses, so the run would need a dearer one than the budget leaves room for
-    const seen = await readLines(await batch('batch-email', [{ input: person('least', `nohit-${finder}.least.com`) }], { 'x-svc-batch-max-cost': (least / 1e6).toFixed(6) }));
+    const seen = await readLines(
+      await batch('batch-email', [{ input: person('least', `nohit-${finder}.least.com`) }], { 'x-svc-batch-max-cost': (least / 1e6).toFixed(6) }),
+    );
     const [row] = rowsOf(seen);
     expect(row).toMatchObject({ status: 200, _svc: { stopped: 'miss', served_by: null, price_micro: 0 } });
-    expect(row._svc.steps[0].tried.map((t: { outcome: string; reason: string }) => [t.outcome, t.reason])).toEqual([['miss', 'empty result'], ['skipped', 'over_ceiling']]);
+    expect(row._svc.steps[0].tried.map((t: { outcome: string; reason: string }) => [t.outcome, t.reason])).toEqual([
+      ['miss', 'empty result'],
+      ['skipped', 'over_ceiling'],
+    ]);
     expect(seen.at(-1)).toMatchObject({ hits: 0, misses: 1, skipped: 0 });
     expect(seen.at(-1)!.cost_micro).toBeLessThanOrEqual(least);
     expect(balance - (await w.ctx.state.balance(caller.teamId))).toBe(seen.at(-1)!.cost_micro);
@@ -137,7 +164,13 @@ describe('a batch of tool runs', () => {
     expect(summary).toMatchObject({ event: 'summary', rows: 16, stopped: 'asked' });
     const answered = rowsOf(seen).filter((l) => l.status === 200);
     expect(answered.length).toBeLessThan(rows.length);
-    expect(seen.slice(seen.indexOf(stopping) + 1).filter((l) => !l.event).map((l) => l.id).sort()).toEqual([...stopping.in_flight].sort());
+    expect(
+      seen
+        .slice(seen.indexOf(stopping) + 1)
+        .filter((l) => !l.event)
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual([...stopping.in_flight].sort());
     // what ran is what was charged, and earned
     const charged = [...(await chargedByCall()).entries()].filter(([id]) => !before.has(id));
     expect(new Set(charged.map(([id]) => id))).toEqual(new Set(answered.map((l) => l._svc.call_id)));
@@ -151,7 +184,12 @@ describe('what the door refuses before any row runs', () => {
     expect((await w.req('POST', '/hub/tools', { tool_id: 'batch-gone', files: emailTool() })).body.status).toBe('live');
     expect((await w.req('DELETE', '/hub/tools/batch-gone')).status).toBe(200);
     // a check that cannot pass: the version stays failed, so the tool has no live version
-    const failed = await w.req('POST', '/hub/tools', { tool_id: 'batch-never', files: emailTool((f) => { f.check.expect = { status: 'risky' }; }) });
+    const failed = await w.req('POST', '/hub/tools', {
+      tool_id: 'batch-never',
+      files: emailTool((f) => {
+        f.check.expect = { status: 'risky' };
+      }),
+    });
     expect(failed.body.status).toBe('failed');
     const balance = await w.ctx.state.balance(caller.teamId);
     const line = [{ input: person('refused') }];
@@ -165,7 +203,11 @@ describe('what the door refuses before any row runs', () => {
     const never = await batch('batch-never', line, {}, w.token);
     expect(never.status).toBe(409);
     expect((await batch('batch-never', line)).status).toBe(404);
-    const notJson = await fetch(`${w.url}/hub/tools/batch-email/batch`, { method: 'POST', body: '{"input": {}}\nnot json', headers: { 'x-svc-token': caller.token, 'content-type': 'application/x-ndjson' } });
+    const notJson = await fetch(`${w.url}/hub/tools/batch-email/batch`, {
+      method: 'POST',
+      body: '{"input": {}}\nnot json',
+      headers: { 'x-svc-token': caller.token, 'content-type': 'application/x-ndjson' },
+    });
     expect(notJson.status).toBe(400);
     const exclude = await batch('batch-email', line, { 'x-svc-route-exclude': 'findco' });
     expect(exclude.status).toBe(422);
@@ -179,10 +221,13 @@ describe('what the door refuses before any row runs', () => {
     expect((await stop('batch-email', 'call_nope')).status).toBe(422);
   }, 60_000);
 
-  it("X-Svc-Route-Max-Cost below the price stops each row before any step: a miss that costs nothing", async () => {
+  it('X-Svc-Route-Max-Cost below the price stops each row before any step: a miss that costs nothing', async () => {
     const balance = await w.ctx.state.balance(caller.teamId);
     const seen = await readLines(await batch('batch-email', [{ input: person('cheap1') }, { input: person('cheap2') }], { 'x-svc-route-max-cost': '0.01' }));
-    expect(rowsOf(seen).map((l) => [l.status, l._svc.stopped, l._svc.served_by, l._svc.cost_micro])).toEqual([[200, 'max_cost', null, 0], [200, 'max_cost', null, 0]]);
+    expect(rowsOf(seen).map((l) => [l.status, l._svc.stopped, l._svc.served_by, l._svc.cost_micro])).toEqual([
+      [200, 'max_cost', null, 0],
+      [200, 'max_cost', null, 0],
+    ]);
     expect(seen.at(-1)).toMatchObject({ hits: 0, misses: 2, cost_micro: 0 });
     expect(await w.ctx.state.balance(caller.teamId)).toBe(balance);
   }, 60_000);
@@ -191,10 +236,21 @@ describe('what the door refuses before any row runs', () => {
 describe('versions', () => {
   it('runs every row on the version serving when the batch starts: the newest live, or the pinned @N at its own price', async () => {
     expect((await w.req('POST', '/hub/tools', { tool_id: 'batch-pinned', files: emailTool() })).body.status).toBe('live');
-    expect((await w.req('PUT', '/hub/tools/batch-pinned', { files: emailTool((f) => { f.tool.price_usd = 0.07; }) })).body).toMatchObject({ version: 2, status: 'live' });
+    expect(
+      (
+        await w.req('PUT', '/hub/tools/batch-pinned', {
+          files: emailTool((f) => {
+            f.tool.price_usd = 0.07;
+          }),
+        })
+      ).body,
+    ).toMatchObject({ version: 2, status: 'live' });
     const earned = await earnings();
     const pinned = rowsOf(await readLines(await batch('batch-pinned@1', [{ input: person('pin1') }, { input: person('pin2') }])));
-    expect(pinned.map((l) => [l._svc.version, l._svc.price_micro, l._svc.served_by])).toEqual([[1, 50_000, 'batch-pinned@1'], [1, 50_000, 'batch-pinned@1']]);
+    expect(pinned.map((l) => [l._svc.version, l._svc.price_micro, l._svc.served_by])).toEqual([
+      [1, 50_000, 'batch-pinned@1'],
+      [1, 50_000, 'batch-pinned@1'],
+    ]);
     const newest = rowsOf(await readLines(await batch('batch-pinned', [{ input: person('new1') }])));
     expect(newest.map((l) => [l._svc.version, l._svc.price_micro, l._svc.served_by])).toEqual([[2, 70_000, 'batch-pinned@2']]);
     expect((await earnings()) - earned).toBe(2 * 50_000 + 70_000);
@@ -211,7 +267,15 @@ describe('versions', () => {
     const rows = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, input: person(`moving${i}`, `latency300ms-${finder}.moving${i}.com`) }));
     // the answer's headers come once the batch has chosen its version; the rows then run one at a time
     const r = await batch('batch-moving', rows, { 'x-svc-batch-concurrency': '1' });
-    expect((await w.req('PUT', '/hub/tools/batch-moving', { files: emailTool((f) => { f.tool.price_usd = 0.07; }) })).body).toMatchObject({ version: 2, status: 'live' });
+    expect(
+      (
+        await w.req('PUT', '/hub/tools/batch-moving', {
+          files: emailTool((f) => {
+            f.tool.price_usd = 0.07;
+          }),
+        })
+      ).body,
+    ).toMatchObject({ version: 2, status: 'live' });
     // two more rows charged: the second of them started after version 2 went live (one row at a time)
     const live = new Set((await chargedByCall()).keys());
     while ([...(await chargedByCall()).keys()].filter((id) => !live.has(id)).length < 2) await new Promise((wake) => setTimeout(wake, 50));

@@ -12,11 +12,13 @@ import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 /** the first json block after the paragraph naming each file (`tool.json`: …) */
 function exampleFiles(): Record<FileName, string> {
   const doc = readFileSync(join(ROOT, 'docs', 'hub.md'), 'utf8');
-  return Object.fromEntries(FILE_NAMES.map((name) => {
-    const m = new RegExp(`^\`${name.replaceAll('.', '\\.')}\`:[\\s\\S]*?\`\`\`json\\n([\\s\\S]*?)\`\`\``, 'm').exec(doc);
-    expect(m, name).not.toBeNull();
-    return [name, m![1]];
-  })) as Record<FileName, string>;
+  return Object.fromEntries(
+    FILE_NAMES.map((name) => {
+      const m = new RegExp(`^\`${name.replaceAll('.', '\\.')}\`:[\\s\\S]*?\`\`\`json\\n([\\s\\S]*?)\`\`\``, 'm').exec(doc);
+      expect(m, name).not.toBeNull();
+      return [name, m![1]];
+    }),
+  ) as Record<FileName, string>;
 }
 
 it("docs/hub.md's worked example publishes against the real catalog", () => {

@@ -16,14 +16,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const start = async () => (await createRuntime(readConfig({ SVC_DIST_DIR: FIXTURE_DIST, SVC_DATA_DIR: dir, SVC_SECRET: 'crash-secret' }))).ctx;
 
 it('pays the maker once for every charge that landed before kill -9, at the next start', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'earnings-crash-child.ts'), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'earnings-crash-child.ts'), dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const seen = { caller: 0, maker: 0, charged: [] as string[], paid: [] as string[] };
   await new Promise<void>((resolve, reject) => {
     child.on('exit', () => resolve());
     child.on('error', reject);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const [what, a, b] = line.split(' ');
-      if (what === 'teams') { seen.caller = Number(a); seen.maker = Number(b); }
+      if (what === 'teams') {
+        seen.caller = Number(a);
+        seen.maker = Number(b);
+      }
       if (what === 'charged') seen.charged.push(a);
       if (what === 'paid') seen.paid.push(a);
       if (what === 'ready') child.kill('SIGKILL');

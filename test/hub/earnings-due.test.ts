@@ -18,26 +18,57 @@ const redis = suiteRedis();
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 afterEach(() => setClock(null));
-const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'svc-earnings-')); dirs.push(d); return d; };
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'svc-earnings-'));
+  dirs.push(d);
+  return d;
+};
 
 /** a state, and `another` as a second instance (Redis) or the next process on the same data (embedded) */
 const backends: Array<{ name: string; open: () => Promise<{ state: State; another: () => Promise<State>; close: () => Promise<void> }> }> = [
-  { name: 'memory', open: async () => { const s = await createState({ storage: { kind: 'memory' }, dataDir: tempDir(), secret: 's' }); return { state: s, another: async () => s, close: () => s.close() }; } },
   {
-    name: 'embedded', open: async () => {
-      const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: tempDir(), secret: 's' };
-      const states = [await createState(config)];
-      const another = async () => { await states.at(-1)!.close(); states.push(await createState(config)); return states.at(-1)!; };
-      return { state: states[0], another, close: async () => { await states.at(-1)!.close(); } };
+    name: 'memory',
+    open: async () => {
+      const s = await createState({ storage: { kind: 'memory' }, dataDir: tempDir(), secret: 's' });
+      return { state: s, another: async () => s, close: () => s.close() };
     },
   },
   {
-    name: 'redis', open: async () => {
+    name: 'embedded',
+    open: async () => {
+      const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: tempDir(), secret: 's' };
+      const states = [await createState(config)];
+      const another = async () => {
+        await states.at(-1)!.close();
+        states.push(await createState(config));
+        return states.at(-1)!;
+      };
+      return {
+        state: states[0],
+        another,
+        close: async () => {
+          await states.at(-1)!.close();
+        },
+      };
+    },
+  },
+  {
+    name: 'redis',
+    open: async () => {
       await redis.flush();
       const config = { storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 's' };
       const states = [await createState(config)];
-      const another = async () => { states.push(await createState(config)); return states.at(-1)!; };
-      return { state: states[0], another, close: async () => { for (const s of states) await s.close(); } };
+      const another = async () => {
+        states.push(await createState(config));
+        return states.at(-1)!;
+      };
+      return {
+        state: states[0],
+        another,
+        close: async () => {
+          for (const s of states) await s.close();
+        },
+      };
     },
   },
 ];
@@ -55,7 +86,9 @@ describe.each(backends)('earnings due on $name', ({ name, open }) => {
       const spending = new Spending(state);
       const due: Due = { maker, caller, amount_micro: PRICE, tool_id: 'due-tool@1', call_id: newCallId() };
       const hold = (await spending.hold(caller, PRICE))!;
-      await new EarningsDue(state, spending).charge(due, async () => (stage === 'due' ? 0 : hold.charge(PRICE, { tool_id: due.tool_id, call_id: due.call_id })));
+      await new EarningsDue(state, spending).charge(due, async () =>
+        stage === 'due' ? 0 : hold.charge(PRICE, { tool_id: due.tool_id, call_id: due.call_id }),
+      );
       // paid, and killed before the record was removed
       if (stage === 'earned') await spending.pay(maker, PRICE, { tool_id: due.tool_id, call_id: due.call_id });
       return due;
@@ -63,11 +96,14 @@ describe.each(backends)('earnings due on $name', ({ name, open }) => {
     const repair = async (s: State) => new EarningsDue(s, new Spending(s)).settle();
     const earned = async (s: State, callId: string) => (await s.ledger(maker, null)).entries.filter((e) => e.kind === 'earning' && e.call_id === callId);
     // another instance in this process (or on Redis) waits out the dead one's hold; a next process on the embedded store need not (earnings-crash.test.ts)
-    const pastLease = () => { const at = Date.now() + LEASE_MS + 1; setClock(() => at); };
+    const pastLease = () => {
+      const at = Date.now() + LEASE_MS + 1;
+      setClock(() => at);
+    };
     return { ...opened, caller, maker, left, repair, earned, pastLease };
   }
 
-  it("pays the maker a charge that landed, once, however often it is repaired, and leaves no record", async () => {
+  it('pays the maker a charge that landed, once, however often it is repaired, and leaves no record', async () => {
     const { state, another, close, maker, caller, left, repair, earned, pastLease } = await world();
     const due = await left('charged');
     expect(await state.balance(caller)).toBe(1_000_000 - PRICE);

@@ -9,7 +9,9 @@ beforeAll(async () => {
   w = await hubWorld();
   expect((await w.req('POST', '/hub/tools', { tool_id: 'shown-tool', files: emailTool() })).body.status).toBe('live');
   // version 2 fails its check: the maker sees it, nobody else does
-  const failing = emailTool((f) => { f.check = { input: { domain: 'acme.com', full_name: 'Jane Doe' }, expect: { email: 'jane@acme.com' } }; });
+  const failing = emailTool((f) => {
+    f.check = { input: { domain: 'acme.com', full_name: 'Jane Doe' }, expect: { email: 'jane@acme.com' } };
+  });
   expect((await w.req('PUT', '/hub/tools/shown-tool', { files: failing })).body.status).toBe('failed');
   expect((await w.req('POST', '/hub/tools', { tool_id: 'hidden-tool', files: failing })).body.status).toBe('failed');
 });
@@ -29,7 +31,11 @@ describe('hub isolation', () => {
     for (const [method, path, body] of [...ops('shown-tool'), ['POST', '/hub/tools', { tool_id: 'x-tool', files: emailTool() }] as [string, string, unknown]]) {
       expect((await w.req(method, path, body, null)).status, `${method} ${path}`).toBe(401);
       expect((await w.req(method, path, body, 'svc_' + 'x'.repeat(32))).status, `${method} ${path}`).toBe(401);
-      const r = await fetch(w.url + path, { method, headers: { 'x-svc-token': w.token, 'x-svc-org': w.other.slug, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const r = await fetch(w.url + path, {
+        method,
+        headers: { 'x-svc-token': w.token, 'x-svc-org': w.other.slug, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       expect(r.status, `${method} ${path}`).toBe(403);
     }
   });
@@ -38,14 +44,16 @@ describe('hub isolation', () => {
     for (const [method, path, body] of ops('hidden-tool')) expect((await w.req(method, path, body, w.other.token)).status, `${method} ${path}`).toBe(404);
   });
 
-  it('a live tool shows another team its live versions only, and refuses it the maker\'s actions with 403', async () => {
+  it("a live tool shows another team its live versions only, and refuses it the maker's actions with 403", async () => {
     const seen = await w.req('GET', '/hub/tools/shown-tool', undefined, w.other.token);
     expect(seen.status).toBe(200);
     expect(seen.body.versions).toEqual([expect.objectContaining({ version: 1, status: 'live' })]);
     for (const hidden of ['files', 'earnings_micro', 'runs', 'reason', 'check']) expect(seen.body).not.toHaveProperty(hidden);
     expect((await w.req('GET', '/hub/tools/shown-tool@2', undefined, w.other.token)).status).toBe(404);
     expect((await w.req('POST', '/hub/tools/shown-tool@2/run', { input: { domain: 'a.com', full_name: 'Jane Doe' } }, w.other.token)).status).toBe(404);
-    for (const [method, path, body] of ops('shown-tool').filter(([m, p]) => m !== 'GET' || p.endsWith('/runs')).filter(([, p]) => !p.endsWith('/run'))) {
+    for (const [method, path, body] of ops('shown-tool')
+      .filter(([m, p]) => m !== 'GET' || p.endsWith('/runs'))
+      .filter(([, p]) => !p.endsWith('/run'))) {
       expect((await w.req(method, path, body, w.other.token)).status, `${method} ${path}`).toBe(403);
     }
     // who may publish is answered before the files are read
@@ -75,7 +83,8 @@ describe('/openapi.json', () => {
   it('lists every hub endpoint with the request schemas the routes enforce', async () => {
     const doc = await (await fetch(`${w.url}/openapi.json`)).json();
     expect(Object.keys(doc.paths['/hub/tools/{tool_id}']).sort()).toEqual(['delete', 'get', 'put']);
-    for (const path of ['/hub/tools', '/hub/tools/{tool_id}/check', '/hub/tools/{tool_id}/run', '/hub/tools/{tool_id}/runs']) expect(doc.paths[path], path).toBeDefined();
+    for (const path of ['/hub/tools', '/hub/tools/{tool_id}/check', '/hub/tools/{tool_id}/run', '/hub/tools/{tool_id}/runs'])
+      expect(doc.paths[path], path).toBeDefined();
     const publish = doc.paths['/hub/tools'].post.requestBody.content['application/json'].schema;
     expect(publish.required).toEqual(['tool_id', 'files']);
     expect(publish.properties.files.required).toEqual(['tool.json', 'input.schema.json', 'output.schema.json', 'check.json']);

@@ -5,18 +5,24 @@ import { hubWorld, type HubWorld } from './world.ts';
 import { emailTool } from './tool-files.ts';
 
 let w: HubWorld;
-beforeAll(async () => { w = await hubWorld(); });
+beforeAll(async () => {
+  w = await hubWorld();
+});
 afterAll(() => w.close());
 
-const withOperation = (check: Record<string, unknown>, output: Record<string, unknown> = { email: '{{steps.find.output.email}}', verdict: '{{steps.check.output.verdict}}' }) => emailTool((f) => {
-  (f.tool.steps as unknown[])[1] = { id: 'check', call: 'checkco.people.email.verify', with: check };
-  f.tool.output = output;
-  f.output = { type: 'object', required: ['email', 'verdict'], properties: { email: { type: 'string' }, verdict: { type: 'string' } } };
-  f.check = { input: { domain: 'acme.com', full_name: 'Jane Doe' }, expect: { verdict: 'invalid' } };
-});
+const withOperation = (
+  check: Record<string, unknown>,
+  output: Record<string, unknown> = { email: '{{steps.find.output.email}}', verdict: '{{steps.check.output.verdict}}' },
+) =>
+  emailTool((f) => {
+    (f.tool.steps as unknown[])[1] = { id: 'check', call: 'checkco.people.email.verify', with: check };
+    f.tool.output = output;
+    f.output = { type: 'object', required: ['email', 'verdict'], properties: { email: { type: 'string' }, verdict: { type: 'string' } } };
+    f.check = { input: { domain: 'acme.com', full_name: 'Jane Doe' }, expect: { verdict: 'invalid' } };
+  });
 
 describe('a catalog operation as a step', () => {
-  it('is called with its own parameters, answers in the provider\'s shape, and is charged like a pass-through', async () => {
+  it("is called with its own parameters, answers in the provider's shape, and is charged like a pass-through", async () => {
     const r = await w.req('POST', '/hub/tools', { tool_id: 'op-tool', files: withOperation({ address: '{{steps.find.output.email}}' }) });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ status: 'live', check: { ok: true, output: { email: 'jane.doe@acme.com', verdict: 'invalid' } } });
@@ -31,7 +37,10 @@ describe('a catalog operation as a step', () => {
   });
 
   it('refuses a parameter the operation does not declare, a missing required one, and a field its example never shows', async () => {
-    const r = await w.req('POST', '/hub/tools', { tool_id: 'op-broken', files: withOperation({ email: '{{steps.find.output.email}}' }, { email: '{{steps.find.output.email}}', verdict: '{{steps.check.output.result}}' }) });
+    const r = await w.req('POST', '/hub/tools', {
+      tool_id: 'op-broken',
+      files: withOperation({ email: '{{steps.find.output.email}}' }, { email: '{{steps.find.output.email}}', verdict: '{{steps.check.output.result}}' }),
+    });
     expect(r.status).toBe(422);
     const byLoc = Object.fromEntries(r.body.detail.map((d: { loc: string[]; msg: string }) => [d.loc[3], d.msg]));
     expect(byLoc['/steps/1/with/email']).toMatch(/takes no field 'email' \(it takes 'address'\)/);

@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 const run = async (headers: Record<string, string>, input: Record<string, unknown> = INPUT) => {
-  const r = await fetch(`${w.url}/hub/tools/headed/run`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': caller.token, ...headers }, body: JSON.stringify({ input }) });
+  const r = await fetch(`${w.url}/hub/tools/headed/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-svc-token': caller.token, ...headers },
+    body: JSON.stringify({ input }),
+  });
   return { status: r.status, headers: r.headers, body: (await r.json()) as any };
 };
 const billed = async () => Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
@@ -33,13 +37,16 @@ const money = async () => ({
 });
 
 describe('a hub run with route headers', () => {
-  it('X-Svc-Route-Dry-Run: each step\'s plan and the worst cost, steps plus price; nothing called or charged', async () => {
+  it("X-Svc-Route-Dry-Run: each step's plan and the worst cost, steps plus price; nothing called or charged", async () => {
     const before = await money();
     const r = await run({ 'X-Svc-Route-Dry-Run': '1' });
     expect(r.status).toBe(200);
     expect(r.body.call_id).toMatch(/^call_/);
     expect(r.headers.get('x-svc-cost-micro')).toBe('0');
-    expect(r.body.steps.map((s: { id: string; call: string }) => `${s.id}:${s.call}`)).toEqual(['find:svc.people.email.find', 'verify:svc.people.email.verify']);
+    expect(r.body.steps.map((s: { id: string; call: string }) => `${s.id}:${s.call}`)).toEqual([
+      'find:svc.people.email.find',
+      'verify:svc.people.email.verify',
+    ]);
     for (const s of r.body.steps) {
       expect(s.plan.length).toBeGreaterThan(0);
       expect(s.worst_cost_micro).toBe(s.plan.reduce((n: number, a: { worst_cost_micro: number }) => n + a.worst_cost_micro, 0));
@@ -76,7 +83,7 @@ describe('a hub run with route headers', () => {
     expect(await money()).toEqual(before);
   });
 
-  it('X-Svc-Route-Max-Cost at the dry run\'s worst cost: the run serves, and never costs more than the ceiling', async () => {
+  it("X-Svc-Route-Max-Cost at the dry run's worst cost: the run serves, and never costs more than the ceiling", async () => {
     const worst = (await run({ 'X-Svc-Route-Dry-Run': '1' })).body.worst_cost_micro as number;
     const before = await money();
     const r = await run({ 'X-Svc-Route-Max-Cost': (worst / 1_000_000).toFixed(6) });
@@ -90,7 +97,12 @@ describe('a hub run with route headers', () => {
 
   it('a route header a run cannot apply, or an unknown one, is a 422 naming it; nothing called or charged', async () => {
     const before = await money();
-    for (const [header, value] of [['X-Svc-Route-Exclude', 'findco'], ['X-Svc-Route-Timeout-Ms', '5000'], ['X-Svc-Route-Waterfall', '0'], ['X-Svc-Route-Maxcost', '1']]) {
+    for (const [header, value] of [
+      ['X-Svc-Route-Exclude', 'findco'],
+      ['X-Svc-Route-Timeout-Ms', '5000'],
+      ['X-Svc-Route-Waterfall', '0'],
+      ['X-Svc-Route-Maxcost', '1'],
+    ]) {
       const r = await run({ [header]: value });
       expect(r.status, header).toBe(422);
       expect(r.body.detail[0].loc, header).toEqual(['header', header.toLowerCase() === 'x-svc-route-maxcost' ? 'x-svc-route-maxcost' : header]);

@@ -7,9 +7,13 @@ import { hubWorld, type HubWorld } from './world.ts';
 import { emailTool } from './tool-files.ts';
 
 let w: HubWorld;
-beforeAll(async () => { w = await hubWorld(); });
+beforeAll(async () => {
+  w = await hubWorld();
+});
 afterAll(() => w.close());
-afterEach(() => { setClock(null); });
+afterEach(() => {
+  setClock(null);
+});
 
 const publish = async (tool_id: string, files: Record<string, string>) => {
   const r = await w.req('POST', '/hub/tools', { tool_id, files });
@@ -43,8 +47,15 @@ describe('a run', () => {
     expect(makerAfter.balance_micro).toBe(makerBefore.balance_micro);
     expect(await billed()).toBe(steps);
     // one ledger: the price row and the earning row carry the run's call id and version
-    expect((await ledgerRows(caller.teamId)).find((e) => e.tool_id)).toMatchObject({ kind: 'charge', amount_micro: -50_000, tool_id: 'email-money@1', call_id: svc.call_id });
-    expect((await ledgerRows(w.teamId)).filter((e) => e.kind === 'earning')).toEqual([expect.objectContaining({ amount_micro: 50_000, tool_id: 'email-money@1', call_id: svc.call_id })]);
+    expect((await ledgerRows(caller.teamId)).find((e) => e.tool_id)).toMatchObject({
+      kind: 'charge',
+      amount_micro: -50_000,
+      tool_id: 'email-money@1',
+      call_id: svc.call_id,
+    });
+    expect((await ledgerRows(w.teamId)).filter((e) => e.kind === 'earning')).toEqual([
+      expect.objectContaining({ amount_micro: 50_000, tool_id: 'email-money@1', call_id: svc.call_id }),
+    ]);
     // the earning was due while the price was charged, and is not due any more
     expect(await w.ctx.state.atomics.keys('earning-due')).toEqual([]);
     // and so do the steps' charges: the caller's rows of this run, summed by its call id, are what it cost
@@ -55,14 +66,16 @@ describe('a run', () => {
     const tool = await w.req('GET', '/hub/tools/email-money');
     expect(tool.body).toMatchObject({ runs: 1, earnings_micro: 50_000 });
     const runs = await w.req('GET', '/hub/tools/email-money/runs');
-    expect(runs.body.runs).toEqual([expect.objectContaining({ run: 1, call_id: svc.call_id, team: 'money-caller', outcome: 'ok', price_micro: 50_000, steps_cost_micro: steps })]);
+    expect(runs.body.runs).toEqual([
+      expect.objectContaining({ run: 1, call_id: svc.call_id, team: 'money-caller', outcome: 'ok', price_micro: 50_000, steps_cost_micro: steps }),
+    ]);
     // `?cursor=` with nothing after it, as the docs write the list, is the first page
     const empty = await w.req('GET', '/hub/tools/email-money/runs?cursor=');
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual(runs.body);
   });
 
-  it("an earning that storage would not take is paid once storage answers again, and only once", async () => {
+  it('an earning that storage would not take is paid once storage answers again, and only once', async () => {
     const caller = await w.team('outage caller', 5_000_000);
     const makerBefore = await w.ctx.state.account(w.teamId);
     const { state } = w.ctx;
@@ -111,7 +124,9 @@ describe('a run', () => {
     expect(r.status).toBe(402);
     expect(r.body.detail).toMatch(/Step 'verify'.*balance is too low.*the tool's price was not/);
     // the step's sentence, then the run's: no router sentence nested inside, no "stopped by balance"
-    expect(r.body.detail).toBe("Step 'verify' (svc.people.email.verify) could not run: the balance is too low. The steps that ran were charged (20000 micro-USD); the tool's price was not.");
+    expect(r.body.detail).toBe(
+      "Step 'verify' (svc.people.email.verify) could not run: the balance is too low. The steps that ran were charged (20000 micro-USD); the tool's price was not.",
+    );
     expect(await w.ctx.state.balance(caller.teamId)).toBe(70_500 - 20_000);
   });
 });

@@ -11,7 +11,8 @@ const get = async (path: string, token: string | null = w.token) => {
   const r = await fetch(w.url + path, { headers: token ? { 'x-svc-token': token } : {} });
   return { status: r.status, body: (await r.json()) as any };
 };
-const search = async (q: string, limit = 5) => (await get(`/catalog/search?q=${encodeURIComponent(q)}&limit=${limit}`, null)).body.results as Array<Record<string, any>>;
+const search = async (q: string, limit = 5) =>
+  (await get(`/catalog/search?q=${encodeURIComponent(q)}&limit=${limit}`, null)).body.results as Array<Record<string, any>>;
 
 beforeAll(async () => {
   w = await routedWorld(REAL_DIST, { creditMicro: 100_000_000 });
@@ -43,14 +44,25 @@ describe('live tools in /catalog/search', () => {
   it('a tool row says its price per run, maker, capabilities, last check and whether it can be served', async () => {
     const [row] = await search(CHAINED[0], 1);
     expect(row).toMatchObject({
-      kind: 'tool', tool_id: 'linkedin-verified-email', usd: 0.04, price_micro: 40_000, maker: 'routed-test-team', version: 1,
-      capabilities: ['people.enrich', 'people.email.find', 'people.email.verify'], check: { ok: true }, serving: { ok: true, problems: [] },
+      kind: 'tool',
+      tool_id: 'linkedin-verified-email',
+      usd: 0.04,
+      price_micro: 40_000,
+      maker: 'routed-test-team',
+      version: 1,
+      capabilities: ['people.enrich', 'people.email.find', 'people.email.verify'],
+      check: { ok: true },
+      serving: { ok: true, problems: [] },
     });
     expect(Date.parse(row.check.at)).not.toBeNaN();
   });
 
   it('stays out of needs it does not meet, and leaves operations first where a capability alone answers', async () => {
-    for (const q of UNRELATED) expect((await search(q)).map((r) => r.kind), q).not.toContain('tool');
+    for (const q of UNRELATED)
+      expect(
+        (await search(q)).map((r) => r.kind),
+        q,
+      ).not.toContain('tool');
     // needs one of its capabilities meets alone: that capability's operations first, the tool after them
     for (const q of ['verify an email address', 'email verify', 'linkedin profile lookup']) {
       const results = await search(q, 25);
@@ -62,7 +74,10 @@ describe('live tools in /catalog/search', () => {
 
   it('/catalog/find offers the tool among the candidates and keeps it', async () => {
     const r = await fetch(`${w.url}/catalog/find?q=${encodeURIComponent(CHAINED[0])}`);
-    const lines = (await r.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await r.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0].candidates.map((c: { endpoint_id: string }) => c.endpoint_id)).toContain('hub:linkedin-verified-email');
     expect(lines[1].kept.map((k: { endpoint_id: string }) => k.endpoint_id)).toContain('hub:linkedin-verified-email');
   });
@@ -78,9 +93,20 @@ describe('GET /hub/tools, the store', () => {
   it('lists live tools to every team with price, maker and check; the maker also sees its own that are not live', async () => {
     expect((await w.call('/hub/tools', { tool_id: 'not-live-yet', files: failing() })).body.status).toBe('failed');
     const mine = (await get('/hub/tools')).body;
-    expect(mine.tools.map((t: { tool_id: string; status: string }) => [t.tool_id, t.status])).toEqual([['linkedin-verified-email', 'live'], ['not-live-yet', 'failed']]);
+    expect(mine.tools.map((t: { tool_id: string; status: string }) => [t.tool_id, t.status])).toEqual([
+      ['linkedin-verified-email', 'live'],
+      ['not-live-yet', 'failed'],
+    ]);
     const theirs = (await get('/hub/tools', other)).body;
-    expect(theirs.tools).toEqual([expect.objectContaining({ tool_id: 'linkedin-verified-email', mine: false, maker: 'routed-test-team', price_usd: 0.04, check: expect.objectContaining({ ok: true }) })]);
+    expect(theirs.tools).toEqual([
+      expect.objectContaining({
+        tool_id: 'linkedin-verified-email',
+        mine: false,
+        maker: 'routed-test-team',
+        price_usd: 0.04,
+        check: expect.objectContaining({ ok: true }),
+      }),
+    ]);
     expect(theirs.tools[0].input_schema.required).toEqual(['linkedin_url']);
   });
 
@@ -107,9 +133,12 @@ describe('GET /hub/tools, the store', () => {
 
 describe('reviews of a tool', () => {
   it('one per team, tool and month, by teams that use it; the summary shows on its page, its search row and in the store', async () => {
-    const review = (usefulness: string, reason: string, token: string, endpoint_id = 'hub:linkedin-verified-email') => fetch(`${w.url}/reviews`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': token }, body: JSON.stringify({ endpoint_id, usefulness, reason }),
-    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const review = (usefulness: string, reason: string, token: string, endpoint_id = 'hub:linkedin-verified-email') =>
+      fetch(`${w.url}/reviews`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-token': token },
+        body: JSON.stringify({ endpoint_id, usefulness, reason }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     expect((await review('useful', 'my own tool', w.token)).status).toBe(403);
     expect((await review('useful', 'never heard of it', other, 'hub:no-such-tool')).status).toBe(422);
     expect((await review('useful', 'works', other)).body.replaced).toBe(false);
@@ -118,7 +147,10 @@ describe('reviews of a tool', () => {
     const summary = { teams: 1, share: { useful: 0, partly: 1, not_useful: 0 } };
     expect((await get('/hub/tools/linkedin-verified-email', other)).body.reviews).toMatchObject(summary);
     expect((await search(CHAINED[0], 1))[0].reviews).toMatchObject(summary);
-    expect((await get('/hub/tools?q=linkedin', other)).body.tools[0].reviews).toMatchObject({ ...summary, samples: [expect.objectContaining({ reason: 'found the email, verification slow' })] });
+    expect((await get('/hub/tools?q=linkedin', other)).body.tools[0].reviews).toMatchObject({
+      ...summary,
+      samples: [expect.objectContaining({ reason: 'found the email, verification slow' })],
+    });
   });
 });
 
@@ -142,4 +174,3 @@ describe('trust that stays true', () => {
     expect((await search(CHAINED[0], 1))[0].check.ok).toBe(false);
   });
 });
-

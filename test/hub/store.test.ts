@@ -7,7 +7,16 @@ it('lists runs newest first a page at a time, and tallies runs and earnings per 
   const state = await createState({ storage: { kind: 'memory' as const }, dataDir: '.', secret: 'x' });
   const store = new HubStore(state.atomics);
   for (let i = 1; i <= RUNS_PAGE + 5; i++) {
-    await store.addRun('paged', { call_id: `c${i}`, version: i % 2 ? 1 : 2, team: 't', at: '2027-01-01T00:00:00.000Z', outcome: 'ok', price_micro: 10, steps_cost_micro: 1, ms: 1 });
+    await store.addRun('paged', {
+      call_id: `c${i}`,
+      version: i % 2 ? 1 : 2,
+      team: 't',
+      at: '2027-01-01T00:00:00.000Z',
+      outcome: 'ok',
+      price_micro: 10,
+      steps_cost_micro: 1,
+      ms: 1,
+    });
   }
   const first = await store.runs('paged', null);
   expect(first.runs.map((r) => r.run)).toEqual(Array.from({ length: RUNS_PAGE }, (_, i) => RUNS_PAGE + 5 - i));

@@ -3,7 +3,7 @@
 export function linkedinEmailTool(): Record<string, string> {
   const tool = {
     name: 'LinkedIn to verified email',
-    summary: 'Reads a LinkedIn profile, finds the person\'s work email at their company, then checks that it receives mail.',
+    summary: "Reads a LinkedIn profile, finds the person's work email at their company, then checks that it receives mail.",
     price_usd: 0.04,
     steps: [
       { id: 'person', call: 'svc.people.enrich', with: { linkedin_url: '{{input.linkedin_url}}' } },
@@ -12,11 +12,22 @@ export function linkedinEmailTool(): Record<string, string> {
     ],
     output: { email: '{{steps.find.output.email}}', status: '{{steps.verify.output.status}}', full_name: '{{steps.person.output.full_name}}' },
   };
-  const input = { type: 'object', additionalProperties: false, required: ['linkedin_url'], properties: { linkedin_url: { type: 'string', minLength: 10, description: 'a LinkedIn profile URL' } } };
-  const output = { type: 'object', required: ['email', 'status'], properties: { email: { type: 'string' }, status: { type: 'string' }, full_name: { type: 'string' } } };
+  const input = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['linkedin_url'],
+    properties: { linkedin_url: { type: 'string', minLength: 10, description: 'a LinkedIn profile URL' } },
+  };
+  const output = {
+    type: 'object',
+    required: ['email', 'status'],
+    properties: { email: { type: 'string' }, status: { type: 'string' }, full_name: { type: 'string' } },
+  };
   const check = { input: { linkedin_url: 'https://www.linkedin.com/in/jane-doe' } };
   return {
-    'tool.json': JSON.stringify(tool), 'input.schema.json': JSON.stringify(input),
-    'output.schema.json': JSON.stringify(output), 'check.json': JSON.stringify(check),
+    'tool.json': JSON.stringify(tool),
+    'input.schema.json': JSON.stringify(input),
+    'output.schema.json': JSON.stringify(output),
+    'check.json': JSON.stringify(check),
   };
 }

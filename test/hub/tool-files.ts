@@ -1,5 +1,10 @@
 // The worked example of docs/hub.md as test data: "find a work email, then verify it".
-export interface ToolFiles { tool: Record<string, unknown>; input: Record<string, unknown>; output: Record<string, unknown>; check: Record<string, unknown> }
+export interface ToolFiles {
+  tool: Record<string, unknown>;
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+  check: Record<string, unknown>;
+}
 
 export function emailTool(change: (f: ToolFiles) => void = () => {}): Record<string, string> {
   const f: ToolFiles = {
@@ -14,11 +19,14 @@ export function emailTool(change: (f: ToolFiles) => void = () => {}): Record<str
       output: { email: '{{steps.find.output.email}}', status: '{{steps.verify.output.status}}' },
     },
     input: {
-      type: 'object', additionalProperties: false, required: ['domain', 'full_name'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['domain', 'full_name'],
       properties: { domain: { type: 'string', minLength: 3 }, full_name: { type: 'string', minLength: 3 } },
     },
     output: {
-      type: 'object', required: ['email', 'status'],
+      type: 'object',
+      required: ['email', 'status'],
       properties: { email: { type: 'string' }, status: { enum: ['deliverable', 'undeliverable', 'risky'] } },
     },
     // the sandbox's cheapest verifier calls every address undeliverable; `nohit-checkco` makes it
@@ -27,7 +35,9 @@ export function emailTool(change: (f: ToolFiles) => void = () => {}): Record<str
   };
   change(f);
   return {
-    'tool.json': JSON.stringify(f.tool), 'input.schema.json': JSON.stringify(f.input),
-    'output.schema.json': JSON.stringify(f.output), 'check.json': JSON.stringify(f.check),
+    'tool.json': JSON.stringify(f.tool),
+    'input.schema.json': JSON.stringify(f.input),
+    'output.schema.json': JSON.stringify(f.output),
+    'check.json': JSON.stringify(f.check),
   };
 }

@@ -63,7 +63,12 @@ function graph(): Map<string, string[]> {
   const g = new Map<string, string[]>();
   for (const top of Object.keys(MAY_IMPORT)) {
     for (const file of tsFiles(join(ROOT, top)).map((f) => relative(ROOT, f))) {
-      g.set(file, specifiers(file).filter((s) => s.startsWith('.')).map((s) => relative(ROOT, resolve(dirname(join(ROOT, file)), s))));
+      g.set(
+        file,
+        specifiers(file)
+          .filter((s) => s.startsWith('.'))
+          .map((s) => relative(ROOT, resolve(dirname(join(ROOT, file)), s))),
+      );
     }
   }
   return g;
@@ -77,12 +82,18 @@ describe('import boundaries', () => {
   const g = graph();
 
   it('finds the files it checks', () => {
-    for (const top of Object.keys(MAY_IMPORT)) expect([...g.keys()].some((f) => topOf(f) === top), top).toBe(true);
+    for (const top of Object.keys(MAY_IMPORT))
+      expect(
+        [...g.keys()].some((f) => topOf(f) === top),
+        top,
+      ).toBe(true);
   });
 
   it('no folder imports one above it or beside it', () => {
     // a file at the top (package.json) is data, not a layer
-    const wrong = [...g].flatMap(([file, targets]) => targets.filter((t) => t.includes('/') && !MAY_IMPORT[topOf(file)].includes(topOf(t))).map((t) => `${file} -> ${t}`));
+    const wrong = [...g].flatMap(([file, targets]) =>
+      targets.filter((t) => t.includes('/') && !MAY_IMPORT[topOf(file)].includes(topOf(t))).map((t) => `${file} -> ${t}`),
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -91,7 +102,10 @@ describe('import boundaries', () => {
     const cycles: string[] = [];
     const visit = (f: string, path: string[]): void => {
       if (state.get(f) === 'done') return;
-      if (state.get(f) === 'open') { cycles.push([...path.slice(path.indexOf(f)), f].join(' -> ')); return; }
+      if (state.get(f) === 'open') {
+        cycles.push([...path.slice(path.indexOf(f)), f].join(' -> '));
+        return;
+      }
       state.set(f, 'open');
       for (const t of g.get(f) ?? []) visit(t, [...path, f]);
       state.set(f, 'done');
@@ -107,14 +121,19 @@ describe("runtime/'s layers", () => {
 
   it('every file is in a folder the table places, and every folder in the table exists', () => {
     expect(runtimeFiles.filter((f) => !Object.hasOwn(RUNTIME_MAY_IMPORT, layerOf(f)))).toEqual([]);
-    const folders = readdirSync(join(ROOT, 'runtime')).filter((f) => statSync(join(ROOT, 'runtime', f)).isDirectory()).sort();
+    const folders = readdirSync(join(ROOT, 'runtime'))
+      .filter((f) => statSync(join(ROOT, 'runtime', f)).isDirectory())
+      .sort();
     expect(Object.keys(RUNTIME_MAY_IMPORT).sort()).toEqual(folders);
   });
 
   it('no folder imports one above it or beside it', () => {
-    const wrong = runtimeFiles.flatMap((file) => g.get(file)!
-      .filter((t) => topOf(t) === 'runtime' && !RUNTIME_MAY_IMPORT[layerOf(file)].includes(layerOf(t)))
-      .map((t) => `${file} -> ${t}`));
+    const wrong = runtimeFiles.flatMap((file) =>
+      g
+        .get(file)!
+        .filter((t) => topOf(t) === 'runtime' && !RUNTIME_MAY_IMPORT[layerOf(file)].includes(layerOf(t)))
+        .map((t) => `${file} -> ${t}`),
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -130,9 +149,14 @@ describe("runtime/'s layers", () => {
   });
 
   it('state holds no feedback or catalog logic', () => {
-    const wrong = runtimeFiles.filter((f) => layerOf(f) === 'state').flatMap((file) => g.get(file)!
-      .filter((t) => ['feedback', 'catalog'].includes(layerOf(t)))
-      .map((t) => `${file} -> ${t}`));
+    const wrong = runtimeFiles
+      .filter((f) => layerOf(f) === 'state')
+      .flatMap((file) =>
+        g
+          .get(file)!
+          .filter((t) => ['feedback', 'catalog'].includes(layerOf(t)))
+          .map((t) => `${file} -> ${t}`),
+      );
     expect(wrong).toEqual([]);
   });
 });
@@ -143,8 +167,14 @@ describe("the README's layout table", () => {
   const listed = [...table.matchAll(/^\| `([^`]+)\/` \|/gm)].map((m) => m[1]).sort();
 
   it('lists every top-level folder of the repository, and only folders that exist', () => {
-    const ignored = new Set(readFileSync(join(ROOT, '.gitignore'), 'utf8').split('\n').map((l) => l.trim().replace(/^\/|\/$/g, '')));
-    const folders = readdirSync(ROOT).filter((f) => !f.startsWith('.') && statSync(join(ROOT, f)).isDirectory() && !ignored.has(f)).sort();
+    const ignored = new Set(
+      readFileSync(join(ROOT, '.gitignore'), 'utf8')
+        .split('\n')
+        .map((l) => l.trim().replace(/^\/|\/$/g, '')),
+    );
+    const folders = readdirSync(ROOT)
+      .filter((f) => !f.startsWith('.') && statSync(join(ROOT, f)).isDirectory() && !ignored.has(f))
+      .sort();
     expect(listed).toEqual(folders);
     for (const f of listed) expect(existsSync(join(ROOT, f)), f).toBe(true);
   });

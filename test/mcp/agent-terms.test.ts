@@ -17,7 +17,10 @@ beforeAll(async () => {
   client = new Client({ name: 'svc-agent-terms-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${w.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${w.token}` } } }));
 }, 60_000);
-afterAll(async () => { await client?.close(); await w.close(); });
+afterAll(async () => {
+  await client?.close();
+  await w.close();
+});
 
 describe('an agent can tell free from paid, and knows how money works', () => {
   it('every tool carries annotations: catalog reads are read-only and closed, routed calls are paid and open-world', async () => {
@@ -47,7 +50,7 @@ describe('an agent can tell free from paid, and knows how money works', () => {
   });
 });
 
-describe('routed tools in the agent\'s terms', () => {
+describe("routed tools in the agent's terms", () => {
   it('offer verify only where the capability has verification', async () => {
     const { tools } = await client.listTools();
     const caps = w.ctx.catalog.runtime.capabilities;
@@ -62,7 +65,10 @@ describe('routed tools in the agent\'s terms', () => {
   });
 
   it('verify where it applies plans a verification; sent where it does not, it is an unknown argument', async () => {
-    const planned = (await client.callTool({ name: 'people_email_find', arguments: { domain: 'acme.com', full_name: 'Jane Doe', verify: true, dry_run: true } })) as Result & { structuredContent?: Record<string, any> };
+    const planned = (await client.callTool({
+      name: 'people_email_find',
+      arguments: { domain: 'acme.com', full_name: 'Jane Doe', verify: true, dry_run: true },
+    })) as Result & { structuredContent?: Record<string, any> };
     expect(planned.isError).toBeFalsy();
     expect(planned.structuredContent!.verification).toMatchObject({ capability: 'people.email.verify' });
     const r = await call('people_email_verify', { email: 'jane@acme.com', verify: true });
@@ -84,7 +90,9 @@ describe('routed tools in the agent\'s terms', () => {
 
   it('a max_cost below a micro-USD is sent as decimal text and stops the call before anything is charged', async () => {
     const before = await w.ctx.state.balance(w.teamId);
-    const r = (await client.callTool({ name: 'people_email_verify', arguments: { email: 'tiny@acme.com', max_cost: 1e-7 } })) as Result & { structuredContent?: Record<string, any> };
+    const r = (await client.callTool({ name: 'people_email_verify', arguments: { email: 'tiny@acme.com', max_cost: 1e-7 } })) as Result & {
+      structuredContent?: Record<string, any>;
+    };
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ hit: false, stopped: 'max_cost', cost_micro: 0 });
     expect(await w.ctx.state.balance(w.teamId)).toBe(before);

@@ -20,7 +20,11 @@ const connect = async (token: string) => {
   return c;
 };
 const publish = (tool_id: string, files: Record<string, string>, token?: string) => w.req('POST', '/hub/tools', { tool_id, files }, token);
-const hubNames = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith('hub_')).sort();
+const hubNames = async (c: Client) =>
+  (await c.listTools()).tools
+    .map((t) => t.name)
+    .filter((n) => n.startsWith('hub_'))
+    .sort();
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, any> };
 const call = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as Result;
 
@@ -39,7 +43,11 @@ beforeAll(async () => {
   mine = await connect(w.token);
   theirs = await connect(w.other.token);
 }, 60_000);
-afterAll(async () => { await mine?.close(); await theirs?.close(); await w.close(); });
+afterAll(async () => {
+  await mine?.close();
+  await theirs?.close();
+  await w.close();
+});
 
 describe("a team's MCP set", () => {
   it("lists the team's own live tools and no other team's", async () => {
@@ -50,11 +58,14 @@ describe("a team's MCP set", () => {
     expect(refused.content[0].text).toMatch(/^404: No tool 'hub_xss-tool' in your team's MCP set.*svc hub mcp add xss-tool/);
   });
 
-  it('takes another team\'s tool by id and lets it go again; its own stay', async () => {
+  it("takes another team's tool by id and lets it go again; its own stay", async () => {
     const added = await w.req('PUT', '/hub/mcp-tools/xss-tool');
     expect(added.status).toBe(200);
     expect(added.body.added).toEqual(['xss-tool']);
-    expect(added.body.tools.map((t: { tool_id: string; maker: string }) => [t.tool_id, t.maker])).toEqual([['own-tool', expect.any(String)], ['xss-tool', w.other.slug]]);
+    expect(added.body.tools.map((t: { tool_id: string; maker: string }) => [t.tool_id, t.maker])).toEqual([
+      ['own-tool', expect.any(String)],
+      ['xss-tool', w.other.slug],
+    ]);
     expect(await hubNames(mine)).toEqual(['hub_own-tool', 'hub_xss-tool']);
     // added twice is still one
     expect((await w.req('PUT', '/hub/mcp-tools/xss-tool')).body.added).toEqual(['xss-tool']);
@@ -100,12 +111,20 @@ describe("a team's MCP set", () => {
 
 describe("makers' schemas", () => {
   it('a catastrophic pattern answers promptly through MCP, and /healthz is not held behind it', async () => {
-    const files = emailTool((f) => { (f.input.properties as Record<string, object>).tag = { type: 'string', pattern: '^(a+)+$' }; });
+    const files = emailTool((f) => {
+      (f.input.properties as Record<string, object>).tag = { type: 'string', pattern: '^(a+)+$' };
+    });
     expect((await publish('redos-tool', files)).body.status).toBe('live');
     // a backtracking engine takes minutes on 31 a's and a '!' (9.7 s at 28), holding every request behind it
     const events: string[] = [];
-    const run = call(mine, 'hub_redos-tool', { domain: 'acme.com', full_name: 'Jane Doe', tag: `${'a'.repeat(31)}!` }).then((r) => { events.push('run'); return r; });
-    const health = fetch(`${w.url}/healthz`).then((r) => { events.push('healthz'); return r.status; });
+    const run = call(mine, 'hub_redos-tool', { domain: 'acme.com', full_name: 'Jane Doe', tag: `${'a'.repeat(31)}!` }).then((r) => {
+      events.push('run');
+      return r;
+    });
+    const health = fetch(`${w.url}/healthz`).then((r) => {
+      events.push('healthz');
+      return r.status;
+    });
     const [r, status] = await Promise.all([run, health]);
     expect(status).toBe(200);
     expect(events.sort()).toEqual(['healthz', 'run']);
@@ -119,11 +138,23 @@ describe("makers' schemas", () => {
   });
 
   it('a pattern the linear engine cannot run is refused at publish with a sentence, in pattern and patternProperties alike', async () => {
-    const back = await publish('backref-tool', emailTool((f) => { (f.input.properties as Record<string, object>).tag = { type: 'string', pattern: '^(a)\\1$' }; }));
+    const back = await publish(
+      'backref-tool',
+      emailTool((f) => {
+        (f.input.properties as Record<string, object>).tag = { type: 'string', pattern: '^(a)\\1$' };
+      }),
+    );
     expect(back.status).toBe(422);
     expect(back.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'files', 'input.schema.json', ''], type: 'value_error.pattern' })]);
-    expect(back.body.detail[0].msg).toMatch(/^input\.schema\.json: The pattern '\^\(a\)\\1\$' cannot be used \(invalid escape sequence: `\\1`\): svc runs patterns with RE2/);
-    const look = await publish('lookahead-tool', emailTool((f) => { f.output.patternProperties = { '^(?=s)': { type: 'string' } }; }));
+    expect(back.body.detail[0].msg).toMatch(
+      /^input\.schema\.json: The pattern '\^\(a\)\\1\$' cannot be used \(invalid escape sequence: `\\1`\): svc runs patterns with RE2/,
+    );
+    const look = await publish(
+      'lookahead-tool',
+      emailTool((f) => {
+        f.output.patternProperties = { '^(?=s)': { type: 'string' } };
+      }),
+    );
     expect(look.status).toBe(422);
     expect(look.body.detail[0]).toMatchObject({ loc: ['body', 'files', 'output.schema.json', ''], type: 'value_error.pattern' });
     expect(look.body.detail[0].msg).toContain('unsupported Perl syntax');
@@ -134,7 +165,9 @@ describe("makers' schemas", () => {
     // old data: stored and live as an earlier svc (JavaScript's engine) would have left it
     const store = new HubStore(w.ctx.state.atomics);
     await store.claimTool('old-pattern', w.teamId);
-    const files = emailTool((f) => { (f.input.properties as Record<string, object>).tag = { type: 'string', pattern: '^(a)\\1$' }; });
+    const files = emailTool((f) => {
+      (f.input.properties as Record<string, object>).tag = { type: 'string', pattern: '^(a)\\1$' };
+    });
     const v = await store.addVersion('old-pattern', files as Record<'tool.json' | 'input.schema.json' | 'output.schema.json' | 'check.json', string>, 50_000);
     await store.updateVersion('old-pattern', v.version, (rec) => ({ ...rec, status: 'live', live_at: new Date().toISOString() }));
     const before = await w.ctx.state.balance(w.teamId);
@@ -160,7 +193,12 @@ describe("makers' schemas", () => {
     expect(ran.isError).toBeFalsy();
     expect(ran.structuredContent!.output).toMatchObject({ status: 'deliverable' });
     // a template reading a field the schema neither lists nor requires is still refused
-    const undeclared = await publish('bare-undeclared', emailTool((f) => { f.input = { required: ['domain'] }; }));
+    const undeclared = await publish(
+      'bare-undeclared',
+      emailTool((f) => {
+        f.input = { required: ['domain'] };
+      }),
+    );
     expect(undeclared.status).toBe(422);
     expect(undeclared.body.detail[0].msg).toContain("reads input field 'full_name', which input.schema.json does not declare (it declares 'domain')");
   });

@@ -18,17 +18,23 @@ beforeAll(async () => {
   brokeToken = (await w.ctx.state.createTeam('broke mcp team', 0))!.token;
   // a live hub tool of this team, and one that failed its check (never listed)
   expect((await w.call('/hub/tools', { tool_id: 'verified-email', files: emailTool() })).body.status).toBe('live');
-  const failing = emailTool((f) => { f.check.expect = { status: 'risky' }; });
+  const failing = emailTool((f) => {
+    f.check.expect = { status: 'risky' };
+  });
   expect((await w.call('/hub/tools', { tool_id: 'never-live', files: failing })).body.status).toBe('failed');
 });
 afterAll(() => w.close());
 
 const transports: Record<string, (token: string) => Transport> = {
   'streamable HTTP': (token) => new StreamableHTTPClientTransport(new URL(`${w.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
-  stdio: (token) => new StdioClientTransport({
-    command: process.execPath, args: [`${ROOT}/bin/svc.js`, 'mcp'], cwd: ROOT, stderr: 'pipe',
-    env: { PATH: process.env.PATH ?? '', SVC_URL: w.url, SVC_TOKEN: token },
-  }),
+  stdio: (token) =>
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [`${ROOT}/bin/svc.js`, 'mcp'],
+      cwd: ROOT,
+      stderr: 'pipe',
+      env: { PATH: process.env.PATH ?? '', SVC_URL: w.url, SVC_TOKEN: token },
+    }),
 };
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any>; content: Array<{ type: string; text?: string }> };
@@ -44,14 +50,20 @@ describe.each(Object.keys(transports))('over %s', (name) => {
     broke = new Client({ name: 'svc-test-broke', version: '1.0.0' });
     await broke.connect(transports[name](brokeToken));
   }, 30_000);
-  afterAll(async () => { await client.close(); await broke.close(); });
+  afterAll(async () => {
+    await client.close();
+    await broke.close();
+  });
 
   it('lists the catalog tools and one tool per routed capability, generated from the catalog', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['search_catalog', 'find_operations', 'show_operation', 'people_email_verify', 'google_serp_organic']));
-    expect(names.filter((n) => !['search_catalog', 'find_operations', 'show_operation'].includes(n) && !n.startsWith('hub_')).sort())
-      .toEqual(Object.keys(w.ctx.catalog.runtime.capabilities).map((c) => c.replace(/\./g, '_')).sort());
+    expect(names.filter((n) => !['search_catalog', 'find_operations', 'show_operation'].includes(n) && !n.startsWith('hub_')).sort()).toEqual(
+      Object.keys(w.ctx.catalog.runtime.capabilities)
+        .map((c) => c.replace(/\./g, '_'))
+        .sort(),
+    );
     const verify = tools.find((t) => t.name === 'people_email_verify')!;
     expect(Object.keys(verify.inputSchema.properties!)).toEqual(expect.arrayContaining(['email', 'max_cost', 'prefer', 'exclude', 'waterfall', 'dry_run']));
     expect(verify.description).toContain(w.ctx.catalog.runtime.capabilities['people.email.verify'].description);
@@ -60,7 +72,12 @@ describe.each(Object.keys(transports))('over %s', (name) => {
   it('a hit answers the output, who served and what it cost', async () => {
     const r = await call(client, 'people_email_verify', { email: `mcp-${name.length}@acme.com` });
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ hit: true, served_by: expect.stringContaining('people.email.verify'), cost_micro: expect.any(Number), call_id: expect.stringMatching(/^call_/) });
+    expect(r.structuredContent).toMatchObject({
+      hit: true,
+      served_by: expect.stringContaining('people.email.verify'),
+      cost_micro: expect.any(Number),
+      call_id: expect.stringMatching(/^call_/),
+    });
     expect(r.structuredContent!.cost_usd).toBe(r.structuredContent!.cost_micro / 1e6);
     expect(r.structuredContent!.output.status).toEqual(expect.any(String));
   });
@@ -79,7 +96,7 @@ describe.each(Object.keys(transports))('over %s', (name) => {
     expect(await w.ctx.state.balance(w.teamId)).toBe(before);
   });
 
-  it('refusals are tool errors with svc\'s sentence: 422 and 402', async () => {
+  it("refusals are tool errors with svc's sentence: 422 and 402", async () => {
     const bad = await call(client, 'people_email_verify', { emial: 'x@acme.com' });
     expect(bad.isError).toBe(true);
     expect(bad.content[0].text).toMatch(/^422: /);
@@ -88,7 +105,7 @@ describe.each(Object.keys(transports))('over %s', (name) => {
     expect(poor.content[0].text).toMatch(/^402: Balance too low/);
   });
 
-  it('lists the team\'s own live hub tools, and runs one on the caller\'s balance', async () => {
+  it("lists the team's own live hub tools, and runs one on the caller's balance", async () => {
     const { tools } = await client.listTools();
     const hub = tools.filter((t) => t.name.startsWith('hub_'));
     expect(hub.map((t) => t.name)).toEqual(['hub_verified-email']);
@@ -115,7 +132,7 @@ describe.each(Object.keys(transports))('over %s', (name) => {
 });
 
 describe('svc mcp refuses to start without a working svc and token', () => {
-  it('a bad SVC_TOKEN is the server\'s 401 sentence (exit 4); nothing listening at SVC_URL is exit 6', async () => {
+  it("a bad SVC_TOKEN is the server's 401 sentence (exit 4); nothing listening at SVC_URL is exit 6", async () => {
     expect(await svcCli(['mcp'], { SVC_URL: w.url, SVC_TOKEN: 'svc_nope' })).toEqual({ code: 4, stdout: '', stderr: 'svc: The x-svc-token is not valid.\n' });
     const gone = await svcCli(['mcp'], { SVC_URL: 'http://127.0.0.1:9', SVC_TOKEN: w.token });
     expect([gone.code, gone.stdout]).toEqual([6, '']);
@@ -125,7 +142,11 @@ describe('svc mcp refuses to start without a working svc and token', () => {
 
 describe('/mcp credentials', () => {
   it('401 without a token, or with a bad one', async () => {
-    const init = (headers: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const init = (headers: Record<string, string>) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     const none = await fetch(`${w.url}/mcp`, init({}));
     expect(none.status).toBe(401);
     // both ways of sending the token work here, so the sentence names both
@@ -138,7 +159,11 @@ describe('/mcp credentials', () => {
 
   it('GET and DELETE are a 405 at once (stateless: no stream to open, no session to close), never a stream held open', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const r = await fetch(`${w.url}/mcp`, { method, headers: { accept: 'application/json, text/event-stream', 'x-svc-token': w.token }, signal: AbortSignal.timeout(5000) });
+      const r = await fetch(`${w.url}/mcp`, {
+        method,
+        headers: { accept: 'application/json, text/event-stream', 'x-svc-token': w.token },
+        signal: AbortSignal.timeout(5000),
+      });
       expect([method, r.status, r.headers.get('allow')]).toEqual([method, 405, 'POST']);
       expect(typeof (await r.json()).detail).toBe('string');
     }
@@ -146,16 +171,22 @@ describe('/mcp credentials', () => {
 
   it('413 for a body over the request limit, as on every other endpoint', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70_000) } });
-    const r = await fetch(`${w.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-svc-token': w.token }, body: big });
+    const r = await fetch(`${w.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-svc-token': w.token },
+      body: big,
+    });
     expect(r.status).toBe(413);
   });
 });
 
 describe('GET /hub/tools', () => {
   it('lists live tools to every team (the maker its own that are not live too), and a retired tool no more', async () => {
-    const list = async (token: string) => ((await (await fetch(`${w.url}/hub/tools`, { headers: { 'x-svc-token': token } })).json()) as { tools: Array<{ tool_id: string; mine: boolean }> }).tools;
+    const list = async (token: string) =>
+      ((await (await fetch(`${w.url}/hub/tools`, { headers: { 'x-svc-token': token } })).json()) as { tools: Array<{ tool_id: string; mine: boolean }> }).tools;
     expect(await list(w.token)).toEqual([
-      expect.objectContaining({ tool_id: 'verified-email', mine: true, status: 'live' }), expect.objectContaining({ tool_id: 'never-live', mine: true, status: 'failed' }),
+      expect.objectContaining({ tool_id: 'verified-email', mine: true, status: 'live' }),
+      expect.objectContaining({ tool_id: 'never-live', mine: true, status: 'failed' }),
     ]);
     expect(await list(brokeToken)).toEqual([expect.objectContaining({ tool_id: 'verified-email', mine: false })]);
     expect((await fetch(`${w.url}/hub/tools/verified-email`, { method: 'DELETE', headers: { 'x-svc-token': w.token } })).status).toBe(200);

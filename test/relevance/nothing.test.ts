@@ -10,10 +10,16 @@ import { servedRealCatalog } from './served.ts';
 const nonsense = parse(readFileSync(join(import.meta.dirname, 'nonsense.yaml'), 'utf8')) as string[];
 const server = servedRealCatalog();
 
-interface Lines { candidates: { candidates: Array<{ endpoint_id: string; capability: string }> }; judged?: { kept: Array<{ endpoint_id: string }>; verdict: string } }
+interface Lines {
+  candidates: { candidates: Array<{ endpoint_id: string; capability: string }> };
+  judged?: { kept: Array<{ endpoint_id: string }>; verdict: string };
+}
 async function find(q: string): Promise<Lines> {
   const text = await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text();
-  const [candidates, judged] = text.trim().split('\n').map((l) => JSON.parse(l));
+  const [candidates, judged] = text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   return { candidates, judged };
 }
 
@@ -30,11 +36,13 @@ describe('the finder on jobs nothing does', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('says so in the user\'s words', async () => {
-    expect((await find('qqqq zzzz')).judged?.verdict).toBe('Nothing does this: no operation in the catalog knows any word of \'qqqq zzzz\'. Describe the data you want in a few words, such as "verify an email" or "company from a domain".');
+  it("says so in the user's words", async () => {
+    expect((await find('qqqq zzzz')).judged?.verdict).toBe(
+      'Nothing does this: no operation in the catalog knows any word of \'qqqq zzzz\'. Describe the data you want in a few words, such as "verify an email" or "company from a domain".',
+    );
   });
 
-  it('still picks for a provider\'s name alone, and picks a verifier, not a finder, to verify a list of emails', async () => {
+  it("still picks for a provider's name alone, and picks a verifier, not a finder, to verify a list of emails", async () => {
     expect((await find('numverify')).judged?.kept.length).toBeGreaterThan(0);
     const { candidates, judged } = await find('verify a list of emails');
     const capabilityOf = new Map(candidates.candidates.map((c) => [c.endpoint_id, c.capability]));
@@ -52,6 +60,8 @@ describe('the finder on jobs nothing does', () => {
   });
 
   it('names the act it cannot do', async () => {
-    expect((await find('please book a flight to paris')).judged?.verdict).toMatch(/^Nothing does this: every operation in the catalog reads data .*none can book for you/);
+    expect((await find('please book a flight to paris')).judged?.verdict).toMatch(
+      /^Nothing does this: every operation in the catalog reads data .*none can book for you/,
+    );
   });
 });

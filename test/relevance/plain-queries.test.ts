@@ -8,15 +8,31 @@ import { servedRealCatalog } from './served.ts';
 const server = servedRealCatalog();
 
 const search = async (q: string) =>
-  ((await (await fetch(`${server.url}/catalog/search?q=${encodeURIComponent(q)}&limit=5`)).json()) as { results: Array<{ endpoint_id: string; capability: string }> }).results;
+  (
+    (await (await fetch(`${server.url}/catalog/search?q=${encodeURIComponent(q)}&limit=5`)).json()) as {
+      results: Array<{ endpoint_id: string; capability: string }>;
+    }
+  ).results;
 
 async function find(q: string): Promise<{ capabilityOf: Map<string, string>; kept: Array<{ endpoint_id: string; why: string }>; verdict: string }> {
-  const [candidates, judged] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text()).trim().split('\n').map((l) => JSON.parse(l));
-  return { capabilityOf: new Map(candidates.candidates.map((c: { endpoint_id: string; capability: string }) => [c.endpoint_id, c.capability])), kept: judged.kept, verdict: judged.verdict };
+  const [candidates, judged] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  return {
+    capabilityOf: new Map(candidates.candidates.map((c: { endpoint_id: string; capability: string }) => [c.endpoint_id, c.capability])),
+    kept: judged.kept,
+    verdict: judged.verdict,
+  };
 }
 
 describe('a provider named by its brand', () => {
-  it.each([['Hunter.io', 'hunter.'], ['Snov.io', 'snov.'], ['apollo.io', 'apollo.'], ['Tomba.io email finder', 'tomba.']])('%s answers its own operations', async (q, prefix) => {
+  it.each([
+    ['Hunter.io', 'hunter.'],
+    ['Snov.io', 'snov.'],
+    ['apollo.io', 'apollo.'],
+    ['Tomba.io email finder', 'tomba.'],
+  ])('%s answers its own operations', async (q, prefix) => {
     const results = await search(q);
     expect(results.length).toBeGreaterThan(0);
     for (const r of results.slice(0, 3)) expect(r.endpoint_id.startsWith(prefix)).toBe(true);
@@ -33,10 +49,13 @@ describe('a provider named by its brand', () => {
 });
 
 describe("a video's counts", () => {
-  it.each(['youtube likes', 'youtube video likes', 'youtube video stats', 'video view count'])('%s: video details first, before any lookalike companies', async (q) => {
-    const caps = (await search(q)).map((r) => r.capability);
-    expect(caps.slice(0, 2)).toEqual(['youtube.video.detail', 'youtube.video.detail']);
-  });
+  it.each(['youtube likes', 'youtube video likes', 'youtube video stats', 'video view count'])(
+    '%s: video details first, before any lookalike companies',
+    async (q) => {
+      const caps = (await search(q)).map((r) => r.capability);
+      expect(caps.slice(0, 2)).toEqual(['youtube.video.detail', 'youtube.video.detail']);
+    },
+  );
 });
 
 describe('the finder keeps rows of the platform the job names', () => {

@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { REAL_DIST } from '../helpers/paths.ts';
 import { servedRealCatalog } from './served.ts';
 
-interface Case { q: string; answers: string[] }
+interface Case {
+  q: string;
+  answers: string[];
+}
 const casesIn = (file: string) => parse(readFileSync(join(import.meta.dirname, file), 'utf8')) as Case[];
 const built = <T>(name: string) => JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'search', name), 'utf8')) as T;
 const rows = () => built<Array<{ capability: string; kind: string }>>('rows.json');
@@ -42,7 +45,11 @@ describe.each(sets)('relevance of search and the finder: $file', ({ file, covers
 
   it(`the set is large and answers each ${covers} capability at least ${perCapability} time(s)`, () => {
     expect(cases.length).toBeGreaterThanOrEqual(80);
-    const wanted = new Set(rows().filter((r) => covers === 'every' || r.kind === 'routed').map((r) => r.capability));
+    const wanted = new Set(
+      rows()
+        .filter((r) => covers === 'every' || r.kind === 'routed')
+        .map((r) => r.capability),
+    );
     const times = new Map<string, number>();
     for (const c of cases) for (const a of new Set(c.answers)) times.set(a, (times.get(a) ?? 0) + 1);
     expect([...wanted].filter((c) => (times.get(c) ?? 0) < perCapability)).toEqual([]);
@@ -52,7 +59,9 @@ describe.each(sets)('relevance of search and the finder: $file', ({ file, covers
     const top1: string[] = [];
     const top5: string[] = [];
     for (const { q, answers } of cases) {
-      const { results } = (await (await fetch(`${server.url}/catalog/search?q=${encodeURIComponent(q)}&limit=5`)).json()) as { results: Array<{ capability: string }> };
+      const { results } = (await (await fetch(`${server.url}/catalog/search?q=${encodeURIComponent(q)}&limit=5`)).json()) as {
+        results: Array<{ capability: string }>;
+      };
       const got = results.map((r) => r.capability);
       const line = `${q} -> ${got.join(', ') || 'nothing'} (want ${answers.join(' | ')})`;
       if (!answers.includes(got[0])) top1.push(line);
@@ -68,8 +77,13 @@ describe.each(sets)('relevance of search and the finder: $file', ({ file, covers
     const misses: string[] = [];
     for (const { q, answers } of cases) {
       const text = await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text();
-      const [candidates, judged] = text.trim().split('\n').map((l) => JSON.parse(l));
-      const capabilityOf = new Map<string, string>(candidates.candidates.map((c: { endpoint_id: string; capability: string }) => [c.endpoint_id, c.capability]));
+      const [candidates, judged] = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const capabilityOf = new Map<string, string>(
+        candidates.candidates.map((c: { endpoint_id: string; capability: string }) => [c.endpoint_id, c.capability]),
+      );
       const got = capabilitiesOf(judged?.kept?.slice(0, 5) ?? [], capabilityOf);
       if (!got.some((c) => answers.includes(c))) misses.push(`${q} -> ${got.join(', ') || 'nothing kept'} (want ${answers.join(' | ')}; ${judged?.verdict})`);
     }

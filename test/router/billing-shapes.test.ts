@@ -6,7 +6,19 @@ import { chargeMicro } from '../../language/prices.ts';
 import { chargeFor } from '../../sandbox/billing.ts';
 
 const cost = (extra: Partial<CostOut>): CostOut => ({
-  type: 'per_result', value: 1, currency: 'credits', per: 1, unit: 'row', source: 'estimated', evidence: null, conflict: [], usd_evidence: null, assumed: 'a test price', note: null, usd: 0.01, ...extra,
+  type: 'per_result',
+  value: 1,
+  currency: 'credits',
+  per: 1,
+  unit: 'row',
+  source: 'estimated',
+  evidence: null,
+  conflict: [],
+  usd_evidence: null,
+  assumed: 'a test price',
+  note: null,
+  usd: 0.01,
+  ...extra,
 });
 const op = (c: CostOut, bills_miss: boolean) => ({ endpoint_id: 'x.y', cost: c, price_micro: 10_000, bills_miss }) as OperationRuntime;
 

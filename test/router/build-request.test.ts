@@ -6,8 +6,21 @@ import { buildChildRequest, providerUrl } from '../../runtime/router/build-reque
 
 const provider = (auth: ProviderRuntime['auth']): ProviderRuntime => ({ service: 'acme', display_name: 'Acme', base_url: 'https://api.acme.test/v2', auth });
 const op = (path: string, method = 'GET', bodyType?: 'json' | 'form'): OperationRuntime => ({
-  endpoint_id: 'acme.x', provider: 'acme', method, path, input: bodyType ? { bodyType } : {}, cost: null, price_micro: 0, bills_miss: false,
-  miss: null, async: null, platform_eligible: true, body_allowlist: false, strict_query: false, strict_body: false, example: null,
+  endpoint_id: 'acme.x',
+  provider: 'acme',
+  method,
+  path,
+  input: bodyType ? { bodyType } : {},
+  cost: null,
+  price_micro: 0,
+  bills_miss: false,
+  miss: null,
+  async: null,
+  platform_eligible: true,
+  body_allowlist: false,
+  strict_query: false,
+  strict_body: false,
+  example: null,
 });
 const QUERY_KEY = provider({ env: 'SVC_KEY_ACME', in: 'query', name: 'api_key' });
 
@@ -22,15 +35,42 @@ describe('buildChildRequest', () => {
       ],
       const: { query: { engine: 'google' }, header: { 'X-Extra': 'yes' } },
     };
-    const r = buildChildRequest(op('/search'), QUERY_KEY, request, { q: 'coffee', limit: 500, domains: ['a.com', 'b.com'], website: 'https://www.Stripe.com/x' }, 'k-123', {});
+    const r = buildChildRequest(
+      op('/search'),
+      QUERY_KEY,
+      request,
+      { q: 'coffee', limit: 500, domains: ['a.com', 'b.com'], website: 'https://www.Stripe.com/x' },
+      'k-123',
+      {},
+    );
     expect(r.url.origin + r.url.pathname).toBe('https://api.acme.test/v2/search');
-    expect([...r.url.searchParams]).toEqual([['engine', 'google'], ['q', 'coffee'], ['num', '50'], ['domains[]', 'a.com'], ['domains[]', 'b.com'], ['site', 'stripe.com'], ['api_key', 'k-123']]);
+    expect([...r.url.searchParams]).toEqual([
+      ['engine', 'google'],
+      ['q', 'coffee'],
+      ['num', '50'],
+      ['domains[]', 'a.com'],
+      ['domains[]', 'b.com'],
+      ['site', 'stripe.com'],
+      ['api_key', 'k-123'],
+    ]);
     expect(r.headers['x-extra']).toBe('yes');
     expect(r.body).toBeNull();
   });
 
   it('builds JSON bodies at nested paths, in arrays and as a top-level array', () => {
-    const nested = buildChildRequest(op('/enrich', 'POST', 'json'), QUERY_KEY, { map: [{ from: 'email', to: 'body.data.email' }, { from: 'domain', to: 'body.filters.domains[]' }] }, { email: 'j@a.com', domain: 'a.com' }, 'k', {});
+    const nested = buildChildRequest(
+      op('/enrich', 'POST', 'json'),
+      QUERY_KEY,
+      {
+        map: [
+          { from: 'email', to: 'body.data.email' },
+          { from: 'domain', to: 'body.filters.domains[]' },
+        ],
+      },
+      { email: 'j@a.com', domain: 'a.com' },
+      'k',
+      {},
+    );
     expect(JSON.parse(nested.body!)).toEqual({ data: { email: 'j@a.com' }, filters: { domains: ['a.com'] } });
     expect(nested.headers['content-type']).toBe('application/json');
     const tasks = buildChildRequest(op('/serp', 'POST', 'json'), QUERY_KEY, { map: [{ from: 'q', to: 'body[0].keyword' }] }, { q: 'coffee' }, 'k', {});
@@ -38,7 +78,14 @@ describe('buildChildRequest', () => {
   });
 
   it('fills path parameters from the mapping or constants, a slash inside a value staying data', () => {
-    const r = buildChildRequest(op('/companies/{domain}/{kind}'), QUERY_KEY, { map: [{ from: 'url', to: 'path.domain' }], const: { path: { kind: 'full' } } }, { url: 'a.com/../admin' }, 'k', {});
+    const r = buildChildRequest(
+      op('/companies/{domain}/{kind}'),
+      QUERY_KEY,
+      { map: [{ from: 'url', to: 'path.domain' }], const: { path: { kind: 'full' } } },
+      { url: 'a.com/../admin' },
+      'k',
+      {},
+    );
     expect(r.url.pathname).toBe('/v2/companies/a.com%2F..%2Fadmin/full');
     expect(r.url.host).toBe('api.acme.test');
   });
@@ -59,20 +106,51 @@ describe('buildChildRequest', () => {
   });
 
   it('writes the query as URLSearchParams would, the key in the place of a parameter of its name, else last', () => {
-    const request: RequestSrc = { map: [{ from: 'q', to: 'query.q' }, { from: 'tags', to: 'query.tag' }], const: { query: { api_key: 'placeholder', lang: 'de' } } };
-    const r = buildChildRequest(op('/search'), QUERY_KEY, request, { q: "coffee & cake (berlin)!", tags: ['a b', 'ü'] }, 'k 1/2', {});
-    const expected = new URLSearchParams([['api_key', 'placeholder'], ['lang', 'de'], ['q', "coffee & cake (berlin)!"], ['tag', 'a b'], ['tag', 'ü']]);
+    const request: RequestSrc = {
+      map: [
+        { from: 'q', to: 'query.q' },
+        { from: 'tags', to: 'query.tag' },
+      ],
+      const: { query: { api_key: 'placeholder', lang: 'de' } },
+    };
+    const r = buildChildRequest(op('/search'), QUERY_KEY, request, { q: 'coffee & cake (berlin)!', tags: ['a b', 'ü'] }, 'k 1/2', {});
+    const expected = new URLSearchParams([
+      ['api_key', 'placeholder'],
+      ['lang', 'de'],
+      ['q', 'coffee & cake (berlin)!'],
+      ['tag', 'a b'],
+      ['tag', 'ü'],
+    ]);
     expected.set('api_key', 'k 1/2');
     expect(r.path).toBe(`/v2/search?${expected}`);
     // a parameter left out (null) is no place to put the key: it goes last, as URLSearchParams.set puts a new one
-    const unset = buildChildRequest(op('/search'), QUERY_KEY, { map: [{ from: 'q', to: 'query.q' }], const: { query: { api_key: null, lang: 'de' } } }, { q: 'x' }, 'k', {});
+    const unset = buildChildRequest(
+      op('/search'),
+      QUERY_KEY,
+      { map: [{ from: 'q', to: 'query.q' }], const: { query: { api_key: null, lang: 'de' } } },
+      { q: 'x' },
+      'k',
+      {},
+    );
     expect(unset.path).toBe('/v2/search?lang=de&q=x&api_key=k');
   });
 
   it('writes a form body as URLSearchParams would, with the form content type', () => {
-    const request: RequestSrc = { map: [{ from: 'q', to: 'body.q' }, { from: 'n', to: 'body.n' }], const: { body: { lang: 'de' } } };
-    const r = buildChildRequest(op('/lookup', 'POST', 'form'), QUERY_KEY, request, { q: "café & cake (x)!", n: 3 }, 'k', {});
-    expect(r.body).toBe(new URLSearchParams([['lang', 'de'], ['q', "café & cake (x)!"], ['n', '3']]).toString());
+    const request: RequestSrc = {
+      map: [
+        { from: 'q', to: 'body.q' },
+        { from: 'n', to: 'body.n' },
+      ],
+      const: { body: { lang: 'de' } },
+    };
+    const r = buildChildRequest(op('/lookup', 'POST', 'form'), QUERY_KEY, request, { q: 'café & cake (x)!', n: 3 }, 'k', {});
+    expect(r.body).toBe(
+      new URLSearchParams([
+        ['lang', 'de'],
+        ['q', 'café & cake (x)!'],
+        ['n', '3'],
+      ]).toString(),
+    );
     expect(r.headers['content-type']).toBe('application/x-www-form-urlencoded');
   });
 

@@ -23,7 +23,11 @@ describe('a caller-set deadline', () => {
     await fetch(`${w.running.url}/_sandbox/reset`, { method: 'POST' });
     const before = await w.ctx.state.balance(w.teamId);
     for (let i = 0; i < 3; i++) {
-      const r = await w.call('/proxy/people.email.verify', { email: `t${i}.latency0ms-zerobounce@acme.com` }, { 'X-Svc-Route-Timeout-Ms': '1', 'X-Svc-Route-Waterfall': '0' });
+      const r = await w.call(
+        '/proxy/people.email.verify',
+        { email: `t${i}.latency0ms-zerobounce@acme.com` },
+        { 'X-Svc-Route-Timeout-Ms': '1', 'X-Svc-Route-Waterfall': '0' },
+      );
       expect(r.status).toBe(422);
       expect(r.body.detail[0].loc).toEqual(['header', 'X-Svc-Route-Timeout-Ms']);
       expect(r.body.detail[0].msg).toMatch(/at least 100 ms/);
@@ -61,8 +65,10 @@ describe('a caller-set deadline', () => {
     // zerobounce misses after 300 ms (a free miss); checkco would be next, but the deadline has passed
     const r = await w.call('/proxy/people.email.verify', { email: 'nohit-zerobounce.latency300ms-zerobounce@acme.com' }, { 'X-Svc-Route-Timeout-Ms': '100' });
     expect(r.status).toBe(200);
-    expect(r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string }) => `${t.endpoint_id}:${t.outcome}:${t.reason ?? ''}`))
-      .toEqual([`${ZB}:miss:provider said not found`, 'checkco.people.email.verify:skipped:deadline']);
+    expect(r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string }) => `${t.endpoint_id}:${t.outcome}:${t.reason ?? ''}`)).toEqual([
+      `${ZB}:miss:provider said not found`,
+      'checkco.people.email.verify:skipped:deadline',
+    ]);
   });
 
   it('does not apply to a pass-through call (its one request runs to its end): a 422 naming it', async () => {

@@ -11,20 +11,31 @@ import { DOORS, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
 const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 let w: RoutedWorld;
-beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000_000 }); });
+beforeAll(async () => {
+  w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000_000 });
+});
 afterAll(() => w.close());
 
-interface Tried { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }
+interface Tried {
+  endpoint_id: string;
+  outcome: string;
+  reason?: string;
+  cost_micro: number;
+}
 const provider = (id: string) => runtime.operations[id].provider;
 
 /** Put a steering word into the first identity value, where every child sends it on, keeping the value's form (formats: in the contract). */
 function steer(body: Record<string, unknown>, word: string): Record<string, unknown> {
   const [field, value] = Object.entries(body)[0] as [string, string];
-  const steered = value.includes('@') ? `${word}.${value}`
-    : /^https?:/.test(value) ? `${value}${value.includes('?') ? '&' : '?'}t=${word}`
-    : /^urn:/.test(value) ? `${value}-${word}`
-    : /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(value) ? `${word}.${value}`
-    : `${value} ${word}`;
+  const steered = value.includes('@')
+    ? `${word}.${value}`
+    : /^https?:/.test(value)
+      ? `${value}${value.includes('?') ? '&' : '?'}t=${word}`
+      : /^urn:/.test(value)
+        ? `${value}-${word}`
+        : /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(value)
+          ? `${word}.${value}`
+          : `${value} ${word}`;
   return { ...body, [field]: steered };
 }
 
@@ -33,9 +44,13 @@ const LOSSY = new Set(['post_id', 'post_urn', 'linkedin_handle', 'youtube_video_
 
 /** Providers with a child that cannot receive a steering word on the given field (see docs/sandbox.md). */
 function unsteerable(cap: string, field: string): string[] {
-  return [...new Set(runtime.capabilities[cap].children
-    .filter((id) => !(runtime.operations[id].request?.map ?? []).some((m) => m.from === field && !(m.transform && LOSSY.has(m.transform))))
-    .map(provider))];
+  return [
+    ...new Set(
+      runtime.capabilities[cap].children
+        .filter((id) => !(runtime.operations[id].request?.map ?? []).some((m) => m.from === field && !(m.transform && LOSSY.has(m.transform))))
+        .map(provider),
+    ),
+  ];
 }
 
 async function dryPlan(cap: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
@@ -121,7 +136,8 @@ function splitFilter(cap: string): { filter: string; appliers: string[]; ignorer
   for (const f of Object.keys(c.filters ?? {})) {
     const ignorers = c.children.filter((id) => runtime.operations[id].request?.ignores?.includes(f)).map(provider);
     const appliers = c.children.filter((id) => !runtime.operations[id].request?.ignores?.includes(f)).map(provider);
-    if (ignorers.length && appliers.length && !ignorers.some((p) => appliers.includes(p))) return { filter: f, appliers: [...new Set(appliers)], ignorers: [...new Set(ignorers)] };
+    if (ignorers.length && appliers.length && !ignorers.some((p) => appliers.includes(p)))
+      return { filter: f, appliers: [...new Set(appliers)], ignorers: [...new Set(ignorers)] };
   }
   return null;
 }
@@ -134,7 +150,11 @@ describe('filters across the real catalog', () => {
   it.each(filtered)('%s: strict filters answer 422 and charge nothing when no child left can apply one', async (cap) => {
     const { filter, appliers } = splitFilter(cap)!;
     const balance = await w.ctx.state.balance(w.teamId);
-    const r = await w.call(`/proxy/${cap}`, { ...routedSampleBody(runtime.capabilities[cap]), [filter]: FILTER_VALUE[filter] }, { 'X-Svc-Route-Strict-Filters': '1', 'X-Svc-Route-Exclude': appliers.join(',') });
+    const r = await w.call(
+      `/proxy/${cap}`,
+      { ...routedSampleBody(runtime.capabilities[cap]), [filter]: FILTER_VALUE[filter] },
+      { 'X-Svc-Route-Strict-Filters': '1', 'X-Svc-Route-Exclude': appliers.join(',') },
+    );
     expect(r.status).toBe(422);
     expect(r.body.detail[0].loc).toEqual(['header', 'X-Svc-Route-Strict-Filters']);
     expect(r.body.detail[0].msg).toContain(filter);
@@ -143,7 +163,11 @@ describe('filters across the real catalog', () => {
 
   it.each(filtered)('%s: without strict filters the answer names the filter the serving child ignored', async (cap) => {
     const { filter, ignorers } = splitFilter(cap)!;
-    const r = await w.call(`/proxy/${cap}`, { ...routedSampleBody(runtime.capabilities[cap]), [filter]: FILTER_VALUE[filter] }, { 'X-Svc-Route-Prefer': ignorers[0] });
+    const r = await w.call(
+      `/proxy/${cap}`,
+      { ...routedSampleBody(runtime.capabilities[cap]), [filter]: FILTER_VALUE[filter] },
+      { 'X-Svc-Route-Prefer': ignorers[0] },
+    );
     expect(provider(r.body._svc.served_by)).toBe(ignorers[0]);
     expect(r.headers.get('x-svc-ignored-filters')?.split(',')).toContain(filter);
   });
@@ -153,19 +177,26 @@ describe('verification and async children in the real catalog', () => {
   it.each(['people.email.find', 'people.phone.find'])('%s verifies a hit when asked', async (cap) => {
     const r = await w.call(`/proxy/${cap}`, routedSampleBody(runtime.capabilities[cap]), { 'X-Svc-Route-Verify': 'true' });
     expect(r.status).toBe(200);
-    expect(r.body._svc.verification).toEqual(expect.objectContaining({ verdict: expect.stringMatching(/valid|invalid|unknown/), cost_micro: expect.any(Number) }));
+    expect(r.body._svc.verification).toEqual(
+      expect.objectContaining({ verdict: expect.stringMatching(/valid|invalid|unknown/), cost_micro: expect.any(Number) }),
+    );
     // the verifier's attempts are listed with the call's own, and together they are its cost
     expect((r.body._svc.tried as Tried[]).reduce((s, t) => s + t.cost_micro, 0)).toBe(r.body._svc.cost_micro);
   });
 
-  const asyncChildren = Object.values(runtime.capabilities).flatMap((c) => c.children.map((id) => [c.capability, id] as const)).filter(([, id]) => runtime.operations[id].async);
+  const asyncChildren = Object.values(runtime.capabilities)
+    .flatMap((c) => c.children.map((id) => [c.capability, id] as const))
+    .filter(([, id]) => runtime.operations[id].async);
   it('has asynchronous children', () => expect(asyncChildren.length).toBeGreaterThanOrEqual(3));
 
   it.each(asyncChildren)('%s served by the async child %s', async (cap, id) => {
     const c = runtime.capabilities[cap];
     const set = c.identity.findIndex((s) => runtime.operations[id].accepts!.some((a) => a.join() === s.join()));
     const others = [...new Set(c.children.filter((x) => x !== id).map(provider))].filter((p) => p !== provider(id));
-    const r = await w.call(`/proxy/${cap}`, routedSampleBody({ ...c, identity: [c.identity[set]] }), { 'X-Svc-Route-Exclude': others.join(','), 'X-Svc-Route-Prefer': provider(id) });
+    const r = await w.call(`/proxy/${cap}`, routedSampleBody({ ...c, identity: [c.identity[set]] }), {
+      'X-Svc-Route-Exclude': others.join(','),
+      'X-Svc-Route-Prefer': provider(id),
+    });
     expect(r.status).toBe(200);
     expect(r.body._svc.served_by).toBe(id);
   });
@@ -188,7 +219,8 @@ describe.each(DOORS)('identity forms of the real contracts, through the %s door'
   });
 
   it('every sample body of the catalog has the forms it asks for', async () => {
-    for (const cap of capabilities) expect((await w.through(door)(`/proxy/${cap}`, routedSampleBody(runtime.capabilities[cap]), { 'X-Svc-Route-Dry-Run': '1' })).status, cap).toBe(200);
+    for (const cap of capabilities)
+      expect((await w.through(door)(`/proxy/${cap}`, routedSampleBody(runtime.capabilities[cap]), { 'X-Svc-Route-Dry-Run': '1' })).status, cap).toBe(200);
   });
 });
 

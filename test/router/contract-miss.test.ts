@@ -26,7 +26,9 @@ function mailco(): Promise<Server> {
     asked.push(req.url ?? '');
     const last = new URL(req.url ?? '/', 'http://x').searchParams.get('last') ?? '';
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(last.includes('nohit') ? { result: 'not_found' } : { result: 'found', person: { email: null, first_name: 'Jane', last_name: 'Doe' } }));
+    res.end(
+      JSON.stringify(last.includes('nohit') ? { result: 'not_found' } : { result: 'found', person: { email: null, first_name: 'Jane', last_name: 'Doe' } }),
+    );
   });
   return new Promise((r) => s.listen(0, '127.0.0.1', () => r(s)));
 }
@@ -60,37 +62,59 @@ describe('the plan counts a contract miss MailCo bills', () => {
   it('a dry run with MailCo first holds its contract miss and the next child within the worst case', async () => {
     const r = await w.call('/proxy/people.email.find', SUBJECT, { ...PREFER, 'X-Svc-Route-Dry-Run': '1' });
     expect(r.body.plan.map((a: { endpoint_id: string; worst_cost_micro: number }) => [a.endpoint_id, a.worst_cost_micro])).toEqual([
-      [MAILCO, 5000], ['findco.people.email.find', 20000], ['findco.people.email.find.bulk', 40000],
+      [MAILCO, 5000],
+      ['findco.people.email.find', 20000],
+      ['findco.people.email.find.bulk', 40000],
     ]);
     expect(r.body.worst_cost_micro).toBe(65000);
   });
 });
 
 describe.each(DOORS)('an answer MailCo bills but the contract calls a miss, through the %s door', (door) => {
-  it('is charged MailCo\'s price everywhere, and the waterfall falls through to the next child', async () => {
+  it("is charged MailCo's price everywhere, and the waterfall falls through to the next child", async () => {
     const [ledgerBefore, balanceBefore] = [await charges(), await w.ctx.state.balance(w.teamId)];
     asked = [];
     const r = await w.through(door)('/proxy/people.email.find', SUBJECT, PREFER);
     expect(r.status).toBe(200);
     expect(asked).toHaveLength(1);
-    expect(r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }) => [t.endpoint_id, t.outcome, t.reason, t.cost_micro])).toEqual([
+    expect(
+      r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }) => [
+        t.endpoint_id,
+        t.outcome,
+        t.reason,
+        t.cost_micro,
+      ]),
+    ).toEqual([
       [MAILCO, 'miss', 'empty result', 5000],
       ['findco.people.email.find', 'hit', undefined, 20000],
     ]);
     expect(r.body._svc).toMatchObject({ served_by: 'findco.people.email.find', cost_micro: 25000 });
     expect(r.headers.get('x-svc-cost-micro')).toBe('25000');
     const ledgerAfter = await charges();
-    expect(ledgerAfter.slice(0, ledgerAfter.length - ledgerBefore.length).map((e) => [e.endpoint_id, -e.amount_micro]).sort()).toEqual([
-      ['findco.people.email.find', 20000], [MAILCO, 5000],
+    expect(
+      ledgerAfter
+        .slice(0, ledgerAfter.length - ledgerBefore.length)
+        .map((e) => [e.endpoint_id, -e.amount_micro])
+        .sort(),
+    ).toEqual([
+      ['findco.people.email.find', 20000],
+      [MAILCO, 5000],
     ]);
-    expect(balanceBefore - await w.ctx.state.balance(w.teamId)).toBe(25000);
+    expect(balanceBefore - (await w.ctx.state.balance(w.teamId))).toBe(25000);
   });
 });
 
 describe('what a contract miss leaves of the ceiling', () => {
   it('the next child that would pass the ceiling is skipped: the call spends no more than it was allowed', async () => {
     const r = await w.call('/proxy/people.email.find', SUBJECT, { ...PREFER, 'X-Svc-Route-Max-Cost': '0.02' });
-    expect(r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }) => [t.endpoint_id, t.outcome, t.reason, t.cost_micro])).toEqual([
+    expect(
+      r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }) => [
+        t.endpoint_id,
+        t.outcome,
+        t.reason,
+        t.cost_micro,
+      ]),
+    ).toEqual([
       [MAILCO, 'miss', 'empty result', 5000],
       ['findco.people.email.find', 'skipped', 'over_ceiling', 0],
       ['findco.people.email.find.bulk', 'skipped', 'over_ceiling', 0],
@@ -103,7 +127,14 @@ describe('what a contract miss leaves of the ceiling', () => {
     const { team, token } = (await w.ctx.state.createTeam('contract miss team', 5000))!;
     const r = await w.call('/proxy/people.email.find', SUBJECT, PREFER, token);
     expect(r.status).toBe(200);
-    expect(r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }) => [t.endpoint_id, t.outcome, t.reason, t.cost_micro])).toEqual([
+    expect(
+      r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }) => [
+        t.endpoint_id,
+        t.outcome,
+        t.reason,
+        t.cost_micro,
+      ]),
+    ).toEqual([
       [MAILCO, 'miss', 'empty result', 5000],
       ['findco.people.email.find', 'skipped', 'balance', 0],
       ['findco.people.email.find.bulk', 'skipped', 'balance', 0],
@@ -119,7 +150,7 @@ describe('what a contract miss leaves of the ceiling', () => {
     expect(await w.ctx.state.balance(poor.team.id)).toBe(4999);
   });
 
-  it('MailCo\'s own miss stays free', async () => {
+  it("MailCo's own miss stays free", async () => {
     const r = await w.call('/proxy/people.email.find', { ...SUBJECT, last_name: 'nohit' }, { ...PREFER, 'X-Svc-Route-Waterfall': '0' });
     expect(r.body._svc.tried).toEqual([expect.objectContaining({ endpoint_id: MAILCO, outcome: 'miss', reason: 'provider said not found', cost_micro: 0 })]);
     expect(r.headers.get('x-svc-cost-micro')).toBe('0');

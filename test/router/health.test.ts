@@ -5,7 +5,12 @@ import { LocalEphemera } from '../../runtime/state/ephemeral-local.ts';
 
 function clocked() {
   let now = 1_000_000;
-  return { health: new Health(() => now), advance: (ms: number) => { now += ms; } };
+  return {
+    health: new Health(() => now),
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 /** two instances sharing their marks through one store of the atomics, on one clock */
@@ -13,7 +18,13 @@ function twoInstances() {
   let now = 1_000_000;
   const marks = new LocalEphemera(() => now);
   const shared = { mark: async (n: string, ms: number) => marks.mark(n, ms), marks: async () => marks.marks() };
-  return { a: new Health(() => now, shared), b: new Health(() => now, shared), advance: (ms: number) => { now += ms; } };
+  return {
+    a: new Health(() => now, shared),
+    b: new Health(() => now, shared),
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('the circuit of a child', () => {

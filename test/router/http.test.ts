@@ -12,9 +12,20 @@ let bigBytesSent = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    if (req.url === '/json') { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true,"name":"Zoë"}'); return; }
-    if (req.url === '/text') { res.writeHead(200); res.end('not json'); return; }
-    if (req.url === '/reset') { req.socket.destroy(); return; }
+    if (req.url === '/json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true,"name":"Zoë"}');
+      return;
+    }
+    if (req.url === '/text') {
+      res.writeHead(200);
+      res.end('not json');
+      return;
+    }
+    if (req.url === '/reset') {
+      req.socket.destroy();
+      return;
+    }
     if (req.url === '/slow') return; // never answers
     if (req.url === '/drip') {
       // headers at once, then a byte every 300 ms: each gap is short, the whole answer is not
@@ -28,15 +39,33 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const chunk = Buffer.alloc(64 * 1024, 'a');
       let left = 1024;
-      const more = () => { while (left > 0) { left--; bigBytesSent += chunk.length; if (!res.write(chunk)) { res.once('drain', more); return; } } res.end(); };
-      res.on('close', () => { left = 0; });
+      const more = () => {
+        while (left > 0) {
+          left--;
+          bigBytesSent += chunk.length;
+          if (!res.write(chunk)) {
+            res.once('drain', more);
+            return;
+          }
+        }
+        res.end();
+      };
+      res.on('close', () => {
+        left = 0;
+      });
       more();
     }
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 
 const get = (path: string) => OutgoingRequest.to('GET', new URL(`${base}${path}`), { accept: 'application/json' }, null);
 
@@ -61,8 +90,17 @@ describe('send', () => {
     // fires, whatever the machine's speed (timers fire in the order they are due); undici's own
     // timers, coarse past a second, would let it fire first, and the dripping answer never ends
     const order: string[] = [];
-    const later = new Promise<void>((r) => setTimeout(() => { order.push('timer due at 1,500 ms'); r(); }, 1_500));
-    const ended = (a: Promise<ChildAnswer>, name: string) => a.then((answer) => { order.push(name); return answer; });
+    const later = new Promise<void>((r) =>
+      setTimeout(() => {
+        order.push('timer due at 1,500 ms');
+        r();
+      }, 1_500),
+    );
+    const ended = (a: Promise<ChildAnswer>, name: string) =>
+      a.then((answer) => {
+        order.push(name);
+        return answer;
+      });
     const [slow, drip] = await Promise.all([ended(send(get('/slow'), 1_100), 'slow'), ended(send(get('/drip'), 1_100), 'drip')]);
     await later;
     expect(order.slice().sort()).toEqual(['drip', 'slow', 'timer due at 1,500 ms']);

@@ -13,8 +13,9 @@ function changed(field: keyof RouteOptions): RouteOptions {
 
 describe('mergeKey', () => {
   it('is the same for the same body in any key order', () => {
-    expect(mergeKey(1, 'people.enrich', { email: 'a@b.co', name: { first: 'A', last: 'B' } }, defaults))
-      .toBe(mergeKey(1, 'people.enrich', { name: { last: 'B', first: 'A' }, email: 'a@b.co' }, defaults));
+    expect(mergeKey(1, 'people.enrich', { email: 'a@b.co', name: { first: 'A', last: 'B' } }, defaults)).toBe(
+      mergeKey(1, 'people.enrich', { name: { last: 'B', first: 'A' }, email: 'a@b.co' }, defaults),
+    );
   });
 
   it('is the same for options sent at their defaults as for none sent', () => {
@@ -40,10 +41,16 @@ describe('CallMerger', () => {
   it('runs identical concurrent work once, and again once it has finished', async () => {
     const merger = new CallMerger<number>();
     let runs = 0;
-    const work = async () => { runs++; await new Promise((r) => setTimeout(r, 5)); return runs; };
+    const work = async () => {
+      runs++;
+      await new Promise((r) => setTimeout(r, 5));
+      return runs;
+    };
     const joined = (first: number) => -first; // what a caller who joined is answered
     const answer = (runsThen: number) => runsThen; // the work's outcome as the first caller's answer
-    expect(await Promise.all([merger.run('k', work, answer, joined), merger.run('k', work, answer, joined), merger.run('other', work, answer, joined)])).toEqual([2, -2, 2]);
+    expect(
+      await Promise.all([merger.run('k', work, answer, joined), merger.run('k', work, answer, joined), merger.run('other', work, answer, joined)]),
+    ).toEqual([2, -2, 2]);
     expect(await merger.run('k', work, answer, joined)).toBe(3);
     const failing = () => Promise.reject(new Error('no'));
     const both = [merger.run('f', failing, answer, joined), merger.run('f', work, answer, joined)];
@@ -54,9 +61,15 @@ describe('CallMerger', () => {
   it('answers from the outcome once, and joined callers from that answer', async () => {
     const merger = new CallMerger<string>();
     let answered = 0;
-    const answer = (n: number) => { answered++; return `answer ${n}`; };
+    const answer = (n: number) => {
+      answered++;
+      return `answer ${n}`;
+    };
     const work = () => new Promise<number>((r) => setTimeout(r, 5, 7));
-    expect(await Promise.all([merger.run('k', work, answer, (a) => `${a}, shared`), merger.run('k', work, answer, (a) => `${a}, shared`)])).toEqual(['answer 7', 'answer 7, shared']);
+    expect(await Promise.all([merger.run('k', work, answer, (a) => `${a}, shared`), merger.run('k', work, answer, (a) => `${a}, shared`)])).toEqual([
+      'answer 7',
+      'answer 7, shared',
+    ]);
     expect(answered).toBe(1);
   });
 
@@ -64,15 +77,39 @@ describe('CallMerger', () => {
     const merger = new CallMerger<string>();
     const finish: Array<() => void> = [];
     let runs = 0;
-    const work = (k: string) => () => new Promise<string>((r) => { runs++; finish.push(() => r(k)); });
+    const work = (k: string) => () =>
+      new Promise<string>((r) => {
+        runs++;
+        finish.push(() => r(k));
+      });
     const keys = Array.from({ length: 1000 }, (_, i) => `1 people.email.verify {"email":"jane${i}@acme.com"}`);
-    const firsts = keys.map((k) => merger.run(k, work(k), (x) => x, (x) => x));
-    const joined = keys.map((k) => merger.run(k, work(k), (x) => x, (x) => `${x}, joined`));
+    const firsts = keys.map((k) =>
+      merger.run(
+        k,
+        work(k),
+        (x) => x,
+        (x) => x,
+      ),
+    );
+    const joined = keys.map((k) =>
+      merger.run(
+        k,
+        work(k),
+        (x) => x,
+        (x) => `${x}, joined`,
+      ),
+    );
     expect(runs).toBe(1000);
     for (const f of finish.splice(0)) f();
     expect(await Promise.all(firsts)).toEqual(keys);
     expect(await Promise.all(joined)).toEqual(keys.map((k) => `${k}, joined`));
-    for (const k of keys) void merger.run(k, work(k), (x) => x, (x) => x);
+    for (const k of keys)
+      void merger.run(
+        k,
+        work(k),
+        (x) => x,
+        (x) => x,
+      );
     expect(runs).toBe(2000); // every call left: each runs again
     for (const f of finish.splice(0)) f();
   });

@@ -5,16 +5,34 @@ import type { CapabilitySrc } from '../../language/types.ts';
 import { countRows, isContractMiss, mapOutput } from '../../language/map-response.ts';
 
 const serp: CapabilitySrc = {
-  capability: 'google.serp.organic', description: '', platform: 'search', fields: { q: 'str' }, identity: [['q']],
-  output: { results: { type: 'list', required: true }, total_results: { type: 'int' } }, miss: 'output.results == []',
+  capability: 'google.serp.organic',
+  description: '',
+  platform: 'search',
+  fields: { q: 'str' },
+  identity: [['q']],
+  output: { results: { type: 'list', required: true }, total_results: { type: 'int' } },
+  miss: 'output.results == []',
 };
 const detail: CapabilitySrc = { ...serp, output: { post: { type: 'object', required: true }, text: { type: 'str' } }, miss: 'output.post == null' };
 const verify: CapabilitySrc = { ...serp, output: { status: { type: 'str', required: true } }, miss: 'output.status == null' };
 
 describe('mapOutput', () => {
   it('maps list items, keeps only items matching `where`, and fills unmapped fields with null or []', () => {
-    const raw = { items: [{ type: 'organic', rank_absolute: 1, url: 'https://a', title: 'A' }, { type: 'ads', rank_absolute: 2, url: 'https://b', title: 'B' }] };
-    const out = mapOutput(serp, { output: { results: { path: 'items', where: { type: 'organic' }, items: { position: 'rank_absolute', url: 'url', title: 'title', snippet: 'description' } } } }, raw);
+    const raw = {
+      items: [
+        { type: 'organic', rank_absolute: 1, url: 'https://a', title: 'A' },
+        { type: 'ads', rank_absolute: 2, url: 'https://b', title: 'B' },
+      ],
+    };
+    const out = mapOutput(
+      serp,
+      {
+        output: {
+          results: { path: 'items', where: { type: 'organic' }, items: { position: 'rank_absolute', url: 'url', title: 'title', snippet: 'description' } },
+        },
+      },
+      raw,
+    );
     expect(out).toEqual({ results: [{ position: 1, url: 'https://a', title: 'A', snippet: null }], total_results: null });
   });
 
@@ -27,7 +45,9 @@ describe('mapOutput', () => {
   });
 
   it('applies named transforms', () => {
-    expect(mapOutput(serp, { output: { results: 'r', total_results: { path: 'n', transform: 'int' } } }, { r: [1], n: '2480000000' }).total_results).toBe(2480000000);
+    expect(mapOutput(serp, { output: { results: 'r', total_results: { path: 'n', transform: 'int' } } }, { r: [1], n: '2480000000' }).total_results).toBe(
+      2480000000,
+    );
   });
 });
 

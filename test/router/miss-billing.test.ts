@@ -11,11 +11,22 @@ import { ledgerCharges, routedWorld, type RoutedWorld } from '../helpers/routed.
 
 const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 let w: RoutedWorld;
-beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000_000 }); });
+beforeAll(async () => {
+  w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000_000 });
+});
 afterAll(() => w.close());
 
-interface Tried { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }
-interface Answer { status: number; cost: number; body: { output: Record<string, unknown>; _svc: { served_by: string | null; tried: Tried[]; cost_micro: number; stopped?: string } } }
+interface Tried {
+  endpoint_id: string;
+  outcome: string;
+  reason?: string;
+  cost_micro: number;
+}
+interface Answer {
+  status: number;
+  cost: number;
+  body: { output: Record<string, unknown>; _svc: { served_by: string | null; tried: Tried[]; cost_micro: number; stopped?: string } };
+}
 
 /** `nohit` (not followed by '-') makes every provider of the sandbox miss. */
 const UNFINDABLE: Record<string, Record<string, unknown>> = {
@@ -40,11 +51,18 @@ const charges = () => ledgerCharges(w);
 
 /** What the sandbox billed since `before`, per endpoint. */
 function billedSince(before: Record<string, { billed_micro: number }>, after: Record<string, { billed_micro: number }>): Record<string, number> {
-  return Object.fromEntries(Object.entries(after).map(([id, b]) => [id, b.billed_micro - (before[id]?.billed_micro ?? 0)]).filter(([, n]) => (n as number) > 0));
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(([id, b]) => [id, b.billed_micro - (before[id]?.billed_micro ?? 0)])
+      .filter(([, n]) => (n as number) > 0),
+  );
 }
 
 describe.each(Object.keys(UNFINDABLE))('%s, every child missing', (cap) => {
-  it.each([['the fast path', viaFastPath], ['the h3 route', viaApp]] as const)('pays at most one child through %s', async (_door, ask) => {
+  it.each([
+    ['the fast path', viaFastPath],
+    ['the h3 route', viaApp],
+  ] as const)('pays at most one child through %s', async (_door, ask) => {
     const [ledgerBefore, sandboxBefore, balanceBefore] = [await charges(), await w.billing(), await w.ctx.state.balance(w.teamId)];
     const r = await ask(cap, UNFINDABLE[cap]);
     expect(r.status).toBe(200);
@@ -60,7 +78,7 @@ describe.each(Object.keys(UNFINDABLE))('%s, every child missing', (cap) => {
     const added = ledgerAfter.slice(0, ledgerAfter.length - ledgerBefore.length);
     expect(added.length).toBe(paid.length);
     expect(added.map((e) => [e.endpoint_id, -e.amount_micro])).toEqual(paid.map((t) => [t.endpoint_id, t.cost_micro]));
-    expect(balanceBefore - await w.ctx.state.balance(w.teamId)).toBe(r.cost);
+    expect(balanceBefore - (await w.ctx.state.balance(w.teamId))).toBe(r.cost);
     // the provider side: the sandbox billed at most one child, the same amount
     const billed = billedSince(sandboxBefore, await w.billing());
     expect(Object.keys(billed).length).toBeLessThanOrEqual(1);

@@ -10,14 +10,22 @@ import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
 const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 let w: RoutedWorld;
-beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000_000 }); });
+beforeAll(async () => {
+  w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000_000 });
+});
 afterAll(() => w.close());
 
-interface Tried { endpoint_id: string; outcome: string; cost_micro: number }
+interface Tried {
+  endpoint_id: string;
+  outcome: string;
+  cost_micro: number;
+}
 
 /** Route a call to one child only: every other provider of the capability is excluded. */
 async function only(cap: string, childId: string, body: Record<string, unknown>) {
-  const others = [...new Set(runtime.capabilities[cap].children.map((id) => runtime.operations[id].provider))].filter((p) => p !== runtime.operations[childId].provider);
+  const others = [...new Set(runtime.capabilities[cap].children.map((id) => runtime.operations[id].provider))].filter(
+    (p) => p !== runtime.operations[childId].provider,
+  );
   const before = (await w.billing())[childId]?.billed_micro ?? 0;
   const r = await w.call(`/proxy/${cap}`, body, { 'X-Svc-Route-Exclude': others.join(','), 'X-Svc-Route-Max-Cost': '100' });
   expect(r.status).toBe(200);
@@ -60,14 +68,14 @@ describe('billing shapes: the router charges what the provider bills', () => {
   });
 });
 
-describe('prices the providers\' own material settles, charged against the sandbox', () => {
-  it('a LeadMagic email validation bills 0.25 credit, as its repository\'s README has said since April 2026', async () => {
+describe("prices the providers' own material settles, charged against the sandbox", () => {
+  it("a LeadMagic email validation bills 0.25 credit, as its repository's README has said since April 2026", async () => {
     const { attempt, billed } = await only('people.email.verify', 'leadmagic.people.email.verify', { email: 'jane@stripe.com' });
     expect(attempt.cost_micro).toBe(6_000);
     expect(billed).toBe(6_000);
   });
 
-  it('an Ocean person enrichment bills the API reference\'s 3 credits, the dearer of Ocean\'s two readings', async () => {
+  it("an Ocean person enrichment bills the API reference's 3 credits, the dearer of Ocean's two readings", async () => {
     const { attempt, billed } = await only('people.enrich', 'ocean.people.enrich', { linkedin_url: 'https://www.linkedin.com/in/jane-doe' });
     expect(attempt.outcome).toBe('hit');
     expect(attempt.cost_micro).toBe(60_000);

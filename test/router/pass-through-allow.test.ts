@@ -12,10 +12,16 @@ let token = '';
 
 beforeAll(async () => {
   svc = await servedRuntime(REAL_DIST, { SVC_ADMIN_TOKEN: 'allow-admin' });
-  const res = await svc.fetch('/admin/teams', { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-admin': 'allow-admin' }, body: JSON.stringify({ name: 'Allow', credit_usd: 1 }) });
+  const res = await svc.fetch('/admin/teams', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-svc-admin': 'allow-admin' },
+    body: JSON.stringify({ name: 'Allow', credit_usd: 1 }),
+  });
   token = ((await res.json()) as { token: string }).token;
 });
-afterAll(async () => { await svc.close(); });
+afterAll(async () => {
+  await svc.close();
+});
 
 describe('405 on pass-through paths', () => {
   it('carries Allow with the declared methods on every path of the real build', async () => {
@@ -33,9 +39,16 @@ describe('405 on pass-through paths', () => {
     let asked = 0;
     for (const { provider, path, methods } of paths.values()) {
       const wrong = METHODS.find((m) => !methods.has(m))!;
-      const res = await svc.fetch(`/proxy/${provider}${path}`, { method: wrong, headers: { 'x-svc-token': token, ...(wrong === 'GET' || wrong === 'DELETE' ? {} : { 'content-type': 'application/json' }) }, body: wrong === 'GET' || wrong === 'DELETE' ? undefined : '{}' });
+      const res = await svc.fetch(`/proxy/${provider}${path}`, {
+        method: wrong,
+        headers: { 'x-svc-token': token, ...(wrong === 'GET' || wrong === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+        body: wrong === 'GET' || wrong === 'DELETE' ? undefined : '{}',
+      });
       await res.arrayBuffer();
-      if (res.status !== 405) { lacking.push(`${wrong} ${provider}${path}: ${res.status}`); continue; }
+      if (res.status !== 405) {
+        lacking.push(`${wrong} ${provider}${path}: ${res.status}`);
+        continue;
+      }
       asked++;
       const allow = res.headers.get('allow');
       if (allow !== [...methods].sort().join(', ')) lacking.push(`${wrong} ${provider}${path}: Allow ${allow} for ${[...methods].join(',')}`);

@@ -41,12 +41,15 @@ function refusal(call: () => unknown): Array<{ loc: string[]; msg: string; type:
 const pricierTwin = (got: OperationRuntime, op: OperationRuntime) =>
   got.provider === op.provider && got.method === op.method && got.path === op.path && got.price_micro >= op.price_micro;
 
-describe('every operation\'s own test request', () => {
+describe("every operation's own test request", () => {
   it('is charged as that operation, as one with the identical billing rule, or as the pricier reading of the same request', () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const f of readdirSync(join(ROOT, 'catalog-src', 'providers'))) {
-      for (const src of parse(readFileSync(join(ROOT, 'catalog-src', 'providers', f), 'utf8')).operations as Array<{ id: string; test_request?: TestRequest }>) {
+      for (const src of parse(readFileSync(join(ROOT, 'catalog-src', 'providers', f), 'utf8')).operations as Array<{
+        id: string;
+        test_request?: TestRequest;
+      }>) {
         if (!src.test_request) continue;
         const op = ops[src.id];
         let got: string;
@@ -55,7 +58,8 @@ describe('every operation\'s own test request', () => {
         } catch (e) {
           got = `refused: ${(e as Error).message}`;
         }
-        if (got !== op.endpoint_id && (!ops[got] || (billingRule(ops[got]) !== billingRule(op) && !pricierTwin(ops[got], op)))) wrong.push(`${op.endpoint_id} -> ${got}`);
+        if (got !== op.endpoint_id && (!ops[got] || (billingRule(ops[got]) !== billingRule(op) && !pricierTwin(ops[got], op))))
+          wrong.push(`${op.endpoint_id} -> ${got}`);
         checked++;
       }
     }
@@ -71,14 +75,19 @@ describe('a call that fits differently priced operations equally well', () => {
     expect(detail[0].type).toBe('value_error.ambiguous');
     expect(detail[0].msg).toContain(`lusha.people.phone.find (${ops['lusha.people.phone.find'].price_micro} micro-USD)`);
     expect(detail[0].msg).toContain('nothing was called or charged');
-    expect(match('lusha', 'GET', '/v2/person', { email: 'jane@acme.com', revealEmails: 'false', revealPhones: 'false' }).endpoint_id).toBe('lusha.people.enrich');
+    expect(match('lusha', 'GET', '/v2/person', { email: 'jane@acme.com', revealEmails: 'false', revealPhones: 'false' }).endpoint_id).toBe(
+      'lusha.people.enrich',
+    );
   });
 
   it('Crustdata without fields, or with the whole contact group: 422 naming fields; the same sections in another order are the same call', () => {
     const url = { professional_network_profile_urls: ['https://www.linkedin.com/in/dvdhsu/'] };
     for (const body of [url, { ...url, fields: ['contact'] }, { ...url, fields: ['basic_profile', 'contact.business_emails', 'contact.phone_numbers'] }]) {
       const detail = refusal(() => match('crustdata', 'POST', '/person/enrich', {}, body));
-      expect(detail.map((d) => d.loc.join('.')), JSON.stringify(body)).toEqual(['body.fields']);
+      expect(
+        detail.map((d) => d.loc.join('.')),
+        JSON.stringify(body),
+      ).toEqual(['body.fields']);
     }
     const reordered = { ...url, fields: ['contact.phone_numbers', 'basic_profile'] };
     expect(match('crustdata', 'POST', '/person/enrich', {}, reordered).endpoint_id).toBe('crustdata.people.phone.find');
@@ -88,7 +97,9 @@ describe('a call that fits differently priced operations equally well', () => {
     const person = { person: { linkedin: 'https://www.linkedin.com/in/johndoe' } };
     expect(match('ocean', 'POST', '/v2/enrich/person', {}, person).endpoint_id).toBe('ocean.people.enrich');
     expect(match('ocean', 'POST', '/v2/enrich/person', {}, { ...person, revealEmails: { includeEmails: false } }).endpoint_id).toBe('ocean.people.enrich');
-    const both = refusal(() => match('ocean', 'POST', '/v2/enrich/person', {}, { ...person, revealEmails: { includeEmails: true }, revealPhones: { includePhones: true } }));
+    const both = refusal(() =>
+      match('ocean', 'POST', '/v2/enrich/person', {}, { ...person, revealEmails: { includeEmails: true }, revealPhones: { includePhones: true } }),
+    );
     expect(both.map((d) => d.loc.join('.')).sort()).toEqual(['body.revealEmails.includeEmails', 'body.revealPhones.includePhones']);
   });
 
@@ -100,7 +111,11 @@ describe('a call that fits differently priced operations equally well', () => {
 
   it('RocketReach: each lookup_type is its operation; none sent is the pricier email reading, never the cheaper one', () => {
     const who = { linkedin_url: 'https://www.linkedin.com/in/jane-doe' };
-    for (const [type, id] of [['standard', 'rocketreach.people.email.find'], ['phone', 'rocketreach.people.phone.find'], ['enrich', 'rocketreach.people.enrich']]) {
+    for (const [type, id] of [
+      ['standard', 'rocketreach.people.email.find'],
+      ['phone', 'rocketreach.people.phone.find'],
+      ['enrich', 'rocketreach.people.enrich'],
+    ]) {
       expect(match('rocketreach', 'GET', '/person/lookup', { ...who, lookup_type: type }).endpoint_id).toBe(id);
     }
     const bare = match('rocketreach', 'GET', '/person/lookup', who);
@@ -109,7 +124,9 @@ describe('a call that fits differently priced operations equally well', () => {
 
   it('operations no sent value can tell apart (the same request described twice): the pricier reading', () => {
     const got = match('serpapi', 'GET', '/search.json', { engine: 'youtube_video', v: 'dQw4w9WgXcQ' });
-    const twins = Object.values(ops).filter((o) => o.provider === 'serpapi' && o.path === '/search.json' && o.input.queryParams?.engine?.default === 'youtube_video');
+    const twins = Object.values(ops).filter(
+      (o) => o.provider === 'serpapi' && o.path === '/search.json' && o.input.queryParams?.engine?.default === 'youtube_video',
+    );
     expect(twins.length).toBeGreaterThan(1);
     expect(got.price_micro).toBe(Math.max(...twins.map((o) => o.price_micro)));
   });

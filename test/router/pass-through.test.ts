@@ -7,8 +7,12 @@ import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 import { chargeMicro } from '../../language/prices.ts';
 
 let w: RoutedWorld;
-beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 5_000 }); });
-afterAll(async () => { await w.close(); });
+beforeAll(async () => {
+  w = await routedWorld(REAL_DIST, { creditMicro: 5_000 });
+});
+afterAll(async () => {
+  await w.close();
+});
 
 const SEARCH = 'hunter.people.search';
 const billedOf = async (id: string) => (await w.billing())[id] ?? { calls: 0, billed_micro: 0 };
@@ -107,9 +111,14 @@ describe('what a pass-through checks before calling anyone', () => {
   const nothingHappens = async (path: string, body: unknown, id: string) => {
     const calls = (await billedOf(id)).calls;
     const before = await balance();
-    const r = body === 'GET' ? await w.call(path) : await fetch(w.url + path, {
-      method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const r =
+      body === 'GET'
+        ? await w.call(path)
+        : await fetch(w.url + path, {
+            method: 'POST',
+            headers: { 'x-svc-token': w.token, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }).then(async (res) => ({ status: res.status, body: await res.json() }));
     expect((await billedOf(id)).calls).toBe(calls);
     expect(await balance()).toBe(before);
     return r;
@@ -127,7 +136,10 @@ describe('what a pass-through checks before calling anyone', () => {
   it('declared types, enums and bounds, each named', async () => {
     const bad = await nothingHappens('/proxy/hunter/domain-search?domain=stripe.com&limit=lots&type=everyone', 'GET', SEARCH);
     expect(bad.status).toBe(422);
-    expect(bad.body.detail.map((d: { loc: string[]; type: string }) => `${d.loc.join('.')}:${d.type}`)).toEqual(['query.limit:type_error.integer', 'query.type:value_error.enum']);
+    expect(bad.body.detail.map((d: { loc: string[]; type: string }) => `${d.loc.join('.')}:${d.type}`)).toEqual([
+      'query.limit:type_error.integer',
+      'query.type:value_error.enum',
+    ]);
     const over = await nothingHappens('/proxy/hunter/domain-search?domain=stripe.com&limit=1000', 'GET', SEARCH);
     expect(over.body.detail[0]).toMatchObject({ loc: ['query', 'limit'], msg: "'limit' of hunter.people.search must be at most 100." });
     const id = await nothingHappens('/proxy/wiza/api/individual_reveals/not-a-number', 'GET', 'wiza.people.reveal.get');
@@ -139,7 +151,9 @@ describe('what a pass-through checks before calling anyone', () => {
   it('a declared parameter sent twice is a 422 naming it: svc would hold for one page size while the provider may read the other', async () => {
     const r = await nothingHappens('/proxy/hunter/domain-search?domain=stripe.com&limit=10&limit=100', 'GET', SEARCH);
     expect(r.status).toBe(422);
-    expect(r.body.detail).toEqual([{ loc: ['query', 'limit'], msg: "'limit' of hunter.people.search is sent 2 times; send it once.", type: 'value_error.repeated' }]);
+    expect(r.body.detail).toEqual([
+      { loc: ['query', 'limit'], msg: "'limit' of hunter.people.search is sent 2 times; send it once.", type: 'value_error.repeated' },
+    ]);
   });
 
   it('a page size of no rows, or fewer, is a 422 naming the parameter', async () => {
@@ -150,7 +164,7 @@ describe('what a pass-through checks before calling anyone', () => {
     }
   });
 
-  it('every operation\'s own test request passes the checks (nothing the catalog documents is refused)', async () => {
+  it("every operation's own test request passes the checks (nothing the catalog documents is refused)", async () => {
     const { checkBody, checkQuery } = await import('../../runtime/router/pass-through-input.ts');
     const { loadRuntime } = await import('../../runtime/catalog/dist.ts');
     const { parse } = await import('yaml');
@@ -217,7 +231,10 @@ describe('which operation a path is', () => {
       expect((await billedOf(id)).calls, path).toBe(calls + 1);
     }
     await w.ctx.state.credit(w.teamId, 1_000_000);
-    for (const [dataToGet, id] of [[['phone'], 'kaspr.people.phone.find'], [['workEmail'], 'kaspr.people.email.find']] as const) {
+    for (const [dataToGet, id] of [
+      [['phone'], 'kaspr.people.phone.find'],
+      [['workEmail'], 'kaspr.people.email.find'],
+    ] as const) {
       const [charged, calls] = [(await chargedByEndpoint())[id] ?? 0, (await billedOf(id)).calls];
       const r = await w.call('/proxy/kaspr/profile/linkedin', { id: 'jane-doe', name: 'Jane Doe', dataToGet });
       expect(r.status, id).toBe(200);
@@ -232,7 +249,10 @@ describe('which operation a path is', () => {
   it('one path of differently priced operations: the call that says which is charged as that one; one that does not is refused unpaid', async () => {
     await w.ctx.state.credit(w.teamId, 1_000_000);
     const ops = w.ctx.catalog.runtime.operations;
-    const lushaBilled = async () => Object.entries(await w.billing()).filter(([id]) => id.startsWith('lusha.people.')).reduce((n, [, b]) => n + b.calls, 0);
+    const lushaBilled = async () =>
+      Object.entries(await w.billing())
+        .filter(([id]) => id.startsWith('lusha.people.'))
+        .reduce((n, [, b]) => n + b.calls, 0);
     const [calls, before] = [await lushaBilled(), await balance()];
     const unsaid = await w.call('/proxy/lusha/v2/person?email=jane@acme.com');
     expect(unsaid.status).toBe(422);
@@ -259,7 +279,11 @@ describe('which operation a path is', () => {
   });
 
   it('the ledger reconciles with the sandbox for every call so far', async () => {
-    const billed = Object.fromEntries(Object.entries(await w.billing()).filter(([, b]) => b.billed_micro > 0).map(([id, b]) => [id, b.billed_micro]));
+    const billed = Object.fromEntries(
+      Object.entries(await w.billing())
+        .filter(([, b]) => b.billed_micro > 0)
+        .map(([id, b]) => [id, b.billed_micro]),
+    );
     const charged = await chargedByEndpoint();
     for (const token of otherTokens) await chargedByEndpoint(token, charged);
     expect(charged).toEqual(billed);
@@ -267,7 +291,7 @@ describe('which operation a path is', () => {
 });
 
 describe('a provider refusing the key', () => {
-  it('svc\'s platform key: 502 naming the provider, nothing charged, the provider\'s answer beside it', async () => {
+  it("svc's platform key: 502 naming the provider, nothing charged, the provider's answer beside it", async () => {
     const refused = await routedWorld(REAL_DIST, { env: { SVC_KEY_HUNTER: 'not-the-platform-key' } });
     try {
       const before = await refused.ctx.state.balance(refused.teamId);
@@ -284,7 +308,7 @@ describe('a provider refusing the key', () => {
     }
   });
 
-  it('the team\'s stored key: 502 saying it is the team\'s key; the key is set aside and the next call uses the platform key', async () => {
+  it("the team's stored key: 502 saying it is the team's key; the key is set aside and the next call uses the platform key", async () => {
     expect((await w.call('/teams/me/keys/hunter', { key: 'revoked-team-key-1234' })).status).toBe(200);
     const r = await w.call('/proxy/hunter/email-verifier?email=jane@stripe.com');
     expect(r.status).toBe(502);
@@ -312,8 +336,8 @@ describe('a provider refusing the key', () => {
   });
 });
 
-describe('a path copied from the provider\'s docs', () => {
-  it('may carry the base URL\'s own path (hunter\'s /v2): it is the same operation, called and charged once', async () => {
+describe("a path copied from the provider's docs", () => {
+  it("may carry the base URL's own path (hunter's /v2): it is the same operation, called and charged once", async () => {
     await w.ctx.state.credit(w.teamId, 1_000_000);
     const before = (await billedOf('hunter.people.email.find')).calls;
     const r = await w.call('/proxy/hunter/v2/email-finder?domain=stripe.com&first_name=Jane&last_name=Doe');
@@ -389,7 +413,10 @@ describe('route headers on a pass-through call', () => {
     const calls = (await billedOf(VERIFY)).calls;
     const r = await verify({ 'x-svc-route-max-cost': ((price() - 1) / 1e6).toFixed(6) });
     expect(r.status).toBe(422);
-    expect(r.body.detail[0]).toMatchObject({ loc: ['header', 'X-Svc-Route-Max-Cost'], msg: `${VERIFY} may cost ${price()} micro-USD, more than X-Svc-Route-Max-Cost allows (${price() - 1}); nothing was called or charged.` });
+    expect(r.body.detail[0]).toMatchObject({
+      loc: ['header', 'X-Svc-Route-Max-Cost'],
+      msg: `${VERIFY} may cost ${price()} micro-USD, more than X-Svc-Route-Max-Cost allows (${price() - 1}); nothing was called or charged.`,
+    });
     expect((await billedOf(VERIFY)).calls).toBe(calls);
     expect(await balance()).toBe(before);
     const ok = await verify({ 'x-svc-route-max-cost': (price() / 1e6).toFixed(6) });
@@ -410,7 +437,7 @@ describe('route headers on a pass-through call', () => {
 });
 
 describe('an operation whose price svc cannot know (any Apify Actor)', () => {
-  it('is never run on svc\'s platform key, where the team would pay 0 and svc the Actor\'s bill: 403, nothing called', async () => {
+  it("is never run on svc's platform key, where the team would pay 0 and svc the Actor's bill: 403, nothing called", async () => {
     const calls = Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
     const r = await w.call('/proxy/apify/acts/someone~expensive-actor/runs', { startUrls: ['https://example.com'] });
     expect(r.status).toBe(403);
@@ -418,7 +445,7 @@ describe('an operation whose price svc cannot know (any Apify Actor)', () => {
     expect(Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0)).toBe(calls);
   });
 
-  it('nor is Apify\'s private user data, which holds the account\'s proxy password: 403, nothing called', async () => {
+  it("nor is Apify's private user data, which holds the account's proxy password: 403, nothing called", async () => {
     const calls = Object.values(await w.billing()).reduce((n, b) => n + b.calls, 0);
     const r = await w.call('/proxy/apify/users/me');
     expect(r.status).toBe(403);

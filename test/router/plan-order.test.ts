@@ -8,9 +8,25 @@ import { parseRouteOptions } from '../../runtime/router/options.ts';
 
 function child(id: string, type: 'per_call' | 'per_success' | 'per_result', price_micro: number, bills_miss: boolean): OperationRuntime {
   return {
-    endpoint_id: id, provider: id.split('.')[0], method: 'GET', path: '/', input: {}, price_micro, bills_miss, miss: null,
-    cost: { type } as OperationRuntime['cost'], serves: 't.cap', accepts: [['q']], request: { map: [{ from: 'q', to: 'query.q' }] },
-    response: { output: {}, max_rows: 10 }, async: null, platform_eligible: true, body_allowlist: false, strict_query: false, strict_body: false, example: null,
+    endpoint_id: id,
+    provider: id.split('.')[0],
+    method: 'GET',
+    path: '/',
+    input: {},
+    price_micro,
+    bills_miss,
+    miss: null,
+    cost: { type } as OperationRuntime['cost'],
+    serves: 't.cap',
+    accepts: [['q']],
+    request: { map: [{ from: 'q', to: 'query.q' }] },
+    response: { output: {}, max_rows: 10 },
+    async: null,
+    platform_eligible: true,
+    body_allowlist: false,
+    strict_query: false,
+    strict_body: false,
+    example: null,
   } as OperationRuntime;
 }
 
@@ -24,9 +40,15 @@ const operations: Record<string, OperationRuntime> = {
 function order(opts: { headers?: Record<string, string>; own?: string[]; observed?: Record<string, Observed> } = {}): string[] {
   const input: PlanInput = {
     capability: { capability: 't.cap', children: Object.keys(operations) } as PlanInput['capability'],
-    operations, fields: { q: 'coffee' }, sentFilters: [], limit: 10,
-    options: parseRouteOptions(new Headers(opts.headers ?? {})), ownKeys: new Set(opts.own ?? []), teamId: 1,
-    hasPlatformKey: () => true, observed: (id) => opts.observed?.[id] ?? null,
+    operations,
+    fields: { q: 'coffee' },
+    sentFilters: [],
+    limit: 10,
+    options: parseRouteOptions(new Headers(opts.headers ?? {})),
+    ownKeys: new Set(opts.own ?? []),
+    teamId: 1,
+    hasPlatformKey: () => true,
+    observed: (id) => opts.observed?.[id] ?? null,
     health: { circuitOpen: () => false, ownKeyCooling: () => false },
   };
   return plan(input).attempts.map((a) => a.endpoint_id);
@@ -35,7 +57,10 @@ function order(opts: { headers?: Record<string, string>; own?: string[]; observe
 describe('the plan order', () => {
   it('tries children whose misses are free before those that bill one, each group cheapest first', () => {
     expect(Object.values(operations).map((op) => [op.endpoint_id, billsMiss(op)])).toEqual([
-      ['cheapmiss.x', true], ['rows.x', false], ['call.x', false], ['success.x', false],
+      ['cheapmiss.x', true],
+      ['rows.x', false],
+      ['call.x', false],
+      ['success.x', false],
     ]);
     expect(order()).toEqual(['rows.x', 'call.x', 'success.x', 'cheapmiss.x']);
   });
@@ -61,10 +86,21 @@ describe('the plan, call after call over one capability', () => {
     'both.t': { ...child('both.t', 'per_call', 3_000, false), accepts: [['email'], ['q']] },
   };
   const capability = { capability: 't.cap', children: Object.keys(ops) } as PlanInput['capability'];
-  const planned = (fields: Record<string, unknown>, over: Partial<PlanInput> = {}) => plan({
-    capability, operations: ops, fields, sentFilters: [], limit: 1, options: parseRouteOptions(new Headers()), ownKeys: new Set(), teamId: 1,
-    hasPlatformKey: () => true, observed: () => null, health: { circuitOpen: () => false, ownKeyCooling: () => false }, ...over,
-  });
+  const planned = (fields: Record<string, unknown>, over: Partial<PlanInput> = {}) =>
+    plan({
+      capability,
+      operations: ops,
+      fields,
+      sentFilters: [],
+      limit: 1,
+      options: parseRouteOptions(new Headers()),
+      ownKeys: new Set(),
+      teamId: 1,
+      hasPlatformKey: () => true,
+      observed: () => null,
+      health: { circuitOpen: () => false, ownKeyCooling: () => false },
+      ...over,
+    });
 
   it('breaks a tie by the ids as localeCompare orders them, not by their code points', () => {
     // '_' sorts before '-' for localeCompare, after it by code point

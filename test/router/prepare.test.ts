@@ -4,12 +4,23 @@ import type { CapabilitySrc } from '../../language/types.ts';
 import { prepareCall } from '../../language/prepare-call.ts';
 
 const people: CapabilitySrc = {
-  capability: 'people.search', description: '', platform: 'people', fields: { q: 'str', full_name: 'str', first_name: 'str', last_name: 'str', email: 'str', domain: 'str' },
-  identity: [['q']], output: { people: { type: 'list', required: true } }, miss: 'output.people == []',
-  filters: { limit: { type: 'int', default: 10, note: 'rows' }, keywords: { type: 'list', default: null, note: 'skills' }, country: { type: 'str', default: null, note: 'iso' } },
+  capability: 'people.search',
+  description: '',
+  platform: 'people',
+  fields: { q: 'str', full_name: 'str', first_name: 'str', last_name: 'str', email: 'str', domain: 'str' },
+  identity: [['q']],
+  output: { people: { type: 'list', required: true } },
+  miss: 'output.people == []',
+  filters: {
+    limit: { type: 'int', default: 10, note: 'rows' },
+    keywords: { type: 'list', default: null, note: 'skills' },
+    country: { type: 'str', default: null, note: 'iso' },
+  },
   derive: {
-    first_name: { rule: 'first_name', from: ['full_name'] }, last_name: { rule: 'last_name', from: ['full_name'] },
-    full_name: { rule: 'join_name', from: ['first_name', 'last_name'] }, domain: { rule: 'email_domain', from: ['email'] },
+    first_name: { rule: 'first_name', from: ['full_name'] },
+    last_name: { rule: 'last_name', from: ['full_name'] },
+    full_name: { rule: 'join_name', from: ['first_name', 'last_name'] },
+    domain: { rule: 'email_domain', from: ['email'] },
   },
 };
 

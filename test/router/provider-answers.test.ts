@@ -19,14 +19,26 @@ function childRequest(id: string, fields: Record<string, unknown>, key: string) 
   return buildChildRequest(op, runtime.providers[op.provider], op.request!, fields, key, {});
 }
 
-describe('snov.people.search reads Snov\'s prospects task as Snov documents it', () => {
+describe("snov.people.search reads Snov's prospects task as Snov documents it", () => {
   const op = runtime.operations['snov.people.search'];
   const cap = runtime.capabilities['people.search'];
   // POST /v2/domain-search/prospects/start (snov.io/knowledgebase/how-to-use-domain-search-api)
-  const started = { data: [], meta: { domain: 'snov.io', tab: 'prospects', task_hash: '3384369c9d2bd2c5b8bc6b2a1d18b3b8', page: 1 }, links: { result: 'https://api.snov.io/v2/domain-search/prospects/result/3384369c9d2bd2c5b8bc6b2a1d18b3b8' } };
+  const started = {
+    data: [],
+    meta: { domain: 'snov.io', tab: 'prospects', task_hash: '3384369c9d2bd2c5b8bc6b2a1d18b3b8', page: 1 },
+    links: { result: 'https://api.snov.io/v2/domain-search/prospects/result/3384369c9d2bd2c5b8bc6b2a1d18b3b8' },
+  };
   // GET /v2/domain-search/prospects/result/{task_hash}
   const done = {
-    data: [{ first_name: 'John', last_name: 'Doe', position: 'Web developer', source_page: 'https://www.linkedin.com/in/john-doe/', search_emails_start: 'https://api.snov.io/v2/domain-search/prospects/search-emails/start/abc' }],
+    data: [
+      {
+        first_name: 'John',
+        last_name: 'Doe',
+        position: 'Web developer',
+        source_page: 'https://www.linkedin.com/in/john-doe/',
+        search_emails_start: 'https://api.snov.io/v2/domain-search/prospects/search-emails/start/abc',
+      },
+    ],
     meta: { domain: 'snov.io', tab: 'prospects', task_hash: '3384369c9d2bd2c5b8bc6b2a1d18b3b8', page: 1, total_count: 18 },
     links: { next: '' },
     status: 'completed',
@@ -39,7 +51,13 @@ describe('snov.people.search reads Snov\'s prospects task as Snov documents it',
   it('rows are data[], names joined from first_name and last_name, the total from meta.total_count', () => {
     const record = op.async!.result.path ? getPath(done, op.async!.result.path) : done;
     const verdict = classifyRecord(cap, op, record);
-    expect(verdict).toMatchObject({ outcome: 'hit', output: { total: 18, people: [expect.objectContaining({ full_name: 'John Doe', title: 'Web developer', linkedin_url: 'https://www.linkedin.com/in/john-doe/' })] } });
+    expect(verdict).toMatchObject({
+      outcome: 'hit',
+      output: {
+        total: 18,
+        people: [expect.objectContaining({ full_name: 'John Doe', title: 'Web developer', linkedin_url: 'https://www.linkedin.com/in/john-doe/' })],
+      },
+    });
   });
 
   it('a completed task with no prospects is a miss', () => {
@@ -97,7 +115,9 @@ describe('Tomba', () => {
 
 describe('through the sandbox', () => {
   let w: RoutedWorld;
-  beforeAll(async () => { w = await routedWorld(REAL_DIST); });
+  beforeAll(async () => {
+    w = await routedWorld(REAL_DIST);
+  });
   afterAll(() => w.close());
 
   it('a Snov prospects search is polled to its end and answers people with names and the total', async () => {

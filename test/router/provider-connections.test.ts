@@ -56,7 +56,11 @@ async function rawProvider(answer: (r: Seen) => void): Promise<{ origin: string;
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
     connections: () => sockets.length,
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -67,12 +71,16 @@ const answerBytes = (json: unknown) => {
 };
 
 /** a request carrying `credential` in its key header, as a child request carries its key */
-const post = (origin: string, path: string, body: unknown, credential = 'platform-key') => new OutgoingRequest('POST', origin, path, { 'content-type': 'application/json', 'x-api-key': credential }, JSON.stringify(body), credential);
-const get = (origin: string, path: string, credential = 'platform-key') => new OutgoingRequest('GET', origin, path, { 'x-api-key': credential }, null, credential);
+const post = (origin: string, path: string, body: unknown, credential = 'platform-key') =>
+  new OutgoingRequest('POST', origin, path, { 'content-type': 'application/json', 'x-api-key': credential }, JSON.stringify(body), credential);
+const get = (origin: string, path: string, credential = 'platform-key') =>
+  new OutgoingRequest('GET', origin, path, { 'x-api-key': credential }, null, credential);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => { for (const c of cleanups.splice(0)) await c(); });
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
 async function provider(answer: (r: Seen) => void) {
   const p = await rawProvider(answer);
   cleanups.push(p.close);
@@ -86,7 +94,10 @@ function client(opts?: ConstructorParameters<typeof ProviderClient>[0]) {
 
 describe('provider connections', () => {
   it('never sends a request again after its kept connection drops, whatever the method', async () => {
-    const p = await provider((r) => { if (r.path === '/first') r.socket.write(answerBytes({ ok: 1 })); else r.socket.destroy(); });
+    const p = await provider((r) => {
+      if (r.path === '/first') r.socket.write(answerBytes({ ok: 1 }));
+      else r.socket.destroy();
+    });
     const c = client();
     expect((await c.send(get(p.origin, '/first'), 2_000)).status).toBe(200);
     const [g, q] = [await c.send(get(p.origin, '/dropped-get'), 2_000), await c.send(post(p.origin, '/dropped-post', { a: 1 }), 2_000)];
@@ -99,8 +110,10 @@ describe('provider connections', () => {
     const p = await provider((r) => {
       const answer = answerBytes({ for: r.path });
       if (r.path === '/same-read') r.socket.write(answer + answerBytes({ for: 'nobody' }));
-      else if (r.path === '/later') { r.socket.write(answer); setTimeout(() => r.socket.write(answerBytes({ for: 'nobody' })), 50); }
-      else r.socket.write(answer);
+      else if (r.path === '/later') {
+        r.socket.write(answer);
+        setTimeout(() => r.socket.write(answerBytes({ for: 'nobody' })), 50);
+      } else r.socket.write(answer);
     });
     const c = client();
     for (const stray of ['/same-read', '/later']) {
@@ -120,8 +133,13 @@ describe('provider connections', () => {
       const { email } = JSON.parse(r.body) as { email: string };
       if (email.startsWith('bleed')) {
         r.socket.write(answerBytes({ email }));
-        setTimeout(() => { if (!r.socket.destroyed) r.socket.write(answerBytes({ email, secret: `data for ${email}` })); }, 300);
-      } else setTimeout(() => { if (!r.socket.destroyed) r.socket.write(answerBytes({ email })); }, 1_000);
+        setTimeout(() => {
+          if (!r.socket.destroyed) r.socket.write(answerBytes({ email, secret: `data for ${email}` }));
+        }, 300);
+      } else
+        setTimeout(() => {
+          if (!r.socket.destroyed) r.socket.write(answerBytes({ email }));
+        }, 1_000);
     });
     const c = client();
     const a = await c.send(post(p.origin, '/verify', { email: 'bleed-alice@a.com' }, 'key-of-team-a'), 3_000);
@@ -149,7 +167,9 @@ describe('provider connections', () => {
     const c = client();
     const base = process.memoryUsage().heapUsed;
     let peak = base;
-    const sample = setInterval(() => { peak = Math.max(peak, process.memoryUsage().heapUsed); }, 10);
+    const sample = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }, 10);
     try {
       const whole = await c.send(get(p.origin, '/tiny'), 120_000);
       expect([whole.status, whole.text.length]).toEqual([200, 8_000_000]);
@@ -163,9 +183,18 @@ describe('provider connections', () => {
 
   it('refuses a certificate it cannot trust or that names another host before sending a byte', async () => {
     let requests = 0;
-    const server = createHttpsServer({ key, cert }, (_req, res) => { requests++; res.end('{"ok":true}'); });
+    const server = createHttpsServer({ key, cert }, (_req, res) => {
+      requests++;
+      res.end('{"ok":true}');
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    );
     const port = (server.address() as AddressInfo).port;
     const trusting = client({ ca: cert });
     // the fixture is trusted here and names localhost and 127.0.0.1: it is answered
@@ -175,9 +204,18 @@ describe('provider connections', () => {
     expect((await client().send(post(`https://localhost:${port}`, '/', { key: 'never sent' }), 3_000)).failure).toBe('network');
     // trusted, but reached as a host it does not name (127.0.0.2 is loopback too)
     server.close();
-    const other = createHttpsServer({ key, cert }, (_req, res) => { requests++; res.end('{"ok":true}'); });
+    const other = createHttpsServer({ key, cert }, (_req, res) => {
+      requests++;
+      res.end('{"ok":true}');
+    });
     await new Promise<void>((r) => other.listen(0, '127.0.0.2', r));
-    cleanups.push(() => new Promise<void>((r) => { other.closeAllConnections(); other.close(() => r()); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          other.closeAllConnections();
+          other.close(() => r());
+        }),
+    );
     const wrongName = await trusting.send(post(`https://127.0.0.2:${(other.address() as AddressInfo).port}`, '/', { key: 'never sent' }), 3_000);
     expect(wrongName.failure).toBe('network');
     expect(requests).toBe(1);

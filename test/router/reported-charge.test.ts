@@ -17,9 +17,13 @@ const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json
 const SERPER = 'serper.google.serp.organic';
 
 describe('reading a reported charge', () => {
-  it('credits convert at the catalog\'s price per credit; USD is USD', () => {
+  it("credits convert at the catalog's price per credit; USD is USD", () => {
     expect(readReported(runtime.operations[SERPER], { body: { credits: 2 } })).toEqual({ value: 2, unit: 'credits', micro: 2000 });
-    expect(readReported(runtime.operations['dataforseo.google.serp.organic'], { body: { cost: 0.0155 } })).toEqual({ value: 0.0155, unit: 'usd', micro: 15500 });
+    expect(readReported(runtime.operations['dataforseo.google.serp.organic'], { body: { cost: 0.0155 } })).toEqual({
+      value: 0.0155,
+      unit: 'usd',
+      micro: 15500,
+    });
     // a per-result price of 0.25 credit = 14,500 micro-USD: a credit is 58,000
     expect(readReported(runtime.operations['fullenrich.people.search'], { body: { metadata: { credits: 0.75 } } })?.micro).toBe(43500);
     // LeadMagic states credits_consumed; a validation it bills 0.25 credit is billed 0.25 × $0.024, whatever the list says
@@ -35,35 +39,57 @@ describe('reading a reported charge', () => {
 
 describe('routed calls billed by what the provider reported', () => {
   let w: RoutedWorld;
-  beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000 }); });
+  beforeAll(async () => {
+    w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000 });
+  });
   afterAll(() => w.close());
   const serp = (q: string, headers: Record<string, string> = {}) => w.call('/proxy/google.serp.organic', { q }, { 'X-Svc-Route-Prefer': 'serper', ...headers });
   const chargesOf = async (callId: string) => (await ledgerCharges(w)).filter((e) => (e as { call_id?: string }).call_id === callId);
 
   it('a report matching the list price bills the list price and names both figures', async () => {
     const r = await serp('coffee roasters');
-    expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: SERPER, outcome: 'hit', cost_micro: 1000, list_micro: 1000, reported: { value: 1, unit: 'credits', micro: 1000 } });
+    expect(r.body._svc.tried[0]).toMatchObject({
+      endpoint_id: SERPER,
+      outcome: 'hit',
+      cost_micro: 1000,
+      list_micro: 1000,
+      reported: { value: 1, unit: 'credits', micro: 1000 },
+    });
     expect(r.body._svc.tried[0].cap_micro).toBeUndefined();
   });
 
-  it('Serper reporting 2 credits where the list says 1: the caller is billed 2 credits, in the answer, the ledger and the sandbox\'s bill alike', async () => {
+  it("Serper reporting 2 credits where the list says 1: the caller is billed 2 credits, in the answer, the ledger and the sandbox's bill alike", async () => {
     await fetch(`${w.running.url}/_sandbox/reset`, { method: 'POST' });
     const r = await serp('coffee charge2-serper');
-    expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: SERPER, outcome: 'hit', cost_micro: 2000, list_micro: 1000, reported: { value: 2, unit: 'credits', micro: 2000 } });
+    expect(r.body._svc.tried[0]).toMatchObject({
+      endpoint_id: SERPER,
+      outcome: 'hit',
+      cost_micro: 2000,
+      list_micro: 1000,
+      reported: { value: 2, unit: 'credits', micro: 2000 },
+    });
     expect(r.body._svc.cost_micro).toBe(2000);
     expect(r.headers.get('x-svc-cost-micro')).toBe('2000');
-    expect(await chargesOf(r.body._svc.call_id)).toEqual([expect.objectContaining({ amount_micro: -2000, list_micro: 1000, reported_micro: 2000, reported_value: 2, reported_unit: 'credits' })]);
+    expect(await chargesOf(r.body._svc.call_id)).toEqual([
+      expect.objectContaining({ amount_micro: -2000, list_micro: 1000, reported_micro: 2000, reported_value: 2, reported_unit: 'credits' }),
+    ]);
     expect((await w.billing())[SERPER]).toEqual({ calls: 1, billed_micro: 2000 });
   });
 
   it('a report of 5 credits where the ceiling allowed 3 bills 3, and the attempt says it was capped', async () => {
     const r = await serp('tea charge5-serper', { 'X-Svc-Route-Max-Cost': '0.003' });
-    expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: SERPER, cost_micro: 3000, list_micro: 1000, reported: { value: 5, micro: 5000 }, cap_micro: 3000 });
+    expect(r.body._svc.tried[0]).toMatchObject({
+      endpoint_id: SERPER,
+      cost_micro: 3000,
+      list_micro: 1000,
+      reported: { value: 5, micro: 5000 },
+      cap_micro: 3000,
+    });
     expect(r.body._svc.cost_micro).toBe(3000);
     expect((await chargesOf(r.body._svc.call_id)).map((e) => e.amount_micro)).toEqual([-3000]);
   });
 
-  it('the entry\'s observed block counts how often and by how much reports differed', async () => {
+  it("the entry's observed block counts how often and by how much reports differed", async () => {
     // a summary may be reused for a moment while attempts arrive (observations.ts SUMMARY_TTL_MS)
     await new Promise((r) => setTimeout(r, SUMMARY_TTL_MS + 50));
     const e = await w.call(`/catalog/endpoints/${SERPER}`);

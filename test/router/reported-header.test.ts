@@ -14,8 +14,12 @@ const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json
 const CE = 'companyenrich.companies.enrich';
 
 describe('reading a charge from a header', () => {
-  it('the named header\'s figure converts at the catalog\'s price per unit; the body is not read', () => {
-    expect(readReported(runtime.operations[CE], { body: { 'x-credit-cost': 9 }, headers: { 'x-credit-cost': '2' } })).toEqual({ value: 2, unit: 'credits', micro: 20000 });
+  it("the named header's figure converts at the catalog's price per unit; the body is not read", () => {
+    expect(readReported(runtime.operations[CE], { body: { 'x-credit-cost': 9 }, headers: { 'x-credit-cost': '2' } })).toEqual({
+      value: 2,
+      unit: 'credits',
+      micro: 20000,
+    });
     // PDL's company credits, Wappalyzer's credits: each at its own operation's price per credit
     const pdl = runtime.operations['pdl.companies.enrich'];
     expect(readReported(pdl, { body: null, headers: { 'x-call-credits-spent': '1' } })).toEqual({ value: 1, unit: 'company credits', micro: pdl.price_micro });
@@ -34,13 +38,18 @@ describe('reading a charge from a header', () => {
 
 describe('a provider stating its charge in a header', () => {
   let w: RoutedWorld;
-  beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000 }); });
+  beforeAll(async () => {
+    w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000 });
+  });
   afterAll(() => w.close());
-  const enrich = (domain: string, headers: Record<string, string> = {}) => w.call('/proxy/companies.enrich', { domain }, { 'X-Svc-Route-Prefer': 'companyenrich', 'X-Svc-Route-Waterfall': 'false', ...headers });
+  const enrich = (domain: string, headers: Record<string, string> = {}) =>
+    w.call('/proxy/companies.enrich', { domain }, { 'X-Svc-Route-Prefer': 'companyenrich', 'X-Svc-Route-Waterfall': 'false', ...headers });
   const chargesOf = async (callId: string) => (await ledgerCharges(w)).filter((e) => (e as { call_id?: string }).call_id === callId);
 
   it('the sandbox answers the header, matching the list price when not steered', async () => {
-    const r = await fetch(`${w.running.url}/companyenrich/companies/enrich?domain=stripe.com`, { headers: { authorization: `Bearer ${w.keys.companyenrich}` } });
+    const r = await fetch(`${w.running.url}/companyenrich/companies/enrich?domain=stripe.com`, {
+      headers: { authorization: `Bearer ${w.keys.companyenrich}` },
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('x-credit-cost')).toBe('1');
   });
@@ -49,7 +58,13 @@ describe('a provider stating its charge in a header', () => {
     await fetch(`${w.running.url}/_sandbox/reset`, { method: 'POST' });
     const r = await enrich('charge3-companyenrich.com');
     expect(r.status).toBe(200);
-    expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: CE, outcome: 'hit', cost_micro: 30000, list_micro: 10000, reported: { value: 3, unit: 'credits', micro: 30000 } });
+    expect(r.body._svc.tried[0]).toMatchObject({
+      endpoint_id: CE,
+      outcome: 'hit',
+      cost_micro: 30000,
+      list_micro: 10000,
+      reported: { value: 3, unit: 'credits', micro: 30000 },
+    });
     expect(r.body._svc.tried[0].cap_micro).toBeUndefined();
     expect(r.headers.get('x-svc-cost-micro')).toBe('30000');
     expect(await chargesOf(r.body._svc.call_id)).toEqual([
@@ -60,12 +75,18 @@ describe('a provider stating its charge in a header', () => {
 
   it('a report past what the ceiling left is billed the ceiling, and says so', async () => {
     const r = await enrich('charge5-companyenrich.com', { 'X-Svc-Route-Max-Cost': '0.02' });
-    expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: CE, cost_micro: 20000, list_micro: 10000, reported: { value: 5, micro: 50000 }, cap_micro: 20000 });
+    expect(r.body._svc.tried[0]).toMatchObject({
+      endpoint_id: CE,
+      cost_micro: 20000,
+      list_micro: 10000,
+      reported: { value: 5, micro: 50000 },
+      cap_micro: 20000,
+    });
     const [row] = await chargesOf(r.body._svc.call_id);
     expect(row).toMatchObject({ amount_micro: -20000, list_micro: 10000, reported_micro: 50000, reported_value: 5 });
   });
 
-  it('a pass-through call is billed the header\'s figure, with both figures in its headers and its ledger row', async () => {
+  it("a pass-through call is billed the header's figure, with both figures in its headers and its ledger row", async () => {
     const r = await w.call('/proxy/companyenrich/companies/enrich?domain=charge2-companyenrich.com');
     expect(r.status).toBe(200);
     expect(r.headers.get('x-svc-cost-micro')).toBe('20000');
@@ -73,7 +94,9 @@ describe('a provider stating its charge in a header', () => {
     expect(r.headers.get('x-svc-reported-micro')).toBe('20000');
     expect(r.headers.get('x-svc-cap-micro')).toBeNull();
     const callId = r.headers.get('x-svc-call-id')!;
-    expect(await chargesOf(callId)).toEqual([expect.objectContaining({ endpoint_id: CE, amount_micro: -20000, list_micro: 10000, reported_micro: 20000, reported_unit: 'credits' })]);
+    expect(await chargesOf(callId)).toEqual([
+      expect.objectContaining({ endpoint_id: CE, amount_micro: -20000, list_micro: 10000, reported_micro: 20000, reported_unit: 'credits' }),
+    ]);
   });
 
   it('a pass-through report past its X-Svc-Route-Max-Cost is capped there', async () => {

@@ -16,15 +16,31 @@ const TCA = 'thecompaniesapi.companies.enrich';
 
 describe('where these answers state their charge', () => {
   it('The Companies API: meta.cost of a company answer and of a paginated one, in credits', () => {
-    expect(readReported(runtime.operations[TCA], { body: { domain: { domain: 'stripe.com' }, meta: { cost: 2, credits: 480 } } })).toEqual({ value: 2, unit: 'credits', micro: 3800 });
-    expect(readReported(runtime.operations['thecompaniesapi.companies.search'], { body: { companies: [], meta: { cost: 0, credits: 480 } } })).toEqual({ value: 0, unit: 'credits', micro: 0 });
+    expect(readReported(runtime.operations[TCA], { body: { domain: { domain: 'stripe.com' }, meta: { cost: 2, credits: 480 } } })).toEqual({
+      value: 2,
+      unit: 'credits',
+      micro: 3800,
+    });
+    expect(readReported(runtime.operations['thecompaniesapi.companies.search'], { body: { companies: [], meta: { cost: 0, credits: 480 } } })).toEqual({
+      value: 0,
+      unit: 'credits',
+      micro: 0,
+    });
     // the remaining balance beside it is not a charge
     expect(readReported(runtime.operations[TCA], { body: { meta: { credits: 480 } } })).toBeNull();
   });
 
-  it('Wappalyzer\'s technology lookup and CompanyEnrich\'s batch read their headers; a list order and a lookup by email state nothing', () => {
-    expect(readReported(runtime.operations['wappalyzer.web.technologies'], { body: [], headers: { 'wappalyzer-credits-spent': '3' } })).toEqual({ value: 3, unit: 'credits', micro: 150000 });
-    expect(readReported(runtime.operations['companyenrich.companies.enrich.batch'], { body: [], headers: { 'x-credit-cost': '7' } })).toEqual({ value: 7, unit: 'credits', micro: 70000 });
+  it("Wappalyzer's technology lookup and CompanyEnrich's batch read their headers; a list order and a lookup by email state nothing", () => {
+    expect(readReported(runtime.operations['wappalyzer.web.technologies'], { body: [], headers: { 'wappalyzer-credits-spent': '3' } })).toEqual({
+      value: 3,
+      unit: 'credits',
+      micro: 150000,
+    });
+    expect(readReported(runtime.operations['companyenrich.companies.enrich.batch'], { body: [], headers: { 'x-credit-cost': '7' } })).toEqual({
+      value: 7,
+      unit: 'credits',
+      micro: 70000,
+    });
     expect(runtime.operations['wappalyzer.web.lists.create'].cost?.reported_charge).toBeUndefined();
     expect(runtime.operations['thecompaniesapi.companies.enrich.email'].cost?.reported_charge).toBeUndefined();
   });
@@ -32,15 +48,27 @@ describe('where these answers state their charge', () => {
 
 describe('more providers stating their charge', () => {
   let w: RoutedWorld;
-  beforeAll(async () => { w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000 }); });
+  beforeAll(async () => {
+    w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000 });
+  });
   afterAll(() => w.close());
   const chargesOf = async (callId: string) => (await ledgerCharges(w)).filter((e) => (e as { call_id?: string }).call_id === callId);
 
   it('a routed company lookup The Companies API says cost 3 credits is billed 3, names both figures, and the ledger row keeps them', async () => {
     await fetch(`${w.running.url}/_sandbox/reset`, { method: 'POST' });
-    const r = await w.call('/proxy/companies.enrich', { domain: 'charge3-thecompaniesapi.com' }, { 'X-Svc-Route-Prefer': 'thecompaniesapi', 'X-Svc-Route-Waterfall': 'false' });
+    const r = await w.call(
+      '/proxy/companies.enrich',
+      { domain: 'charge3-thecompaniesapi.com' },
+      { 'X-Svc-Route-Prefer': 'thecompaniesapi', 'X-Svc-Route-Waterfall': 'false' },
+    );
     expect(r.status).toBe(200);
-    expect(r.body._svc.tried[0]).toMatchObject({ endpoint_id: TCA, outcome: 'hit', cost_micro: 5700, list_micro: 1900, reported: { value: 3, unit: 'credits', micro: 5700 } });
+    expect(r.body._svc.tried[0]).toMatchObject({
+      endpoint_id: TCA,
+      outcome: 'hit',
+      cost_micro: 5700,
+      list_micro: 1900,
+      reported: { value: 3, unit: 'credits', micro: 5700 },
+    });
     expect(await chargesOf(r.body._svc.call_id)).toEqual([
       expect.objectContaining({ endpoint_id: TCA, amount_micro: -5700, list_micro: 1900, reported_micro: 5700, reported_value: 3, reported_unit: 'credits' }),
     ]);
@@ -68,10 +96,15 @@ describe('more providers stating their charge', () => {
   it('a pass-through technology lookup is billed wappalyzer-credits-spent', async () => {
     const r = await passThrough('/proxy/wappalyzer/lookup/?urls=https://charge3-wappalyzer.com');
     expect(r).toMatchObject({ cost: '150000', list: '50000', reported: '150000' });
-    expect(await chargesOf(r.callId)).toEqual([expect.objectContaining({ endpoint_id: 'wappalyzer.web.technologies', amount_micro: -150000, reported_value: 3, reported_unit: 'credits' })]);
+    expect(await chargesOf(r.callId)).toEqual([
+      expect.objectContaining({ endpoint_id: 'wappalyzer.web.technologies', amount_micro: -150000, reported_value: 3, reported_unit: 'credits' }),
+    ]);
   });
 
   it('a pass-through batch enrich is billed the x-credit-cost of the whole batch', async () => {
-    expect(await passThrough('/proxy/companyenrich/companies/enrich/batch', { domains: ['stripe.com', 'charge4-companyenrich.com'] })).toMatchObject({ cost: '40000', reported: '40000' });
+    expect(await passThrough('/proxy/companyenrich/companies/enrich/batch', { domains: ['stripe.com', 'charge4-companyenrich.com'] })).toMatchObject({
+      cost: '40000',
+      reported: '40000',
+    });
   });
 });

@@ -7,7 +7,9 @@ import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { DOORS, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
 let w: RoutedWorld;
-beforeAll(async () => { w = await routedWorld(FIXTURE_DIST); });
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST);
+});
 afterAll(() => w.close());
 
 /** A team of its own per case, so balances and ledgers are exact. */
@@ -20,7 +22,13 @@ const billed = async () => JSON.stringify(await w.billing());
 
 describe.each(DOORS)('through the %s door', (door) => {
   const call = (cap: string, body: unknown, headers: Record<string, string> = {}, token?: string) => w.through(door)(`/proxy/${cap}`, body, headers, token);
-  const ledger = async (token: string) => (await w.call('/teams/me/ledger', undefined, {}, token)).body.entries as Array<{ kind: string; amount_micro: number; endpoint_id?: string; call_id?: string }>;
+  const ledger = async (token: string) =>
+    (await w.call('/teams/me/ledger', undefined, {}, token)).body.entries as Array<{
+      kind: string;
+      amount_micro: number;
+      endpoint_id?: string;
+      call_id?: string;
+    }>;
 
   describe('route headers', () => {
     it('an unknown X-Svc-Route-* header is a 422 naming it, and nothing is called or charged', async () => {
@@ -37,18 +45,30 @@ describe.each(DOORS)('through the %s door', (door) => {
     it('a bad flag value is a 422 naming the header as documented', async () => {
       const r = await call('people.email.verify', { email: 'jane@acme.com' }, { 'x-svc-route-dry-run': 'maybe' });
       expect(r.status).toBe(422);
-      expect(r.body.detail).toEqual([{ loc: ['header', 'X-Svc-Route-Dry-Run'], msg: 'X-Svc-Route-Dry-Run must be one of 1, true, on, 0, false, off.', type: 'value_error' }]);
+      expect(r.body.detail).toEqual([
+        { loc: ['header', 'X-Svc-Route-Dry-Run'], msg: 'X-Svc-Route-Dry-Run must be one of 1, true, on, 0, false, off.', type: 'value_error' },
+      ]);
     });
 
     it('Prefer or Exclude naming a provider with no child here is a 422 naming it', async () => {
       const prefer = await call('people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Prefer': 'zerobounce,findco' });
       expect(prefer.status).toBe(422);
-      expect(prefer.body.detail).toEqual([{ loc: ['header', 'X-Svc-Route-Prefer'], msg: "'findco' is not a provider of people.email.verify; its providers are checkco, zerobounce.", type: 'value_error.provider' }]);
+      expect(prefer.body.detail).toEqual([
+        {
+          loc: ['header', 'X-Svc-Route-Prefer'],
+          msg: "'findco' is not a provider of people.email.verify; its providers are checkco, zerobounce.",
+          type: 'value_error.provider',
+        },
+      ]);
       const exclude = await call('google.serp.organic', { q: 'coffee' }, { 'X-Svc-Route-Exclude': 'checkco' });
       expect(exclude.status).toBe(422);
       expect(exclude.body.detail[0].loc).toEqual(['header', 'X-Svc-Route-Exclude']);
       // with Verify on, Exclude reaches the verifier's providers too, so naming one of them is fine
-      const verifier = await call('people.email.find', { domain: 'stripe.com', full_name: 'Jane Doe' }, { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'checkco', 'X-Svc-Route-Dry-Run': '1' });
+      const verifier = await call(
+        'people.email.find',
+        { domain: 'stripe.com', full_name: 'Jane Doe' },
+        { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'checkco', 'X-Svc-Route-Dry-Run': '1' },
+      );
       expect(verifier.status).toBe(200);
     });
 
@@ -62,14 +82,20 @@ describe.each(DOORS)('through the %s door', (door) => {
   describe('call ids', () => {
     it('every paid call has one: header, _svc.call_id and each ledger row it caused, verification included', async () => {
       const t = await team(1_000_000);
-      const r = await call('people.email.find', { domain: 'stripe.com', full_name: 'Jane Doe' }, { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'checkco' }, t.token);
+      const r = await call(
+        'people.email.find',
+        { domain: 'stripe.com', full_name: 'Jane Doe' },
+        { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'checkco' },
+        t.token,
+      );
       expect(r.status).toBe(200);
       const id = r.body._svc.call_id;
       expect(id).toMatch(/^call_[0-9a-f]{32}$/);
       expect(r.headers.get('x-svc-call-id')).toBe(id);
       const rows = (await ledger(t.token)).filter((e) => e.kind === 'charge');
       expect(rows.map((e) => [e.endpoint_id, e.call_id, e.amount_micro])).toEqual([
-        ['zerobounce.people.email.verify', id, -8000], ['findco.people.email.find', id, -20000],
+        ['zerobounce.people.email.verify', id, -8000],
+        ['findco.people.email.find', id, -20000],
       ]);
       const again = await call('people.email.verify', { email: 'jane@acme.com' }, {}, t.token);
       expect(again.body._svc.call_id).not.toBe(id);
@@ -132,7 +158,10 @@ describe.each(DOORS)('through the %s door', (door) => {
       // checkco, tried first, bills its miss (1000), which leaves nothing for zerobounce (8000)
       const r = await call('people.email.verify', { email: `nohit-checkco.${door}@acme.com` }, { 'X-Svc-Route-Prefer': 'checkco' }, t.token);
       expect(r.status).toBe(200);
-      expect(r.body._svc.tried.map((x: { outcome: string; reason?: string }) => x.outcome === 'skipped' ? `skipped:${x.reason}` : x.outcome)).toEqual(['miss', 'skipped:balance']);
+      expect(r.body._svc.tried.map((x: { outcome: string; reason?: string }) => (x.outcome === 'skipped' ? `skipped:${x.reason}` : x.outcome))).toEqual([
+        'miss',
+        'skipped:balance',
+      ]);
       expect(r.body._svc.stopped).toBe('balance');
       expect(r.headers.get('x-svc-stopped')).toBe('balance');
       expect(await w.ctx.state.balance(t.id)).toBe(0);
@@ -140,7 +169,12 @@ describe.each(DOORS)('through the %s door', (door) => {
 
     it('a team holding exactly the find and its verification gets both', async () => {
       const t = await team(28_000);
-      const r = await call('people.email.find', { domain: 'stripe.com', full_name: 'Jane Doe' }, { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'checkco' }, t.token);
+      const r = await call(
+        'people.email.find',
+        { domain: 'stripe.com', full_name: 'Jane Doe' },
+        { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'checkco' },
+        t.token,
+      );
       expect(r.body._svc.served_by).toBe('findco.people.email.find');
       expect(r.body._svc.verification).toMatchObject({ verdict: 'valid', served_by: 'zerobounce.people.email.verify', cost_micro: 8_000 });
       expect(r.body._svc.cost_micro).toBe(28_000);

@@ -9,10 +9,14 @@ import type { Observed } from '../../language/dist-types.ts';
 import { svcCli } from '../helpers/cli.ts';
 
 let w: RoutedWorld;
-beforeAll(async () => { w = await routedWorld(FIXTURE_DIST); }, 60_000);
-afterAll(async () => { await w.close(); });
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST);
+}, 60_000);
+afterAll(async () => {
+  await w.close();
+});
 
-describe('a routed entry\'s own observed figures', () => {
+describe("a routed entry's own observed figures", () => {
   it('counts each routed call once on svc.<capability>, with its latency', async () => {
     for (let i = 0; i < 4; i++) expect((await w.call('/proxy/people.email.verify', { email: `jane${i}@acme.com` })).status).toBe(200);
     const o = (await w.call('/catalog/endpoints/svc.people.email.verify')).body.endpoint.observed as Observed;
@@ -20,14 +24,17 @@ describe('a routed entry\'s own observed figures', () => {
     expect(o.decided).toBe(4);
     expect(o.p50_ms).toEqual(expect.any(Number));
     expect(hitRateWords(o)).toBe(`${o.hit_samples} of 4 hits`);
-    expect((await svcCli(['show', 'svc.people.email.verify'], { SVC_URL: w.url })).stdout).toMatch(new RegExp(`^observed\\s+hit rate ${o.hit_samples} of 4 hits, p50 \\d+ ms`, 'm'));
+    expect((await svcCli(['show', 'svc.people.email.verify'], { SVC_URL: w.url })).stdout).toMatch(
+      new RegExp(`^observed\\s+hit rate ${o.hit_samples} of 4 hits, p50 \\d+ ms`, 'm'),
+    );
   });
 
   it('keeps what each routed call cost its caller: the average per hit, over how many calls', async () => {
     expect(w.ctx.state.observations.observed('svc.people.email.find')).toBeNull();
     const charged = async () => (await ledgerCharges(w)).reduce((n, c) => n - c.amount_micro, 0);
     const chargedBefore = await charged();
-    let paid = 0, hits = 0;
+    let paid = 0,
+      hits = 0;
     // the sandbox's children answer these; what each call cost is in its answer
     for (const [i, domain] of ['stripe.com', 'acme.com', 'no-such-company-7.example', 'stripe.com', 'no-such-company-9.example'].entries()) {
       const r = await w.call('/proxy/people.email.find', { domain, full_name: i % 2 ? 'Nobody Atall' : 'Patrick Collison' });
@@ -48,7 +55,16 @@ describe('a routed entry\'s own observed figures', () => {
   });
 
   it('reads a share only from 20 decided calls on', () => {
-    const o = (decided: number, hits: number): Observed => ({ samples: decided, decided, ok_rate: 1, p50_ms: 1, p95_ms: 1, last_ok_days: 0, hit_rate: decided ? hits / decided : null, hit_samples: hits });
+    const o = (decided: number, hits: number): Observed => ({
+      samples: decided,
+      decided,
+      ok_rate: 1,
+      p50_ms: 1,
+      p95_ms: 1,
+      last_ok_days: 0,
+      hit_rate: decided ? hits / decided : null,
+      hit_samples: hits,
+    });
     expect(hitRateWords(o(0, 0))).toBe('not measured');
     expect(hitRateWords(o(4, 3))).toBe('3 of 4 hits');
     expect(hitRateWords(o(19, 0))).toBe('0 of 19 hits');
@@ -56,7 +72,17 @@ describe('a routed entry\'s own observed figures', () => {
   });
 
   it('says how many calls an average cost per hit covers, and "not recorded yet" for samples without costs', () => {
-    const o = (paid?: Observed['paid']): Observed => ({ samples: 30, decided: 30, ok_rate: 1, p50_ms: 1, p95_ms: 1, last_ok_days: 0, hit_rate: 0.5, hit_samples: 15, ...(paid ? { paid } : {}) });
+    const o = (paid?: Observed['paid']): Observed => ({
+      samples: 30,
+      decided: 30,
+      ok_rate: 1,
+      p50_ms: 1,
+      p95_ms: 1,
+      last_ok_days: 0,
+      hit_rate: 0.5,
+      hit_samples: 15,
+      ...(paid ? { paid } : {}),
+    });
     const money = (m: number) => `${m} µ$`;
     expect(costPerHitWords(o(), money)).toBe('not recorded yet');
     expect(costPerHitWords(o({ calls: 3, hits: 2, total_micro: 9000, per_hit_micro: 4500 }), money)).toBe('4500 µ$ per hit over only 3 calls');

@@ -14,7 +14,9 @@ const call = async (cap: string, body: unknown, headers: Record<string, string> 
 const outcomes = (r: { body: { _svc: { tried: Array<{ endpoint_id: string; outcome: string; reason?: string }> } } }) =>
   r.body._svc.tried.map((t) => `${t.endpoint_id}:${t.outcome}`);
 
-beforeAll(async () => { w = await routedWorld(FIXTURE_DIST); });
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST);
+});
 afterAll(() => w.close());
 
 describe('the waterfall', () => {
@@ -27,7 +29,9 @@ describe('the waterfall', () => {
     expect(r.body.output.results[0]).toEqual(expect.objectContaining({ title: expect.any(String), url: expect.any(String) }));
     expect(r.body.raw.organic).toBeDefined();
     expect(r.body._svc).toMatchObject({ served_by: 'searchco.google.serp.organic', cost_micro: 1000 });
-    expect(r.body._svc.tried[0]).toEqual(expect.objectContaining({ endpoint_id: 'searchco.google.serp.organic', outcome: 'hit', status: 200, cost_micro: 1000, ms: expect.any(Number) }));
+    expect(r.body._svc.tried[0]).toEqual(
+      expect.objectContaining({ endpoint_id: 'searchco.google.serp.organic', outcome: 'hit', status: 200, cost_micro: 1000, ms: expect.any(Number) }),
+    );
     // what does not apply is left out, not sent as null
     expect(Object.keys(r.body._svc).sort()).toEqual(['call_id', 'cost_micro', 'served_by', 'tried']);
     expect(Object.keys(r.body._svc.tried[0]).sort()).toEqual(['cost_micro', 'endpoint_id', 'ms', 'outcome', 'status']);
@@ -125,13 +129,19 @@ describe('filters', () => {
 
 describe('verification', () => {
   it('a hit the verifier calls invalid counts as a miss, and the waterfall goes on', async () => {
-    const r = await call('people.email.find', { domain: 'stripe.com', first_name: 'Jane', last_name: 'Doe' }, { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'zerobounce' });
+    const r = await call(
+      'people.email.find',
+      { domain: 'stripe.com', first_name: 'Jane', last_name: 'Doe' },
+      { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'zerobounce' },
+    );
     expect(r.status).toBe(200);
     expect(r.body.output.email).toBeNull();
     // each find is followed by its check: every attempt is listed, and they add up to the call's cost
     expect(r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string }) => `${t.endpoint_id}:${t.outcome}:${t.reason ?? ''}`)).toEqual([
-      'findco.people.email.find:miss:verification said invalid', 'checkco.people.email.verify:hit:',
-      'findco.people.email.find.bulk:miss:verification said invalid', 'checkco.people.email.verify:hit:',
+      'findco.people.email.find:miss:verification said invalid',
+      'checkco.people.email.verify:hit:',
+      'findco.people.email.find.bulk:miss:verification said invalid',
+      'checkco.people.email.verify:hit:',
     ]);
     // two finds (20000 + 40000) and two checks (1000 each), all inside the ceiling
     expect(r.body._svc.cost_micro).toBe(62000);
@@ -139,11 +149,18 @@ describe('verification', () => {
   });
 
   it('a valid verification serves the hit and reports _svc.verification', async () => {
-    const r = await call('people.email.find', { domain: 'stripe.com', first_name: 'Jane', last_name: 'Doe' }, { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'checkco' });
+    const r = await call(
+      'people.email.find',
+      { domain: 'stripe.com', first_name: 'Jane', last_name: 'Doe' },
+      { 'X-Svc-Route-Verify': 'true', 'X-Svc-Route-Exclude': 'checkco' },
+    );
     expect(r.body._svc.served_by).toBe('findco.people.email.find');
     expect(r.body._svc.verification).toEqual({ verdict: 'valid', checked: 'deliverable', served_by: 'zerobounce.people.email.verify', cost_micro: 8000 });
     expect(r.body._svc.cost_micro).toBe(28000);
-    expect(r.body._svc.tried.map((t: { endpoint_id: string; cost_micro: number }) => [t.endpoint_id, t.cost_micro])).toEqual([['findco.people.email.find', 20000], ['zerobounce.people.email.verify', 8000]]);
+    expect(r.body._svc.tried.map((t: { endpoint_id: string; cost_micro: number }) => [t.endpoint_id, t.cost_micro])).toEqual([
+      ['findco.people.email.find', 20000],
+      ['zerobounce.people.email.verify', 8000],
+    ]);
   });
 });
 
@@ -215,11 +232,17 @@ describe('bad calls change nothing', () => {
     for (const bad of ['not a url', '???', 'jane@acme.com', 'https://a b.com']) {
       const r = await call('people.email.find', { linkedin_url: bad });
       expect(r.status, bad).toBe(422);
-      expect(r.body.detail[0]).toMatchObject({ loc: ['body', 'linkedin_url'], msg: "'linkedin_url' must be a LinkedIn address, such as linkedin.com/in/jane." });
+      expect(r.body.detail[0]).toMatchObject({
+        loc: ['body', 'linkedin_url'],
+        msg: "'linkedin_url' must be a LinkedIn address, such as linkedin.com/in/jane.",
+      });
     }
     for (const good of ['linkedin.com/in/jane-doe', 'https://www.linkedin.com/in/jane-doe/']) {
       // (with a name and domain too: no fixture child takes a LinkedIn address alone)
-      expect((await call('people.email.find', { linkedin_url: good, domain: 'stripe.com', full_name: 'Jane Doe' }, { 'X-Svc-Route-Dry-Run': '1' })).status, good).toBe(200);
+      expect(
+        (await call('people.email.find', { linkedin_url: good, domain: 'stripe.com', full_name: 'Jane Doe' }, { 'X-Svc-Route-Dry-Run': '1' })).status,
+        good,
+      ).toBe(200);
     }
   });
 
@@ -228,7 +251,9 @@ describe('bad calls change nothing', () => {
     const billing = JSON.stringify(await w.billing());
     const r = await w.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, {}, broke.token);
     expect(r.status).toBe(402);
-    expect(r.body.detail).toBe('Balance too low: the cheapest eligible attempt may cost 1000 micro-USD and the balance is 500 micro-USD; nothing was called or charged. Add credit and retry.');
+    expect(r.body.detail).toBe(
+      'Balance too low: the cheapest eligible attempt may cost 1000 micro-USD and the balance is 500 micro-USD; nothing was called or charged. Add credit and retry.',
+    );
     expect(JSON.stringify(await w.billing())).toBe(billing);
     expect(await w.ctx.state.balance(broke.team.id)).toBe(500);
   });
@@ -243,14 +268,20 @@ describe('paths under a capability', () => {
     // a POST was told "call it with POST"
     const other = await w.call('/proxy/people.email.verify/batch/x', { email: 'jane@acme.com' });
     expect(other.status).toBe(404);
-    expect(other.body.detail).toBe('No path /batch/x under the routed capability people.email.verify: POST /proxy/people.email.verify calls it for one subject, POST /proxy/people.email.verify/batch for a list.');
+    expect(other.body.detail).toBe(
+      'No path /batch/x under the routed capability people.email.verify: POST /proxy/people.email.verify calls it for one subject, POST /proxy/people.email.verify/batch for a list.',
+    );
   });
 });
 
 describe('request bodies', () => {
   it('a body file saved with a UTF-8 byte order mark is read as the JSON it holds, as a batch line is', async () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ q: 'coffee' }))]);
-    const r = await fetch(`${w.url}/proxy/google.serp.organic`, { method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body });
+    const r = await fetch(`${w.url}/proxy/google.serp.organic`, {
+      method: 'POST',
+      headers: { 'x-svc-token': w.token, 'content-type': 'application/json' },
+      body,
+    });
     expect(r.status).toBe(200);
     expect((await r.json())._svc.served_by).toBe('searchco.google.serp.organic');
   });
@@ -260,13 +291,16 @@ describe('concurrent calls of one team', () => {
   it('cannot spend the same balance twice: an attempt that cannot be covered is skipped, and the answer says why', async () => {
     const lw = await routedWorld(FIXTURE_DIST, { creditMicro: 1000 });
     try {
-      const ask = (n: number) => lw.call('/proxy/people.email.verify', { email: `latency200ms-checkco.n${n}@acme.com` }, { 'X-Svc-Route-Exclude': 'zerobounce' });
+      const ask = (n: number) =>
+        lw.call('/proxy/people.email.verify', { email: `latency200ms-checkco.n${n}@acme.com` }, { 'X-Svc-Route-Exclude': 'zerobounce' });
       const [one, two] = await Promise.all([ask(1), ask(2)]);
       expect([one, two].map((r) => r.body._svc.tried[0].outcome).sort()).toEqual(['hit', 'skipped']);
       const starved = [one, two].find((r) => r.body._svc.tried[0].outcome === 'skipped')!;
       expect(starved.body._svc).toMatchObject({ stopped: 'balance', cost_micro: 0, tried: [{ reason: 'balance' }] });
       expect(await lw.ctx.state.balance(lw.teamId)).toBe(0);
-    } finally { await lw.close(); }
+    } finally {
+      await lw.close();
+    }
   });
 });
 
@@ -307,7 +341,7 @@ describe('pass-through calls', () => {
     expect(await w.ctx.state.balance(w.teamId)).toBe(balance);
   });
 
-  it('call one operation with the key injected, answered in the provider\'s own shape', async () => {
+  it("call one operation with the key injected, answered in the provider's own shape", async () => {
     const r = await w.call('/proxy/zerobounce/validate?email=jane@acme.com');
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('valid');
@@ -325,7 +359,8 @@ describe('pass-through calls', () => {
     expect((await w.call('/proxy/nobody/validate')).status).toBe(404);
     expect((await w.call('/proxy/constructor/validate')).status).toBe(404); // not a key of every object
     // a credential first, for every call under the proxy prefix
-    for (const path of ['/proxy/constructor/validate', '/proxy/nobody/validate', '/proxy/zerobounce/validate?email=a@b.co']) expect((await w.call(path, undefined, {}, '')).status).toBe(401);
+    for (const path of ['/proxy/constructor/validate', '/proxy/nobody/validate', '/proxy/zerobounce/validate?email=a@b.co'])
+      expect((await w.call(path, undefined, {}, '')).status).toBe(401);
     expect((await w.call('/proxy/people.telepathy', { q: 'x' }, {}, '')).status).toBe(401);
     for (const p of ['/proxy/zerobounce/..%2f..%2fadmin', '/proxy/zerobounce/%2e%2e/validate']) expect([400, 404]).toContain((await w.call(p)).status);
   });
@@ -354,7 +389,11 @@ describe('money and secrets', () => {
       for (const e of page.body.entries) if (e.kind === 'charge') charged[e.endpoint_id] = (charged[e.endpoint_id] ?? 0) - e.amount_micro;
       cursor = page.body.next_cursor;
     }
-    const billed = Object.fromEntries(Object.entries(await w.billing()).filter(([, b]) => b.billed_micro > 0).map(([id, b]) => [id, b.billed_micro]));
+    const billed = Object.fromEntries(
+      Object.entries(await w.billing())
+        .filter(([, b]) => b.billed_micro > 0)
+        .map(([id, b]) => [id, b.billed_micro]),
+    );
     expect(charged).toEqual(billed);
     const account = await w.call('/teams/me');
     expect(account.body.balance_micro).toBe(10_000_000 - Object.values(billed).reduce((a, b) => a + b, 0));
@@ -384,7 +423,9 @@ describe('own keys', () => {
       const r = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' });
       expect(r.body._svc).toMatchObject({ served_by: 'zerobounce.people.email.verify', cost_micro: 8000 });
       expect(await own.ctx.state.balance(own.teamId)).toBe(before);
-    } finally { await own.close(); }
+    } finally {
+      await own.close();
+    }
   });
 
   it('an own key the provider refuses is set aside and the child retried on the platform key', async () => {
@@ -397,25 +438,35 @@ describe('own keys', () => {
       expect(JSON.stringify(r.body)).not.toContain('revoked-key-123456');
       const dry = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
       expect(dry.body.plan.find((p: { endpoint_id: string }) => p.endpoint_id === 'zerobounce.people.email.verify').key).toBe('platform');
-    } finally { await own.close(); }
+    } finally {
+      await own.close();
+    }
   });
 });
 
 describe('own keys in the answer', () => {
-  it('an attempt on the team\'s own key says so in _svc.tried, so the answer reconciles with the ledger, which has no charge for it', async () => {
+  it("an attempt on the team's own key says so in _svc.tried, so the answer reconciles with the ledger, which has no charge for it", async () => {
     const own = await routedWorld(FIXTURE_DIST);
     try {
       await own.call('/teams/me/keys/zerobounce', { key: own.keys.zerobounce });
       const r = await own.call('/proxy/people.email.verify', { email: 'nohit-zerobounce.jane@acme.com' });
-      expect(r.body._svc.tried.map((t: { endpoint_id: string; key?: string }) => `${t.endpoint_id}:${t.key ?? 'platform'}`)).toEqual(['zerobounce.people.email.verify:own', 'checkco.people.email.verify:platform']);
+      expect(r.body._svc.tried.map((t: { endpoint_id: string; key?: string }) => `${t.endpoint_id}:${t.key ?? 'platform'}`)).toEqual([
+        'zerobounce.people.email.verify:own',
+        'checkco.people.email.verify:platform',
+      ]);
       const paid = r.body._svc.tried.filter((t: { key?: string }) => t.key !== 'own').reduce((n: number, t: { cost_micro: number }) => n + t.cost_micro, 0);
       const ledger = (await own.call('/teams/me/ledger')).body.entries.filter((e: { call_id?: string }) => e.call_id === r.body._svc.call_id);
       expect(ledger.reduce((n: number, e: { amount_micro: number }) => n - e.amount_micro, 0)).toBe(paid);
       // a refused own key, then the same child on the platform key: two entries told apart
       await own.call('/teams/me/keys/zerobounce', { key: 'revoked-key-123456' });
       const retried = await own.call('/proxy/people.email.verify', { email: 'jane@acme.com' });
-      expect(retried.body._svc.tried.map((t: { outcome: string; key?: string }) => `${t.outcome}:${t.key ?? 'platform'}`)).toEqual(['error:own', 'hit:platform']);
-    } finally { await own.close(); }
+      expect(retried.body._svc.tried.map((t: { outcome: string; key?: string }) => `${t.outcome}:${t.key ?? 'platform'}`)).toEqual([
+        'error:own',
+        'hit:platform',
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 });
 
@@ -423,10 +474,15 @@ describe('children that keep erroring', () => {
   it('are skipped with circuit_open after five errors in a row', async () => {
     const cw = await routedWorld(FIXTURE_DIST);
     try {
-      for (let i = 0; i < 5; i++) expect((await cw.call('/proxy/people.email.verify', { email: `fail-zerobounce.n${i}@acme.com` }, { 'X-Svc-Route-Exclude': 'checkco' })).status).toBe(502);
+      for (let i = 0; i < 5; i++)
+        expect((await cw.call('/proxy/people.email.verify', { email: `fail-zerobounce.n${i}@acme.com` }, { 'X-Svc-Route-Exclude': 'checkco' })).status).toBe(
+          502,
+        );
       const dry = await cw.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
       expect(dry.body.excluded).toContainEqual({ endpoint_id: 'zerobounce.people.email.verify', reason: 'circuit_open' });
-    } finally { await cw.close(); }
+    } finally {
+      await cw.close();
+    }
   });
 });
 
@@ -434,7 +490,8 @@ describe('measured hit rates', () => {
   it('reorder the plan by cost per hit once a child has 20 decided samples', async () => {
     const mw = await routedWorld(FIXTURE_DIST);
     try {
-      const plan = async () => (await mw.call('/catalog/endpoints/svc.people.email.verify')).body.routing.plan.map((p: { endpoint_id: string }) => p.endpoint_id);
+      const plan = async () =>
+        (await mw.call('/catalog/endpoints/svc.people.email.verify')).body.routing.plan.map((p: { endpoint_id: string }) => p.endpoint_id);
       expect(await plan()).toEqual(['checkco.people.email.verify', 'zerobounce.people.email.verify']);
       // checkco is cheaper per call but misses every time here: 19 decided samples are not enough...
       const alone = { 'X-Svc-Route-Exclude': 'zerobounce' };
@@ -451,7 +508,9 @@ describe('measured hit rates', () => {
       // the live plan puts zerobounce first throughout: its misses are free (the planner's own test shows the measured reorder)
       const live = await mw.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' });
       expect(live.body.plan.map((p: { endpoint_id: string }) => p.endpoint_id)).toEqual(['zerobounce.people.email.verify', 'checkco.people.email.verify']);
-    } finally { await mw.close(); }
+    } finally {
+      await mw.close();
+    }
   });
 });
 
@@ -459,10 +518,16 @@ describe('a provider that redirects', () => {
   it('is not followed: neither the routed call nor the pass-through leaves the provider host', async () => {
     const { createServer } = await import('node:http');
     let stolen = 0;
-    const elsewhere = createServer((_q, s) => { stolen++; s.end('{}'); });
+    const elsewhere = createServer((_q, s) => {
+      stolen++;
+      s.end('{}');
+    });
     await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
     const to = `http://127.0.0.1:${(elsewhere.address() as { port: number }).port}/steal`;
-    const redirector = createServer((_q, s) => { s.writeHead(302, { location: to }); s.end(); });
+    const redirector = createServer((_q, s) => {
+      s.writeHead(302, { location: to });
+      s.end();
+    });
     await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
     const rw = await routedWorld(FIXTURE_DIST, { env: { SVC_BASE_ZEROBOUNCE: `http://127.0.0.1:${(redirector.address() as { port: number }).port}` } });
     try {
@@ -485,7 +550,10 @@ describe('a per-row child that answers more rows than it was asked', () => {
   it('is billed for the rows asked, never past the worst case it was planned and held at', async () => {
     const { createServer } = await import('node:http');
     const rows = Array.from({ length: 7 }, (_, i) => ({ rank: i + 1, title: `r${i}`, url: `https://r${i}.test`, text: 't' }));
-    const generous = createServer((_q, s) => { s.setHeader('content-type', 'application/json'); s.end(JSON.stringify({ data: { rows } })); });
+    const generous = createServer((_q, s) => {
+      s.setHeader('content-type', 'application/json');
+      s.end(JSON.stringify({ data: { rows } }));
+    });
     await new Promise<void>((r) => generous.listen(0, '127.0.0.1', r));
     const rw = await routedWorld(FIXTURE_DIST, { env: { SVC_BASE_SEARCHCO: `http://127.0.0.1:${(generous.address() as { port: number }).port}` } });
     try {
@@ -523,9 +591,15 @@ describe('a per-row pass-through', () => {
   it('is charged every row the provider answers, past the rows asked, while the balance covers them', async () => {
     const { createServer } = await import('node:http');
     const rows = Array.from({ length: 7 }, (_, i) => ({ rank: i + 1, title: `r${i}`, url: `https://r${i}.test`, text: 't' }));
-    const generous = createServer((_q, s) => { s.setHeader('content-type', 'application/json'); s.end(JSON.stringify({ data: { rows } })); });
+    const generous = createServer((_q, s) => {
+      s.setHeader('content-type', 'application/json');
+      s.end(JSON.stringify({ data: { rows } }));
+    });
     await new Promise<void>((r) => generous.listen(0, '127.0.0.1', r));
-    const rw = await routedWorld(FIXTURE_DIST, { creditMicro: 10_000, env: { SVC_BASE_SEARCHCO: `http://127.0.0.1:${(generous.address() as { port: number }).port}` } });
+    const rw = await routedWorld(FIXTURE_DIST, {
+      creditMicro: 10_000,
+      env: { SVC_BASE_SEARCHCO: `http://127.0.0.1:${(generous.address() as { port: number }).port}` },
+    });
     try {
       const r = await rw.call('/proxy/searchco/rows/google?query=coffee&size=2');
       expect(r.headers.get('x-svc-cost-micro')).toBe('3500');
@@ -546,7 +620,11 @@ describe('oversized bodies', () => {
   it('are refused with 413 and the server keeps serving', async () => {
     const big = JSON.stringify({ email: `${'a'.repeat(70_000)}@acme.com` });
     for (let i = 0; i < 3; i++) {
-      const r = await fetch(`${w.url}/proxy/people.email.verify`, { method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body: big });
+      const r = await fetch(`${w.url}/proxy/people.email.verify`, {
+        method: 'POST',
+        headers: { 'x-svc-token': w.token, 'content-type': 'application/json' },
+        body: big,
+      });
       expect(r.status).toBe(413);
       expect((await r.json()).detail).toMatch(/65536 bytes/);
     }
@@ -558,9 +636,13 @@ describe('oversized bodies', () => {
 
 describe('bodies past 16 KiB but within the limit', () => {
   it('are read to the end on every JSON endpoint, not left waiting', async () => {
-    const post = (path: string, body: object) => fetch(`${w.url}${path}`, {
-      method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(5_000),
-    });
+    const post = (path: string, body: object) =>
+      fetch(`${w.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-svc-token': w.token, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5_000),
+      });
     for (const size of [16_384, 16_385, 40_000, 65_000]) {
       expect((await post('/auth/session', { token: `svc_${'x'.repeat(size)}` })).status).toBe(422);
       expect((await post('/teams/me/keys/zerobounce', { key: 'k'.repeat(size) })).status).toBe(422); // longer than any key

@@ -13,7 +13,12 @@ const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json
 const snov = runtime.providers.snov;
 
 describe('the token cache', () => {
-  const provider: ProviderRuntime = { service: 'oauthco', display_name: 'OAuthCo', base_url: 'https://oauth.test', auth: { env: 'SVC_KEY_OAUTHCO', in: 'bearer', exchange: { grant: 'client_credentials', path: '/token' } } };
+  const provider: ProviderRuntime = {
+    service: 'oauthco',
+    display_name: 'OAuthCo',
+    base_url: 'https://oauth.test',
+    auth: { env: 'SVC_KEY_OAUTHCO', in: 'bearer', exchange: { grant: 'client_credentials', path: '/token' } },
+  };
   const counting = () => {
     const asked: string[] = [];
     const exchange: Exchange = async (_p, key) => {
@@ -64,7 +69,9 @@ describe('the token cache', () => {
 
 describe('Snov against the sandbox token endpoint', () => {
   let w: RoutedWorld;
-  beforeAll(async () => { w = await routedWorld(REAL_DIST, { tokenLifeS: 3 }); });
+  beforeAll(async () => {
+    w = await routedWorld(REAL_DIST, { tokenLifeS: 3 });
+  });
   afterAll(() => w.close());
   const tokens = async () => ((await (await fetch(`${w.running.url}/_sandbox/tokens`)).json()) as Record<string, { exchanges: number; refused: number }>).snov;
 
@@ -73,7 +80,9 @@ describe('Snov against the sandbox token endpoint', () => {
   });
 
   it('ten concurrent calls make one exchange; after the token expires the next call renews it and succeeds', async () => {
-    const calls = await Promise.all(Array.from({ length: 10 }, (_, i) => w.call('/proxy/people.search', { company_domain: `acme${i}.com` }, { 'X-Svc-Route-Prefer': 'snov' })));
+    const calls = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => w.call('/proxy/people.search', { company_domain: `acme${i}.com` }, { 'X-Svc-Route-Prefer': 'snov' })),
+    );
     for (const r of calls) expect(r.body._svc.served_by).toBe('snov.people.search');
     expect((await tokens()).exchanges).toBe(1);
     // the sandbox's tokens last 3 s here: a call after that is refused unless svc renewed
@@ -99,7 +108,9 @@ describe('Snov against the sandbox token endpoint', () => {
 
 describe('a Snov secret the token endpoint refuses', () => {
   let w: RoutedWorld;
-  beforeAll(async () => { w = await routedWorld(REAL_DIST, { env: { SVC_KEY_SNOV: 'snov-user:wrong-secret' } }); });
+  beforeAll(async () => {
+    w = await routedWorld(REAL_DIST, { env: { SVC_KEY_SNOV: 'snov-user:wrong-secret' } });
+  });
   afterAll(() => w.close());
 
   it('a routed attempt is an error that says the client id and secret were refused', async () => {
@@ -114,7 +125,9 @@ describe('a Snov secret the token endpoint refuses', () => {
     const r = await w.call('/proxy/snov/v1/get-domain-emails-count', { domain: 'acme.com' });
     expect(r.status).toBe(502);
     expect(r.headers.get('x-svc-cost-micro')).toBe('0');
-    expect(r.body.detail).toMatch(/^Snov\.io refused the client id and secret at its token endpoint \(HTTP 401.*svc's platform key: your svc credential is fine\. Nothing was charged\.$/);
+    expect(r.body.detail).toMatch(
+      /^Snov\.io refused the client id and secret at its token endpoint \(HTTP 401.*svc's platform key: your svc credential is fine\. Nothing was charged\.$/,
+    );
     expect(JSON.stringify(r.body)).not.toContain('wrong-secret');
   });
 });

@@ -8,8 +8,12 @@ import { svcCli } from '../helpers/cli.ts';
 import type { TriedOrder } from '../../language/dist-types.ts';
 
 let w: RoutedWorld;
-beforeAll(async () => { w = await routedWorld(FIXTURE_DIST); }, 60_000);
-afterAll(async () => { await w.close(); });
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST);
+}, 60_000);
+afterAll(async () => {
+  await w.close();
+});
 
 const dryOrder = async (token: string) => {
   const dry = await w.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' }, token);
@@ -23,7 +27,7 @@ const shown = async (headers: Record<string, string> = {}) => {
 };
 
 describe('the order shown is the order tried', () => {
-  it('without own keys: the dry run\'s order, children whose misses are free first', async () => {
+  it("without own keys: the dry run's order, children whose misses are free first", async () => {
     const fresh = (await w.ctx.state.createTeam('no keys team', 1_000_000))!;
     const o = await shown();
     expect(o.planned_for).toBe('a team without own keys');
@@ -34,7 +38,7 @@ describe('the order shown is the order tried', () => {
     expect(bills).toEqual([...bills].sort((a, b) => Number(a) - Number(b)));
   });
 
-  it('with an own key: the team\'s dry run order, its own-key child first', async () => {
+  it("with an own key: the team's dry run order, its own-key child first", async () => {
     const keyed = (await w.ctx.state.createTeam('own key team', 1_000_000))!;
     const last = (await shown()).order.at(-1)!;
     await w.ctx.state.setOwnKey(keyed.team.id, last.provider, 'own-key-of-the-team');
@@ -46,7 +50,10 @@ describe('the order shown is the order tried', () => {
 
   it('an unknown capability is a 404 sentence; bad credentials a 401', async () => {
     const missing = await fetch(`${w.url}/catalog/capabilities/people.nothing/plan`);
-    expect([missing.status, ((await missing.json()) as { detail: string }).detail]).toEqual([404, "No routed capability 'people.nothing'. GET /catalog/search?q=… finds one."]);
+    expect([missing.status, ((await missing.json()) as { detail: string }).detail]).toEqual([
+      404,
+      "No routed capability 'people.nothing'. GET /catalog/search?q=… finds one.",
+    ]);
     expect((await fetch(`${w.url}/catalog/capabilities/people.email.verify/plan`, { headers: { 'x-svc-token': 'svc_wrong' } })).status).toBe(401);
   });
 

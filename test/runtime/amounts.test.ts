@@ -15,7 +15,9 @@ beforeAll(async () => {
   server = await startServer(t.app, { port: 0 });
   url = server.url.replace(/\/+$/, '');
 });
-afterAll(async () => { await server?.close(); });
+afterAll(async () => {
+  await server?.close();
+});
 
 const admin = async (path: string, body: unknown) => {
   const res = await t.call(path, jsonInit('POST', body, { 'x-svc-admin': ADMIN }));
@@ -34,7 +36,8 @@ describe('credits', () => {
 
   it('a negative amount, or one that is neither a number nor decimal text, is one 422 sentence saying what an amount is', async () => {
     const said = `must be a USD amount of at least 0, as a number (2.5) or decimal text ("2.50").`;
-    const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-admin': ADMIN }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-admin': ADMIN }, body: JSON.stringify(body) });
     for (const credit_usd of [-1, 'abc', true]) {
       const res = await post('/admin/teams', { name: 'Odd Amount', credit_usd });
       expect(res.status).toBe(422);
@@ -62,7 +65,10 @@ describe('ceilings', () => {
   it('an X-Svc-Route-Max-Cost past the safe integer is a 422 naming the header', async () => {
     const { token } = (await admin('/admin/teams', { name: 'Ceiling', credit_usd: 1 })).body;
     for (const ceiling of ['9007199254.740992', '100000000000000000000']) {
-      const res = await t.call('/proxy/people.email.verify', jsonInit('POST', { email: 'jane@acme.com' }, { 'x-svc-token': token, 'x-svc-route-max-cost': ceiling }));
+      const res = await t.call(
+        '/proxy/people.email.verify',
+        jsonInit('POST', { email: 'jane@acme.com' }, { 'x-svc-token': token, 'x-svc-route-max-cost': ceiling }),
+      );
       expect(res.status).toBe(422);
       expect((await res.json()).detail[0].loc).toEqual(['header', 'X-Svc-Route-Max-Cost']);
     }
@@ -73,7 +79,10 @@ describe('the CLI', () => {
   const svc = (args: string[]) => svcCli(args, { SVC_URL: url, SVC_ADMIN_TOKEN: ADMIN });
 
   it('refuses an amount past the safe integer before calling, and says the limit', async () => {
-    for (const args of [['admin', 'credit', 'ceiling', '9007199254.740992'], ['admin', 'team', 'create', 'Cli Rich', '--credit', '99999999999']]) {
+    for (const args of [
+      ['admin', 'credit', 'ceiling', '9007199254.740992'],
+      ['admin', 'team', 'create', 'Cli Rich', '--credit', '99999999999'],
+    ]) {
       const r = await svc(args);
       expect(r.code).toBe(2); // a usage error: nothing was sent
       expect(r.stderr).toContain(`is not a USD amount svc accepts: use digits with at most 6 decimals, e.g. 10 or 0.25, ${MAX}.`);

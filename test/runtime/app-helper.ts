@@ -6,7 +6,9 @@ import { FIXTURE_DIST } from '../helpers/paths.ts';
 
 export const ADMIN = 'admin-secret-for-tests';
 
-export async function testApp(env: Record<string, string> = {}): Promise<{ app: H3; state: State; call: (path: string, init?: RequestInit) => Promise<Response> }> {
+export async function testApp(
+  env: Record<string, string> = {},
+): Promise<{ app: H3; state: State; call: (path: string, init?: RequestInit) => Promise<Response> }> {
   const { app, ctx } = await testRuntime(FIXTURE_DIST, { SVC_ADMIN_TOKEN: ADMIN, ...env });
   const { state } = ctx;
   const call = async (path: string, init: RequestInit = {}) => app.fetch(new Request(`http://svc.test${path}`, init));

@@ -6,7 +6,13 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJsonNode } from '../../runtime/http/body.ts';
 
-interface Read { body?: unknown; error?: string; status?: number; atOnce: boolean; ended: boolean }
+interface Read {
+  body?: unknown;
+  error?: string;
+  status?: number;
+  atOnce: boolean;
+  ended: boolean;
+}
 
 let server: Server;
 let port: number;
@@ -18,8 +24,13 @@ beforeAll(async () => {
       await Promise.resolve();
       // a turn of Node's own queue, set before the read: a body taken at once is there before it
       let turned = false;
-      process.nextTick(() => { turned = true; });
-      const ended = new Promise<boolean>((resolve) => { req.once('end', () => resolve(true)); setTimeout(() => resolve(false), 300).unref(); });
+      process.nextTick(() => {
+        turned = true;
+      });
+      const ended = new Promise<boolean>((resolve) => {
+        req.once('end', () => resolve(true));
+        setTimeout(() => resolve(false), 300).unref();
+      });
       const read: Read = await readJsonNode(req, 64).then(
         (body) => ({ body, atOnce: !turned, ended: false }),
         (e: { status?: number; message: string }) => ({ error: e.message, status: e.status, atOnce: !turned, ended: false }),
@@ -47,15 +58,20 @@ function exchange(requests: string[][]): Promise<Read[]> {
         socket.write(piece);
       }
     };
-    socket.on('data', (d: Buffer) => {
-      text += d.toString();
-      // each answer is one JSON line after its headers, with no content-length: read it by its end
-      for (let m = /\r\n\r\n[0-9a-f]+\r\n(\{.*?\})\r\n0\r\n\r\n/s.exec(text); m; m = /\r\n\r\n[0-9a-f]+\r\n(\{.*?\})\r\n0\r\n\r\n/s.exec(text)) {
-        answers.push(JSON.parse(m[1]) as Read);
-        text = text.slice(m.index + m[0].length);
-        if (answers.length === requests.length) { socket.end(); resolve(answers); } else void send(answers.length);
-      }
-    }).on('error', reject);
+    socket
+      .on('data', (d: Buffer) => {
+        text += d.toString();
+        // each answer is one JSON line after its headers, with no content-length: read it by its end
+        for (let m = /\r\n\r\n[0-9a-f]+\r\n(\{.*?\})\r\n0\r\n\r\n/s.exec(text); m; m = /\r\n\r\n[0-9a-f]+\r\n(\{.*?\})\r\n0\r\n\r\n/s.exec(text)) {
+          answers.push(JSON.parse(m[1]) as Read);
+          text = text.slice(m.index + m[0].length);
+          if (answers.length === requests.length) {
+            socket.end();
+            resolve(answers);
+          } else void send(answers.length);
+        }
+      })
+      .on('error', reject);
     void send(0);
   });
 }

@@ -77,7 +77,9 @@ describe('GET /catalog/platforms/{slug}', () => {
   });
 
   it('hints at include_hidden=1 only where it adds operations, and not in the view that has them', async () => {
-    expect((await get('/catalog/platforms/search')).body.hints[0]).toBe('GET /catalog/platforms/search?include_hidden=1 adds the 1 account and utility operations');
+    expect((await get('/catalog/platforms/search')).body.hints[0]).toBe(
+      'GET /catalog/platforms/search?include_hidden=1 adds the 1 account and utility operations',
+    );
     expect((await get('/catalog/platforms/search?include_hidden=1')).body.hints.join(' ')).not.toContain('include_hidden');
     expect((await get('/catalog/platforms/youtube')).body.hints.join(' ')).not.toContain('include_hidden');
   });
@@ -109,7 +111,16 @@ describe('GET /catalog/search', () => {
     expect(status).toBe(200);
     expect(body.q).toBe('verify email');
     expect(body.results[0].endpoint_id).toMatch(/email.verify$/);
-    expect(body.results[0]).toEqual(expect.objectContaining({ name: expect.any(String), summary: expect.any(String), provider_display: expect.any(String), capability: expect.any(String), kind: expect.any(String), score: expect.any(Number) }));
+    expect(body.results[0]).toEqual(
+      expect.objectContaining({
+        name: expect.any(String),
+        summary: expect.any(String),
+        provider_display: expect.any(String),
+        capability: expect.any(String),
+        kind: expect.any(String),
+        score: expect.any(Number),
+      }),
+    );
     expect('usd' in body.results[0] && 'observed' in body.results[0]).toBe(true);
     expect(body.total).toBeGreaterThanOrEqual(body.results.length);
     expect(body.hints[0]).toMatch(/GET \/catalog\/endpoints\//);
@@ -196,8 +207,12 @@ describe('GET /catalog/endpoints/{id}', () => {
     expect(typeof body.detail).toBe('string');
   });
 
-  it('an id in another case, or a capability\'s name, is a 404 that names the id meant', async () => {
-    for (const [sent, meant] of [['ZeroBounce.people.email.verify', 'zerobounce.people.email.verify'], ['people.email.verify', 'svc.people.email.verify'], ['SVC.People.Email.Verify', 'svc.people.email.verify']]) {
+  it("an id in another case, or a capability's name, is a 404 that names the id meant", async () => {
+    for (const [sent, meant] of [
+      ['ZeroBounce.people.email.verify', 'zerobounce.people.email.verify'],
+      ['people.email.verify', 'svc.people.email.verify'],
+      ['SVC.People.Email.Verify', 'svc.people.email.verify'],
+    ]) {
       const { status, body } = await get(`/catalog/endpoints/${sent}`);
       expect([status, body.detail], sent).toEqual([404, `No endpoint '${sent}'; did you mean '${meant}'? GET /catalog/endpoints/${meant}`]);
     }
@@ -216,12 +231,18 @@ describe('GET /openapi.json', () => {
     const { body } = await get('/openapi.json');
     expect(body.openapi).toBe('3.1.0');
     expect(body.info.version).toBe('0.0.1');
-    for (const p of ['/meta', '/catalog/platforms', '/catalog/platforms/{slug}', '/catalog/search', '/catalog/find', '/catalog/endpoints/{endpoint_id}']) expect(body.paths[p]).toBeDefined();
+    for (const p of ['/meta', '/catalog/platforms', '/catalog/platforms/{slug}', '/catalog/search', '/catalog/find', '/catalog/endpoints/{endpoint_id}'])
+      expect(body.paths[p]).toBeDefined();
     const routed = body.paths['/px/people.email.verify'].post;
     expect(routed.requestBody.content['application/json'].schema.properties.email).toBeDefined();
     expect(routed.parameters.map((h: { name: string }) => h.name)).toContain('X-Svc-Route-Max-Cost');
     expect(body.paths['/px/people.email.find'].post.parameters.map((h: { name: string }) => h.name)).toContain('X-Svc-Route-Verify');
-    expect(body.paths['/px/google.serp.organic'].post.requestBody.content['application/json'].schema.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 10 });
+    expect(body.paths['/px/google.serp.organic'].post.requestBody.content['application/json'].schema.properties.limit).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 10,
+    });
     expect(body.components.schemas.HTTPValidationError).toBeDefined();
     // the own endpoints publish the schemas their routes enforce
     const qParam = body.paths['/catalog/search'].get.parameters.find((x: { name: string }) => x.name === 'q');

@@ -14,7 +14,13 @@ describe('nowIso', () => {
   });
 
   it("is Date's own ISO text at every millisecond, across seconds, days and years", () => {
-    const starts = [Date.UTC(2026, 10, 26, 13, 36, 5, 998), Date.UTC(2026, 11, 31, 23, 59, 59, 990), 0, Date.UTC(1969, 11, 31, 23, 59, 59, 995), Date.UTC(10000, 0, 1) - 7];
+    const starts = [
+      Date.UTC(2026, 10, 26, 13, 36, 5, 998),
+      Date.UTC(2026, 11, 31, 23, 59, 59, 990),
+      0,
+      Date.UTC(1969, 11, 31, 23, 59, 59, 995),
+      Date.UTC(10000, 0, 1) - 7,
+    ];
     for (const start of starts) {
       for (let ms = start; ms < start + 20; ms++) {
         setClock(() => ms);

@@ -25,7 +25,10 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
     child.on('error', reject);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const [what, a, b] = line.split(' ');
-      if (what === 'team') { acked.team = Number(a); acked.token = b; }
+      if (what === 'team') {
+        acked.team = Number(a);
+        acked.token = b;
+      }
       if (what === 'credit') acked.credits.push(Number(a));
       if (what === 'charge') acked.charges.push(a);
       if (what === 'id') acked.ids.push(Number(a));
@@ -64,8 +67,11 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
   // every acknowledged publish is there, whole, and version numbers go on past them
   const hub = new HubStore(state.atomics);
   expect((await hub.tool('crash-tool'))?.team_id).toBe(acked.team);
-  for (const n of acked.pubs) expect(await hub.version('crash-tool', n)).toMatchObject({ version: n, status: 'unchecked', files: { 'check.json': 'x'.repeat(4096) } });
-  expect((await hub.addVersion('crash-tool', { 'tool.json': '{}', 'input.schema.json': '{}', 'output.schema.json': '{}', 'check.json': '{}' }, 0)).version).toBeGreaterThan(Math.max(...acked.pubs));
+  for (const n of acked.pubs)
+    expect(await hub.version('crash-tool', n)).toMatchObject({ version: n, status: 'unchecked', files: { 'check.json': 'x'.repeat(4096) } });
+  expect(
+    (await hub.addVersion('crash-tool', { 'tool.json': '{}', 'input.schema.json': '{}', 'output.schema.json': '{}', 'check.json': '{}' }, 0)).version,
+  ).toBeGreaterThan(Math.max(...acked.pubs));
   // every record is whole JSON
   const storage = createStorage({ driver: durableFs({ base: dir }) });
   for (const i of acked.recs) expect(await storage.getItem(`rec:${i}`)).toEqual({ i, pad: 'x'.repeat(4096) });

@@ -55,7 +55,9 @@ describe('header numbers', () => {
 
   it.each(['0x10', '1e1', '8.0'])('X-Svc-Batch-Concurrency: %j is a 422 naming the header', async (v) => {
     const res = await t.call('/proxy/people.email.verify/batch', {
-      method: 'POST', body: '{"email":"jane@acme.com"}\n', headers: { 'content-type': 'application/x-ndjson', 'x-svc-token': token, 'X-Svc-Batch-Concurrency': v },
+      method: 'POST',
+      body: '{"email":"jane@acme.com"}\n',
+      headers: { 'content-type': 'application/x-ndjson', 'x-svc-token': token, 'X-Svc-Batch-Concurrency': v },
     });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { detail: { loc: unknown[] }[] };

@@ -19,7 +19,9 @@ beforeAll(async () => {
     env: { ...process.env, PORT: String(port), SVC_SANDBOX_PORT: String(port + 1), SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   const t0 = Date.now();
   while (!/^curl .*Dry-Run/m.test(out)) {
     if (Date.now() - t0 > 60_000) throw new Error(`demo did not start:\n${out}`);
@@ -27,7 +29,9 @@ beforeAll(async () => {
   }
 }, 70_000);
 const exited = () => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
-afterAll(() => { child.kill('SIGKILL'); });
+afterAll(() => {
+  child.kill('SIGKILL');
+});
 
 describe('npm run demo', () => {
   it('prints a token on a line of its own', () => {
@@ -58,11 +62,21 @@ describe('npm run demo', () => {
   it('on SVC_STORAGE=redis:// keeps its state there and says so', async () => {
     const shared = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: redis.url(), SVC_SECRET: 'demo-test-secret' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        SVC_SANDBOX_PORT: '0',
+        SVC_DIST_DIR: REAL_DIST,
+        SVC_DATA_DIR: '',
+        SVC_STORAGE: redis.url(),
+        SVC_SECRET: 'demo-test-secret',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let text = '';
-    shared.stdout!.on('data', (d: Buffer) => { text += d.toString(); });
+    shared.stdout!.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
     try {
       const t0 = Date.now();
       while (!/^token: /m.test(text) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 100));
@@ -81,7 +95,9 @@ describe('npm run demo', () => {
     ] as const) {
       // a demo that took the value would serve until the test's timeout kills it
       const r = await ranToExit(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
-        cwd: ROOT, signal, env: { ...process.env, ...env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: '/nonexistent' },
+        cwd: ROOT,
+        signal,
+        env: { ...process.env, ...env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: '/nonexistent' },
       });
       expect(r.status).toBe(2);
       expect(r.stderr.trim()).toBe(line);
@@ -93,9 +109,14 @@ describe('npm run demo', () => {
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
     const busy = (taken.address() as { port: number }).port;
     try {
-      for (const [name, env] of [['PORT', { PORT: String(busy), SVC_SANDBOX_PORT: '0' }], ['SVC_SANDBOX_PORT', { PORT: '0', SVC_SANDBOX_PORT: String(busy) }]] as const) {
+      for (const [name, env] of [
+        ['PORT', { PORT: String(busy), SVC_SANDBOX_PORT: '0' }],
+        ['SVC_SANDBOX_PORT', { PORT: '0', SVC_SANDBOX_PORT: String(busy) }],
+      ] as const) {
         const r = await ranToExit(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
-          cwd: ROOT, signal, env: { ...process.env, ...env, SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
+          cwd: ROOT,
+          signal,
+          env: { ...process.env, ...env, SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
         });
         expect(r.status).toBe(1);
         expect(r.stderr).toContain(`svc: port ${busy} on 127.0.0.1 is already in use by another process; stop it or set ${name} to a free port.`);

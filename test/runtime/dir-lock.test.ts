@@ -22,13 +22,19 @@ async function holder(dir: string, place: LockPlace): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
   children.push(child);
   await new Promise<void>((ok, bad) => {
-    child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('held')) ok(); });
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('held')) ok();
+    });
     child.once('exit', (code) => bad(new Error(`the holder exited (${code})`)));
   });
   return child;
 }
 
-const killed = (child: ChildProcess) => new Promise<void>((done) => { child.once('exit', () => done()); child.kill('SIGKILL'); });
+const killed = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    child.once('exit', () => done());
+    child.kill('SIGKILL');
+  });
 
 describe.each(['abstract', 'file'] as const)('lockDataDir (%s socket)', (place) => {
   it('refuses a directory a live process holds, naming it and the pid, and leaves the holder be', async () => {
@@ -36,7 +42,9 @@ describe.each(['abstract', 'file'] as const)('lockDataDir (%s socket)', (place) 
     const child = await holder(dir, place);
     const refusal = lockDataDir(dir, place);
     await expect(refusal).rejects.toThrow(DataDirLocked);
-    await expect(lockDataDir(dir, place)).rejects.toThrow(`data directory ${dir} is in use by another svc process (pid ${child.pid}); stop that process, or give this one its own SVC_DATA_DIR.`);
+    await expect(lockDataDir(dir, place)).rejects.toThrow(
+      `data directory ${dir} is in use by another svc process (pid ${child.pid}); stop that process, or give this one its own SVC_DATA_DIR.`,
+    );
     await expect(lockDataDir(dir, place)).rejects.toThrow(DataDirLocked); // still held
     await killed(child);
   }, 60_000);
@@ -75,7 +83,7 @@ function spawnLocker(dir: string, place: LockPlace): Promise<number | null> {
   return new Promise((done) => child.once('exit', (code) => done(code)));
 }
 
-describe('the last release\'s lock file', () => {
+describe("the last release's lock file", () => {
   it('does not block, even naming a live pid, and is removed when the lock is taken', async () => {
     const dir = join(tmp, 'old-format');
     mkdirSync(dir);

@@ -28,7 +28,11 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = async (what: string, check: () => Promise<boolean>, ms: number) => {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(200)) {
-    try { if (await check()) return; } catch { /* Redis still coming back */ }
+    try {
+      if (await check()) return;
+    } catch {
+      /* Redis still coming back */
+    }
   }
   throw new Error(`timed out waiting for ${what}`);
 };
@@ -36,7 +40,9 @@ const until = async (what: string, check: () => Promise<boolean>, ms: number) =>
 it('a charge whose instance died before hearing it landed is refunded by a living instance', async () => {
   const CREDIT = 1_000_000;
   const made = (await living.createTeam('Doubt Co', CREDIT))!;
-  child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'doubt-sweep-child.ts'), redis.url(0), String(made.team.id)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'doubt-sweep-child.ts'), redis.url(0), String(made.team.id)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines: string[] = [];
   createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
   const exited = new Promise((r) => child!.once('exit', r));

@@ -14,7 +14,9 @@ afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 async function run(): Promise<string[]> {
   const said: string[] = [];
-  await ensureBuilt(dist, 'catalog-src', (m) => { said.push(m); });
+  await ensureBuilt(dist, 'catalog-src', (m) => {
+    said.push(m);
+  });
   return said.filter((m) => !m.startsWith('build:'));
 }
 
@@ -28,7 +30,7 @@ it('builds what is missing, keeps what is fresh, and rebuilds a dashboard made f
   expect(dashboardFresh(dist)).toBe(true);
 });
 
-it('trusts the sources\' stat stamp instead of hashing them, and hashes again once a file is touched or edited', async () => {
+it("trusts the sources' stat stamp instead of hashing them, and hashes again once a file is touched or edited", async () => {
   const src = join(dist, 'src');
   const out = join(dist, 'stamped');
   cpSync(FIXTURE_SRC, src, { recursive: true });
@@ -37,7 +39,13 @@ it('trusts the sources\' stat stamp instead of hashing them, and hashes again on
   writeFileSync(join(out, 'index.html'), '<!doctype html>');
   writeFileSync(join(out, '.dashboard-hash'), dashboardSourceHash());
   const said: string[] = [];
-  const start = async () => { said.length = 0; await ensureBuilt(out, src, (m) => { if (!m.startsWith('build:')) said.push(m); }); return [...said]; };
+  const start = async () => {
+    said.length = 0;
+    await ensureBuilt(out, src, (m) => {
+      if (!m.startsWith('build:')) said.push(m);
+    });
+    return [...said];
+  };
   const stampFile = join(out, 'catalog', '.source-stamp');
   const marker = join(out, 'catalog', '.source-hash');
 

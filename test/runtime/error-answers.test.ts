@@ -9,10 +9,44 @@ import { appContext } from '../helpers/server.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 
 const routes = [
-  route({ method: 'GET', path: '/t/refused', summary: 'refuses', tags: ['meta'], auth: 'none', responses: { 409: 'refused' }, handle: () => fail(409, 'Taken already.', { 'retry-after': '3' }) }),
-  route({ method: 'GET', path: '/t/invalid', summary: 'invalid', tags: ['meta'], auth: 'none', responses: { 422: 'invalid' }, handle: () => invalid([{ loc: ['body', 'x'], msg: 'x is wrong', type: 'value_error' }]) }),
-  route({ method: 'GET', path: '/t/broke', summary: 'broke', tags: ['meta'], auth: 'none', responses: { 402: 'broke' }, handle: () => balanceTooLow(5, 'The balance is too low.') }),
-  route({ method: 'GET', path: '/t/bug', summary: 'bug', tags: ['meta'], auth: 'none', responses: { 200: 'never' }, handle: () => { throw new TypeError('undefined is not a function'); } }),
+  route({
+    method: 'GET',
+    path: '/t/refused',
+    summary: 'refuses',
+    tags: ['meta'],
+    auth: 'none',
+    responses: { 409: 'refused' },
+    handle: () => fail(409, 'Taken already.', { 'retry-after': '3' }),
+  }),
+  route({
+    method: 'GET',
+    path: '/t/invalid',
+    summary: 'invalid',
+    tags: ['meta'],
+    auth: 'none',
+    responses: { 422: 'invalid' },
+    handle: () => invalid([{ loc: ['body', 'x'], msg: 'x is wrong', type: 'value_error' }]),
+  }),
+  route({
+    method: 'GET',
+    path: '/t/broke',
+    summary: 'broke',
+    tags: ['meta'],
+    auth: 'none',
+    responses: { 402: 'broke' },
+    handle: () => balanceTooLow(5, 'The balance is too low.'),
+  }),
+  route({
+    method: 'GET',
+    path: '/t/bug',
+    summary: 'bug',
+    tags: ['meta'],
+    auth: 'none',
+    responses: { 200: 'never' },
+    handle: () => {
+      throw new TypeError('undefined is not a function');
+    },
+  }),
   route({ method: 'GET', path: '/t/team', summary: 'team', tags: ['meta'], auth: 'team', responses: { 200: 'ok' }, handle: () => ({ ok: true }) }),
 ];
 

@@ -7,7 +7,9 @@ import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { appContext, serve } from '../helpers/server.ts';
 
 const closers: Array<() => Promise<void> | void> = [];
-afterEach(async () => { for (const c of closers.splice(0)) await c(); });
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+});
 
 async function svc(env: Record<string, string> = {}): Promise<string> {
   const s = await serve(await appContext(FIXTURE_DIST, env));
@@ -29,7 +31,10 @@ async function fakeJudge(content: string, held?: Promise<void>): Promise<{ url: 
     res.end(JSON.stringify({ choices: [{ message: { content } }] }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => { server.closeAllConnections(); server.close(); });
+  closers.push(() => {
+    server.closeAllConnections();
+    server.close();
+  });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, got, answered: () => answered };
 }
 
@@ -56,7 +61,7 @@ async function lines(url: string, seen: (json: any) => void = () => {}): Promise
 }
 
 describe('GET /catalog/find', () => {
-  it('streams candidates, then the local judge\'s verdict, as NDJSON', async () => {
+  it("streams candidates, then the local judge's verdict, as NDJSON", async () => {
     const base = await svc();
     const r = await lines(`${base}/catalog/find?q=${encodeURIComponent('verify an email address')}`);
     expect(r.status).toBe(200);
@@ -64,10 +69,22 @@ describe('GET /catalog/find', () => {
     expect(r.lines.map((l) => l.json.event)).toEqual(['candidates', 'judged']);
     const [c, j] = r.lines.map((l) => l.json);
     expect(c.q).toBe('verify an email address');
-    expect(c.candidates[0]).toEqual(expect.objectContaining({ endpoint_id: expect.any(String), capability: expect.any(String), name: expect.any(String), provider: expect.any(String), score: expect.any(Number) }));
+    expect(c.candidates[0]).toEqual(
+      expect.objectContaining({
+        endpoint_id: expect.any(String),
+        capability: expect.any(String),
+        name: expect.any(String),
+        provider: expect.any(String),
+        score: expect.any(Number),
+      }),
+    );
     expect('usd' in c.candidates[0]).toBe(true);
     expect(j.kept.length).toBeGreaterThan(0);
-    expect(j.kept.every((k: { endpoint_id: string; why: string }) => c.candidates.some((x: { endpoint_id: string }) => x.endpoint_id === k.endpoint_id) && k.why.length > 0)).toBe(true);
+    expect(
+      j.kept.every(
+        (k: { endpoint_id: string; why: string }) => c.candidates.some((x: { endpoint_id: string }) => x.endpoint_id === k.endpoint_id) && k.why.length > 0,
+      ),
+    ).toBe(true);
     expect(typeof j.verdict).toBe('string');
   });
 
@@ -95,7 +112,18 @@ describe('GET /catalog/find', () => {
     // the judge answers only once the caller holds the candidates line: a service that waited for
     // the verdict before sending it would never finish
     let release = () => {};
-    const judge = await fakeJudge(JSON.stringify({ kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }, { endpoint_id: 'evil.injected', why: 'x' }], verdict: 'use the routed one' }), new Promise<void>((r) => { release = r; }));
+    const judge = await fakeJudge(
+      JSON.stringify({
+        kept: [
+          { endpoint_id: 'svc.people.email.verify', why: 'routed verifier' },
+          { endpoint_id: 'evil.injected', why: 'x' },
+        ],
+        verdict: 'use the routed one',
+      }),
+      new Promise<void>((r) => {
+        release = r;
+      }),
+    );
     const base = await svc({ SVC_JUDGE_URL: judge.url, SVC_JUDGE_KEY: 'judge-key', SVC_JUDGE_TIMEOUT_MS: '60000' });
     const sequence: string[] = [];
     const r = await lines(`${base}/catalog/find?q=email+verify`, (json) => {
@@ -103,13 +131,19 @@ describe('GET /catalog/find', () => {
       release();
     });
     expect(sequence).toEqual(['candidates line (judge answered: false)', 'judged line (judge answered: true)']);
-    expect(r.lines[1].json).toEqual({ event: 'judged', kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }], verdict: 'use the routed one' });
+    expect(r.lines[1].json).toEqual({
+      event: 'judged',
+      kept: [{ endpoint_id: 'svc.people.email.verify', why: 'routed verifier' }],
+      verdict: 'use the routed one',
+    });
     expect(judge.got[0].auth).toBe('Bearer judge-key');
     const prompt = JSON.parse(judge.got[0].body.messages[1].content);
     expect(prompt.job).toBe('email verify');
     // the same have/want facts the local judge reads, and each candidate's contract
     expect(prompt).toEqual(expect.objectContaining({ has: expect.any(Array), wants: expect.any(Array) }));
-    expect(prompt.candidates.find((c: { endpoint_id: string }) => c.endpoint_id === 'svc.people.email.verify')).toEqual(expect.objectContaining({ takes: [['email']], returns: expect.arrayContaining(['status']) }));
+    expect(prompt.candidates.find((c: { endpoint_id: string }) => c.endpoint_id === 'svc.people.email.verify')).toEqual(
+      expect.objectContaining({ takes: [['email']], returns: expect.arrayContaining(['status']) }),
+    );
   });
 
   it('leaves the stream with one line when the judge does not answer in time', async () => {
@@ -130,7 +164,15 @@ describe('GET /catalog/find', () => {
 
   it('rate limits per client with 429 and Retry-After', async () => {
     const base = await svc({ SVC_FIND_RATE_PER_MINUTE: '3' });
-    for (let i = 0; i < 3; i++) expect((await fetch(`${base}/catalog/find?q=email`).then(async (r) => { await r.text(); return r; })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await fetch(`${base}/catalog/find?q=email`).then(async (r) => {
+            await r.text();
+            return r;
+          })
+        ).status,
+      ).toBe(200);
     const r = await fetch(`${base}/catalog/find?q=email`);
     expect(r.status).toBe(429);
     expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -63,13 +63,19 @@ describe('CORS on the open reads', () => {
   });
 
   it('answers a preflight for GET and HEAD', async () => {
-    const r = await t.call('/catalog/platforms', { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' } });
+    const r = await t.call('/catalog/platforms', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+    });
     expect(r.status).toBe(204);
     expect(r.headers.get('access-control-allow-origin')).toBe('*');
     expect(r.headers.get('access-control-allow-methods')).toBe('GET, HEAD');
     expect(r.headers.get('access-control-allow-headers')).toBe('if-none-match');
     // a preflight that asks for no headers is given no empty header naming none
-    const bare = await t.call('/catalog/platforms', { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } });
+    const bare = await t.call('/catalog/platforms', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' },
+    });
     expect(bare.status).toBe(204);
     expect(bare.headers.has('access-control-allow-headers')).toBe(false);
   });

@@ -24,7 +24,8 @@ let closers: Array<() => Promise<void>>;
 /** one request to instance `i % 2` */
 async function req(i: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const r = await fetch(urls[i % 2] + path, {
-    method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await r.text();
@@ -50,20 +51,32 @@ beforeAll(async () => {
   const runtime = loadRuntime(FIXTURE_DIST);
   const { keys } = sandboxKeys(runtime, {});
   sandbox = await startSandbox(createSandbox(runtime, { keys, stallMs: 5_000 }), 0);
-  const env = { ...sandboxEnv(runtime, sandbox.url, keys), SVC_STORAGE: redis.url(), SVC_ADMIN_TOKEN: ADMIN, SVC_FIND_RATE_PER_MINUTE: '10', SVC_POLL_INTERVAL_MAX_MS: '20' };
+  const env = {
+    ...sandboxEnv(runtime, sandbox.url, keys),
+    SVC_STORAGE: redis.url(),
+    SVC_ADMIN_TOKEN: ADMIN,
+    SVC_FIND_RATE_PER_MINUTE: '10',
+    SVC_POLL_INTERVAL_MAX_MS: '20',
+  };
   ctx = [await appContext(FIXTURE_DIST, env), await appContext(FIXTURE_DIST, env)];
   const servers = await Promise.all(ctx.map((c) => serve(c)));
   urls = servers.map((s) => s.url);
   closers = [...servers.map((s) => s.close), () => sandbox.close(), ...ctx.map((c) => () => c.state.close())];
 });
-afterAll(async () => { for (const close of closers) await close(); });
+afterAll(async () => {
+  for (const close of closers) await close();
+});
 
 describe('two instances sharing Redis', () => {
   it('1,000 concurrent charges and credits over both leave the exact balance and a ledger that sums to it', async () => {
     const t = await team('Spread load', 1_000_000);
-    const answers = await Promise.all(Array.from({ length: 1000 }, (_, i) => (i % 4 < 2
-      ? req(i, 'POST', '/proxy/google.serp.organic', { q: `coffee ${i}` }, { 'x-svc-token': t.token })
-      : req(i, 'POST', `/admin/teams/${t.slug}/credit`, { usd: '0.002' }, { 'x-svc-admin': ADMIN }))));
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) =>
+        i % 4 < 2
+          ? req(i, 'POST', '/proxy/google.serp.organic', { q: `coffee ${i}` }, { 'x-svc-token': t.token })
+          : req(i, 'POST', `/admin/teams/${t.slug}/credit`, { usd: '0.002' }, { 'x-svc-admin': ADMIN }),
+      ),
+    );
     const calls = answers.filter((_, i) => i % 4 < 2);
     const credits = answers.filter((_, i) => i % 4 >= 2);
     expect(calls.map((a) => a.status)).toEqual(Array(500).fill(200));
@@ -102,10 +115,11 @@ describe('two instances sharing Redis', () => {
     expect(answers.map((a) => a.body.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 2));
   }, 120_000);
 
-  it('a tool published through one instance is found in the other\'s search, and leaves it once retired there', async () => {
+  it("a tool published through one instance is found in the other's search, and leaves it once retired there", async () => {
     const t = await team('Store maker', 10_000_000);
     const auth = { 'x-svc-token': t.token };
-    const found = async (i: number) => ((await req(i, 'GET', '/catalog/search?q=verified+work+email&limit=50')).body.results as Array<{ endpoint_id: string }>).map((r) => r.endpoint_id);
+    const found = async (i: number) =>
+      ((await req(i, 'GET', '/catalog/search?q=verified+work+email&limit=50')).body.results as Array<{ endpoint_id: string }>).map((r) => r.endpoint_id);
     expect(await found(1)).not.toContain('hub:store-both'); // instance 1 has its live tools loaded before the publish
     expect((await req(0, 'POST', '/hub/tools', { tool_id: 'store-both', files: emailTool() }, auth)).body.status).toBe('live');
     expect(await found(1)).toContain('hub:store-both');
@@ -127,9 +141,12 @@ describe('two instances sharing Redis', () => {
   it('identical concurrent calls on both instances: each upstream run is charged once, joiners nothing, and the headers sum to the ledger', async () => {
     const t = await team('Twins', 1_000_000);
     // provider calls the sandbox has seen, over every key
-    const upstream = async () => Object.values((await (await fetch(`${sandbox.url}/_sandbox/billing`)).json()) as Record<string, { calls: number }>).reduce((n, b) => n + b.calls, 0);
+    const upstream = async () =>
+      Object.values((await (await fetch(`${sandbox.url}/_sandbox/billing`)).json()) as Record<string, { calls: number }>).reduce((n, b) => n + b.calls, 0);
     const before = await upstream();
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => req(i, 'POST', '/proxy/google.serp.organic', { q: 'same question' }, { 'x-svc-token': t.token })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => req(i, 'POST', '/proxy/google.serp.organic', { q: 'same question' }, { 'x-svc-token': t.token })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
     const costs = answers.map((a) => Number(a.headers.get('x-svc-cost-micro')));
     const runs = answers.filter((a) => !a.body._svc.shared);
@@ -151,7 +168,7 @@ describe('two instances sharing Redis', () => {
     expect(await ctx[1].state.ownKey(t.id, 'searchco')).toBe('sk-both');
   });
 
-  it('a review stored through one instance reaches the other\'s summaries', async () => {
+  it("a review stored through one instance reaches the other's summaries", async () => {
     const t = await team('Reviewer', 0);
     await ctx[0].reviews.submit(t.id, { endpoint_id: 'searchco.google.serp.organic', usefulness: 'useful', reason: 'Fresh results.' });
     await ctx[1].reviews.catchUp(); // what its timer does every 2 s

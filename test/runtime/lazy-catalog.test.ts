@@ -46,7 +46,11 @@ describe('a start with a runtime catalog that does not parse', () => {
   });
 
   it('refuses a routed call without charging', async () => {
-    const res = await fetch(`${server.url}/proxy/people.email.verify`, { method: 'POST', headers: { 'x-svc-token': token, 'content-type': 'application/json' }, body: '{"email":"a@b.co"}' });
+    const res = await fetch(`${server.url}/proxy/people.email.verify`, {
+      method: 'POST',
+      headers: { 'x-svc-token': token, 'content-type': 'application/json' },
+      body: '{"email":"a@b.co"}',
+    });
     expect(res.status).toBe(500);
     expect(await svc.ctx.state.balance(teamId)).toBe(1_000_000);
   });

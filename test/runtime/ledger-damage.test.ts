@@ -22,12 +22,20 @@ it('answers 503 with a sentence for the damaged team only, and logs where the da
   writeFileSync(file, readFileSync(file, 'utf8').replace('"id"', '"xx"')); // the first of two lines
 
   // a platform key, so the routed call gets as far as the balance check (no provider is reached)
-  const ctx = await appContext(FIXTURE_DIST, { SVC_STORAGE: `fs:${dir}`, SVC_SECRET: 'damage-secret', SVC_KEY_SEARCHCO: 'k', SVC_BASE_SEARCHCO: 'http://127.0.0.1:9' });
+  const ctx = await appContext(FIXTURE_DIST, {
+    SVC_STORAGE: `fs:${dir}`,
+    SVC_SECRET: 'damage-secret',
+    SVC_KEY_SEARCHCO: 'k',
+    SVC_BASE_SEARCHCO: 'http://127.0.0.1:9',
+  });
   const server = await serve(ctx);
   try {
-    const as = (token: string, path: string, body?: object) => fetch(`${server.url}${path}`, {
-      method: body ? 'POST' : 'GET', headers: { 'x-svc-token': token, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
-    });
+    const as = (token: string, path: string, body?: object) =>
+      fetch(`${server.url}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { 'x-svc-token': token, 'content-type': 'application/json' },
+        body: body && JSON.stringify(body),
+      });
     for (const r of [await as(hurt.token, '/teams/me'), await as(hurt.token, '/proxy/google.serp.organic', { q: 'coffee' })]) {
       expect(r.status).toBe(503);
       expect((await r.json()).detail).toMatch(/ledger cannot be read safely.*nothing was charged/);

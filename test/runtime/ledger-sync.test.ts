@@ -13,8 +13,14 @@ import { SegmentLedgerStore } from '../../runtime/state/ledger-store-segments.ts
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-afterEach(() => { vi.restoreAllMocks(); });
-const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'svc-ledger-sync-')); dirs.push(d); return d; };
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'svc-ledger-sync-'));
+  dirs.push(d);
+  return d;
+};
 
 /** FileHandle.prototype.datasync, watched: every call is counted and goes on to the disk */
 async function watchDatasync() {
@@ -31,7 +37,11 @@ async function funded(syncMs: number) {
   const store = new SegmentLedgerStore(dir, null, syncMs);
   const ledger = new LocalLedger(store);
   await ledger.post('acct', { kind: 'credit', amount_micro: 1000 });
-  const lines = () => readFileSync(join(dir, 'acct.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Array<{ call_id?: string }>);
+  const lines = () =>
+    readFileSync(join(dir, 'acct.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Array<{ call_id?: string }>);
   return { dir, ledger, lines };
 }
 const charge = (ledger: LocalLedger, call: string) => ledger.post('acct', { kind: 'charge', amount_micro: -10, call_id: call });
@@ -45,7 +55,11 @@ describe('the file store with a sync interval', () => {
     const written = Date.now();
     expect((await charge(ledger, 'a'))!.amount_micro).toBe(-10);
     // in the file at once, so a kill -9 now keeps it; not yet synced
-    expect(lines().flat().map((e) => e.call_id)).toContain('a');
+    expect(
+      lines()
+        .flat()
+        .map((e) => e.call_id),
+    ).toContain('a');
     expect(datasync.mock.calls.length).toBe(paidIn);
     await Promise.all([charge(ledger, 'b'), charge(ledger, 'c')]);
     await new Promise((r) => setImmediate(r));
@@ -96,7 +110,11 @@ describe('the file store synced at each write', () => {
     const datasync = await watchDatasync();
     const { ledger, lines } = await funded(0);
     await charge(ledger, 'a');
-    expect(lines().flat().map((e) => e.call_id)).toContain('a');
+    expect(
+      lines()
+        .flat()
+        .map((e) => e.call_id),
+    ).toContain('a');
     const after = datasync.mock.calls.length;
     await new Promise((r) => setTimeout(r, 200));
     // O_DSYNC writes need no fdatasync; where the platform lacks it, each write had its own

@@ -24,14 +24,42 @@ const redis = suiteRedis();
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-const tempDir = () => { const d = mkdtempSync(join(tmpdir(), 'svc-ledger-')); dirs.push(d); return d; };
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'svc-ledger-'));
+  dirs.push(d);
+  return d;
+};
 
 /** a store and a way to open another one on the same data, as a restarted process would */
 const stores: Array<{ name: string; make: () => () => LedgerStore }> = [
-  { name: 'records', make: () => { const storage = createStorage({ driver: memoryDriver() }); return () => new RecordLedgerStore(storage); } },
-  { name: 'files', make: () => { const dir = tempDir(); return () => new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS); } },
-  { name: 'files synced at each write', make: () => { const dir = tempDir(); return () => new SegmentLedgerStore(dir, null, 0); } },
-  { name: 'memory', make: () => { const store = new MemoryLedgerStore(); return () => store; } },
+  {
+    name: 'records',
+    make: () => {
+      const storage = createStorage({ driver: memoryDriver() });
+      return () => new RecordLedgerStore(storage);
+    },
+  },
+  {
+    name: 'files',
+    make: () => {
+      const dir = tempDir();
+      return () => new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS);
+    },
+  },
+  {
+    name: 'files synced at each write',
+    make: () => {
+      const dir = tempDir();
+      return () => new SegmentLedgerStore(dir, null, 0);
+    },
+  },
+  {
+    name: 'memory',
+    make: () => {
+      const store = new MemoryLedgerStore();
+      return () => store;
+    },
+  },
 ];
 
 const credit = (ledger: LocalLedger, amount: number) => ledger.post('acct', { kind: 'credit', amount_micro: amount });
@@ -53,7 +81,10 @@ describe.each(stores)('ledger over $name', ({ make }) => {
     const store = make();
     const ledger = new LocalLedger(store());
     const amounts: number[] = [];
-    const post = (n: number) => { amounts.push(n); return credit(ledger, n); };
+    const post = (n: number) => {
+      amounts.push(n);
+      return credit(ledger, n);
+    };
     for (let i = 1; i <= 7; i++) await post(i);
     await Promise.all(Array.from({ length: 100 }, (_, i) => post(100 + i)));
     for (let i = 1; i <= 3; i++) await post(1000 + i);
@@ -92,14 +123,28 @@ describe.each(stores)('ledger over $name', ({ make }) => {
 describe('the record layout of earlier builds (one entry per record)', () => {
   async function oldLedger(): Promise<Storage> {
     const storage = createStorage({ driver: memoryDriver() });
-    const old = (id: number, amount: number, after: number) => storage.setItem(`ledger:acct:${String(id).padStart(12, '0')}`, { id, at: '2026-11-01T00:00:00.000Z', kind: 'credit', amount_micro: amount, balance_after: after, earnings_after: 0 });
+    const old = (id: number, amount: number, after: number) =>
+      storage.setItem(`ledger:acct:${String(id).padStart(12, '0')}`, {
+        id,
+        at: '2026-11-01T00:00:00.000Z',
+        kind: 'credit',
+        amount_micro: amount,
+        balance_after: after,
+        earnings_after: 0,
+      });
     await old(1, 10, 10);
     await old(2, 20, 30);
     await old(3, 30, 60);
     await storage.setItem('account:acct', { balance_micro: 30, earnings_micro: 0, seq: 2 });
     return storage;
   }
-  const expected = [[5, 2], [4, 1], [3, 30], [2, 20], [1, 10]];
+  const expected = [
+    [5, 2],
+    [4, 1],
+    [3, 30],
+    [2, 20],
+    [1, 10],
+  ];
 
   it('is read by the record store, which goes on after it', async () => {
     const ledger = new LocalLedger(new RecordLedgerStore(await oldLedger()));
@@ -123,7 +168,9 @@ describe('the record layout of earlier builds (one entry per record)', () => {
     await storage.removeItem('ledger:acct:000000000002');
     await storage.removeItem('account:acct');
     await storage.setItem('account:acct', { balance_micro: 60, earnings_micro: 0, seq: 3 });
-    await expect(new LocalLedger(new SegmentLedgerStore(tempDir(), new RecordLedgerStore(storage), LEDGER_SYNC_MS)).account('acct')).rejects.toThrow(/skips from 1 to 3/);
+    await expect(new LocalLedger(new SegmentLedgerStore(tempDir(), new RecordLedgerStore(storage), LEDGER_SYNC_MS)).account('acct')).rejects.toThrow(
+      /skips from 1 to 3/,
+    );
   });
 });
 
@@ -167,7 +214,9 @@ async function faultyLedger() {
   /** hold every ledger write from now until the answer is called */
   const hold = () => {
     let release!: () => void;
-    control.hold = new Promise((r) => { release = r; });
+    control.hold = new Promise((r) => {
+      release = r;
+    });
     return release;
   };
   const driver: Driver = {
@@ -228,13 +277,24 @@ describe('group commit', () => {
       { kind: 'charge' as const, amount_micro: -20, tool_id: 'tool "quoted" ünï' },
       { kind: 'earning' as const, amount_micro: 5, tool_id: 't', call_id: 'call_2' },
       // a charge whose provider stated its own figure keeps it beside the list price
-      { kind: 'charge' as const, amount_micro: -30, endpoint_id: 'acme.people.find', call_id: 'call_3', list_micro: 10, reported_micro: 30, reported_value: 0.3, reported_unit: 'credits' },
+      {
+        kind: 'charge' as const,
+        amount_micro: -30,
+        endpoint_id: 'acme.people.find',
+        call_id: 'call_3',
+        list_micro: 10,
+        reported_micro: 30,
+        reported_value: 0.3,
+        reported_unit: 'credits',
+      },
     ];
     for (const d of drafts) expect(await ledger.post('acct', d, false)).toMatchObject(d);
     const lines = readFileSync(join(dir, 'acct.jsonl'), 'utf8').split('\n').filter(Boolean);
     expect(lines).toHaveLength(5);
     for (const line of lines) expect(line).toBe(JSON.stringify(JSON.parse(line)));
-    expect(JSON.parse(lines[2])).toEqual([{ id: 3, at: expect.any(String), kind: 'charge', amount_micro: -20, tool_id: 'tool "quoted" ünï', balance_after: 970, earnings_after: 0 }]);
+    expect(JSON.parse(lines[2])).toEqual([
+      { id: 3, at: expect.any(String), kind: 'charge', amount_micro: -20, tool_id: 'tool "quoted" ünï', balance_after: 970, earnings_after: 0 },
+    ]);
     await ledger.flush();
     const again = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
     expect(await again.account('acct')).toEqual({ balance_micro: 940, earnings_micro: 5 });
@@ -275,16 +335,20 @@ describe('group commit', () => {
     const ledger = new LocalLedger(new Counting());
     await credit(ledger, 100);
     let release!: () => void;
-    gate = new Promise((r) => { release = r; });
+    gate = new Promise((r) => {
+      release = r;
+    });
     const first = credit(ledger, 1);
     await new Promise((r) => setImmediate(r)); // its write has started and is held
     const during = credit(ledger, 2);
     // the write ends, and another answer charges before the event loop turns again
-    const after = await new Promise<Promise<LedgerEntry | null>>((resolve) => setImmediate(() => {
-      gate = null;
-      release();
-      setImmediate(() => resolve(credit(ledger, 3)));
-    }));
+    const after = await new Promise<Promise<LedgerEntry | null>>((resolve) =>
+      setImmediate(() => {
+        gate = null;
+        release();
+        setImmediate(() => resolve(credit(ledger, 3)));
+      }),
+    );
     expect((await Promise.all([first, during, after])).map((e) => e!.id)).toEqual([2, 3, 4]);
     expect(chunks).toEqual([1, 1, 2]);
   });
@@ -305,7 +369,13 @@ describe('group commit', () => {
     const atomics = new LocalAtomics(createStorage({ driver: memoryDriver() }), new Recording());
     await atomics.post('acct', { kind: 'credit', amount_micro: 100 });
     order.length = 0;
-    const turn = () => new Promise<void>((resolve) => setImmediate(() => { order.push('turn'); resolve(); }));
+    const turn = () =>
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          order.push('turn');
+          resolve();
+        }),
+      );
     const charge = (hold: string) => atomics.post('acct', { kind: 'charge', amount_micro: -10, call_id: hold }, hold);
     // one caller calling in a row: its own hold is the only one, and the charge drops it; stored before it is acknowledged, without waiting for a turn
     expect((await atomics.hold('acct', 'a', 10, 60_000)).held).toBe(true);
@@ -324,20 +394,47 @@ describe('group commit', () => {
 
 /** the same promises through each backend's atomics: memory, the embedded files, Redis */
 const backends: Array<{ name: string; open: () => Promise<{ atomics: Atomics; reopen: (() => Promise<Atomics>) | null; close: () => Promise<void> }> }> = [
-  { name: 'memory', open: async () => { const s = await createState({ storage: { kind: 'memory' }, dataDir: tempDir(), secret: 's' }); return { atomics: s.atomics, reopen: null, close: () => s.close() }; } },
   {
-    name: 'embedded', open: async () => {
-      const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: tempDir(), secret: 's' };
-      const states = [await createState(config)];
-      return { atomics: states[0].atomics, reopen: async () => { await states[0].close(); states.push(await createState(config)); return states[1].atomics; }, close: async () => { for (const s of states) await s.close(); } };
+    name: 'memory',
+    open: async () => {
+      const s = await createState({ storage: { kind: 'memory' }, dataDir: tempDir(), secret: 's' });
+      return { atomics: s.atomics, reopen: null, close: () => s.close() };
     },
   },
   {
-    name: 'redis', open: async () => {
+    name: 'embedded',
+    open: async () => {
+      const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: tempDir(), secret: 's' };
+      const states = [await createState(config)];
+      return {
+        atomics: states[0].atomics,
+        reopen: async () => {
+          await states[0].close();
+          states.push(await createState(config));
+          return states[1].atomics;
+        },
+        close: async () => {
+          for (const s of states) await s.close();
+        },
+      };
+    },
+  },
+  {
+    name: 'redis',
+    open: async () => {
       await redis.flush();
       const config = { storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 's' };
       const states = [await createState(config)];
-      return { atomics: states[0].atomics, reopen: async () => { states.push(await createState(config)); return states[1].atomics; }, close: async () => { for (const s of states) await s.close(); } };
+      return {
+        atomics: states[0].atomics,
+        reopen: async () => {
+          states.push(await createState(config));
+          return states[1].atomics;
+        },
+        close: async () => {
+          for (const s of states) await s.close();
+        },
+      };
     },
   },
 ];
@@ -346,7 +443,10 @@ describe.each(backends)('the ledger through the $name atomics', ({ open }) => {
   it('numbers bursts in call order, pages exactly at any size, never overdraws, and reads the same after a reopen', async () => {
     const { atomics, reopen, close } = await open();
     const amounts: number[] = [];
-    const post = (n: number) => { amounts.push(n); return atomics.post('acct', { kind: 'credit', amount_micro: n }); };
+    const post = (n: number) => {
+      amounts.push(n);
+      return atomics.post('acct', { kind: 'credit', amount_micro: n });
+    };
     for (let i = 1; i <= 7; i++) await post(i);
     const burst = await Promise.all(Array.from({ length: 100 }, (_, i) => post(100 + i)));
     expect(burst.map((e) => e!.id)).toEqual(Array.from({ length: 100 }, (_, i) => 8 + i));

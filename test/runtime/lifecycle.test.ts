@@ -17,7 +17,14 @@ const tmp = mkdtempSync(join(tmpdir(), 'svc-life-'));
 const dist = join(tmp, 'dist');
 const children: ChildProcess[] = [];
 
-interface Started { child: ChildProcess; port: number; stderr: () => string; output: () => string; exited: Promise<number | null>; url: string }
+interface Started {
+  child: ChildProcess;
+  port: number;
+  stderr: () => string;
+  output: () => string;
+  exited: Promise<number | null>;
+  url: string;
+}
 
 /** Start `runtime/serve/start.ts`; resolves once it listens, or once it exits. */
 async function start(env: Record<string, string>): Promise<Started> {
@@ -29,8 +36,12 @@ async function start(env: Record<string, string>): Promise<Started> {
   children.push(child);
   let err = '';
   let out = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const listening = new Promise<number>((resolve) => {
     child.stderr!.on('data', () => {
@@ -86,7 +97,9 @@ describe('start checks', () => {
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
     takenPort = (taken.address() as { port: number }).port;
   });
-  afterAll(() => { taken.close(); });
+  afterAll(() => {
+    taken.close();
+  });
 
   it('refuses a taken PORT with a sentence naming it (never another port)', async () => {
     const s = await start({ SVC_DATA_DIR: dataDir('port'), PORT: String(takenPort) });
@@ -107,7 +120,11 @@ describe('start checks', () => {
     for (const bad of ['/catalog', '/hub/calls']) {
       const s = await start({ SVC_DATA_DIR: dataDir('prefix'), SVC_PROXY_PREFIX: bad });
       expect(await s.exited).toBe(2);
-      expect(s.stderr()).toMatch(new RegExp(`^svc: SVC_PROXY_PREFIX=${bad}: /${bad.split('/')[1]} is one of svc's own paths \\(.*/catalog.*/hub.*\\); choose another, such as /proxy\n$`));
+      expect(s.stderr()).toMatch(
+        new RegExp(
+          `^svc: SVC_PROXY_PREFIX=${bad}: /${bad.split('/')[1]} is one of svc's own paths \\(.*/catalog.*/hub.*\\); choose another, such as /proxy\n$`,
+        ),
+      );
     }
   }, 60_000);
 });
@@ -115,7 +132,9 @@ describe('start checks', () => {
 describe('SIGTERM', () => {
   let sandbox: RunningSandbox;
   let arrived: () => void;
-  const slowArrived = new Promise<void>((r) => { arrived = r; });
+  const slowArrived = new Promise<void>((r) => {
+    arrived = r;
+  });
   let slowProvider = '';
 
   afterAll(() => sandbox?.close());
@@ -139,9 +158,12 @@ describe('SIGTERM', () => {
 
     const s = await start({ SVC_DATA_DIR: dir, SVC_ATTEMPT_TIMEOUT_MS: '1500', ...sandboxEnv(runtime, sandbox.url, keys) });
     expect(s.port).toBeGreaterThan(0);
-    const post = (body: object, headers: Record<string, string> = {}) => fetch(`${s.url}/proxy/people.email.verify`, {
-      method: 'POST', headers: { 'x-svc-token': token, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
-    });
+    const post = (body: object, headers: Record<string, string> = {}) =>
+      fetch(`${s.url}/proxy/people.email.verify`, {
+        method: 'POST',
+        headers: { 'x-svc-token': token, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
     const dry = (await (await post({ email: 'jane@stripe.com' }, { 'x-svc-route-dry-run': '1' })).json()) as { plan: Array<{ endpoint_id: string }> };
     slowProvider = runtime.operations[dry.plan[0].endpoint_id].provider;
 

@@ -11,7 +11,8 @@ const live = { observed: () => observed, reviews: () => undefined } as unknown a
 describe('withLive', () => {
   it('rounds usd_per_hit to whole micro-USD', () => {
     const entry = {
-      endpoint: { id: 'svc.x', observed: null }, siblings: [],
+      endpoint: { id: 'svc.x', observed: null },
+      siblings: [],
       routing: { plan: [{ endpoint_id: 'a.x', accepts: [], usd: 0.002, hit_rate: null, usd_per_hit: 0.002, works: true }] },
     } as unknown as CatalogEntry;
     const row = withLive(entry, live).routing!.plan[0];

@@ -9,13 +9,17 @@ describe('KeyedLock', () => {
     const log: string[] = [];
     let inside = 0;
     let most = 0;
-    const job = (key: string, name: string, fail = false) => lock.run(key, async () => {
-      inside++; most = Math.max(most, inside); log.push(`${name}+`);
-      await tick();
-      inside--; log.push(`${name}-`);
-      if (fail) throw new Error(name);
-      return name;
-    });
+    const job = (key: string, name: string, fail = false) =>
+      lock.run(key, async () => {
+        inside++;
+        most = Math.max(most, inside);
+        log.push(`${name}+`);
+        await tick();
+        inside--;
+        log.push(`${name}-`);
+        if (fail) throw new Error(name);
+        return name;
+      });
     const results = await Promise.allSettled([job('a', 'a1'), job('a', 'a2', true), job('a', 'a3'), job('b', 'b1')]);
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message))).toEqual(['a1', 'a2', 'a3', 'b1']);
     const a = log.filter((l) => l.startsWith('a'));

@@ -20,10 +20,15 @@ function exchange(bytes: string): Promise<string> {
   return new Promise((resolve) => {
     const s = connect(port, '127.0.0.1');
     let got = '';
-    s.on('data', (d) => { got += d.toString('latin1'); });
+    s.on('data', (d) => {
+      got += d.toString('latin1');
+    });
     s.on('error', () => {});
     const t = setTimeout(() => s.destroy(), 3_000);
-    s.on('close', () => { clearTimeout(t); resolve(got); });
+    s.on('close', () => {
+      clearTimeout(t);
+      resolve(got);
+    });
     s.write(bytes);
   });
 }

@@ -11,7 +11,13 @@ let doc: { paths: Record<string, Record<string, Op>> };
 let routes: H3Route[];
 
 /** a route pattern (`/a/:id`, `/p/**`) as a test over OpenAPI paths, where `{x}` or a concrete name stands for a parameter */
-const matcher = (route: string) => new RegExp(`^${route.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\*\*$/, '.+').replace(/:[a-z_]+/gi, '[^/]+')}$`);
+const matcher = (route: string) =>
+  new RegExp(
+    `^${route
+      .replace(/[.+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\*\*$/, '.+')
+      .replace(/:[a-z_]+/gi, '[^/]+')}$`,
+  );
 
 beforeAll(async () => {
   const t = await testApp({ SVC_PROXY_PREFIX: '/px' });
@@ -34,7 +40,9 @@ describe('GET /openapi.json', () => {
 
   it('lists the route headers on the batch call too, since they apply to every row', () => {
     const names = doc.paths['/px/{capability}/batch'].post.parameters!.filter((p) => p.in === 'header').map((p) => p.name);
-    expect(names).toEqual(expect.arrayContaining(['X-Svc-Route-Max-Cost', 'X-Svc-Route-Dry-Run', 'X-Svc-Route-Verify', 'X-Svc-Batch-Max-Cost', 'X-Svc-Batch-Concurrency']));
+    expect(names).toEqual(
+      expect.arrayContaining(['X-Svc-Route-Max-Cost', 'X-Svc-Route-Dry-Run', 'X-Svc-Route-Verify', 'X-Svc-Batch-Max-Cost', 'X-Svc-Batch-Concurrency']),
+    );
   });
 
   it('publishes the feedback and review schemas the routes enforce', () => {

@@ -15,7 +15,9 @@ const problems = (name: string, schema: object) => (meta.validateSchema(schema) 
 it('request schemas and hub file shapes are valid JSON Schemas', () => {
   const own = Object.entries(requestSchemas).filter(([, v]) => typeof v === 'object' && v !== null && (v as { type?: unknown }).type === 'object');
   expect(own.length).toBeGreaterThan(10);
-  expect([...own, ['toolFileSchema', toolFileSchema], ['checkFileSchema', checkFileSchema]].flatMap(([name, s]) => problems(String(name), s as object))).toEqual([]);
+  expect(
+    [...own, ['toolFileSchema', toolFileSchema], ['checkFileSchema', checkFileSchema]].flatMap(([name, s]) => problems(String(name), s as object)),
+  ).toEqual([]);
 });
 
 it('every capability body schema of the real and fixture catalogs is a valid JSON Schema', () => {

@@ -17,13 +17,24 @@ beforeAll(async () => {
   const published = await w.call('/hub/tools', { tool_id: 'ids-tool', files: emailTool() });
   expect(published.body.status).toBe('live');
 }, 60_000);
-afterAll(async () => { await w.close(); await w.ctx.state.close(); await redis.stop(); });
+afterAll(async () => {
+  await w.close();
+  await w.ctx.state.close();
+  await redis.stop();
+});
 
-interface Door { name: string; send: () => Promise<{ status: number; headers: Headers; body: any }> }
+interface Door {
+  name: string;
+  send: () => Promise<{ status: number; headers: Headers; body: any }>;
+}
 
 const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => w.call(path, body, headers);
 const batchRow = async (body: string) => {
-  const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, { method: 'POST', headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson' }, body });
+  const r = await fetch(`${w.url}/proxy/people.email.verify/batch`, {
+    method: 'POST',
+    headers: { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson' },
+    body,
+  });
   const lines = await readLines(r);
   // a row has no headers of its own: its line carries the id; a batch refused whole (its credential
   // not checked for storage) is one JSON answer naming the batch's id

@@ -7,15 +7,26 @@ import type { LedgerDraft } from '../../runtime/state/atomics.ts';
 
 it('undoes a landed post once, ignores one that never landed, and waits while storage is away', async () => {
   // receipt → the id of the entry its post wrote
-  const receipts = new Map([['r1', 41], ['r3', 43], ['r4', 44]]);
+  const receipts = new Map([
+    ['r1', 41],
+    ['r3', 43],
+    ['r4', 44],
+  ]);
   const sent: Array<[string, LedgerDraft, string]> = [];
   const refunded = new Map<number, number>();
   const refunds: Array<[string, number, number]> = [];
   let away = true;
   const doubts = new Doubts(
     60_000,
-    async (r) => { if (away) throw new Error('down'); return receipts.get(r) ?? null; },
-    async (account, draft, receipt) => { sent.push([account, draft, receipt]); receipts.set(receipt, 100 + sent.length); return { ...draft, id: 100 + sent.length, at: '' }; },
+    async (r) => {
+      if (away) throw new Error('down');
+      return receipts.get(r) ?? null;
+    },
+    async (account, draft, receipt) => {
+      sent.push([account, draft, receipt]);
+      receipts.set(receipt, 100 + sent.length);
+      return { ...draft, id: 100 + sent.length, at: '' };
+    },
     // the contract of Atomics.refund: never past the charge, whatever is asked
     async (account, chargeId, amount) => {
       const give = Math.min(amount, 1000 - (refunded.get(chargeId) ?? 0));

@@ -29,11 +29,22 @@ beforeAll(async () => {
   urls = servers.map((s) => s.url);
   closers = [...servers.map((s) => s.close), () => sandbox.close(), ...ctx.map((c) => () => c.state.close()), () => redis.stop()];
 });
-afterAll(async () => { for (const close of closers) await close(); });
+afterAll(async () => {
+  for (const close of closers) await close();
+});
 
-interface Answer { status: number; callId: string | null; cost: number; retryAfter: string | null; detail: string | null; after: boolean }
+interface Answer {
+  status: number;
+  callId: string | null;
+  cost: number;
+  retryAfter: string | null;
+  detail: string | null;
+  after: boolean;
+}
 
-const until = async (check: () => boolean) => { while (!check()) await new Promise((r) => setTimeout(r, 10)); };
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((r) => setTimeout(r, 10));
+};
 
 it('answers 503 with Retry-After while Redis is away, recovers by itself, and keeps the ledger exact', async () => {
   const made = (await ctx[0].state.createTeam('Outage', 100_000_000))!;
@@ -43,10 +54,19 @@ it('answers 503 with Retry-After while Redis is away, recovers by itself, and ke
   const worker = async (w: number) => {
     for (let n = 0; !stop; n++) {
       const r = await fetch(`${urls[(w + n) % 2]}/proxy/google.serp.organic`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': made.token }, body: JSON.stringify({ q: `w${w} n${n}` }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-token': made.token },
+        body: JSON.stringify({ q: `w${w} n${n}` }),
       });
       const body = (await r.json()) as { _svc?: { call_id: string }; detail?: string };
-      answers.push({ status: r.status, callId: body._svc?.call_id ?? null, cost: Number(r.headers.get('x-svc-cost-micro') ?? 0), retryAfter: r.headers.get('retry-after'), detail: typeof body.detail === 'string' ? body.detail : null, after: restarted });
+      answers.push({
+        status: r.status,
+        callId: body._svc?.call_id ?? null,
+        cost: Number(r.headers.get('x-svc-cost-micro') ?? 0),
+        retryAfter: r.headers.get('retry-after'),
+        detail: typeof body.detail === 'string' ? body.detail : null,
+        after: restarted,
+      });
     }
   };
   const load = Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)));
@@ -100,9 +120,12 @@ it('answers 503 with Retry-After while Redis is away, recovers by itself, and ke
 
 it('a Redis that stops answering (frozen) turns calls into 503 within the command timeout, and they serve again once it answers', async () => {
   const made = (await ctx[0].state.createTeam('Frozen', 10_000_000))!;
-  const call = (i: number) => fetch(`${urls[i % 2]}/proxy/google.serp.organic`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': made.token }, body: JSON.stringify({ q: `frozen ${i}` }),
-  });
+  const call = (i: number) =>
+    fetch(`${urls[i % 2]}/proxy/google.serp.organic`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-token': made.token },
+      body: JSON.stringify({ q: `frozen ${i}` }),
+    });
   expect((await call(0)).status).toBe(200);
   redis.freeze(true);
   try {

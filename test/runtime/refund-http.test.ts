@@ -11,13 +11,24 @@ const redis = suiteRedis();
 
 const backends = [
   { name: 'memory', storage: async () => 'memory:' },
-  { name: 'redis', storage: async () => { await redis.flush(); return redis.url(); } },
+  {
+    name: 'redis',
+    storage: async () => {
+      await redis.flush();
+      return redis.url();
+    },
+  },
 ];
 
 describe.each(backends)('refunds on $name', ({ storage }) => {
   let w: RoutedWorld;
-  beforeAll(async () => { w = await routedWorld(FIXTURE_DIST, { creditMicro: 1_000_000, env: { SVC_STORAGE: await storage() } }); });
-  afterAll(async () => { await w.close(); await w.ctx.state.close(); });
+  beforeAll(async () => {
+    w = await routedWorld(FIXTURE_DIST, { creditMicro: 1_000_000, env: { SVC_STORAGE: await storage() } });
+  });
+  afterAll(async () => {
+    await w.close();
+    await w.ctx.state.close();
+  });
 
   const ledger = async (): Promise<LedgerEntry[]> => (await w.call('/teams/me/ledger')).body.entries;
   const balance = async (): Promise<number> => (await w.call('/teams/me')).body.balance_micro;

@@ -25,7 +25,10 @@ let headers: Record<string, string>;
 
 /** a request path for a declared route: each parameter filled (a capability's with a real one) */
 const concrete = (r: Route) =>
-  pathParams(r).reduce((p, name) => p.replace(new RegExp(`\\{${name}\\*?\\}`), name === 'capability' ? Object.keys(ctx.catalog.runtime.capabilities)[0] : 'x'), r.path.replace(/^\{proxy\}/, PREFIX));
+  pathParams(r).reduce(
+    (p, name) => p.replace(new RegExp(`\\{${name}\\*?\\}`), name === 'capability' ? Object.keys(ctx.catalog.runtime.capabilities)[0] : 'x'),
+    r.path.replace(/^\{proxy\}/, PREFIX),
+  );
 const call = (path: string, init: RequestInit = {}) => app.fetch(new Request(`http://svc.test${path}`, init));
 const registered = (): H3Route[] => app['~routes'];
 
@@ -40,7 +43,11 @@ beforeAll(async () => {
 describe('the app and the table', () => {
   it('serves exactly the declared routes, each with its handler, at its path', () => {
     const declaredOf = (h: H3Route) => (h.meta as DeclaredMeta | undefined)?.declared;
-    expect(registered().filter((h) => !declaredOf(h)).map((h) => `${h.method || 'ANY'} ${h.route}`)).toEqual([]);
+    expect(
+      registered()
+        .filter((h) => !declaredOf(h))
+        .map((h) => `${h.method || 'ANY'} ${h.route}`),
+    ).toEqual([]);
     expect(registered().map(declaredOf)).toEqual(served);
     for (const h of registered()) {
       const r = declaredOf(h)!;
@@ -117,10 +124,20 @@ describe('/openapi.json and the table', () => {
         const op = item?.[method.toLowerCase()];
         expect(op, `${method} ${r.path}`).toBeDefined();
         const params = op.parameters ?? [];
-        expect(params.filter((p) => p.in === 'path').map((p) => p.name), r.path).toEqual(pathParams(r));
-        for (const [name, schema] of Object.entries(r.request?.path?.properties ?? {})) expect(params.find((p) => p.name === name)?.schema, `${r.path} ${name}`).toEqual(schema);
-        expect(params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema]), r.path).toEqual(Object.entries(r.request?.query?.properties ?? {}));
-        expect(params.some((p) => p.name === 'x-svc-org'), `${r.path}: x-svc-org with a team credential`).toBe(r.auth === 'team');
+        expect(
+          params.filter((p) => p.in === 'path').map((p) => p.name),
+          r.path,
+        ).toEqual(pathParams(r));
+        for (const [name, schema] of Object.entries(r.request?.path?.properties ?? {}))
+          expect(params.find((p) => p.name === name)?.schema, `${r.path} ${name}`).toEqual(schema);
+        expect(
+          params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema]),
+          r.path,
+        ).toEqual(Object.entries(r.request?.query?.properties ?? {}));
+        expect(
+          params.some((p) => p.name === 'x-svc-org'),
+          `${r.path}: x-svc-org with a team credential`,
+        ).toBe(r.auth === 'team');
         if (r.request?.body) expect(op.requestBody?.content['application/json'].schema, r.path).toEqual(r.request.body);
         else if (!r.request?.stream) expect(op.requestBody, r.path).toBeUndefined();
       }
@@ -136,10 +153,15 @@ describe('/openapi.json and the table', () => {
   it('publishes nothing that is not declared', () => {
     const capabilityPaths = new Set(Object.keys(ctx.catalog.runtime.capabilities).map((name) => `${PREFIX}/${name}`));
     const undeclared = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops).filter((m) => {
-        if (capabilityPaths.has(path)) return !ROUTES.some((r) => r.openapi === 'each-capability' && r.method.toLowerCase() === m);
-        return !ROUTES.some((r) => !r.openapi && documentedPath(r, PREFIX) === path && (r.method === 'ANY' ? r.documentedMethods! : [r.method]).some((d) => d.toLowerCase() === m));
-      }).map((m) => `${m} ${path}`),
+      Object.keys(ops)
+        .filter((m) => {
+          if (capabilityPaths.has(path)) return !ROUTES.some((r) => r.openapi === 'each-capability' && r.method.toLowerCase() === m);
+          return !ROUTES.some(
+            (r) =>
+              !r.openapi && documentedPath(r, PREFIX) === path && (r.method === 'ANY' ? r.documentedMethods! : [r.method]).some((d) => d.toLowerCase() === m),
+          );
+        })
+        .map((m) => `${m} ${path}`),
     );
     expect(undeclared).toEqual([]);
   });

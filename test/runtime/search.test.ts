@@ -7,8 +7,15 @@ import { SearchEngine } from '../../language/search.ts';
 import { exportSearchIndex } from '../../language/search-index.ts';
 
 const row = (endpoint_id: string, name: string, usd: number | null, extra: Partial<SearchRow> = {}): SearchRow => ({
-  endpoint_id, name, summary: 'Checks an address.', provider: endpoint_id.split('.')[0], provider_display: endpoint_id.split('.')[0],
-  capability: 'people.email.verify', kind: 'data', usd, ...extra,
+  endpoint_id,
+  name,
+  summary: 'Checks an address.',
+  provider: endpoint_id.split('.')[0],
+  provider_display: endpoint_id.split('.')[0],
+  capability: 'people.email.verify',
+  kind: 'data',
+  usd,
+  ...extra,
 });
 
 async function engine(rows: SearchRow[], docs: CapabilityDoc[] = []): Promise<SearchEngine> {
@@ -18,22 +25,52 @@ async function engine(rows: SearchRow[], docs: CapabilityDoc[] = []): Promise<Se
 }
 
 const verifyDoc: CapabilityDoc = {
-  capability: 'people.email.verify', description: 'Whether an address receives mail.', identity: [['email']], output: ['status'],
-  vocabulary: { terms: ['bounce', 'deliverability'], phrasings: ['is this address real'], has: { email: ['email', 'email address'] }, gets: { status: ['valid', 'deliverable'] } },
+  capability: 'people.email.verify',
+  description: 'Whether an address receives mail.',
+  identity: [['email']],
+  output: ['status'],
+  vocabulary: {
+    terms: ['bounce', 'deliverability'],
+    phrasings: ['is this address real'],
+    has: { email: ['email', 'email address'] },
+    gets: { status: ['valid', 'deliverable'] },
+  },
 };
 const findDoc: CapabilityDoc = {
-  capability: 'people.email.find', description: 'A work email from a name and domain, or a LinkedIn profile.', identity: [['linkedin_url']], output: ['email'],
-  vocabulary: { terms: ['email finder', 'work email'], phrasings: ['email from linkedin profile'], has: { linkedin_url: ['linkedin url', 'linkedin profile'] }, gets: { email: ['email', 'work email'] } },
+  capability: 'people.email.find',
+  description: 'A work email from a name and domain, or a LinkedIn profile.',
+  identity: [['linkedin_url']],
+  output: ['email'],
+  vocabulary: {
+    terms: ['email finder', 'work email'],
+    phrasings: ['email from linkedin profile'],
+    has: { linkedin_url: ['linkedin url', 'linkedin profile'] },
+    gets: { email: ['email', 'work email'] },
+  },
 };
 const phoneDoc: CapabilityDoc = {
-  capability: 'people.phone.find', description: 'A direct phone number.', identity: [['linkedin_url'], ['email']], output: ['phone'],
-  vocabulary: { terms: ['direct dial', 'mobile number'], phrasings: ['phone number from an email'], has: { linkedin_url: ['linkedin url', 'linkedin profile'], email: ['email'] }, gets: { phone: ['phone', 'mobile'] } },
+  capability: 'people.phone.find',
+  description: 'A direct phone number.',
+  identity: [['linkedin_url'], ['email']],
+  output: ['phone'],
+  vocabulary: {
+    terms: ['direct dial', 'mobile number'],
+    phrasings: ['phone number from an email'],
+    has: { linkedin_url: ['linkedin url', 'linkedin profile'], email: ['email'] },
+    gets: { phone: ['phone', 'mobile'] },
+  },
 };
 const vocabularyRows = [
   row('svc.people.email.verify', 'people.email.verify (routed)', 0.004, { provider: 'svc', provider_display: 'svc (routed)', kind: 'routed' }),
   row('zerobounce.people.email.verify', 'Validate an address', 0.008, { provider_display: 'ZeroBounce' }),
   row('kickbox.people.email.verify', 'Verify', 0.001, { provider_display: 'Kickbox' }),
-  row('svc.people.email.find', 'people.email.find (routed)', 0.02, { provider: 'svc', provider_display: 'svc (routed)', kind: 'routed', capability: 'people.email.find', summary: 'Finds a work email.' }),
+  row('svc.people.email.find', 'people.email.find (routed)', 0.02, {
+    provider: 'svc',
+    provider_display: 'svc (routed)',
+    kind: 'routed',
+    capability: 'people.email.find',
+    summary: 'Finds a work email.',
+  }),
   row('hunter.people.email.find', 'Email Finder', 0.02, { provider_display: 'Hunter.io', capability: 'people.email.find', summary: 'Finds a work email.' }),
   row('lusha.people.phone.find', 'Person phone', 0.05, { provider_display: 'Lusha', capability: 'people.phone.find', summary: 'Finds a phone.' }),
 ];
@@ -74,18 +111,22 @@ describe('catalog search ranking', () => {
     expect(limited.total).toBe(2);
   });
 
-  it('ranks by a capability\'s vocabulary, with its routed entry first when the query names the job', async () => {
+  it("ranks by a capability's vocabulary, with its routed entry first when the query names the job", async () => {
     const e = await engine(vocabularyRows, [verifyDoc, findDoc, phoneDoc]);
     const ids = (q: string) => e.search(q, 10, () => false).hits.map((h) => h.row.endpoint_id);
     expect(ids('will this address bounce')[0]).toBe('svc.people.email.verify');
-    expect(ids('will this address bounce').slice(0, 3).every((id) => id.includes('email.verify'))).toBe(true);
+    expect(
+      ids('will this address bounce')
+        .slice(0, 3)
+        .every((id) => id.includes('email.verify')),
+    ).toBe(true);
     // the routed entry first even though a child is cheaper
     expect(ids('check deliverability')[0]).toBe('svc.people.email.verify');
     // a provider named by a word no job uses ranks its own row first
     expect(ids('kickbox deliverability')[0]).toBe('kickbox.people.email.verify');
   });
 
-  it('weighs what the caller has against a capability\'s has words, and what they want against its job', async () => {
+  it("weighs what the caller has against a capability's has words, and what they want against its job", async () => {
     const e = await engine(vocabularyRows, [verifyDoc, findDoc, phoneDoc]);
     const first = (q: string) => e.search(q, 10, () => false).hits[0].row.capability;
     expect(first('email for a linkedin profile')).toBe('people.email.find');
@@ -93,7 +134,7 @@ describe('catalog search ranking', () => {
     expect(first('is jane@acme.com deliverable')).toBe('people.email.verify');
   });
 
-  it('stems, folds case and e-mail, and corrects a misspelled word to the catalog\'s nearest', async () => {
+  it("stems, folds case and e-mail, and corrects a misspelled word to the catalog's nearest", async () => {
     const e = await engine(vocabularyRows, [verifyDoc, findDoc, phoneDoc]);
     const first = (q: string) => e.search(q, 10, () => false).hits[0]?.row.capability;
     expect(first('E-Mail BOUNCES?')).toBe('people.email.verify');
@@ -101,8 +142,14 @@ describe('catalog search ranking', () => {
     expect(e.read('verfy').terms[0].term).toBe('verify');
   });
 
-  it('answers whole rows with scores of zero or more when a candidate matches only a word\'s start', async () => {
-    const e = await engine([...vocabularyRows, row('kickbox.account.credits', 'Balance', 0, { provider_display: 'Kickbox', capability: 'account.credits', kind: 'utility', summary: 'What is left.' })], [verifyDoc, findDoc, phoneDoc]);
+  it("answers whole rows with scores of zero or more when a candidate matches only a word's start", async () => {
+    const e = await engine(
+      [
+        ...vocabularyRows,
+        row('kickbox.account.credits', 'Balance', 0, { provider_display: 'Kickbox', capability: 'account.credits', kind: 'utility', summary: 'What is left.' }),
+      ],
+      [verifyDoc, findDoc, phoneDoc],
+    );
     const { hits } = e.search('cred deliverability', 20, () => false);
     expect(hits.map((h) => h.row.endpoint_id)).toContain('kickbox.account.credits');
     expect(hits.every((h) => h.row && h.score >= 0)).toBe(true);

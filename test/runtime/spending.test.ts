@@ -83,7 +83,16 @@ describe('Spending.spend: hold, run, charge, release', () => {
   it('runs nothing when the balance cannot cover the least the call needs, and says why', async () => {
     const { spending, teamId } = await funded(500);
     let ran = false;
-    const spent = await spending.spend({ teamId, worst: 800, least: 600, ref, run: async () => { ran = true; return { price: 1, result: null }; } });
+    const spent = await spending.spend({
+      teamId,
+      worst: 800,
+      least: 600,
+      ref,
+      run: async () => {
+        ran = true;
+        return { price: 1, result: null };
+      },
+    });
     expect(spent).toEqual({ refused: { why: 'short', balance_micro: 500 } });
     expect(ran).toBe(false);
   });
@@ -99,17 +108,34 @@ describe('Spending.spend: hold, run, charge, release', () => {
 
   it('releases the hold when the work throws, charging nothing', async () => {
     const { state, spending, teamId } = await funded(1_000);
-    await expect(spending.spend({ teamId, worst: 1_000, ref, run: async () => { throw new Error('provider gone'); } })).rejects.toThrow('provider gone');
+    await expect(
+      spending.spend({
+        teamId,
+        worst: 1_000,
+        ref,
+        run: async () => {
+          throw new Error('provider gone');
+        },
+      }),
+    ).rejects.toThrow('provider gone');
     expect(await state.balance(teamId)).toBe(1_000);
     expect(await spending.hold(teamId, 1_000)).not.toBeNull();
   });
 
-  it('makes the charge through the door\'s own step when it has one (a hub run writes its earning due first)', async () => {
+  it("makes the charge through the door's own step when it has one (a hub run writes its earning due first)", async () => {
     const { state, spending, teamId } = await funded(1_000);
     const order: string[] = [];
     const spent = await spending.spend({
-      teamId, worst: 400, ref, run: async () => ({ price: 400, result: null }),
-      charging: async (charge, price) => { order.push(`due ${price}`); const charged = await charge(); order.push(`charged ${charged}`); return charged; },
+      teamId,
+      worst: 400,
+      ref,
+      run: async () => ({ price: 400, result: null }),
+      charging: async (charge, price) => {
+        order.push(`due ${price}`);
+        const charged = await charge();
+        order.push(`charged ${charged}`);
+        return charged;
+      },
     });
     expect(spent).toEqual({ charged: 400, result: null });
     expect(order).toEqual(['due 400', 'charged 400']);

@@ -27,12 +27,26 @@ function tempDir(): string {
 }
 
 function allFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile());
 }
 
 const backends = [
-  { name: 'memory', open: async () => ({ state: await createState({ storage: { kind: 'memory' as const }, dataDir: tempDir(), secret: 'test-secret' }), dir: null as string | null }) },
-  { name: 'embedded fs', open: async () => { const dir = tempDir(); return { state: await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'test-secret' }), dir }; } },
+  {
+    name: 'memory',
+    open: async () => ({
+      state: await createState({ storage: { kind: 'memory' as const }, dataDir: tempDir(), secret: 'test-secret' }),
+      dir: null as string | null,
+    }),
+  },
+  {
+    name: 'embedded fs',
+    open: async () => {
+      const dir = tempDir();
+      return { state: await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'test-secret' }), dir };
+    },
+  },
   {
     name: 'redis',
     open: async () => {
@@ -180,14 +194,21 @@ describe.each(backends)('state over $name', ({ open }) => {
     expect(await state.atomics.refund(acct, first.id, 1)).toBeNull();
     // sent several times at once, one refund lands
     const same = await Promise.all(Array.from({ length: 5 }, () => state.atomics.refund(acct, second.id, 200)));
-    expect(same.filter((e) => e !== null)).toEqual([expect.objectContaining({ kind: 'credit', amount_micro: 200, tool_id: 'maker/tool@1', call_id: 'call-2' })]);
+    expect(same.filter((e) => e !== null)).toEqual([
+      expect.objectContaining({ kind: 'credit', amount_micro: 200, tool_id: 'maker/tool@1', call_id: 'call-2' }),
+    ]);
     // what is not a charge, or not there, gives nothing
     expect(await state.atomics.refund(acct, credit.id, 5)).toBeNull();
     expect(await state.atomics.refund(acct, 99, 5)).toBeNull();
     expect(await state.balance(team.id)).toBe(1_000);
     const { entries } = await state.ledger(team.id, null);
     expect(entries.map((e) => [e.kind, e.amount_micro, e.call_id])).toEqual([
-      ['credit', 200, 'call-2'], ['credit', 200, 'call-1'], ['credit', 100, 'call-1'], ['charge', -200, 'call-2'], ['charge', -300, 'call-1'], ['credit', 1_000, undefined],
+      ['credit', 200, 'call-2'],
+      ['credit', 200, 'call-1'],
+      ['credit', 100, 'call-1'],
+      ['charge', -200, 'call-2'],
+      ['charge', -300, 'call-1'],
+      ['credit', 1_000, undefined],
     ]);
   });
 
@@ -196,10 +217,27 @@ describe.each(backends)('state over $name', ({ open }) => {
     const { team } = (await state.createTeam('Reports', 100_000))!;
     const figures = { list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' };
     expect(await state.charge(team.id, 30_000, { endpoint_id: 'e.x', call_id: 'call-r', ...figures })).toBe(true);
-    expect(await state.charge(team.id, 15_500, { endpoint_id: 'e.usd', call_id: 'call-u', list_micro: 20_000, reported_micro: 15_500, reported_value: 0.0155, reported_unit: 'usd' })).toBe(true);
+    expect(
+      await state.charge(team.id, 15_500, {
+        endpoint_id: 'e.usd',
+        call_id: 'call-u',
+        list_micro: 20_000,
+        reported_micro: 15_500,
+        reported_value: 0.0155,
+        reported_unit: 'usd',
+      }),
+    ).toBe(true);
     expect(await state.charge(team.id, 1_000, { endpoint_id: 'e.y', call_id: 'call-p' })).toBe(true);
     const [plain, usd, reported, credit] = (await state.ledger(team.id, null)).entries;
-    expect(reported).toEqual({ id: reported.id, at: expect.any(String), kind: 'charge', amount_micro: -30_000, endpoint_id: 'e.x', call_id: 'call-r', ...figures });
+    expect(reported).toEqual({
+      id: reported.id,
+      at: expect.any(String),
+      kind: 'charge',
+      amount_micro: -30_000,
+      endpoint_id: 'e.x',
+      call_id: 'call-r',
+      ...figures,
+    });
     expect(usd).toMatchObject({ amount_micro: -15_500, list_micro: 20_000, reported_micro: 15_500, reported_value: 0.0155, reported_unit: 'usd' });
     // what the ledger API answers: the entry as JSON (an absent field is undefined in memory)
     const named = (e: object) => Object.keys(JSON.parse(JSON.stringify(e))).sort();
@@ -231,7 +269,10 @@ describe.each(backends)('state over $name', ({ open }) => {
     expect(await state.charge(team.id, 5, { endpoint_id: 'e', call_id: 'k' })).toBe(true);
     expect(await state.balance(team.id)).toBe(0);
     const { entries } = await state.ledger(team.id, null);
-    expect(entries.map((e) => [e.kind, e.amount_micro])).toEqual([['charge', -5], ['credit', 5]]);
+    expect(entries.map((e) => [e.kind, e.amount_micro])).toEqual([
+      ['charge', -5],
+      ['credit', 5],
+    ]);
   });
 
   it('refuses a credit or an earning that would take a total past the safe integer, and writes nothing for it', async () => {
@@ -324,14 +365,18 @@ describe.each(backends)('state over $name', ({ open }) => {
     expect(mine.rows[0]).toMatchObject({ endpoint_id: 'e3.x', usefulness: 'partly', reason: 'again', month: expect.stringMatching(/^\d{4}-\d{2}$/) });
     expect(mine.rows.map((r) => r.id)).toEqual(mine.rows.map((r) => r.id).sort((a, b) => b - a));
     expect(new Set(mine.rows.map((r) => r.endpoint_id)).size).toBe(30);
-    expect((await reviews.list(two, null)).rows.map((r) => [r.endpoint_id, r.reason])).toEqual([['hub:maker-tool', 'two on a tool'], ['e3.x', 'two on e3']]);
+    expect((await reviews.list(two, null)).rows.map((r) => [r.endpoint_id, r.reason])).toEqual([
+      ['hub:maker-tool', 'two on a tool'],
+      ['e3.x', 'two on e3'],
+    ]);
   });
 
   it('computes observed from recorded attempts and bumps the version', async () => {
     const { state } = await open();
     const v0 = state.observations.version();
     const now = Date.now();
-    for (let i = 0; i < 30; i++) state.recordAttempt('searchco.google.serp.organic', { outcome: i % 3 === 0 ? 'miss' : i % 10 === 1 ? 'error' : 'hit', ms: i + 1, at: now });
+    for (let i = 0; i < 30; i++)
+      state.recordAttempt('searchco.google.serp.organic', { outcome: i % 3 === 0 ? 'miss' : i % 10 === 1 ? 'error' : 'hit', ms: i + 1, at: now });
     state.recordAttempt('searchco.google.serp.organic', { outcome: 'skipped', ms: 0, at: now });
     expect(state.observations.version()).toBe(v0 + 31);
     const o = state.observations.observed('searchco.google.serp.organic')!;
@@ -355,7 +400,8 @@ describe.each(backends)('state over $name', ({ open }) => {
   it('counts reported charges beside the list price: how often they differed and by how much, over the latest WINDOW reports', async () => {
     const { state } = await open();
     const now = Date.now();
-    const at = (list_micro: number, reported_micro: number) => state.recordAttempt('r', { outcome: 'hit', ms: 1, at: now, charge: { list_micro, reported_micro } });
+    const at = (list_micro: number, reported_micro: number) =>
+      state.recordAttempt('r', { outcome: 'hit', ms: 1, at: now, charge: { list_micro, reported_micro } });
     state.recordAttempt('r', { outcome: 'hit', ms: 1, at: now }); // no report: not counted
     at(1000, 1000);
     at(1000, 2000);
@@ -371,7 +417,7 @@ describe.each(backends)('state over $name', ({ open }) => {
     const stored = await state.atomics.update<{ rl: number[]; rr: number[] }>('obs:r', () => undefined);
     expect([stored!.rl.length, stored!.rr.length]).toEqual([WINDOW, WINDOW]);
   });
-  it("keeps what each routed call cost its caller, over the latest WINDOW calls, and answers the average per hit", async () => {
+  it('keeps what each routed call cost its caller, over the latest WINDOW calls, and answers the average per hit', async () => {
     const { state } = await open();
     const now = Date.now();
     state.recordAttempt('svc.x', { outcome: 'hit', ms: 1, at: now, paid_micro: 3000 });
@@ -441,7 +487,11 @@ describe('embedded fs backend across a restart', () => {
     b.recordAttempt('svc.old', { outcome: 'hit', ms: 5, at: now, paid_micro: 4000 });
     b.recordAttempt('svc.old', { outcome: 'miss', ms: 5, at: now, paid_micro: 1000 });
     await new Promise((r) => setTimeout(r, SUMMARY_TTL_MS + 50)); // a summary may be reused that long
-    expect(b.observations.observed('svc.old')).toMatchObject({ samples: 5, hit_samples: 3, paid: { calls: 2, hits: 1, total_micro: 5000, per_hit_micro: 5000 } });
+    expect(b.observations.observed('svc.old')).toMatchObject({
+      samples: 5,
+      hit_samples: 3,
+      paid: { calls: 2, hits: 1, total_micro: 5000, per_hit_micro: 5000 },
+    });
     // and the costs outlive the next restart
     await b.observations.flush();
     const c = await createState(config);
@@ -449,10 +499,17 @@ describe('embedded fs backend across a restart', () => {
   });
 });
 
-describe("ledger entries the last release wrote, without reported figures", () => {
+describe('ledger entries the last release wrote, without reported figures', () => {
   // A charge as the last release stored it: its references and amount, no list_micro / reported_*.
   // (Memory keeps nothing across a restart, so it holds no such data.)
-  const OLD_CHARGE = { id: 2, at: '2026-11-30T10:00:00.000Z', kind: 'charge', amount_micro: -300, endpoint_id: 'serper.google.serp.organic', call_id: 'call_old' };
+  const OLD_CHARGE = {
+    id: 2,
+    at: '2026-11-30T10:00:00.000Z',
+    kind: 'charge',
+    amount_micro: -300,
+    endpoint_id: 'serper.google.serp.organic',
+    call_id: 'call_old',
+  };
   const figures = { list_micro: 1_000, reported_micro: 500, reported_value: 0.5, reported_unit: 'credits' };
 
   /** the old charge reads as written, beside a new one with figures; the old one refunds; a restart reads both */
@@ -465,7 +522,12 @@ describe("ledger entries the last release wrote, without reported figures", () =
     await b.close();
     const c = await open();
     const entries = (await c.ledger(teamId, null)).entries.map((e) => JSON.parse(JSON.stringify(e)));
-    expect(entries.map((e) => [e.id, e.kind, e.amount_micro])).toEqual([[4, 'credit', 300], [3, 'charge', -500], [2, 'charge', -300], [1, 'credit', 1_000]]);
+    expect(entries.map((e) => [e.id, e.kind, e.amount_micro])).toEqual([
+      [4, 'credit', 300],
+      [3, 'charge', -500],
+      [2, 'charge', -300],
+      [1, 'credit', 1_000],
+    ]);
     expect(entries[1]).toMatchObject({ call_id: 'call_new', ...figures });
     expect(entries[2]).toEqual(OLD_CHARGE);
     expect(await c.balance(teamId)).toBe(1_000 - 300 - 500 + 300);

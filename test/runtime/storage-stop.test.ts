@@ -11,16 +11,23 @@ import type { Atomics } from '../../runtime/state/atomics.ts';
 import { emailTool } from '../hub/tool-files.ts';
 
 let w: RoutedWorld;
-beforeAll(async () => { w = await routedWorld(FIXTURE_DIST, { creditMicro: 100_000_000 }); });
-afterAll(async () => { await w?.close(); });
+beforeAll(async () => {
+  w = await routedWorld(FIXTURE_DIST, { creditMicro: 100_000_000 });
+});
+afterAll(async () => {
+  await w?.close();
+});
 
 /** holds answer as usual `working` more times, then raise as an unreachable Redis does; undone by the returned function */
 function storageFailsAfter(working: number): () => void {
   const atomics = w.ctx.state.atomics as Atomics & { hold: Atomics['hold'] };
   const real = atomics.hold.bind(atomics);
   let left = working;
-  atomics.hold = (...args: Parameters<Atomics['hold']>) => (left-- > 0 ? real(...args) : Promise.reject(new StorageUnavailable(new Error('connect ECONNREFUSED'), 'Redis')));
-  return () => { atomics.hold = real; };
+  atomics.hold = (...args: Parameters<Atomics['hold']>) =>
+    left-- > 0 ? real(...args) : Promise.reject(new StorageUnavailable(new Error('connect ECONNREFUSED'), 'Redis'));
+  return () => {
+    atomics.hold = real;
+  };
 }
 
 const charges = async (callId: string) => {
@@ -78,7 +85,11 @@ describe('storage gone after part of a call was charged', () => {
       const stepsCost = r.body._svc.steps[0].cost_micro as number;
       expect(stepsCost).toBeGreaterThan(0);
       expect(r.body._svc.cost_micro).toBe(stepsCost);
-      expect(r.body.detail).toMatch(new RegExp(`^Step 'verify' \\(svc\\.people\\.email\\.verify\\) was cut short: storage stopped answering\\. The steps that ran were charged \\(${stepsCost} micro-USD\\); the tool's price was not\\.`));
+      expect(r.body.detail).toMatch(
+        new RegExp(
+          `^Step 'verify' \\(svc\\.people\\.email\\.verify\\) was cut short: storage stopped answering\\. The steps that ran were charged \\(${stepsCost} micro-USD\\); the tool's price was not\\.`,
+        ),
+      );
       restore();
       expect(before - (await w.ctx.state.balance(w.teamId))).toBe(stepsCost);
     } finally {

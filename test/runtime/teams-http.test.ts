@@ -24,7 +24,8 @@ beforeAll(async () => {
   t = await testApp();
   const a = await admin('/admin/teams', { name: 'Alpha Labs', credit_usd: '12.34' });
   const b = await admin('/admin/teams', { name: 'Beta', credit_usd: 1 });
-  alpha = a.body; beta = b.body;
+  alpha = a.body;
+  beta = b.body;
   secrets.push(alpha.token, beta.token);
 });
 
@@ -136,7 +137,8 @@ describe('credentials', () => {
 
 describe('team endpoints', () => {
   it('lists the ledger newest first with credits, and pages with a cursor', async () => {
-    for (let i = 0; i < 55; i++) await t.state.charge((await t.state.teamBySlug('beta'))!.id, 1000, { endpoint_id: 'searchco.google.serp.organic', call_id: `c${i}` });
+    for (let i = 0; i < 55; i++)
+      await t.state.charge((await t.state.teamBySlug('beta'))!.id, 1000, { endpoint_id: 'searchco.google.serp.organic', call_id: `c${i}` });
     const p1 = await call('/teams/me/ledger', as(beta.token));
     expect(p1.status).toBe(200);
     expect(p1.body.entries).toHaveLength(50);
@@ -196,13 +198,16 @@ describe('team endpoints', () => {
     expect(await t.state.ownKey((await t.state.teamBySlug('alpha-labs'))!.id, 'searchco')).toBe('alpha-searchco-KEY-0001'); // unchanged
   });
 
-  it.each(['\u0085', '\u2028', '\u009b', '\u2019', '\n', '\u0000', '\u{1F511}'])('refuses a key holding %j with a 422 naming the provider, storing nothing', async (c) => {
-    const res = await call('/teams/me/keys/searchco', jsonInit('POST', { key: `new-key${c}0001` }, { 'x-svc-token': alpha.token }));
-    expect(res.status).toBe(422);
-    expect(res.body.detail[0].loc).toEqual(['body', 'key']);
-    expect(res.body.detail[0].msg).toContain('searchco key holds U+');
-    expect(await t.state.ownKey((await t.state.teamBySlug('alpha-labs'))!.id, 'searchco')).toBe('alpha-searchco-KEY-0001');
-  });
+  it.each(['\u0085', '\u2028', '\u009b', '\u2019', '\n', '\u0000', '\u{1F511}'])(
+    'refuses a key holding %j with a 422 naming the provider, storing nothing',
+    async (c) => {
+      const res = await call('/teams/me/keys/searchco', jsonInit('POST', { key: `new-key${c}0001` }, { 'x-svc-token': alpha.token }));
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0].loc).toEqual(['body', 'key']);
+      expect(res.body.detail[0].msg).toContain('searchco key holds U+');
+      expect(await t.state.ownKey((await t.state.teamBySlug('alpha-labs'))!.id, 'searchco')).toBe('alpha-searchco-KEY-0001');
+    },
+  );
 
   it('takes a key of visible Latin-1, surrounding spaces dropped, and refuses a blank one', async () => {
     const post = (key: string) => call('/teams/me/keys/zerobounce', jsonInit('POST', { key }, { 'x-svc-token': alpha.token }));
@@ -215,7 +220,15 @@ describe('team endpoints', () => {
 
   it('lists its paths in /openapi.json', async () => {
     const doc = await call('/openapi.json');
-    for (const p of ['/auth/session', '/teams/me', '/teams/me/ledger', '/teams/me/keys/{provider}', '/admin/teams', '/admin/teams/{team}/tokens', '/admin/teams/{team}/credit']) {
+    for (const p of [
+      '/auth/session',
+      '/teams/me',
+      '/teams/me/ledger',
+      '/teams/me/keys/{provider}',
+      '/admin/teams',
+      '/admin/teams/{team}/tokens',
+      '/admin/teams/{team}/credit',
+    ]) {
       expect(doc.body.paths[p], p).toBeDefined();
     }
   });
@@ -228,13 +241,23 @@ describe('tokens', () => {
   it('a team creates a named token with an expiry, lists it without a secret, and revokes it', async () => {
     const made = await mine('POST', '/teams/me/tokens', beta.token, { name: 'ci deploys', expires_at: '2099-01-31' });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ token: expect.stringMatching(/^svc_/), id: expect.stringMatching(/^tok_[0-9a-f]{16}$/), name: 'ci deploys', expires_at: '2099-01-31T00:00:00.000Z', status: 'active' });
+    expect(made.body).toMatchObject({
+      token: expect.stringMatching(/^svc_/),
+      id: expect.stringMatching(/^tok_[0-9a-f]{16}$/),
+      name: 'ci deploys',
+      expires_at: '2099-01-31T00:00:00.000Z',
+      status: 'active',
+    });
     secrets.push(made.body.token);
     const bare = await mine('POST', '/teams/me/tokens', beta.token);
     expect(bare.status).toBe(201);
     secrets.push(bare.body.token);
     const list = await mine('GET', '/teams/me/tokens', beta.token);
-    expect(list.body.tokens.map((x: { name: string | null; current: boolean }) => [x.name, x.current])).toEqual([['first token', true], ['ci deploys', false], [null, false]]);
+    expect(list.body.tokens.map((x: { name: string | null; current: boolean }) => [x.name, x.current])).toEqual([
+      ['first token', true],
+      ['ci deploys', false],
+      [null, false],
+    ]);
     expect(Object.keys(list.body.tokens[0]).sort()).toEqual(['created_at', 'current', 'expires_at', 'id', 'name', 'revoked_at', 'status']);
     const gone = await mine('DELETE', `/teams/me/tokens/${bare.body.id}`, beta.token);
     expect(gone.body).toMatchObject({ id: bare.body.id, status: 'revoked' });
@@ -247,8 +270,13 @@ describe('tokens', () => {
   it('refuses a bad name, expiry or id with a 422 naming it, and creates nothing', async () => {
     const before = (await mine('GET', '/teams/me/tokens', beta.token)).body.tokens.length;
     for (const [body, field] of [
-      [{ expires_at: '2001-01-01' }, 'expires_at'], [{ expires_at: 'tomorrow' }, 'expires_at'], [{ expires_at: '2099-01-01T00:00:00' }, 'expires_at'],
-      [{ name: '' }, 'name'], [{ name: '   ' }, 'name'], [{ name: 'x'.repeat(65) }, 'name'], [{ scope: 'all' }, 'scope'],
+      [{ expires_at: '2001-01-01' }, 'expires_at'],
+      [{ expires_at: 'tomorrow' }, 'expires_at'],
+      [{ expires_at: '2099-01-01T00:00:00' }, 'expires_at'],
+      [{ name: '' }, 'name'],
+      [{ name: '   ' }, 'name'],
+      [{ name: 'x'.repeat(65) }, 'name'],
+      [{ scope: 'all' }, 'scope'],
     ] as const) {
       const r = await mine('POST', '/teams/me/tokens', beta.token, body);
       expect(r.status, JSON.stringify(body)).toBe(422);

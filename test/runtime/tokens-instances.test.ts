@@ -20,17 +20,24 @@ beforeAll(async () => {
   urls = servers.map((s) => s.url);
   closers = [...servers.map((s) => s.close), ...ctx.map((c) => () => c.state.close()), () => redis.stop()];
 });
-afterAll(async () => { for (const close of closers) await close(); });
+afterAll(async () => {
+  for (const close of closers) await close();
+});
 
 async function on(i: 0 | 1, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const r = await fetch(urls[i] + path, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const r = await fetch(urls[i] + path, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await r.text();
   return { status: r.status, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
 const A = 0;
 const B = 1;
 /** a routed call (a dry run: nothing is called or charged, but the credential is checked as for any call) */
-const routed = (i: 0 | 1, token: string) => on(i, 'POST', '/proxy/people.email.verify', { 'x-svc-token': token, 'X-Svc-Route-Dry-Run': '1' }, { email: 'jane@acme.com' });
+const routed = (i: 0 | 1, token: string) =>
+  on(i, 'POST', '/proxy/people.email.verify', { 'x-svc-token': token, 'X-Svc-Route-Dry-Run': '1' }, { email: 'jane@acme.com' });
 
 describe('tokens across two instances', () => {
   it('a token revoked on A is refused on B on the very next call, by every door', async () => {
@@ -60,12 +67,19 @@ describe('tokens across two instances', () => {
   it('a team disabled on A is refused on B at once (tokens and sessions), and acts again once enabled', async () => {
     const made = await on(B, 'POST', '/admin/teams', { 'x-svc-admin': ADMIN }, { name: 'Switch Off', credit_usd: 1 });
     const token = made.body.token as string;
-    const session = await fetch(`${urls[B]}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+    const session = await fetch(`${urls[B]}/auth/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
     const cookie = session.headers.get('set-cookie')!.split(';')[0];
     for (let i = 0; i < 20; i++) expect((await routed(B, token)).status).toBe(200);
     expect((await on(B, 'GET', '/teams/me', { cookie })).status).toBe(200);
 
-    expect((await on(A, 'POST', '/admin/teams/switch-off/disable', { 'x-svc-admin': ADMIN }, {})).body).toMatchObject({ team: 'switch-off', disabled_at: expect.any(String) });
+    expect((await on(A, 'POST', '/admin/teams/switch-off/disable', { 'x-svc-admin': ADMIN }, {})).body).toMatchObject({
+      team: 'switch-off',
+      disabled_at: expect.any(String),
+    });
     const next = await routed(B, token);
     expect(next.status).toBe(403);
     expect(next.body.detail).toMatch(/^Team 'switch-off' is disabled/);
@@ -80,7 +94,11 @@ describe('tokens across two instances', () => {
 
   it('a session opened on B with a token revoked on A ends with it', async () => {
     const made = await on(A, 'POST', '/admin/teams', { 'x-svc-admin': ADMIN }, { name: 'Session Ends', credit_usd: 1 });
-    const session = await fetch(`${urls[B]}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: made.body.token }) });
+    const session = await fetch(`${urls[B]}/auth/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: made.body.token }),
+    });
     const cookie = session.headers.get('set-cookie')!.split(';')[0];
     const listed = await on(B, 'GET', '/teams/me/tokens', { cookie });
     expect(listed.body.tokens).toHaveLength(1);

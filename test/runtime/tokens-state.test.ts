@@ -13,7 +13,9 @@ let redis: OwnRedis;
 const dirs: string[] = [];
 const opened: State[] = [];
 let db = 0;
-beforeAll(async () => { redis = await ownRedis('off'); });
+beforeAll(async () => {
+  redis = await ownRedis('off');
+});
 afterAll(async () => {
   await Promise.all(opened.map((s) => s.close()));
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));

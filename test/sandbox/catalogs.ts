@@ -33,10 +33,12 @@ function sourcesOf(src: string): Map<string, ChildSource> {
  * path). The real catalog runs with them added from its source; the fixture runs as emitted.
  */
 function withRequests(runtime: RuntimeCatalog, sources: Map<string, ChildSource>): RuntimeCatalog {
-  const operations = Object.fromEntries(Object.entries(runtime.operations).map(([id, op]) => {
-    const request = sources.get(id)?.request;
-    return [id, 'request' in op || !request ? op : { ...op, request }];
-  }));
+  const operations = Object.fromEntries(
+    Object.entries(runtime.operations).map(([id, op]) => {
+      const request = sources.get(id)?.request;
+      return [id, 'request' in op || !request ? op : { ...op, request }];
+    }),
+  );
   return { ...runtime, operations };
 }
 
@@ -52,7 +54,8 @@ export async function suiteCatalogs(): Promise<SuiteCatalog[]> {
     const runtime = readRuntime(realDist);
     const src = join(ROOT, 'catalog-src');
     const sources = sourcesOf(src);
-    if (Object.keys(runtime.providers).some((p) => !list[0].runtime.providers[p])) list.push({ label: 'real', runtime: withRequests(runtime, sources), sources });
+    if (Object.keys(runtime.providers).some((p) => !list[0].runtime.providers[p]))
+      list.push({ label: 'real', runtime: withRequests(runtime, sources), sources });
   }
   return list;
 }

@@ -42,7 +42,11 @@ export function verdictOf(op: OperationRuntime, cap: CapabilitySrc, status: numb
 }
 
 export class ChildCaller {
-  constructor(readonly base: string, readonly runtime: RuntimeCatalog, readonly keys: Record<string, string>) {}
+  constructor(
+    readonly base: string,
+    readonly runtime: RuntimeCatalog,
+    readonly keys: Record<string, string>,
+  ) {}
 
   call(op: OperationRuntime, src: ChildSource | undefined, values: Record<string, unknown>, key?: string): ProviderCall {
     return buildCall(this.runtime.providers[op.provider], op, src?.request ?? null, values, key ?? this.keys[op.provider]);
@@ -56,7 +60,8 @@ export class ChildCaller {
     const statuses: unknown[] = [getPath(submitted, a.status.path)];
     for (let i = 0; i < 5; i++) {
       const call = buildCall(this.runtime.providers[op.provider], pollOp, pollRequest(a), { job: id }, this.keys[op.provider]);
-      for (const [k, p] of Object.entries(pollOp.input.queryParams ?? {})) if (p.required && !call.query.has(k)) call.query.set(k, String(p.default ?? p.example ?? ''));
+      for (const [k, p] of Object.entries(pollOp.input.queryParams ?? {}))
+        if (p.required && !call.query.has(k)) call.query.set(k, String(p.default ?? p.example ?? ''));
       const res = await send(this.base, op.provider, call);
       const st = res.status === 200 ? getPath(res.json, a.status.path) : undefined;
       statuses.push(st);
@@ -65,7 +70,13 @@ export class ChildCaller {
     throw new Error(`${op.endpoint_id}: job never finished`);
   }
 
-  async answer(op: OperationRuntime, cap: CapabilitySrc, src: ChildSource | undefined, word?: string, limit = 3): Promise<ChildAnswer & { statuses?: unknown[] }> {
+  async answer(
+    op: OperationRuntime,
+    cap: CapabilitySrc,
+    src: ChildSource | undefined,
+    word?: string,
+    limit = 3,
+  ): Promise<ChildAnswer & { statuses?: unknown[] }> {
     const first = await send(this.base, op.provider, this.call(op, src, subjectFor(cap, src, word, limit)));
     let { status, json } = first;
     let statuses: unknown[] | undefined;
@@ -83,7 +94,11 @@ export class ChildCaller {
 export function carries(caller: ChildCaller, op: OperationRuntime, cap: CapabilitySrc, src: ChildSource | undefined, word: string): boolean {
   const call = caller.call(op, src, subjectFor(cap, src, word));
   let text = `${call.path} ${[...call.query.values()].join(' ')} ${call.body ?? ''}`;
-  try { text = decodeURIComponent(text); } catch { /* keep */ }
+  try {
+    text = decodeURIComponent(text);
+  } catch {
+    /* keep */
+  }
   return text.toLowerCase().includes(word);
 }
 

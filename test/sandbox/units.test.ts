@@ -45,7 +45,10 @@ describe('steering words', () => {
 
   it('seeded random faults repeat for the same seed', () => {
     const none = { fault: null, latencyMs: 0, miss: false, chargeUnits: null } as const;
-    const run = (seed: number) => { const d = faultDice(0.5, seed); return Array.from({ length: 40 }, () => JSON.stringify(d(none))); };
+    const run = (seed: number) => {
+      const d = faultDice(0.5, seed);
+      return Array.from({ length: 40 }, () => JSON.stringify(d(none)));
+    };
     expect(run(7)).toEqual(run(7));
     expect(run(7).filter((s) => s !== JSON.stringify(none)).length).toBeGreaterThan(5);
     expect(faultDice(0, 1)(none)).toBe(none);
@@ -60,7 +63,9 @@ describe('fetch handler', () => {
     const res = await app.fetch(new Request('http://sb/zerobounce/validate?email=ada%40acme.com&ip_address=&api_key=zk'));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ address: 'ada@acme.com', status: 'valid' });
-    expect(await (await app.fetch(new Request('http://sb/_sandbox/billing'))).json()).toEqual({ 'zerobounce.people.email.verify': { calls: 1, billed_micro: 8000 } });
+    expect(await (await app.fetch(new Request('http://sb/_sandbox/billing'))).json()).toEqual({
+      'zerobounce.people.email.verify': { calls: 1, billed_micro: 8000 },
+    });
     await app.fetch(new Request('http://sb/_sandbox/reset', { method: 'POST' }));
     expect(app.billing()).toEqual({});
   });
@@ -74,7 +79,7 @@ describe('fetch handler', () => {
 
   it('answers per_result rows up to the limit sent', async () => {
     const res = await app.fetch(new Request('http://sb/searchco/rows/google?query=tea&size=2&engine=google', { headers: { 'x-api-key': 'sk' } }));
-    const body = await res.json() as { data: { rows: unknown[] } };
+    const body = (await res.json()) as { data: { rows: unknown[] } };
     expect(body.data.rows).toHaveLength(2);
     expect(app.billing()['searchco.google.serp.organic.rows']).toEqual({ calls: 1, billed_micro: 1000 });
   });

@@ -30,18 +30,20 @@ afterEach(async () => {
 });
 
 describe('the account page', () => {
-  it('lists the feedback and reviews the team sent, newest first, older ones a click away, and never another team\'s', async () => {
+  it("lists the feedback and reviews the team sent, newest first, older ones a click away, and never another team's", async () => {
     const { team, token } = (await server.ctx.state.createTeam('Browser sent team', 1_000_000))!;
     const other = (await server.ctx.state.createTeam('Browser other team', 0))!;
     for (let i = 0; i < 51; i++) await server.ctx.feedback.submit(team.id, { kind: 'idea', message: `idea number ${i}` });
     await server.ctx.feedback.submit(other.team.id, { kind: 'bug', message: 'the other team wrote this' });
     const sent = await fetch(`${server.url}/feedback`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': token },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-token': token },
       body: JSON.stringify({ kind: 'wrong_data', message: 'The title is two jobs out of date.', endpoint_id: 'hunter.people.enrich' }),
     });
     expect(sent.status).toBe(201);
     const reviewed = await fetch(`${server.url}/reviews`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': token },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-token': token },
       body: JSON.stringify({ endpoint_id: 'svc.people.email.verify', usefulness: 'partly', reason: 'Catch-all domains stay unknown.' }),
     });
     expect(reviewed.status).toBe(201);
@@ -60,7 +62,9 @@ describe('the account page', () => {
     await expect(rows.last().textContent()).resolves.toMatch(/idea number 0$/);
     expect(await page.locator('#my-feedback + button').isHidden()).toBe(true);
     expect(await page.locator('#my-feedback').textContent()).not.toContain('the other team wrote this');
-    expect(await page.locator('#my-reviews tbody tr').allTextContents()).toEqual([expect.stringMatching(/^\d{4}-\d\dsvc\.people\.email\.verifypartlyCatch-all domains stay unknown\.$/)]);
+    expect(await page.locator('#my-reviews tbody tr').allTextContents()).toEqual([
+      expect.stringMatching(/^\d{4}-\d\dsvc\.people\.email\.verifypartlyCatch-all domains stay unknown\.$/),
+    ]);
     // the next test signs in afresh
     await page.locator('#sign-out').click();
     await page.locator('#sign-in').waitFor();
@@ -87,8 +91,13 @@ describe('a routed capability page', () => {
     await expect(page.locator('#measured').textContent()).resolves.toBe('No routed calls recorded yet.');
     await page.close();
     const now = Date.now();
-    [['hit', 30_000], ['miss', 5_000], ['hit', 20_000]].forEach(([outcome, paid], i) =>
-      server.ctx.state.recordAttempt('svc.people.phone.find', { outcome: outcome as 'hit' | 'miss', ms: 400 + i * 100, at: now, paid_micro: paid as number }));
+    [
+      ['hit', 30_000],
+      ['miss', 5_000],
+      ['hit', 20_000],
+    ].forEach(([outcome, paid], i) =>
+      server.ctx.state.recordAttempt('svc.people.phone.find', { outcome: outcome as 'hit' | 'miss', ms: 400 + i * 100, at: now, paid_micro: paid as number }),
+    );
     ({ page, errors } = await browser.open());
     await page.goto(`${server.url}/#/capability/people.phone.find`);
     await page.locator('#measured tbody tr').waitFor();
@@ -103,17 +112,18 @@ describe('a routed capability page', () => {
 });
 
 /** every pair of text boxes of the chart that intersect, by their text */
-const overlaps = () => page.locator('#plan-chart svg').evaluate((svg) => {
-  const boxes = [...svg.querySelectorAll('text')].map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() })).filter((b) => b.r.width > 0);
-  const hits: string[] = [];
-  for (let i = 0; i < boxes.length; i++) {
-    for (let j = i + 1; j < boxes.length; j++) {
-      const [a, b] = [boxes[i].r, boxes[j].r];
-      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) hits.push(`${boxes[i].text} × ${boxes[j].text}`);
+const overlaps = () =>
+  page.locator('#plan-chart svg').evaluate((svg) => {
+    const boxes = [...svg.querySelectorAll('text')].map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() })).filter((b) => b.r.width > 0);
+    const hits: string[] = [];
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i].r, boxes[j].r];
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) hits.push(`${boxes[i].text} × ${boxes[j].text}`);
+      }
     }
-  }
-  return hits;
-});
+    return hits;
+  });
 
 describe('the plan chart', () => {
   const capability = 'people.email.find';

@@ -40,7 +40,8 @@ async function open(hash: string): Promise<void> {
 }
 
 /** each row of a table as its cells' text */
-const rowsOf = (selector: string) => page.locator(`${selector} tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+const rowsOf = (selector: string) =>
+  page.locator(`${selector} tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
 
 describe('identity sets on the operation page', () => {
   it('a routed entry whose only identity field is email shows it as required', async () => {
@@ -62,7 +63,9 @@ describe('the capability page', () => {
   it('shows the children in the order a dry run tries them, with bills a miss, apart from the market table', async () => {
     const fresh = (await server.ctx.state.createTeam('order viewer', 1_000_000))!;
     const dry = await fetch(`${server.url}/proxy/people.email.verify`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': fresh.token, 'X-Svc-Route-Dry-Run': '1' }, body: JSON.stringify({ email: 'jane@acme.com' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-token': fresh.token, 'X-Svc-Route-Dry-Run': '1' },
+      body: JSON.stringify({ email: 'jane@acme.com' }),
     });
     const tried = ((await dry.json()) as { plan: Array<{ endpoint_id: string }> }).plan.map((a) => a.endpoint_id);
     await open('#/capability/people.email.verify');
@@ -95,14 +98,19 @@ describe('measured figures', () => {
 });
 
 describe('the account page', () => {
-  it('lists the team\'s hub tools with versions, check outcome, runs and earnings, and fits a 390 px screen', async () => {
+  it("lists the team's hub tools with versions, check outcome, runs and earnings, and fits a 390 px screen", async () => {
     const created = (await server.ctx.state.createTeam('Tool list team', 2_000_000))!;
     const published = await fetch(`${server.url}/hub/tools`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
       body: JSON.stringify({ tool_id: 'listed-email-check', files: emailTool() }),
     });
     expect(published.status).toBe(201);
-    const mine = ((await (await fetch(`${server.url}/hub/tools?mine=1`, { headers: { 'x-svc-token': created.token } })).json()) as { tools: Array<{ status: string; reason?: string }> }).tools;
+    const mine = (
+      (await (await fetch(`${server.url}/hub/tools?mine=1`, { headers: { 'x-svc-token': created.token } })).json()) as {
+        tools: Array<{ status: string; reason?: string }>;
+      }
+    ).tools;
     const phone = await launch({ width: 390, height: 844 });
     try {
       ({ page, errors } = await phone.open());
@@ -116,7 +124,9 @@ describe('the account page', () => {
       expect(row[4]).toBe(mine[0].reason ?? (mine[0].status === 'live' ? 'passed' : '—'));
       expect(row.slice(5)).toEqual(['0', '$0.00']);
       // no table wider than the screen unless inside its own scroll box
-      const wide = await page.evaluate(() => [...document.querySelectorAll('table')].filter((t) => !t.closest('.scroll') && t.getBoundingClientRect().right > 391).map((t) => t.id));
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll('table')].filter((t) => !t.closest('.scroll') && t.getBoundingClientRect().right > 391).map((t) => t.id),
+      );
       expect(wide).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       expect(errors).toEqual([]);

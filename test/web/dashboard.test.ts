@@ -36,7 +36,8 @@ async function open(hash: string): Promise<void> {
 function measureSome(routedId: string): void {
   const { routing } = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'endpoints', `${routedId}.json`), 'utf8')) as CatalogEntry;
   routing!.plan.slice(0, 6).forEach(({ endpoint_id }, k) => {
-    for (let i = 0; i < 40; i++) server.ctx.state.recordAttempt(endpoint_id, { outcome: i < 40 * (0.95 - k * 0.13) ? 'hit' : 'miss', ms: 180 + k * 90 + i * 9, at: Date.now() });
+    for (let i = 0; i < 40; i++)
+      server.ctx.state.recordAttempt(endpoint_id, { outcome: i < 40 * (0.95 - k * 0.13) ? 'hit' : 'miss', ms: 180 + k * 90 + i * 9, at: Date.now() });
   });
 }
 const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
@@ -82,7 +83,9 @@ describe('the dashboard', () => {
   it('ranks as GET /catalog/search ranks (the same search module over the same index)', async () => {
     await open('#/search?q=youtube%20comments');
     await page.locator('#results a').first().waitFor();
-    const shown = (await page.locator('#results a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).map((h) => decodeURIComponent(h!.replace('#/op/', '')));
+    const shown = (await page.locator('#results a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).map((h) =>
+      decodeURIComponent(h!.replace('#/op/', '')),
+    );
     const api = (await (await fetch(`${server.url}/catalog/search?q=youtube%20comments&limit=30`)).json()) as { results: Array<{ endpoint_id: string }> };
     expect(shown.length).toBeGreaterThan(3);
     expect(shown).toEqual(api.results.map((r) => r.endpoint_id));
@@ -149,7 +152,14 @@ describe('the dashboard', () => {
   it('signs in with a token, shows the balance and ledger, adds an own provider key, looks up its hub tool, and signs out', async () => {
     const created = (await server.ctx.state.createTeam('Browser test team', 12_500_000))!;
     // a charge the provider said was 3 credits where the list says 1, and one at its list price
-    await server.ctx.state.charge(created.team.id, 30_000, { endpoint_id: 'companyenrich.companies.enrich', call_id: 'call-reported', list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' });
+    await server.ctx.state.charge(created.team.id, 30_000, {
+      endpoint_id: 'companyenrich.companies.enrich',
+      call_id: 'call-reported',
+      list_micro: 10_000,
+      reported_micro: 30_000,
+      reported_value: 3,
+      reported_unit: 'credits',
+    });
     await server.ctx.state.charge(created.team.id, 20_000, { endpoint_id: 'hunter.people.email.find', call_id: 'call-listed' });
     await open('#/account');
     await page.locator('#token').fill(created.token);
@@ -164,7 +174,8 @@ describe('the dashboard', () => {
     // the page also looks any tool up by its id (published before the team has an own key, so that
     // its check never reaches a real provider)
     const published = await fetch(`${server.url}/hub/tools`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
       body: JSON.stringify({ tool_id: 'browser-email-check', files: emailTool() }),
     });
     expect(published.status).toBe(201);
@@ -183,7 +194,7 @@ describe('the dashboard', () => {
     expect((await browser.context.cookies(server.url)).some((c) => c.name === 'svc_session')).toBe(false);
   });
 
-  it('lists the team\'s tokens, creates one shown once, and revokes it, refused at once', async () => {
+  it("lists the team's tokens, creates one shown once, and revokes it, refused at once", async () => {
     const created = (await server.ctx.state.createTeam('Browser token team', 1_000_000))!;
     await open('#/account');
     await page.locator('#token').fill(created.token);
@@ -218,7 +229,8 @@ describe('the dashboard', () => {
   it("a hub tool's page: maker, cost, check, usage, schemas as tables, versions, call templates; its maker retires it after a confirmation", async () => {
     const created = (await server.ctx.state.createTeam('Tool page team', 5_000_000))!;
     const published = await fetch(`${server.url}/hub/tools`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-token': created.token },
       body: JSON.stringify({ tool_id: 'browser-tool-page', files: emailTool() }),
     });
     expect(published.status).toBe(201);
@@ -237,8 +249,10 @@ describe('the dashboard', () => {
     expect(await page.locator('#output-fields tbody tr').first().textContent()).toBe('emailstringrequired');
     expect(await page.locator('#versions tbody tr').count()).toBe(1);
     expect(await page.locator('#call-templates pre').allTextContents()).toEqual([
-      expect.stringMatching(/^curl -sS -X POST "http.*\/hub\/tools\/browser-tool-page\/run"/), expect.stringMatching(/^svc hub run browser-tool-page domain=stripe\.com/),
-      expect.stringMatching(/^svc batch hub:browser-tool-page rows\.csv/), expect.stringMatching(/^svc hub mcp add browser-tool-page/),
+      expect.stringMatching(/^curl -sS -X POST "http.*\/hub\/tools\/browser-tool-page\/run"/),
+      expect.stringMatching(/^svc hub run browser-tool-page domain=stripe\.com/),
+      expect.stringMatching(/^svc batch hub:browser-tool-page rows\.csv/),
+      expect.stringMatching(/^svc hub mcp add browser-tool-page/),
     ]);
     await shot('tool');
     // retiring asks first: keeping it leaves it as it was
@@ -262,7 +276,12 @@ describe('the dashboard', () => {
       await page.locator('#call-template').waitFor();
       await shot('phone');
       // nothing wider than the screen but the tables' own scroll boxes
-      const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > 391).map((e) => `${e.tagName}.${e.className}#${e.id}`).slice(0, 5));
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > 391)
+          .map((e) => `${e.tagName}.${e.className}#${e.id}`)
+          .slice(0, 5),
+      );
       expect(wide).toEqual([]);
       expect(errors, 'console errors on the phone').toEqual([]);
       await page.close();

@@ -18,11 +18,19 @@ describe('dashboard number formats', () => {
   });
 
   it('a reported charge in words, as the account page and `svc me ledger` write it: the figure as stated, its money, the list price', () => {
-    expect(reportedWords({ list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' }, micro)).toBe('reported 3 credits = $0.03; list $0.01');
+    expect(reportedWords({ list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' }, micro)).toBe(
+      'reported 3 credits = $0.03; list $0.01',
+    );
     // one unit reads singular; a USD figure is money already
-    expect(reportedWords({ list_micro: 1_000, reported_micro: 1_000, reported_value: 1, reported_unit: 'person credits' }, micro)).toBe('reported 1 person credit = $0.001; list $0.001');
-    expect(reportedWords({ list_micro: 2_000, reported_micro: 2_000, reported_value: 1, reported_unit: 'searches' }, micro)).toBe('reported 1 search = $0.002; list $0.002');
-    expect(reportedWords({ list_micro: 2_000, reported_micro: 15_500, reported_value: 0.0155, reported_unit: 'usd' }, micro)).toBe('reported $0.0155; list $0.002');
+    expect(reportedWords({ list_micro: 1_000, reported_micro: 1_000, reported_value: 1, reported_unit: 'person credits' }, micro)).toBe(
+      'reported 1 person credit = $0.001; list $0.001',
+    );
+    expect(reportedWords({ list_micro: 2_000, reported_micro: 2_000, reported_value: 1, reported_unit: 'searches' }, micro)).toBe(
+      'reported 1 search = $0.002; list $0.002',
+    );
+    expect(reportedWords({ list_micro: 2_000, reported_micro: 15_500, reported_value: 0.0155, reported_unit: 'usd' }, micro)).toBe(
+      'reported $0.0155; list $0.002',
+    );
     // a row without both figures says nothing
     expect(reportedWords({}, micro)).toBeNull();
     expect(reportedWords({ list_micro: 10_000 }, micro)).toBeNull();

@@ -3,8 +3,16 @@
 // the price a dot stands at moves least). Dots are placed in the order given, so earlier places in
 // the plan keep their exact spots.
 
-export interface Spot { x: number; y: number }
-export interface Bounds { left: number; right: number; top: number; bottom: number }
+export interface Spot {
+  x: number;
+  y: number;
+}
+export interface Bounds {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
 
 /** ring directions, most sideways first: a dot's height is its price, its side position only a rate */
 const DIRECTIONS = [0, 180, 30, 150, -30, -150, 60, 120, -60, -120, 90, -90].map((d) => (d * Math.PI) / 180);
@@ -26,7 +34,10 @@ export function spread(wanted: readonly Spot[], r: number, gap: number, bounds: 
       for (const a of DIRECTIONS) {
         const p = { x: home.x + Math.cos(a) * ring * (apart / 3), y: home.y + Math.sin(a) * ring * (apart / 3) };
         const c = inside(p);
-        if ((c.x === p.x && c.y === p.y) && free(c)) { spot = c; break; }
+        if (c.x === p.x && c.y === p.y && free(c)) {
+          spot = c;
+          break;
+        }
       }
     }
     // a plot too small for every dot keeps the last one on its spot rather than nowhere

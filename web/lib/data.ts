@@ -16,7 +16,12 @@ export interface Meta {
 export type Shelf = Omit<BuiltShelf, 'all'>;
 
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string) { super(message); }
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
@@ -31,18 +36,26 @@ async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
 // Catalog files never change under a running page (a new build is a new app_version), so each is read once.
 const once = new Map<string, Promise<unknown>>();
 function cached<T>(url: string, load: () => Promise<T> = () => getJson<T>(url)): Promise<T> {
-  if (!once.has(url)) once.set(url, load().catch((e: unknown) => { once.delete(url); throw e; }));
+  if (!once.has(url))
+    once.set(
+      url,
+      load().catch((e: unknown) => {
+        once.delete(url);
+        throw e;
+      }),
+    );
   return once.get(url) as Promise<T>;
 }
 
 export const meta = (): Promise<Meta> => getJson<Meta>('meta', { cache: 'no-store' });
 export const platforms = () => cached<{ platforms: PlatformRow[] }>('catalog/platforms.json').then((r) => r.platforms);
 export const shelf = (slug: string) => cached<Shelf>(`catalog/platforms/${encodeURIComponent(slug)}.json`);
-export const searchFiles = () => Promise.all([
-  cached<SearchRow[]>('catalog/search/rows.json'),
-  cached<SearchIndexDump>('catalog/search/index.json'),
-  cached<CapabilityDoc[]>('catalog/search/capabilities.json'),
-]);
+export const searchFiles = () =>
+  Promise.all([
+    cached<SearchRow[]>('catalog/search/rows.json'),
+    cached<SearchIndexDump>('catalog/search/index.json'),
+    cached<CapabilityDoc[]>('catalog/search/capabilities.json'),
+  ]);
 
 /**
  * One operation's entry. The runtime answers the live entry (observed figures and reviews filled in
@@ -57,31 +70,94 @@ export const entry = (id: string) => {
 export const triedOrder = (capability: string) => getJson<TriedOrder>(`catalog/capabilities/${encodeURIComponent(capability)}/plan`, { cache: 'no-store' });
 
 // The signed-in team (the svc_session cookie, set and cleared by the runtime).
-export interface Team { team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }
+export interface Team {
+  team: string;
+  name: string;
+  balance_micro: number;
+  earnings_micro: number;
+  own_keys: string[];
+}
 /** a ledger row; a charge whose provider stated what it billed also carries both figures */
-export interface LedgerEntry extends ChargeFigures { id: string | number; at: string; kind: string; amount_micro: number; endpoint_id?: string; call_id?: string; tool_id?: string }
-export interface ToolView { tool_id: string; name: string; summary: string; price_usd: number; status: string; version: number; live_version: number | null; earnings_micro?: number; runs?: number; versions: Array<{ version: number; status: string; created_at: string }> }
+export interface LedgerEntry extends ChargeFigures {
+  id: string | number;
+  at: string;
+  kind: string;
+  amount_micro: number;
+  endpoint_id?: string;
+  call_id?: string;
+  tool_id?: string;
+}
+export interface ToolView {
+  tool_id: string;
+  name: string;
+  summary: string;
+  price_usd: number;
+  status: string;
+  version: number;
+  live_version: number | null;
+  earnings_micro?: number;
+  runs?: number;
+  versions: Array<{ version: number; status: string; created_at: string }>;
+}
 
 const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 export const signIn = (token: string) => getJson<{ team: string }>('auth/session', json('POST', { token }));
 export const signOut = () => fetch('auth/session', { method: 'DELETE', credentials: 'same-origin' });
 export const team = () => getJson<Team>('teams/me', { cache: 'no-store' });
-export const ledger = (cursor: string | null) => getJson<{ entries: LedgerEntry[]; next_cursor: string | null }>(`teams/me/ledger${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
-export const setOwnKey = (provider: string, key: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, json('POST', { key }));
+export const ledger = (cursor: string | null) =>
+  getJson<{ entries: LedgerEntry[]; next_cursor: string | null }>(`teams/me/ledger${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, {
+    cache: 'no-store',
+  });
+export const setOwnKey = (provider: string, key: string) =>
+  getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, json('POST', { key }));
 export const removeOwnKey = (provider: string) => getJson<{ provider: string }>(`teams/me/keys/${encodeURIComponent(provider)}`, { method: 'DELETE' });
 /** GET /hub/tools?mine=1: every tool the team made, at its newest version, with its status and, when its check failed, why */
-export interface MyToolRow { tool_id: string; name: string; price_usd: number; version: number; status: string; reason?: string; live_version: number | null }
+export interface MyToolRow {
+  tool_id: string;
+  name: string;
+  price_usd: number;
+  version: number;
+  status: string;
+  reason?: string;
+  live_version: number | null;
+}
 export const myTools = () => getJson<{ tools: MyToolRow[] }>('hub/tools?mine=1', { cache: 'no-store' }).then((r) => r.tools);
 export const tool = (id: string) => getJson<ToolView>(`hub/tools/${encodeURIComponent(id)}`, { cache: 'no-store' });
-export interface TokenView { id: string; name: string | null; created_at: string; expires_at: string | null; revoked_at: string | null; status: 'active' | 'expired' | 'revoked'; current: boolean }
+export interface TokenView {
+  id: string;
+  name: string | null;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  status: 'active' | 'expired' | 'revoked';
+  current: boolean;
+}
 export const tokens = () => getJson<{ tokens: TokenView[] }>('teams/me/tokens', { cache: 'no-store' }).then((r) => r.tokens);
 export const createToken = (body: { name?: string; expires_at?: string }) => getJson<TokenView & { token: string }>('teams/me/tokens', json('POST', body));
 export const revokeToken = (id: string) => getJson<TokenView>(`teams/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
 /** a page of what the team sent (GET /teams/me/feedback, /teams/me/reviews), newest first */
-export interface SentFeedback { id: number; kind: string; message: string; endpoint_id?: string; capability?: string; status: string; created_at: string }
-export interface SentReview { id: number; endpoint_id: string; usefulness: string; reason: string; client: string; month: string; at: string }
-const sent = <K extends string, T>(what: K) => (cursor: string | null) =>
-  getJson<Record<K, T[]> & { next_cursor: string | null }>(`teams/me/${what}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
+export interface SentFeedback {
+  id: number;
+  kind: string;
+  message: string;
+  endpoint_id?: string;
+  capability?: string;
+  status: string;
+  created_at: string;
+}
+export interface SentReview {
+  id: number;
+  endpoint_id: string;
+  usefulness: string;
+  reason: string;
+  client: string;
+  month: string;
+  at: string;
+}
+const sent =
+  <K extends string, T>(what: K) =>
+  (cursor: string | null) =>
+    getJson<Record<K, T[]> & { next_cursor: string | null }>(`teams/me/${what}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
 export const sentFeedback = sent<'feedback', SentFeedback>('feedback');
 export const sentReviews = sent<'reviews', SentReview>('reviews');

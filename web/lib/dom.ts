@@ -20,7 +20,28 @@ export const link = (href: string, ...children: Child[]) => h('a', { href }, ...
 
 /** A table from a header row and body rows of cells. */
 export function table(head: string[], rows: Child[][], attrs: Attrs = {}): HTMLTableElement {
-  return h('table', attrs,
-    h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)))),
-    h('tbody', {}, rows.map((r) => h('tr', {}, r.map((c) => h('td', {}, c))))));
+  return h(
+    'table',
+    attrs,
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        head.map((c) => h('th', { scope: 'col' }, c)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.map((r) =>
+        h(
+          'tr',
+          {},
+          r.map((c) => h('td', {}, c)),
+        ),
+      ),
+    ),
+  );
 }

@@ -7,7 +7,13 @@ import { spread, type Spot } from './chart-spread.ts';
 import { usd } from './format.ts';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 780, H = 320, L = 64, T = 16, B = 40, GAP = 24, DOT = 8;
+const W = 780,
+  H = 320,
+  L = 64,
+  T = 16,
+  B = 40,
+  GAP = 24,
+  DOT = 8;
 /** the least room between two price labels on the side (about the height of their text) */
 const LABEL_ROOM = 14;
 
@@ -59,8 +65,18 @@ export function planChart(plan: PlanRow[]): SVGSVGElement {
   // measured dots stay over the rate axis, unmeasured ones in their band
   const measured = priced.filter((p) => p.hit_rate !== null);
   const spots = new Map<Dot, Spot>();
-  spread(measured.map((p) => ({ x: x(p.hit_rate!), y: y(p.usd_per_hit) })), DOT, 1, { left: L, right: W - R, top: T, bottom: H - B }).forEach((s, i) => spots.set(measured[i], s));
-  spread(resting.map((p) => ({ x: restX(p), y: y(p.usd_per_hit) })), DOT, 1, { left: band.x, right: band.x + band.width, top: T, bottom: H - B }).forEach((s, i) => spots.set(resting[i], s));
+  spread(
+    measured.map((p) => ({ x: x(p.hit_rate!), y: y(p.usd_per_hit) })),
+    DOT,
+    1,
+    { left: L, right: W - R, top: T, bottom: H - B },
+  ).forEach((s, i) => spots.set(measured[i], s));
+  spread(
+    resting.map((p) => ({ x: restX(p), y: y(p.usd_per_hit) })),
+    DOT,
+    1,
+    { left: band.x, right: band.x + band.width, top: T, bottom: H - B },
+  ).forEach((s, i) => spots.set(resting[i], s));
   for (const p of priced) {
     const { x: cx, y: cy } = spots.get(p)!;
     const g = svg('g', { class: p.works ? 'dot' : 'dot broken' });

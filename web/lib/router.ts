@@ -1,5 +1,8 @@
 // Hash routes, so every page has a URL any static host serves: #/op/<id>, #/capability/<name>, …
-export interface Route { path: string[]; query: URLSearchParams }
+export interface Route {
+  path: string[];
+  query: URLSearchParams;
+}
 
 export function currentRoute(): Route {
   const [path, query = ''] = location.hash.replace(/^#\/?/, '').split('?');

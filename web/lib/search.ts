@@ -9,16 +9,21 @@ let engine: Promise<SearchEngine> | null = null;
 let words: Promise<CatalogWords> | null = null;
 
 export function loadSearch(): Promise<SearchEngine> {
-  engine ??= Promise.all([import('../../language/search.ts'), searchFiles()])
-    .then(([{ SearchEngine }, [rows, dump, capabilities]]) => new SearchEngine(rows, dump, capabilities));
-  engine.catch(() => { engine = null; });
+  engine ??= Promise.all([import('../../language/search.ts'), searchFiles()]).then(
+    ([{ SearchEngine }, [rows, dump, capabilities]]) => new SearchEngine(rows, dump, capabilities),
+  );
+  engine.catch(() => {
+    engine = null;
+  });
   return engine;
 }
 
 /** the catalog's words, for telling a job it knows from one it does not (as GET /catalog/find does) */
 function loadWords(): Promise<CatalogWords> {
   words ??= loadSearch().then((e) => catalogWords(e.rows, e.capabilities));
-  words.catch(() => { words = null; });
+  words.catch(() => {
+    words = null;
+  });
   return words;
 }
 
@@ -29,6 +34,11 @@ function loadWords(): Promise<CatalogWords> {
  */
 export async function search(q: string, limit = 30): Promise<{ hits: SearchHit[]; total: number; nothing: boolean }> {
   const [e, known] = await Promise.all([loadSearch(), loadWords()]);
-  const nothing = namesNothing(known, e.read(q).terms.map((t) => t.term), q, true);
+  const nothing = namesNothing(
+    known,
+    e.read(q).terms.map((t) => t.term),
+    q,
+    true,
+  );
   return nothing ? { hits: [], total: 0, nothing } : { ...e.search(q, limit, () => false), nothing };
 }

@@ -13,8 +13,11 @@ export function watchVersion(first: Meta, everyMs: number): void {
 }
 
 function show(): void {
-  const bar = h('div', { id: 'deploy-banner', role: 'status' },
+  const bar = h(
+    'div',
+    { id: 'deploy-banner', role: 'status' },
     'A new version is deployed — ',
-    h('button', { type: 'button', onclick: () => location.reload() }, 'reload'));
+    h('button', { type: 'button', onclick: () => location.reload() }, 'reload'),
+  );
   document.body.prepend(bar);
 }

@@ -20,10 +20,12 @@ const notFound = (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code ==
 async function listFiles(dir: string, prefix: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(notFound);
   if (!entries) return [];
-  const nested = await Promise.all(entries.map((e) => {
-    if (e.isDirectory()) return listFiles(join(dir, e.name), `${prefix}${e.name}:`);
-    return e.name.includes(TMP) ? [] : [`${prefix}${e.name}`];
-  }));
+  const nested = await Promise.all(
+    entries.map((e) => {
+      if (e.isDirectory()) return listFiles(join(dir, e.name), `${prefix}${e.name}:`);
+      return e.name.includes(TMP) ? [] : [`${prefix}${e.name}`];
+    }),
+  );
   return nested.flat();
 }
 
@@ -54,11 +56,15 @@ export const durableFs = defineDriver((opts: DurableFsOptions): Driver => {
     getItemRaw: (key) => readFile(path(key)).catch(notFound),
     setItem: (key, value) => write(key, value),
     setItemRaw: (key, value: Uint8Array) => write(key, value),
-    removeItem: async (key) => { await unlink(path(key)).catch(notFound); },
+    removeItem: async (key) => {
+      await unlink(path(key)).catch(notFound);
+    },
     getKeys: (prefix) => {
       const at = (prefix ?? '').replace(/:+$/, '');
       return at ? listFiles(path(at), `${at}:`) : listFiles(base, '');
     },
-    clear: async () => { await rm(base, { recursive: true, force: true }); },
+    clear: async () => {
+      await rm(base, { recursive: true, force: true });
+    },
   };
 });

@@ -12,8 +12,12 @@ export const redisDriver = defineDriver((client: RedisClient): Driver => {
     name: 'svc-redis',
     hasItem: async (key) => (await onRedis(client.exists(k(key)))) === 1,
     getItem: (key) => onRedis(client.get(k(key))),
-    setItem: async (key, value) => { await onRedis(client.set(k(key), value)); },
-    removeItem: async (key) => { await onRedis(client.del(k(key))); },
+    setItem: async (key, value) => {
+      await onRedis(client.set(k(key), value));
+    },
+    removeItem: async (key) => {
+      await onRedis(client.del(k(key)));
+    },
     async getKeys(base) {
       const keys: string[] = [];
       let cursor = '0';
