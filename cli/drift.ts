@@ -3,30 +3,13 @@
 import { defineCommand } from 'citty';
 import { baseUrl, ok } from './http.ts';
 import { json, note, out, printJson, table, usd } from './print.ts';
-
-interface Row {
-  endpoint_id: string;
-  usd: number | null;
-  unit: string;
-  reports: number;
-  differed: number;
-  above: number;
-  below: number;
-  mean_delta_micro: number | null;
-  mean_ratio: number | null;
-}
-interface Drift {
-  operations: Row[];
-  watched: number;
-  reporting: number;
-  hints: string[];
-}
+import type { DriftReport } from '../runtime/catalog/drift.ts';
 
 const drift = defineCommand({
   meta: { name: 'drift', description: 'Operations whose providers reported charging other than the list price' },
   args: { json },
   async run({ args }) {
-    const res = await ok<Drift>(`${baseUrl()}/catalog/drift`);
+    const res = await ok<DriftReport>(`${baseUrl()}/catalog/drift`);
     if (args.json) return printJson(res);
     if (!res.operations.length) {
       note(res.hints.join('\n'));
