@@ -4,43 +4,14 @@
 import { defineCommand } from 'citty';
 import { asTeam, pathId } from './http.ts';
 import { json, out, pairs, printJson, table, usd } from './print.ts';
+import { fieldType, type ToolPage, type ToolSchema } from '../language/tool-page.ts';
 
-interface Schema {
-  properties?: Record<string, { type?: unknown; enum?: unknown[]; description?: string }>;
-  required?: string[];
-}
-export interface ToolView {
-  tool_id: string;
-  team: string;
-  name: string;
-  summary: string;
-  price_micro: number;
-  status: string;
-  version: number;
-  live_version: number | null;
-  reason?: string;
-  runs?: number;
-  earnings_micro?: number;
-  input_schema: Schema;
-  output_schema: Schema;
-  versions: Array<{ version: number; status: string; created_at: string; live_at?: string; reason?: string; pinnable_until?: string }>;
-  maker: { slug: string; name: string };
-  worst_step_cost_micro: number;
-  worst_cost_micro: number;
-  last_check: { ok: boolean; at: string; cost_micro: number; ms: number } | null;
-  serving: { ok: boolean; problems: string[] };
-  usage: { said: string };
-  call_templates: Record<string, string>;
-  reviews?: { teams: number; share: Record<string, number> };
-}
+export const viewTool = (ref: string) => asTeam<ToolPage>(`/hub/tools/${pathId(ref)}`);
 
-export const viewTool = (ref: string) => asTeam<ToolView>(`/hub/tools/${pathId(ref)}`);
-
-const typeOf = (p: { type?: unknown; enum?: unknown[] }) => (p.enum ? p.enum.map((v) => JSON.stringify(v)).join(' | ') : String(p.type ?? 'any'));
-const fields = (s: Schema) =>
+const fields = (s: ToolSchema) =>
   table(
     ['FIELD', 'TYPE', 'REQUIRED', 'ABOUT'],
-    Object.entries(s.properties ?? {}).map(([k, p]) => [k, typeOf(p), (s.required ?? []).includes(k) ? 'yes' : '', p.description ?? '']),
+    Object.entries(s.properties ?? {}).map(([k, p]) => [k, fieldType(p), (s.required ?? []).includes(k) ? 'yes' : '', p.description ?? '']),
   );
 
 export const show = defineCommand({

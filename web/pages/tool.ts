@@ -3,33 +3,7 @@
 // may retire it here, after a confirmation that says what retiring means.
 import { h, table } from '../lib/dom.ts';
 import { micro, usd } from '../lib/format.ts';
-
-interface Schema {
-  properties?: Record<string, { type?: unknown; enum?: unknown[]; description?: string }>;
-  required?: string[];
-}
-interface ToolPage {
-  tool_id: string;
-  name: string;
-  summary: string;
-  price_usd: number;
-  status: string;
-  version: number;
-  live_version: number | null;
-  retired_at?: string;
-  earnings_micro?: number;
-  input_schema: Schema;
-  output_schema: Schema;
-  versions: Array<{ version: number; status: string; created_at: string; live_at?: string; pinnable_until?: string; reason?: string }>;
-  maker: { slug: string; name: string };
-  worst_step_cost_micro: number;
-  worst_cost_micro: number;
-  last_check: { ok: boolean; at: string; cost_micro: number; ms: number } | null;
-  serving: { ok: boolean; problems: string[] };
-  usage: { said: string };
-  call_templates: Record<string, string>;
-  reviews?: { teams: number; share: Record<string, number>; samples: Array<{ usefulness: string; reason: string; month: string }> };
-}
+import { fieldType, type ToolPage, type ToolSchema } from '../../language/tool-page.ts';
 
 async function answer<T>(res: Response): Promise<T> {
   const body = (await res.json().catch(() => null)) as (T & { detail?: unknown }) | null;
@@ -41,8 +15,7 @@ const load = (id: string) => fetch(`hub/tools/${encodeURIComponent(id)}`, { cred
 const retire = (id: string) =>
   fetch(`hub/tools/${encodeURIComponent(id)}`, { method: 'DELETE', credentials: 'same-origin' }).then((r) => answer<ToolPage & { note: string }>(r));
 
-const typeOf = (p: { type?: unknown; enum?: unknown[] }) => (p.enum ? p.enum.map((v) => JSON.stringify(v)).join(' | ') : String(p.type ?? 'any'));
-const fields = (s: Schema, id: string) =>
+const fields = (s: ToolSchema, id: string) =>
   h(
     'div',
     { class: 'scroll' },
@@ -50,7 +23,7 @@ const fields = (s: Schema, id: string) =>
       ['field', 'type', 'required', 'about'],
       Object.entries(s.properties ?? {}).map(([k, p]) => [
         h('code', {}, k),
-        typeOf(p),
+        fieldType(p),
         (s.required ?? []).includes(k) ? h('strong', { class: 'required' }, 'required') : 'optional',
         p.description ?? '',
       ]),
