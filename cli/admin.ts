@@ -3,7 +3,8 @@ import { defineCommand } from 'citty';
 import { adminCall, adminTarget } from './admin-api.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { json } from './print.ts';
-import { newTokenArgs, newTokenBody, printNewToken, printRevoked, printTokens, type TokenView } from './tokens.ts';
+import { newTokenArgs, newTokenBody, printNewToken, printRevoked, printTokens } from './tokens.ts';
+import type { ListedToken } from '../language/team-answers.ts';
 import { formatUsd, parseUsdToMicro } from '../runtime/state/money.ts';
 
 /** The USD text as given, once it reads as an amount the server keeps exactly; else a sentence, before any call. */
@@ -71,7 +72,7 @@ const tokenCreate = defineCommand({
   args: { team: teamArg, ...newTokenArgs },
   async run({ args }) {
     // (--json printed {"token": …} alone before tokens had ids; it now carries the listing's fields too)
-    printNewToken(args.json, await adminCall<TokenView & { token: string }>(adminTarget(), `${teamPath(args.team)}/tokens`, newTokenBody(args)));
+    printNewToken(args.json, await adminCall<ListedToken & { token: string }>(adminTarget(), `${teamPath(args.team)}/tokens`, newTokenBody(args)));
   },
 });
 
@@ -79,7 +80,7 @@ const tokenList = defineCommand({
   meta: { name: 'list', description: "A team's tokens (never a secret)" },
   args: { team: teamArg, json },
   async run({ args }) {
-    printTokens(args.json, (await adminCall<{ tokens: TokenView[] }>(adminTarget(), `${teamPath(args.team)}/tokens`)).tokens);
+    printTokens(args.json, (await adminCall<{ tokens: ListedToken[] }>(adminTarget(), `${teamPath(args.team)}/tokens`)).tokens);
   },
 });
 
@@ -87,7 +88,7 @@ const tokenRevoke = defineCommand({
   meta: { name: 'revoke', description: "Revoke a team's token by its id (tok_…): refused from the next call on" },
   args: { team: teamArg, id: { type: 'positional', required: true, description: 'token id, as `svc admin token list TEAM` shows it' }, json },
   async run({ args }) {
-    printRevoked(args.json, await adminCall<TokenView>(adminTarget(), `${teamPath(args.team)}/tokens/${encodeURIComponent(args.id)}`, undefined, 'DELETE'));
+    printRevoked(args.json, await adminCall<ListedToken>(adminTarget(), `${teamPath(args.team)}/tokens/${encodeURIComponent(args.id)}`, undefined, 'DELETE'));
   },
 });
 

@@ -1,29 +1,16 @@
 // `svc me ledger`: the team's ledger, newest first, a page at a time; a charge whose provider
 // stated what it billed names that figure beside the list price, as the dashboard does.
 import { defineCommand } from 'citty';
-import { reportedWords, type ChargeFigures } from '../language/ledger-words.ts';
+import { reportedWords } from '../language/ledger-words.ts';
+import type { LedgerEntry, Paged } from '../language/team-answers.ts';
 import { asTeam } from './http.ts';
 import { json, note, out, printJson, table, usd } from './print.ts';
-
-interface Entry extends ChargeFigures {
-  id: number;
-  at: string;
-  kind: string;
-  amount_micro: number;
-  endpoint_id?: string;
-  call_id?: string;
-  tool_id?: string;
-}
-interface Page {
-  entries: Entry[];
-  next_cursor: string | null;
-}
 
 export const ledger = defineCommand({
   meta: { name: 'ledger', description: "Your team's ledger, newest first (50 a page): charges, credits, earnings" },
   args: { cursor: { type: 'string', description: 'read on from here (the cursor a page ends with)' }, json },
   async run({ args }) {
-    const page = await asTeam<Page>(`/teams/me/ledger${args.cursor ? `?cursor=${encodeURIComponent(args.cursor)}` : ''}`);
+    const page = await asTeam<Paged<'entries', LedgerEntry>>(`/teams/me/ledger${args.cursor ? `?cursor=${encodeURIComponent(args.cursor)}` : ''}`);
     if (args.json) return printJson(page);
     out(
       page.entries.length

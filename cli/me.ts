@@ -4,35 +4,18 @@ import { defineCommand } from 'citty';
 import { asTeam } from './http.ts';
 import { json, out, pairs, printJson, table, usd } from './print.ts';
 import { ledger } from './ledger.ts';
+import type { Paged, SentFeedback, SentReview, TeamAnswer } from '../language/team-answers.ts';
 
 /** every page of one of the team's listings (a team sends tens of these, not thousands) */
 async function everyPage<K extends string, T>(path: string, key: K): Promise<T[]> {
   const rows: T[] = [];
   let cursor: string | null = '';
   while (cursor !== null) {
-    const page: Record<K, T[]> & { next_cursor: string | null } = await asTeam(`${path}${cursor ? `?cursor=${cursor}` : ''}`);
+    const page: Paged<K, T> = await asTeam(`${path}${cursor ? `?cursor=${cursor}` : ''}`);
     rows.push(...page[key]);
     cursor = page.next_cursor;
   }
   return rows;
-}
-
-interface SentFeedback {
-  id: number;
-  kind: string;
-  message: string;
-  endpoint_id?: string;
-  capability?: string;
-  status: string;
-  created_at: string;
-}
-interface SentReview {
-  id: number;
-  endpoint_id: string;
-  usefulness: string;
-  reason: string;
-  month: string;
-  at: string;
 }
 
 /** `svc me <what>`: every page of the listing, as a table (a hint when empty) or as {<what>: […]} */
@@ -70,7 +53,7 @@ export const me = defineCommand({
   subCommands: { feedback, reviews, ledger },
   async run({ args }) {
     if (args._.length) return; // citty runs this after the subcommand named, which printed its answer
-    const t = await asTeam<{ team: string; name: string; balance_micro: number; earnings_micro: number; own_keys: string[] }>('/teams/me');
+    const t = await asTeam<TeamAnswer>('/teams/me');
     if (args.json) return printJson(t);
     out(
       pairs({

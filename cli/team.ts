@@ -2,13 +2,14 @@
 import { defineCommand } from 'citty';
 import { asTeam } from './http.ts';
 import { json } from './print.ts';
-import { newTokenArgs, newTokenBody, printNewToken, printRevoked, printTokens, type TokenView } from './tokens.ts';
+import { newTokenArgs, newTokenBody, printNewToken, printRevoked, printTokens } from './tokens.ts';
+import type { ListedToken } from '../language/team-answers.ts';
 
 const list = defineCommand({
   meta: { name: 'list', description: "List your team's tokens (never a secret); * marks the one in SVC_TOKEN" },
   args: { json },
   async run({ args }) {
-    printTokens(args.json, (await asTeam<{ tokens: TokenView[] }>('/teams/me/tokens')).tokens);
+    printTokens(args.json, (await asTeam<{ tokens: ListedToken[] }>('/teams/me/tokens')).tokens);
   },
 });
 
@@ -16,7 +17,7 @@ const create = defineCommand({
   meta: { name: 'create', description: 'Create a token for your team and print it (shown once)' },
   args: newTokenArgs,
   async run({ args }) {
-    printNewToken(args.json, await asTeam<TokenView & { token: string }>('/teams/me/tokens', { body: newTokenBody(args) }));
+    printNewToken(args.json, await asTeam<ListedToken & { token: string }>('/teams/me/tokens', { body: newTokenBody(args) }));
   },
 });
 
@@ -24,7 +25,7 @@ const revoke = defineCommand({
   meta: { name: 'revoke', description: "Revoke one of your team's tokens by its id (tok_…): refused from the next call on" },
   args: { id: { type: 'positional', required: true, description: 'token id, as `svc team tokens list` shows it' }, json },
   async run({ args }) {
-    printRevoked(args.json, await asTeam<TokenView>(`/teams/me/tokens/${encodeURIComponent(args.id)}`, { method: 'DELETE' }));
+    printRevoked(args.json, await asTeam<ListedToken>(`/teams/me/tokens/${encodeURIComponent(args.id)}`, { method: 'DELETE' }));
   },
 });
 

@@ -1,11 +1,8 @@
 // API tokens as the CLI shows them, for `svc team tokens …` (the team's own) and `svc admin token …`:
 // the flags a new token takes, a listing as a table, a new token's secret alone on stdout.
-import type { TokenView as StoredTokenView } from '../runtime/state/tokens.ts';
+import type { ListedToken } from '../language/team-answers.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { json, note, out, printJson, table } from './print.ts';
-
-/** a token as the API lists it; `current` marks the one the request came with */
-export type TokenView = StoredTokenView & { current?: boolean };
 
 /** the flags of a new token */
 export const newTokenArgs = {
@@ -27,7 +24,7 @@ export function newTokenBody(args: { name?: string; expires?: string }, now = Da
 }
 
 /** a new token: the secret alone on stdout (so `TOKEN=$(svc … create)` works), its id on stderr; --json prints both */
-export function printNewToken(asJson: boolean, res: TokenView & { token: string }): void {
+export function printNewToken(asJson: boolean, res: ListedToken & { token: string }): void {
   if (asJson) {
     printJson(res);
     return;
@@ -36,7 +33,7 @@ export function printNewToken(asJson: boolean, res: TokenView & { token: string 
   out(res.token);
 }
 
-export function printTokens(asJson: boolean, tokens: TokenView[]): void {
+export function printTokens(asJson: boolean, tokens: ListedToken[]): void {
   if (asJson || !tokens.length) {
     if (asJson) printJson({ tokens });
     else out('(no tokens)');
@@ -58,7 +55,7 @@ export function printTokens(asJson: boolean, tokens: TokenView[]): void {
   if (hasCurrent) note('* the token this command used (SVC_TOKEN)');
 }
 
-export function printRevoked(asJson: boolean, view: TokenView): void {
+export function printRevoked(asJson: boolean, view: ListedToken): void {
   if (asJson) printJson(view);
   else out(`revoked ${view.id}${view.name ? ` (${view.name})` : ''} at ${view.revoked_at}`);
 }

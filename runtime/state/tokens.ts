@@ -4,6 +4,9 @@
 import type { Storage } from 'unstorage';
 import type { Atomics } from './atomics.ts';
 import { newToken, sha256 } from './secrets.ts';
+import type { TokenView } from '../../language/team-answers.ts';
+
+export type { TokenView };
 
 /**
  * The stored record. The last release wrote `{team_id, digest, created_at}` and nothing else, so
@@ -16,16 +19,6 @@ export interface TokenRecord {
   name?: string;
   expires_at?: string;
   revoked_at?: string;
-}
-
-/** what a listing shows of a token: never the secret, nor its digest */
-export interface TokenView {
-  id: string;
-  name: string | null;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  status: 'active' | 'expired' | 'revoked';
 }
 
 export interface TokenOptions {

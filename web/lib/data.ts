@@ -2,7 +2,8 @@
 // them) and /meta. Paths are relative, so the dashboard works under any base path.
 import type { CapabilityDoc, CatalogEntry, SearchRow, TriedOrder } from '../../language/dist-types.ts';
 import type { SearchIndexDump } from '../../language/search-index.ts';
-import type { ChargeFigures } from '../../language/ledger-words.ts';
+import type { LedgerEntry, ListedToken, Paged, SentFeedback, SentReview, TeamAnswer, TokenView } from '../../language/team-answers.ts';
+import type { ToolPage } from '../../language/tool-page.ts';
 import type { PlatformRow, Shelf as BuiltShelf } from '../../language/shelves.ts';
 
 export interface Meta {
@@ -70,43 +71,13 @@ export const entry = (id: string) => {
 export const triedOrder = (capability: string) => getJson<TriedOrder>(`catalog/capabilities/${encodeURIComponent(capability)}/plan`, { cache: 'no-store' });
 
 // The signed-in team (the svc_session cookie, set and cleared by the runtime).
-export interface Team {
-  team: string;
-  name: string;
-  balance_micro: number;
-  earnings_micro: number;
-  own_keys: string[];
-}
-/** a ledger row; a charge whose provider stated what it billed also carries both figures */
-export interface LedgerEntry extends ChargeFigures {
-  id: string | number;
-  at: string;
-  kind: string;
-  amount_micro: number;
-  endpoint_id?: string;
-  call_id?: string;
-  tool_id?: string;
-}
-export interface ToolView {
-  tool_id: string;
-  name: string;
-  summary: string;
-  price_usd: number;
-  status: string;
-  version: number;
-  live_version: number | null;
-  earnings_micro?: number;
-  runs?: number;
-  versions: Array<{ version: number; status: string; created_at: string }>;
-}
-
 const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 export const signIn = (token: string) => getJson<{ team: string }>('auth/session', json('POST', { token }));
 export const signOut = () => fetch('auth/session', { method: 'DELETE', credentials: 'same-origin' });
-export const team = () => getJson<Team>('teams/me', { cache: 'no-store' });
+export const team = () => getJson<TeamAnswer>('teams/me', { cache: 'no-store' });
 export const ledger = (cursor: string | null) =>
-  getJson<{ entries: LedgerEntry[]; next_cursor: string | null }>(`teams/me/ledger${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, {
+  getJson<Paged<'entries', LedgerEntry>>(`teams/me/ledger${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, {
     cache: 'no-store',
   });
 export const setOwnKey = (provider: string, key: string) =>
@@ -123,41 +94,13 @@ export interface MyToolRow {
   live_version: number | null;
 }
 export const myTools = () => getJson<{ tools: MyToolRow[] }>('hub/tools?mine=1', { cache: 'no-store' }).then((r) => r.tools);
-export const tool = (id: string) => getJson<ToolView>(`hub/tools/${encodeURIComponent(id)}`, { cache: 'no-store' });
-export interface TokenView {
-  id: string;
-  name: string | null;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  status: 'active' | 'expired' | 'revoked';
-  current: boolean;
-}
-export const tokens = () => getJson<{ tokens: TokenView[] }>('teams/me/tokens', { cache: 'no-store' }).then((r) => r.tokens);
+export const tool = (id: string) => getJson<ToolPage>(`hub/tools/${encodeURIComponent(id)}`, { cache: 'no-store' });
+export const tokens = () => getJson<{ tokens: ListedToken[] }>('teams/me/tokens', { cache: 'no-store' }).then((r) => r.tokens);
 export const createToken = (body: { name?: string; expires_at?: string }) => getJson<TokenView & { token: string }>('teams/me/tokens', json('POST', body));
 export const revokeToken = (id: string) => getJson<TokenView>(`teams/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
-/** a page of what the team sent (GET /teams/me/feedback, /teams/me/reviews), newest first */
-export interface SentFeedback {
-  id: number;
-  kind: string;
-  message: string;
-  endpoint_id?: string;
-  capability?: string;
-  status: string;
-  created_at: string;
-}
-export interface SentReview {
-  id: number;
-  endpoint_id: string;
-  usefulness: string;
-  reason: string;
-  client: string;
-  month: string;
-  at: string;
-}
 const sent =
   <K extends string, T>(what: K) =>
   (cursor: string | null) =>
-    getJson<Record<K, T[]> & { next_cursor: string | null }>(`teams/me/${what}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
+    getJson<Paged<K, T>>(`teams/me/${what}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { cache: 'no-store' });
 export const sentFeedback = sent<'feedback', SentFeedback>('feedback');
 export const sentReviews = sent<'reviews', SentReview>('reviews');

@@ -1,6 +1,7 @@
 // The account page's feedback and reviews: what the team sent svc, newest first, a page at a time
 // (GET /teams/me/feedback and /teams/me/reviews), each linked to the operation it is about.
-import { sentFeedback, sentReviews, type SentFeedback, type SentReview } from '../lib/data.ts';
+import { sentFeedback, sentReviews } from '../lib/data.ts';
+import type { SentFeedback, SentReview } from '../../language/team-answers.ts';
 import { h, link } from '../lib/dom.ts';
 import { href } from '../lib/router.ts';
 

@@ -1,6 +1,7 @@
 // The account page's API tokens: listed (never a secret), created with a name and an expiry (the
 // secret shown this once), revoked. The section redraws itself, so a new secret stays on screen.
-import { createToken, revokeToken, tokens, type TokenView } from '../lib/data.ts';
+import { createToken, revokeToken, tokens } from '../lib/data.ts';
+import type { ListedToken } from '../../language/team-answers.ts';
 import { h } from '../lib/dom.ts';
 
 const day = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : 'never');
@@ -42,7 +43,7 @@ export function tokensSection(): Node {
         : h('p', { class: 'muted' }, 'No tokens.'),
     );
   };
-  const row = (t: TokenView) =>
+  const row = (t: ListedToken) =>
     h(
       'tr',
       { 'data-token-id': t.id },
@@ -57,7 +58,7 @@ export function tokensSection(): Node {
         t.status === 'active' ? h('button', { type: 'button', 'aria-label': `Revoke ${t.name ?? t.id}`, onclick: () => void revoke(t) }, 'Revoke') : null,
       ),
     );
-  const revoke = async (t: TokenView) => {
+  const revoke = async (t: ListedToken) => {
     if (!confirm(`Revoke ${t.name ?? t.id}? Calls with it are refused from now on, and sessions opened with it end.`)) return;
     error.textContent = '';
     await revokeToken(t.id).then(draw, fail);

@@ -1,7 +1,8 @@
 // Signing in with a team token (the runtime sets the svc_session cookie), then the team's balance,
 // API tokens, ledger, own provider keys, its hub tools (and a look-up of any), and the feedback and
 // reviews it sent.
-import { HttpError, ledger, myTools, removeOwnKey, setOwnKey, signIn, signOut, team, tool, type LedgerEntry } from '../lib/data.ts';
+import { HttpError, ledger, myTools, removeOwnKey, setOwnKey, signIn, signOut, team, tool } from '../lib/data.ts';
+import type { LedgerEntry } from '../../language/team-answers.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { micro, usd } from '../lib/format.ts';
 import { reportedWords } from '../../language/ledger-words.ts';
