@@ -50,6 +50,9 @@ afterAll(async () => {
 });
 
 const charges = () => ledgerCharges(w);
+/** each attempt of a routed answer as [endpoint_id, outcome, reason, cost_micro] */
+const tried = (body: { _svc: { tried: Array<{ endpoint_id: string; outcome: string; reason?: string; cost_micro: number }> } }) =>
+  body._svc.tried.map((t) => [t.endpoint_id, t.outcome, t.reason, t.cost_micro]);
 
 describe('the plan counts a contract miss MailCo bills', () => {
   it('puts MailCo after the children whose misses are free, at its price as the worst case', async () => {
@@ -77,14 +80,7 @@ describe.each(DOORS)('an answer MailCo bills but the contract calls a miss, thro
     const r = await w.through(door)('/proxy/people.email.find', SUBJECT, PREFER);
     expect(r.status).toBe(200);
     expect(asked).toHaveLength(1);
-    expect(
-      r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }) => [
-        t.endpoint_id,
-        t.outcome,
-        t.reason,
-        t.cost_micro,
-      ]),
-    ).toEqual([
+    expect(tried(r.body)).toEqual([
       [MAILCO, 'miss', 'empty result', 5000],
       ['findco.people.email.find', 'hit', undefined, 20000],
     ]);
@@ -107,14 +103,7 @@ describe.each(DOORS)('an answer MailCo bills but the contract calls a miss, thro
 describe('what a contract miss leaves of the ceiling', () => {
   it('the next child that would pass the ceiling is skipped: the call spends no more than it was allowed', async () => {
     const r = await w.call('/proxy/people.email.find', SUBJECT, { ...PREFER, 'X-Svc-Route-Max-Cost': '0.02' });
-    expect(
-      r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }) => [
-        t.endpoint_id,
-        t.outcome,
-        t.reason,
-        t.cost_micro,
-      ]),
-    ).toEqual([
+    expect(tried(r.body)).toEqual([
       [MAILCO, 'miss', 'empty result', 5000],
       ['findco.people.email.find', 'skipped', 'over_ceiling', 0],
       ['findco.people.email.find.bulk', 'skipped', 'over_ceiling', 0],
@@ -127,14 +116,7 @@ describe('what a contract miss leaves of the ceiling', () => {
     const { team, token } = (await w.ctx.state.createTeam('contract miss team', 5000))!;
     const r = await w.call('/proxy/people.email.find', SUBJECT, PREFER, token);
     expect(r.status).toBe(200);
-    expect(
-      r.body._svc.tried.map((t: { endpoint_id: string; outcome: string; reason?: string; cost_micro: number }) => [
-        t.endpoint_id,
-        t.outcome,
-        t.reason,
-        t.cost_micro,
-      ]),
-    ).toEqual([
+    expect(tried(r.body)).toEqual([
       [MAILCO, 'miss', 'empty result', 5000],
       ['findco.people.email.find', 'skipped', 'balance', 0],
       ['findco.people.email.find.bulk', 'skipped', 'balance', 0],
