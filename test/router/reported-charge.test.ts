@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { RuntimeCatalog } from '../../language/types.ts';
 import { decideCharge, readReported } from '../../language/reported-charge.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
-import { ledgerCharges, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { chargesOf, expectBilledAsReported, expectCappedAttempt, expectReportedHit } from '../helpers/reported.ts';
 import { svcCli } from '../helpers/cli.ts';
 import { SUMMARY_TTL_MS } from '../../runtime/state/observations.ts';
 
@@ -44,49 +45,25 @@ describe('routed calls billed by what the provider reported', () => {
   });
   afterAll(() => w.close());
   const serp = (q: string, headers: Record<string, string> = {}) => w.call('/proxy/google.serp.organic', { q }, { 'X-Svc-Route-Prefer': 'serper', ...headers });
-  const chargesOf = async (callId: string) => (await ledgerCharges(w)).filter((e) => (e as { call_id?: string }).call_id === callId);
 
   it('a report matching the list price bills the list price and names both figures', async () => {
     const r = await serp('coffee roasters');
-    expect(r.body._svc.tried[0]).toMatchObject({
-      endpoint_id: SERPER,
-      outcome: 'hit',
-      cost_micro: 1000,
-      list_micro: 1000,
-      reported: { value: 1, unit: 'credits', micro: 1000 },
-    });
-    expect(r.body._svc.tried[0].cap_micro).toBeUndefined();
+    expectReportedHit(r, { endpoint_id: SERPER, list_micro: 1000, value: 1, unit: 'credits', micro: 1000 });
   });
 
   it("Serper reporting 2 credits where the list says 1: the caller is billed 2 credits, in the answer, the ledger and the sandbox's bill alike", async () => {
     await fetch(`${w.running.url}/_sandbox/reset`, { method: 'POST' });
     const r = await serp('coffee charge2-serper');
-    expect(r.body._svc.tried[0]).toMatchObject({
-      endpoint_id: SERPER,
-      outcome: 'hit',
-      cost_micro: 2000,
-      list_micro: 1000,
-      reported: { value: 2, unit: 'credits', micro: 2000 },
-    });
+    await expectBilledAsReported(w, r, { endpoint_id: SERPER, list_micro: 1000, value: 2, unit: 'credits', micro: 2000 });
     expect(r.body._svc.cost_micro).toBe(2000);
     expect(r.headers.get('x-svc-cost-micro')).toBe('2000');
-    expect(await chargesOf(r.body._svc.call_id)).toEqual([
-      expect.objectContaining({ amount_micro: -2000, list_micro: 1000, reported_micro: 2000, reported_value: 2, reported_unit: 'credits' }),
-    ]);
-    expect((await w.billing())[SERPER]).toEqual({ calls: 1, billed_micro: 2000 });
   });
 
   it('a report of 5 credits where the ceiling allowed 3 bills 3, and the attempt says it was capped', async () => {
     const r = await serp('tea charge5-serper', { 'X-Svc-Route-Max-Cost': '0.003' });
-    expect(r.body._svc.tried[0]).toMatchObject({
-      endpoint_id: SERPER,
-      cost_micro: 3000,
-      list_micro: 1000,
-      reported: { value: 5, micro: 5000 },
-      cap_micro: 3000,
-    });
+    expectCappedAttempt(r, { endpoint_id: SERPER, list_micro: 1000, value: 5, micro: 5000, cap_micro: 3000 });
     expect(r.body._svc.cost_micro).toBe(3000);
-    expect((await chargesOf(r.body._svc.call_id)).map((e) => e.amount_micro)).toEqual([-3000]);
+    expect((await chargesOf(w, r.body._svc.call_id)).map((e) => e.amount_micro)).toEqual([-3000]);
   });
 
   it("the entry's observed block counts how often and by how much reports differed", async () => {

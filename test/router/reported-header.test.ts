@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { RuntimeCatalog } from '../../language/types.ts';
 import { readReported } from '../../language/reported-charge.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
-import { ledgerCharges, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { chargesOf, expectBilledAsReported, expectCappedAttempt } from '../helpers/reported.ts';
 
 const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 const CE = 'companyenrich.companies.enrich';
@@ -44,7 +45,6 @@ describe('a provider stating its charge in a header', () => {
   afterAll(() => w.close());
   const enrich = (domain: string, headers: Record<string, string> = {}) =>
     w.call('/proxy/companies.enrich', { domain }, { 'X-Svc-Route-Prefer': 'companyenrich', 'X-Svc-Route-Waterfall': 'false', ...headers });
-  const chargesOf = async (callId: string) => (await ledgerCharges(w)).filter((e) => (e as { call_id?: string }).call_id === callId);
 
   it('the sandbox answers the header, matching the list price when not steered', async () => {
     const r = await fetch(`${w.running.url}/companyenrich/companies/enrich?domain=stripe.com`, {
@@ -58,31 +58,14 @@ describe('a provider stating its charge in a header', () => {
     await fetch(`${w.running.url}/_sandbox/reset`, { method: 'POST' });
     const r = await enrich('charge3-companyenrich.com');
     expect(r.status).toBe(200);
-    expect(r.body._svc.tried[0]).toMatchObject({
-      endpoint_id: CE,
-      outcome: 'hit',
-      cost_micro: 30000,
-      list_micro: 10000,
-      reported: { value: 3, unit: 'credits', micro: 30000 },
-    });
-    expect(r.body._svc.tried[0].cap_micro).toBeUndefined();
+    await expectBilledAsReported(w, r, { endpoint_id: CE, list_micro: 10000, value: 3, unit: 'credits', micro: 30000 });
     expect(r.headers.get('x-svc-cost-micro')).toBe('30000');
-    expect(await chargesOf(r.body._svc.call_id)).toEqual([
-      expect.objectContaining({ endpoint_id: CE, amount_micro: -30000, list_micro: 10000, reported_micro: 30000, reported_value: 3, reported_unit: 'credits' }),
-    ]);
-    expect((await w.billing())[CE]).toEqual({ calls: 1, billed_micro: 30000 });
   });
 
   it('a report past what the ceiling left is billed the ceiling, and says so', async () => {
     const r = await enrich('charge5-companyenrich.com', { 'X-Svc-Route-Max-Cost': '0.02' });
-    expect(r.body._svc.tried[0]).toMatchObject({
-      endpoint_id: CE,
-      cost_micro: 20000,
-      list_micro: 10000,
-      reported: { value: 5, micro: 50000 },
-      cap_micro: 20000,
-    });
-    const [row] = await chargesOf(r.body._svc.call_id);
+    expectCappedAttempt(r, { endpoint_id: CE, list_micro: 10000, value: 5, micro: 50000, cap_micro: 20000 });
+    const [row] = await chargesOf(w, r.body._svc.call_id);
     expect(row).toMatchObject({ amount_micro: -20000, list_micro: 10000, reported_micro: 50000, reported_value: 5 });
   });
 
@@ -94,7 +77,7 @@ describe('a provider stating its charge in a header', () => {
     expect(r.headers.get('x-svc-reported-micro')).toBe('20000');
     expect(r.headers.get('x-svc-cap-micro')).toBeNull();
     const callId = r.headers.get('x-svc-call-id')!;
-    expect(await chargesOf(callId)).toEqual([
+    expect(await chargesOf(w, callId)).toEqual([
       expect.objectContaining({ endpoint_id: CE, amount_micro: -20000, list_micro: 10000, reported_micro: 20000, reported_unit: 'credits' }),
     ]);
   });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { RuntimeCatalog } from '../../language/types.ts';
 import { readReported } from '../../language/reported-charge.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
-import { ledgerCharges, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { chargesOf, expectBilledAsReported } from '../helpers/reported.ts';
 
 const runtime = JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
 const TCA = 'thecompaniesapi.companies.enrich';
@@ -52,7 +53,6 @@ describe('more providers stating their charge', () => {
     w = await routedWorld(REAL_DIST, { creditMicro: 1_000_000 });
   });
   afterAll(() => w.close());
-  const chargesOf = async (callId: string) => (await ledgerCharges(w)).filter((e) => (e as { call_id?: string }).call_id === callId);
 
   it('a routed company lookup The Companies API says cost 3 credits is billed 3, names both figures, and the ledger row keeps them', async () => {
     await fetch(`${w.running.url}/_sandbox/reset`, { method: 'POST' });
@@ -62,17 +62,7 @@ describe('more providers stating their charge', () => {
       { 'X-Svc-Route-Prefer': 'thecompaniesapi', 'X-Svc-Route-Waterfall': 'false' },
     );
     expect(r.status).toBe(200);
-    expect(r.body._svc.tried[0]).toMatchObject({
-      endpoint_id: TCA,
-      outcome: 'hit',
-      cost_micro: 5700,
-      list_micro: 1900,
-      reported: { value: 3, unit: 'credits', micro: 5700 },
-    });
-    expect(await chargesOf(r.body._svc.call_id)).toEqual([
-      expect.objectContaining({ endpoint_id: TCA, amount_micro: -5700, list_micro: 1900, reported_micro: 5700, reported_value: 3, reported_unit: 'credits' }),
-    ]);
-    expect((await w.billing())[TCA]).toEqual({ calls: 1, billed_micro: 5700 });
+    await expectBilledAsReported(w, r, { endpoint_id: TCA, list_micro: 1900, value: 3, unit: 'credits', micro: 5700 });
   });
 
   it('the sandbox states the list price in meta.cost when not steered', async () => {
@@ -96,7 +86,7 @@ describe('more providers stating their charge', () => {
   it('a pass-through technology lookup is billed wappalyzer-credits-spent', async () => {
     const r = await passThrough('/proxy/wappalyzer/lookup/?urls=https://charge3-wappalyzer.com');
     expect(r).toMatchObject({ cost: '150000', list: '50000', reported: '150000' });
-    expect(await chargesOf(r.callId)).toEqual([
+    expect(await chargesOf(w, r.callId)).toEqual([
       expect.objectContaining({ endpoint_id: 'wappalyzer.web.technologies', amount_micro: -150000, reported_value: 3, reported_unit: 'credits' }),
     ]);
   });
