@@ -64,6 +64,16 @@ const refused = (port: number) =>
     s.once('error', () => resolve(true));
   });
 
+/** true once no process of the group `pid` leads is left */
+const groupGone = (pid: number) => () => {
+  try {
+    process.kill(-pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+};
+
 async function until(check: () => Promise<boolean> | boolean): Promise<void> {
   while (!(await check())) await new Promise((r) => setTimeout(r, 100));
 }
@@ -100,14 +110,7 @@ describe('npm run demo', () => {
       process.kill(-d.child.pid!, 'SIGINT');
       await d.exited;
       // every process of the group is gone, and so is the directory
-      await until(() => {
-        try {
-          process.kill(-d.child.pid!, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      });
+      await until(groupGone(d.child.pid!));
       expect(existsSync(state)).toBe(false);
     },
     240_000,
@@ -117,14 +120,7 @@ describe('npm run demo', () => {
     const d = await npm(['run', 'demo'], { PORT: '0', SVC_SANDBOX_PORT: '0' }, /^token: svc_/m);
     const state = /^state: (\S+) \(fresh/m.exec(d.output())![1];
     process.kill(d.child.pid!, 'SIGTERM');
-    await until(() => {
-      try {
-        process.kill(-d.child.pid!, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    await until(groupGone(d.child.pid!));
     expect(existsSync(state)).toBe(false);
   }, 240_000);
 });
