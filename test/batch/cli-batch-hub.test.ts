@@ -22,14 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => w.close());
 
-/** the caller's charges by call id, from its ledger */
-const chargedByCall = async () => {
-  const byCall = new Map<string, number>();
-  for (const e of (await w.ctx.state.ledger(caller.teamId, null)).entries)
-    if (e.kind === 'charge') byCall.set(e.call_id ?? '', (byCall.get(e.call_id ?? '') ?? 0) - e.amount_micro);
-  return byCall;
-};
-const earnings = async () => (await w.ctx.state.account(w.teamId)).earnings_micro;
+const chargedByCall = () => w.chargedByCall(caller.teamId);
+const earnings = () => w.earnings();
 const csv = (name: string, lines: string[]) => {
   writeFileSync(join(dir, name), lines.join('\n'));
   return join(dir, name);

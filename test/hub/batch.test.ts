@@ -27,14 +27,8 @@ const batch = (path: string, rows: object[], headers: Record<string, string> = {
 const stop = (path: string, batchId: string, token = caller.token) =>
   fetch(`${w.url}/hub/tools/${path}/batch/${batchId}/stop`, { method: 'POST', headers: { 'x-svc-token': token } });
 const person = (i: number | string, domain = `acme-batch${i}.com`) => ({ domain, full_name: `Jane Doe${i}` });
-/** the caller's charges by call id, from its ledger */
-const chargedByCall = async () => {
-  const byCall = new Map<string, number>();
-  for (const e of (await w.ctx.state.ledger(caller.teamId, null)).entries)
-    if (e.kind === 'charge') byCall.set(e.call_id ?? '', (byCall.get(e.call_id ?? '') ?? 0) - e.amount_micro);
-  return byCall;
-};
-const earnings = async () => (await w.ctx.state.account(w.teamId)).earnings_micro;
+const chargedByCall = () => w.chargedByCall(caller.teamId);
+const earnings = () => w.earnings();
 const rowsOf = (seen: Line[]) => seen.filter((l) => !l.event);
 /** a run's dry run: its steps' plans and its worst cost, nothing charged */
 const dryRun = async (input: object) => {

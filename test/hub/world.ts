@@ -8,6 +8,10 @@ export interface HubWorld extends RoutedWorld {
   req(method: string, path: string, body?: unknown, token?: string | null): Promise<{ status: number; headers: Headers; body: any }>;
   /** a team of its own with `creditMicro`, for tests that watch one balance */
   team(name: string, creditMicro: number): Promise<{ token: string; teamId: number }>;
+  /** what a team was charged, by call id, from the first page of its ledger */
+  chargedByCall(teamId: number): Promise<Map<string, number>>;
+  /** what the maker has earned */
+  earnings(): Promise<number>;
 }
 
 export async function hubWorld(): Promise<HubWorld> {
@@ -24,5 +28,12 @@ export async function hubWorld(): Promise<HubWorld> {
     const t = (await w.ctx.state.createTeam(name, creditMicro))!;
     return { token: t.token, teamId: t.team.id };
   };
-  return Object.assign(w, { other: { token: made.token, teamId: made.team.id, slug: made.team.slug }, req, team });
+  const chargedByCall: HubWorld['chargedByCall'] = async (teamId) => {
+    const byCall = new Map<string, number>();
+    for (const e of (await w.ctx.state.ledger(teamId, null)).entries)
+      if (e.kind === 'charge') byCall.set(e.call_id ?? '', (byCall.get(e.call_id ?? '') ?? 0) - e.amount_micro);
+    return byCall;
+  };
+  const earnings = async () => (await w.ctx.state.account(w.teamId)).earnings_micro;
+  return Object.assign(w, { other: { token: made.token, teamId: made.team.id, slug: made.team.slug }, req, team, chargedByCall, earnings });
 }
