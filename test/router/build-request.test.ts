@@ -3,25 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationRuntime, ProviderRuntime, RequestSrc } from '../../language/types.ts';
 import { buildChildRequest, providerUrl } from '../../runtime/router/build-request.ts';
+import { operation } from '../helpers/operation.ts';
 
 const provider = (auth: ProviderRuntime['auth']): ProviderRuntime => ({ service: 'acme', display_name: 'Acme', base_url: 'https://api.acme.test/v2', auth });
-const op = (path: string, method = 'GET', bodyType?: 'json' | 'form'): OperationRuntime => ({
-  endpoint_id: 'acme.x',
-  provider: 'acme',
-  method,
-  path,
-  input: bodyType ? { bodyType } : {},
-  cost: null,
-  price_micro: 0,
-  bills_miss: false,
-  miss: null,
-  async: null,
-  platform_eligible: true,
-  body_allowlist: false,
-  strict_query: false,
-  strict_body: false,
-  example: null,
-});
+const op = (path: string, method = 'GET', bodyType?: 'json' | 'form'): OperationRuntime => operation({ path, method, input: bodyType ? { bodyType } : {} });
 const QUERY_KEY = provider({ env: 'SVC_KEY_ACME', in: 'query', name: 'api_key' });
 
 describe('buildChildRequest', () => {

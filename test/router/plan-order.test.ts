@@ -5,29 +5,20 @@ import type { Observed, OperationRuntime } from '../../language/types.ts';
 import { plan, type PlanInput } from '../../runtime/router/plan.ts';
 import { billsMiss } from '../../language/prices.ts';
 import { parseRouteOptions } from '../../runtime/router/options.ts';
+import { operation } from '../helpers/operation.ts';
 
 function child(id: string, type: 'per_call' | 'per_success' | 'per_result', price_micro: number, bills_miss: boolean): OperationRuntime {
-  return {
+  return operation({
     endpoint_id: id,
     provider: id.split('.')[0],
-    method: 'GET',
-    path: '/',
-    input: {},
     price_micro,
     bills_miss,
-    miss: null,
     cost: { type } as OperationRuntime['cost'],
     serves: 't.cap',
     accepts: [['q']],
     request: { map: [{ from: 'q', to: 'query.q' }] },
     response: { output: {}, max_rows: 10 },
-    async: null,
-    platform_eligible: true,
-    body_allowlist: false,
-    strict_query: false,
-    strict_body: false,
-    example: null,
-  } as OperationRuntime;
+  });
 }
 
 const operations: Record<string, OperationRuntime> = {
