@@ -24,8 +24,30 @@ const tempDir = () => {
   return d;
 };
 
+interface Opened {
+  state: State;
+  another: () => Promise<State>;
+  close: () => Promise<void>;
+}
+
+/** the first state on `config`, and `another` on the same store; `exclusive` closes the one before it opens */
+async function opened(config: Parameters<typeof createState>[0], exclusive: boolean): Promise<Opened> {
+  const states = [await createState(config)];
+  return {
+    state: states[0],
+    another: async () => {
+      if (exclusive) await states.at(-1)!.close();
+      states.push(await createState(config));
+      return states.at(-1)!;
+    },
+    close: async () => {
+      for (const s of exclusive ? states.slice(-1) : states) await s.close();
+    },
+  };
+}
+
 /** a state, and `another` as a second instance (Redis) or the next process on the same data (embedded) */
-const backends: Array<{ name: string; open: () => Promise<{ state: State; another: () => Promise<State>; close: () => Promise<void> }> }> = [
+const backends: Array<{ name: string; open: () => Promise<Opened> }> = [
   {
     name: 'memory',
     open: async () => {
@@ -35,40 +57,14 @@ const backends: Array<{ name: string; open: () => Promise<{ state: State; anothe
   },
   {
     name: 'embedded',
-    open: async () => {
-      const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: tempDir(), secret: 's' };
-      const states = [await createState(config)];
-      const another = async () => {
-        await states.at(-1)!.close();
-        states.push(await createState(config));
-        return states.at(-1)!;
-      };
-      return {
-        state: states[0],
-        another,
-        close: async () => {
-          await states.at(-1)!.close();
-        },
-      };
-    },
+    // one process holds the data directory at a time: the next opens once the one before closed
+    open: () => opened({ storage: { kind: 'fs', dir: null }, dataDir: tempDir(), secret: 's' }, true),
   },
   {
     name: 'redis',
     open: async () => {
       await redis.flush();
-      const config = { storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 's' };
-      const states = [await createState(config)];
-      const another = async () => {
-        states.push(await createState(config));
-        return states.at(-1)!;
-      };
-      return {
-        state: states[0],
-        another,
-        close: async () => {
-          for (const s of states) await s.close();
-        },
-      };
+      return opened({ storage: { kind: 'redis', url: redis.url() }, dataDir: tempDir(), secret: 's' }, false);
     },
   },
 ];
