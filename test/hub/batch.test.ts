@@ -228,17 +228,21 @@ describe('what the door refuses before any row runs', () => {
 });
 
 describe('versions', () => {
-  it('runs every row on the version serving when the batch starts: the newest live, or the pinned @N at its own price', async () => {
-    expect((await w.req('POST', '/hub/tools', { tool_id: 'batch-pinned', files: emailTool() })).body.status).toBe('live');
+  /** publishes the tool's version 2 at $0.07 a run, live at once */
+  const liveAt7Cents = async (toolId: string) =>
     expect(
       (
-        await w.req('PUT', '/hub/tools/batch-pinned', {
+        await w.req('PUT', `/hub/tools/${toolId}`, {
           files: emailTool((f) => {
             f.tool.price_usd = 0.07;
           }),
         })
       ).body,
     ).toMatchObject({ version: 2, status: 'live' });
+
+  it('runs every row on the version serving when the batch starts: the newest live, or the pinned @N at its own price', async () => {
+    expect((await w.req('POST', '/hub/tools', { tool_id: 'batch-pinned', files: emailTool() })).body.status).toBe('live');
+    await liveAt7Cents('batch-pinned');
     const earned = await earnings();
     const pinned = rowsOf(await readLines(await batch('batch-pinned@1', [{ input: person('pin1') }, { input: person('pin2') }])));
     expect(pinned.map((l) => [l._svc.version, l._svc.price_micro, l._svc.served_by])).toEqual([
@@ -261,15 +265,7 @@ describe('versions', () => {
     const rows = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, input: person(`moving${i}`, `latency300ms-${finder}.moving${i}.com`) }));
     // the answer's headers come once the batch has chosen its version; the rows then run one at a time
     const r = await batch('batch-moving', rows, { 'x-svc-batch-concurrency': '1' });
-    expect(
-      (
-        await w.req('PUT', '/hub/tools/batch-moving', {
-          files: emailTool((f) => {
-            f.tool.price_usd = 0.07;
-          }),
-        })
-      ).body,
-    ).toMatchObject({ version: 2, status: 'live' });
+    await liveAt7Cents('batch-moving');
     // two more rows charged: the second of them started after version 2 went live (one row at a time)
     const live = new Set((await chargedByCall()).keys());
     while ([...(await chargedByCall()).keys()].filter((id) => !live.has(id)).length < 2) await new Promise((wake) => setTimeout(wake, 50));
