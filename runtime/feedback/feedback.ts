@@ -26,8 +26,17 @@ interface StoredFeedback extends Feedback {
 }
 
 const key = (id: number) => `feedback:${id}`;
+/** the counter nextId('feedback') draws from */
+const ID_COUNTER = 'id:feedback';
+/** how long an id drawn from the counter may go without its record before catchUp stops looking (a submit that died) */
+const RECORD_GRACE_MS = 60_000;
 
 export class FeedbackStore {
+  /** ids up to this one were drawn before the last catchUp, or before the start's indexAll */
+  private drawn = 0;
+  /** ids drawn whose record catchUp has not seen yet, with when it first looked */
+  private unseen = new Map<number, number>();
+
   constructor(private atomics: Atomics) {}
 
   /** stored before it answers: an acknowledged record survives a crash */
@@ -56,21 +65,43 @@ export class FeedbackStore {
 
   /**
    * Migration of the last release's data: its records were written without the team's index. Every
-   * record is put into its team's (idempotent, so every start runs it, and a record an older instance
-   * writes during a rolling upgrade is listed from the next start). Answers how many were read.
+   * record is put into its team's (idempotent, so every start runs it; what an older instance writes
+   * later during a rolling upgrade, catchUp indexes). Answers how many were read.
    */
   async indexAll(): Promise<number> {
+    this.drawn = await this.atomics.counter(ID_COUNTER);
     const keys = await this.atomics.keys('feedback');
-    const records = (await Promise.all(keys.map((k) => this.atomics.get<StoredFeedback>(k)))).filter(
-      (r): r is StoredFeedback => typeof r?.team_id === 'number' && typeof r.id === 'number',
-    );
+    await this.indexRecords(await Promise.all(keys.map((k) => this.atomics.get<StoredFeedback>(k))));
+    return keys.length;
+  }
+
+  /**
+   * On storage several instances share: index the records stored since the last round by an instance
+   * that does not index them (the last release's, during a rolling upgrade), so they are listed
+   * without waiting for a restart. Reads each id drawn since, once stored; this instance's own are
+   * indexed already, and indexing them again changes nothing.
+   */
+  async catchUp(): Promise<void> {
+    const at = now();
+    const drawn = await this.atomics.counter(ID_COUNTER);
+    for (let id = this.drawn + 1; id <= drawn; id++) this.unseen.set(id, at);
+    this.drawn = Math.max(this.drawn, drawn);
+    const ids = [...this.unseen.keys()];
+    const records = await Promise.all(ids.map((id) => this.atomics.get<StoredFeedback>(key(id))));
+    await this.indexRecords(records);
+    ids.forEach((id, i) => {
+      if (records[i] || at - this.unseen.get(id)! >= RECORD_GRACE_MS) this.unseen.delete(id);
+    });
+  }
+
+  private async indexRecords(records: Array<StoredFeedback | null>): Promise<void> {
+    const stored = records.filter((r): r is StoredFeedback => typeof r?.team_id === 'number' && typeof r.id === 'number');
     for (const [teamId, refs] of byTeam(
-      records,
+      stored,
       (r) => r.team_id,
       (r) => ({ id: r.id, key: key(r.id) }),
     ))
       await indexRefs(this.atomics, 'feedback', teamId, refs);
-    return keys.length;
   }
 }
 

@@ -28,10 +28,16 @@ interface Slot {
 /** endpoint id → months (YYYY-MM) with a record */
 type Index = Record<string, string[]>;
 
+/** a slot as read from storage */
+interface Loaded {
+  endpointId: string;
+  month: string;
+  slot: Slot;
+}
+
 const INDEX = 'review-index';
 /** bumped after every stored review: another instance's reviews are loaded when it moves */
 const WRITES = 'review-writes';
-const FOLLOW_MS = 2000;
 const slotKey = (endpointId: string, month: string) => `review:${endpointId}:${month}`;
 /** the endpoint id of a slot key (an id may hold colons, hub:<tool_id>; the month holds none) */
 const endpointOf = (key: string) => key.slice('review:'.length, key.lastIndexOf(':'));
@@ -47,11 +53,7 @@ export class Reviews {
 
   constructor(private atomics: Atomics) {}
 
-  /** load again whenever reviews were stored anywhere (several instances on one shared backend) */
-  follow(): void {
-    setInterval(() => void this.catchUp().catch(() => {}), FOLLOW_MS).unref(); // storage away: next round
-  }
-
+  /** load again when reviews were stored anywhere since (several instances on one shared backend) */
   async catchUp(): Promise<void> {
     const writes = await this.atomics.counter(WRITES);
     if (writes !== this.seenWrites) {
@@ -60,16 +62,20 @@ export class Reviews {
     }
   }
 
+  /**
+   * Every stored slot; the reviews in it this process has not seen are put into their teams' indexes
+   * first. At a start that is every review (the migration of the last release's, which it stored
+   * without a team index); later, those another instance stored, indexed again (no change) or not at
+   * all (the last release's instance, during a rolling upgrade).
+   */
   async load(): Promise<void> {
     const index = (await this.atomics.get<Index>(INDEX)) ?? {};
-    await Promise.all(
+    const read = await Promise.all(
       Object.entries(index).flatMap(([endpointId, months]) =>
-        months.map(async (month) => {
-          const slot = await this.atomics.get<Slot>(slotKey(endpointId, month));
-          if (slot) this.keep(endpointId, month, slot);
-        }),
+        months.map(async (month) => ({ endpointId, month, slot: await this.atomics.get<Slot>(slotKey(endpointId, month)) })),
       ),
     );
+    await this.absorb(read.filter((r): r is Loaded => r.slot !== null));
   }
 
   /** store the team's review of this month (replacing its earlier one); stored before it answers */
@@ -101,9 +107,8 @@ export class Reviews {
       replaced = others.length < (current?.reviews.length ?? 0);
       return { rev: (current?.rev ?? 0) + 1, reviews: [...others, review] };
     });
-    this.keep(endpointId, month, slot!);
-    // before the answer: an acknowledged review is listed (a lost write here is made good by the next start's indexAll)
-    await indexRefs(this.atomics, 'reviews', teamId, [{ id: review.id, key: slotKey(endpointId, month) }]);
+    // before the answer: an acknowledged review is listed (a lost write here is made good by the next load's)
+    await this.absorb([{ endpointId, month, slot: slot! }]);
     // stored already: a bump that fails only delays other instances until the next review
     await this.atomics.incr(WRITES).catch(() => {});
     return { review, replaced };
@@ -124,19 +129,28 @@ export class Reviews {
   }
 
   /**
-   * Migration of the last release's data: its reviews were written without the team's index. Every
-   * loaded review is put into its team's (idempotent: every start runs it, after the load).
+   * Slots read from storage, kept where newer than this process's, once the reviews they hold that
+   * the kept ones do not are in their teams' indexes (so a slot that is kept has every review listed;
+   * a failed index write leaves the slot to the next load).
    */
-  async indexAll(): Promise<void> {
-    const all = [...this.slots].flatMap(([endpointId, months]) =>
-      [...months].flatMap(([month, slot]) => slot.reviews.map((r) => ({ r, key: slotKey(endpointId, month) }))),
-    );
+  private async absorb(read: Loaded[]): Promise<void> {
+    const fresh = read.filter(({ endpointId, month, slot }) => (this.slots.get(endpointId)?.get(month)?.rev ?? 0) < slot.rev);
+    const unseen = fresh.flatMap(({ endpointId, month, slot }) => {
+      const seen = new Set(
+        this.slots
+          .get(endpointId)
+          ?.get(month)
+          ?.reviews.map((r) => r.id),
+      );
+      return slot.reviews.filter((r) => !seen.has(r.id)).map((r) => ({ r, key: slotKey(endpointId, month) }));
+    });
     for (const [teamId, refs] of byTeam(
-      all,
+      unseen,
       (x) => x.r.team_id,
       (x) => ({ id: x.r.id, key: x.key }),
     ))
       await indexRefs(this.atomics, 'reviews', teamId, refs);
+    for (const { endpointId, month, slot } of fresh) this.keep(endpointId, month, slot);
   }
 
   summary(endpointId: string): ReviewSummary | undefined {

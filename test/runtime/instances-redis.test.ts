@@ -104,6 +104,15 @@ describe('two instances sharing Redis', () => {
     expect(ids[0]).toBeGreaterThan(Math.max(...together.map((a) => a.body.id)));
     // a record written through one instance reads back through the other
     expect((await req(1, 'GET', `/feedback/${ids[0]}`, undefined, auth)).body.message).toBe('later 0');
+    // and every one of them is in the team's listing, whichever instance indexed it
+    const listed: number[] = [];
+    for (let cursor = ''; ; ) {
+      const page = (await req(0, 'GET', `/teams/me/feedback?cursor=${cursor}`, undefined, auth)).body;
+      listed.push(...page.feedback.map((f: { id: number }) => f.id));
+      if (!page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
+    expect(listed).toEqual([...together.map((a) => a.body.id), ...ids].sort((a, b) => b - a));
   });
 
   it('200 concurrent publishes of one tool over both instances get 200 distinct versions', async () => {
@@ -174,6 +183,51 @@ describe('two instances sharing Redis', () => {
     await ctx[1].reviews.catchUp(); // what its timer does every 2 s
     expect(ctx[1].reviews.summary('searchco.google.serp.organic')).toEqual(ctx[0].reviews.summary('searchco.google.serp.organic'));
     expect(ctx[1].reviews.summary('searchco.google.serp.organic')).toBeDefined();
+  });
+
+  it("feedback and a review the last release's instance stores during a rolling upgrade are listed by their team", async () => {
+    const t = await team('Rolling upgrade', 0);
+    const auth = { 'x-svc-token': t.token };
+    // the last release's writes, as it made them: the records, and no team index
+    const { atomics } = ctx[0].state;
+    const id = await atomics.nextId('feedback');
+    await atomics.claim(`feedback:${id}`, {
+      id,
+      team_id: t.id,
+      kind: 'bug',
+      message: 'sent to the old instance',
+      status: 'received',
+      created_at: new Date().toISOString(),
+    });
+    const endpointId = 'searchco.google.serp.organic';
+    const month = new Date().toISOString().slice(0, 7);
+    await atomics.update<Record<string, string[]>>('review-index', (index) =>
+      index?.[endpointId]?.includes(month) ? undefined : { ...index, [endpointId]: [...(index?.[endpointId] ?? []), month] },
+    );
+    const review = {
+      id: await atomics.nextId('review'),
+      team_id: t.id,
+      usefulness: 'partly',
+      reason: 'Old instance.',
+      client: '',
+      month,
+      at: new Date().toISOString(),
+    };
+    await atomics.update<{ rev: number; reviews: unknown[] }>(`review:${endpointId}:${month}`, (slot) => ({
+      rev: (slot?.rev ?? 0) + 1,
+      reviews: [...(slot?.reviews ?? []), review],
+    }));
+    await atomics.incr('review-writes');
+    await Promise.all(ctx.flatMap((c) => [c.feedback.catchUp(), c.reviews.catchUp()])); // what their timers do every 2 s
+
+    for (const i of [0, 1]) {
+      expect((await req(i, 'GET', '/teams/me/feedback', undefined, auth)).body.feedback).toEqual([
+        expect.objectContaining({ id, message: 'sent to the old instance' }),
+      ]);
+      expect((await req(i, 'GET', '/teams/me/reviews', undefined, auth)).body.reviews).toEqual([
+        expect.objectContaining({ id: review.id, endpoint_id: endpointId, reason: 'Old instance.' }),
+      ]);
+    }
   });
 
   it('/readyz answers ready on both', async () => {
