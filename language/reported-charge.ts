@@ -42,7 +42,9 @@ export function readReported(op: Reporting, answer: ReportingAnswer): ReportedCh
   const raw = rc.header !== undefined ? answer.headers?.[rc.header] : getPath(answer.body, rc.path!);
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   if (!Number.isFinite(value) || value < 0) return null;
-  return { value, unit: rc.unit, micro: Math.round(value * microPerReportedUnit(op)) };
+  const micro = Math.round(value * microPerReportedUnit(op));
+  // past a double's range in micro-USD it is no figure (and a ledger row cannot hold Infinity as JSON)
+  return Number.isFinite(micro) ? { value, unit: rc.unit, micro } : null;
 }
 
 /** Reported units for a charge of `micro` (the sandbox's report of what it bills). */

@@ -35,6 +35,12 @@ describe('reading a charge from a header', () => {
     expect(readReported(op, { body: {}, headers: { 'x-credit-cost': 'one' } })).toBeNull();
     expect(readReported(op, { body: {}, headers: { 'x-credit-cost': '' } })).toBeNull();
   });
+
+  it('a figure too large to be money in micro-USD states nothing (the embedded ledger writes a row as JSON)', () => {
+    const op = runtime.operations[CE];
+    expect(readReported(op, { body: {}, headers: { 'x-credit-cost': '1e308' } })).toBeNull();
+    expect(readReported(op, { body: {}, headers: { 'x-credit-cost': '1e6' } })?.micro).toBe(1e10);
+  });
 });
 
 describe('a provider stating its charge in a header', () => {
