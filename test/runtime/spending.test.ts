@@ -35,6 +35,22 @@ describe('Spending', () => {
     expect(await state.balance(teamId)).toBe(300);
   });
 
+  it("charges past its hold only from what no other call holds, so the other call's charge still lands", async () => {
+    const { state, spending, teamId } = await funded(1_000);
+    const other = (await spending.hold(teamId, 400))!;
+    const mine = (await spending.hold(teamId, 100))!;
+    // 900 would take 300 of what the other call holds: the held 100 is charged
+    expect(await mine.charge(900, { endpoint_id: 'x.y' })).toBe(100);
+    expect(await other.charge(400, { endpoint_id: 'x.y' })).toBe(400);
+    expect(await state.balance(teamId)).toBe(500);
+    const third = (await spending.hold(teamId, 100))!;
+    const fourth = (await spending.hold(teamId, 100))!;
+    // 400 fits beside the other hold (500 - 100 held by it): charged in full, and nothing stays held
+    expect(await third.charge(400, { endpoint_id: 'x.y' })).toBe(400);
+    expect(await fourth.charge(100, { endpoint_id: 'x.y' })).toBe(100);
+    expect(await state.balance(teamId)).toBe(0);
+  });
+
   it('answers 0, not a charge the ledger refused, when even the held amount cannot be charged', async () => {
     const { state, spending, teamId } = await funded(100);
     const hold = (await spending.hold(teamId, 100))!;
