@@ -20,8 +20,11 @@ const serp = (q: string) => w.call('/proxy/google.serp.organic', { q }, { 'X-Svc
 /** until a call in flight holds part of the balance (a hold of all of it is refused as `held`) */
 async function someoneHolds(): Promise<void> {
   for (;;) {
-    const probe = await w.ctx.spending.reserve(w.teamId, BALANCE);
-    if ('why' in probe) return;
+    const probe = await w.ctx.spending.reserve(w.teamId, await w.ctx.state.balance(w.teamId));
+    if ('why' in probe) {
+      expect(probe.why).toBe('held');
+      return;
+    }
     probe.release();
     await new Promise((wake) => setTimeout(wake, 10));
   }
