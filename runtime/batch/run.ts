@@ -2,7 +2,8 @@
 // end. What one row is (a routed call, a hub tool's run) is a RowRunner's: each row is charged as its
 // single call would be, under its own call_id; this file only schedules, budgets and counts.
 import { isStorageOutage, STORAGE_OUTAGE_DETAIL } from '../state/unavailable.ts';
-import { StatusError } from '../util/fail.ts';
+import { rootCause, StatusError } from '../util/fail.ts';
+import { LEDGER_DAMAGED_DETAIL, LedgerDamaged } from '../state/ledger-store.ts';
 import { canonical } from '../router/identical-calls.ts';
 import { BatchBudget } from './budget.ts';
 import { newCallId } from '../util/call-id.ts';
@@ -88,6 +89,8 @@ async function callRow(runner: RowRunner, subject: Record<string, unknown>, ceil
 function refusal(e: unknown): Outcome {
   // storage away for this row: the sentence and status a single call gets; the next rows try again
   if (isStorageOutage(e)) return { status: 503, detail: STORAGE_OUTAGE_DETAIL };
+  // the team's ledger damaged: every row is refused as its single call is, and the batch still ends with its summary
+  if (rootCause(e) instanceof LedgerDamaged) return { status: 503, detail: LEDGER_DAMAGED_DETAIL };
   if (!(e instanceof StatusError)) throw e;
   const data = e.data as { detail?: unknown } | undefined;
   const refused: Outcome = { status: e.status, detail: e.status === 422 && data?.detail ? data.detail : e.message };

@@ -2,7 +2,7 @@
 // {loc, msg, type} (the HTTPValidationError shape). Handlers throw (a StatusError from below, an
 // h3 HTTPError from h3 itself); the app's onError shapes.
 import { HTTPError } from 'h3';
-import { LedgerDamaged } from '../state/ledger-store.ts';
+import { LEDGER_DAMAGED_DETAIL, LedgerDamaged } from '../state/ledger-store.ts';
 import { STORAGE_OUTAGE_DETAIL, STORAGE_RETRY_AFTER_S, StorageUnavailable } from '../state/unavailable.ts';
 import { CALL_ID_HEADER } from '../util/call-id.ts';
 import { rootCause, StatusError, type PlainAnswer } from '../util/fail.ts';
@@ -33,11 +33,7 @@ export function errorAnswer(thrown: unknown, callId?: string): PlainAnswer {
   if (root instanceof LedgerDamaged) {
     // Stored money that cannot be read without guessing: the operator is told where, the caller why.
     console.error('[svc] ledger damaged:', root.message);
-    error = new HTTPError({
-      status: 503,
-      message:
-        "This team's ledger cannot be read safely, so svc takes no calls that read or move its balance until an operator restores it; nothing was charged.",
-    });
+    error = new HTTPError({ status: 503, message: LEDGER_DAMAGED_DETAIL });
   }
   if (root instanceof StorageUnavailable) {
     // once a second at most: an outage under load would otherwise write a line per request

@@ -104,8 +104,18 @@ export async function runTool(
       }
     },
   });
-  if ('refused' in spent)
-    fail(402, `Balance too low: ${key} costs ${price} micro-USD a run plus its steps' charges. Nothing was charged.`, { [CALL_ID_HEADER]: callId });
+  if ('refused' in spent) {
+    const costs = `${key} costs ${price} micro-USD a run plus its steps' charges`;
+    // the balance covers the price, but the team's calls in flight hold what it lacks: they may give it back
+    if (spent.refused.why === 'held') {
+      fail(
+        402,
+        `Balance held by calls in flight: ${costs}, and the balance (${spent.refused.balance_micro} micro-USD) less what they hold does not cover it. Nothing was charged; retry when they finish.`,
+        { [CALL_ID_HEADER]: callId },
+      );
+    }
+    fail(402, `Balance too low: ${costs}. Nothing was charged.`, { [CALL_ID_HEADER]: callId });
+  }
   let result = spent.result;
   const charged = spent.charged;
   if (storageCut) result = { ...result, kind: 'storage', output: null, reason: "Storage stopped answering before the tool's price was charged." };

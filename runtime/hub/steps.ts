@@ -140,11 +140,20 @@ function callStep(ctx: AppContext, team: Team, run: StepRun, target: StepTarget,
   return target.kind === 'routed' ? routedStep(ctx, team, run, target.capability, body) : operationStep(ctx, team, run, target, body);
 }
 
-/** a refusal the router or pass-through threw (402, 403, 422), as a step outcome; anything else is rethrown */
+/**
+ * a refusal the router or pass-through threw (any 4xx: 402, 403, 422, a 400 for a path its values
+ * would make…), as a step outcome, so the run names what earlier steps were charged; anything else
+ * is rethrown
+ */
 function refusal(e: unknown): StepAnswer {
-  if (!(e instanceof StatusError) || ![402, 403, 404, 405, 422].includes(e.status)) throw e;
+  if (!(e instanceof StatusError) || e.status < 400 || e.status > 499) throw e;
   const detail = (e.data as { detail?: unknown } | undefined)?.detail;
-  const issues = Array.isArray(detail) ? (detail as ValidationIssue[]) : undefined;
+  // the pass-through's 400s are a path its values would make (a dot segment, another host): refused values, as a 422's
+  const issues = Array.isArray(detail)
+    ? (detail as ValidationIssue[])
+    : e.status === 400
+      ? [{ loc: ['path'], msg: e.message, type: 'value_error.path' }]
+      : undefined;
   const reason = issues ? issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join(' ') : e.message;
   return { account: { outcome: e.status === 402 ? 'balance' : 'refused', cost_micro: 0 }, reason, issues, neededMicro: neededMicroOf(e) };
 }

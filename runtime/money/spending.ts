@@ -22,8 +22,9 @@ export interface ChargeRef extends ReportedFigures {
 export interface Hold {
   /**
    * Charge `micro` to the ledger and drop the hold with it; answers what was charged. Past the hold
-   * (a provider answering more rows than were asked and held for) the charge falls back to the
-   * amount held when the balance cannot cover more; a refusal within the hold is a broken invariant,
+   * (a provider answering more rows than were asked and held for, or reporting a dearer charge) the
+   * charge falls back to the amount held when the balance less what other calls hold cannot cover
+   * more; a refusal within the hold is a broken invariant,
    * said loudly, and answered as 0 rather than reporting a charge that was not made.
    */
   charge(micro: number, ref: ChargeRef): Promise<number>;
@@ -144,6 +145,29 @@ class HeldMoney implements Hold {
 
   charge(cost: number, ref: ChargeRef): Promise<number> {
     if (cost === 0) return Promise.resolve(0);
+    if (cost > this.micro) return this.past(cost, ref);
+    return this.within(cost, ref);
+  }
+
+  /**
+   * A charge past the hold: the ledger refuses a charge only below a zero balance, so the excess is
+   * held first, from what no other call holds; charged from money another call held, that call's
+   * charge would be refused inside its own hold. Not held: the amount held is charged.
+   */
+  private async past(cost: number, ref: ChargeRef): Promise<number> {
+    const account = teamAccount(this.teamId);
+    const extra = randomHex();
+    const { held } = await this.state.atomics.hold(account, extra, cost - this.micro, HOLD_TTL_MS);
+    if (!held) return this.micro > 0 ? this.within(this.micro, ref) : 0;
+    try {
+      return await this.within(cost, ref);
+    } finally {
+      // dropped once the charge stood: until then the excess stays out of other calls' reach
+      this.state.atomics.unhold(account, extra).catch(() => {});
+    }
+  }
+
+  private within(cost: number, ref: ChargeRef): Promise<number> {
     return this.settle(cost, ref).then((landed) => (landed ? this.landed(cost) : this.refused(cost, ref)));
   }
 

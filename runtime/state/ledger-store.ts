@@ -36,4 +36,8 @@ export interface LedgerStore {
 /** a stored ledger that cannot be read without guessing: calls for its account are refused (503) */
 export class LedgerDamaged extends Error {}
 
+/** what a caller of a team whose ledger is damaged is told (a single call's 503, a batch row's) */
+export const LEDGER_DAMAGED_DETAIL =
+  "This team's ledger cannot be read safely, so svc takes no calls that read or move its balance until an operator restores it; nothing was charged.";
+
 export const totalsAfter = (e: StoredEntry): Totals => ({ balance_micro: e.balance_after, earnings_micro: e.earnings_after, seq: e.id });

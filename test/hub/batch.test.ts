@@ -215,6 +215,52 @@ describe('what the door refuses before any row runs', () => {
     expect((await stop('batch-email', 'call_nope')).status).toBe(422);
   }, 60_000);
 
+  it('a row refused at a later step (402) names what its earlier step was charged, and the summary and the budget count it', async () => {
+    // enough for the price's hold and the first step (20,000), not for the verifier after it
+    const short = await w.team('short batch caller', 70_500);
+    const earned = await earnings();
+    const seen = await readLines(
+      await batch('batch-email', [{ id: 'short', input: person('short', 'nohit-checkco.io') }], { 'x-svc-batch-max-cost': '1' }, short.token),
+    );
+    const [row] = rowsOf(seen);
+    expect(row).toMatchObject({ id: 'short', status: 402, call_id: expect.stringMatching(/^call_/), _svc: { served_by: null, cost_micro: 20_000 } });
+    expect(row.detail).toMatch(/^Step 'verify' .*balance is too low.*The steps that ran were charged \(20000 micro-USD\); the tool's price was not\.$/);
+    expect(seen.at(-1)).toMatchObject({ hits: 0, misses: 0, errors: 1, cost_micro: 20_000 });
+    expect((await w.chargedByCall(short.teamId)).get(row.call_id)).toBe(20_000);
+    expect(await w.ctx.state.balance(short.teamId)).toBe(70_500 - 20_000);
+    expect(await earnings()).toBe(earned);
+  }, 60_000);
+
+  it('a step refused for its values (422) after a charged step: the run and the row name what was charged', async () => {
+    // the verifier is sent an address from the input, which its format check may refuse once the finder was paid
+    const files = emailTool((f) => {
+      (f.tool.steps as Array<{ with: Record<string, string> }>)[1].with.email = '{{input.backup}}';
+      (f.input.properties as Record<string, unknown>).backup = { type: 'string' };
+      f.check.input = { domain: 'acme.com', full_name: 'Jane Doe', backup: 'jane.doe@nohit-checkco.com' };
+    });
+    expect((await w.req('POST', '/hub/tools', { tool_id: 'batch-backup', files })).body.status).toBe('live');
+    const refusable = { domain: 'acme-backup.com', full_name: 'Jane Doe', backup: 'not an address' };
+    const balance = await w.ctx.state.balance(caller.teamId);
+    const run = await w.req('POST', '/hub/tools/batch-backup/run', { input: refusable }, caller.token);
+    expect(run.status).toBe(422);
+    expect(run.body.detail[0]).toMatchObject({
+      loc: ['steps', 'verify', 'email'],
+      msg: expect.stringMatching(/The steps that ran were charged \(\d+ micro-USD\)/),
+    });
+    const charged = Number(run.headers.get('x-svc-cost-micro'));
+    expect(charged).toBeGreaterThan(0);
+    expect(run.body.call_id).toBe(run.headers.get('x-svc-call-id'));
+    expect((await chargedByCall()).get(run.body.call_id)).toBe(charged);
+
+    const seen = await readLines(await batch('batch-backup', [{ id: 'bad', input: { ...refusable, full_name: 'Jane Doe2' } }]));
+    const [row] = rowsOf(seen);
+    expect(row).toMatchObject({ status: 422, _svc: { served_by: null, cost_micro: charged } });
+    expect(row.detail[0].loc).toEqual(['steps', 'verify', 'email']);
+    expect((await chargedByCall()).get(row.call_id)).toBe(charged);
+    expect(seen.at(-1)).toMatchObject({ errors: 1, cost_micro: charged });
+    expect(balance - (await w.ctx.state.balance(caller.teamId))).toBe(2 * charged);
+  }, 60_000);
+
   it('X-Svc-Route-Max-Cost below the price stops each row before any step: a miss that costs nothing', async () => {
     const balance = await w.ctx.state.balance(caller.teamId);
     const seen = await readLines(await batch('batch-email', [{ input: person('cheap1') }, { input: person('cheap2') }], { 'x-svc-route-max-cost': '0.01' }));

@@ -36,6 +36,37 @@ describe('a catalog operation as a step', () => {
     expect(1_000_000 - (await w.ctx.state.balance(caller.teamId))).toBe(run.body._svc.cost_micro);
   });
 
+  it('a path parameter the pass-through refuses (a dot segment) after a charged step ends the run naming that charge', async () => {
+    const files = emailTool((f) => {
+      (f.tool.steps as unknown[])[1] = {
+        id: 'search',
+        call: 'searchco.google.serp.organic.rows',
+        with: { engine: '{{input.engine}}', query: '{{steps.find.output.email}}', size: 5 },
+      };
+      f.tool.output = { email: '{{steps.find.output.email}}' };
+      f.output = { type: 'object', required: ['email'], properties: { email: { type: 'string' } } };
+      (f.input.properties as Record<string, unknown>).engine = { type: 'string' };
+      f.check = { input: { domain: 'acme.com', full_name: 'Jane Doe', engine: 'google' }, expect: {} };
+    });
+    expect((await w.req('POST', '/hub/tools', { tool_id: 'op-engine', files })).body.status).toBe('live');
+    const caller = await w.team('engine caller', 1_000_000);
+    const r = await w.req('POST', '/hub/tools/op-engine/run', { input: { domain: 'acme.com', full_name: 'Ann Lee', engine: '..' } }, caller.token);
+    const charged = 1_000_000 - (await w.ctx.state.balance(caller.teamId));
+    expect(charged).toBeGreaterThan(0);
+    // a value the step refuses is a 422 at the step; the finder was charged, and the answer says so
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toEqual([
+      {
+        loc: ['steps', 'search'],
+        msg: `The path may not contain dot segments or encoded slashes. The steps that ran were charged (${charged} micro-USD); the tool's price was not.`,
+        type: 'value_error.path',
+      },
+    ]);
+    expect(r.headers.get('x-svc-cost-micro')).toBe(String(charged));
+    expect(r.body.call_id).toBe(r.headers.get('x-svc-call-id'));
+    expect((await w.req('GET', '/hub/tools/op-engine/runs')).body.runs[0]).toMatchObject({ call_id: r.body.call_id, outcome: 'failed', price_micro: 0 });
+  });
+
   it('refuses a parameter the operation does not declare, a missing required one, and a field its example never shows', async () => {
     const r = await w.req('POST', '/hub/tools', {
       tool_id: 'op-broken',

@@ -117,6 +117,24 @@ describe('a run', () => {
     expect(await w.ctx.state.balance(caller.teamId)).toBe(40_000);
   });
 
+  it('a price that calls in flight hold the balance for is a 402 saying so, not that the balance is too low', async () => {
+    const caller = await w.team('busy caller', 100_000);
+    // another call of the team in flight holds 80,000: 20,000 is left beside it, under the 50,000 price
+    const other = await w.ctx.spending.reserve(caller.teamId, 80_000);
+    if ('why' in other) throw new Error('the other call could not hold');
+    try {
+      const r = await w.req('POST', '/hub/tools/email-money/run', { input: { domain: 'acme.com', full_name: 'Ann Lee' } }, caller.token);
+      expect(r.status).toBe(402);
+      expect(r.body.detail).toBe(
+        "Balance held by calls in flight: email-money@1 costs 50000 micro-USD a run plus its steps' charges, and the balance (100000 micro-USD) less what they hold does not cover it. Nothing was charged; retry when they finish.",
+      );
+      expect(r.body.call_id).toBe(r.headers.get('x-svc-call-id'));
+    } finally {
+      other.release();
+    }
+    expect(await w.ctx.state.balance(caller.teamId)).toBe(100_000);
+  });
+
   it('a balance that runs out at a step answers 402: earlier steps charged, the price not, never below zero', async () => {
     // enough for the price and the first step (20000), not for the verifier after it
     const caller = await w.team('short caller', 70_500);

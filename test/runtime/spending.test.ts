@@ -1,12 +1,20 @@
 // The one money module: holds keep concurrent calls of a team within its balance, a charge past its
 // hold falls back to what was held, a release gives the hold back once, and nothing is reported
 // charged that the ledger did not take.
-import { describe, expect, it } from 'vitest';
-import { createState } from '../../runtime/state/index.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createState, type State } from '../../runtime/state/index.ts';
 import { Spending, type Hold } from '../../runtime/money/spending.ts';
+import { suiteRedis } from '../helpers/redis.ts';
 
-async function funded(micro: number) {
-  const state = await createState({ storage: { kind: 'memory' }, dataDir: '/nonexistent', secret: 'spending-secret' });
+const redis = suiteRedis();
+const opened: State[] = [];
+afterAll(() => Promise.all(opened.map((s) => s.close())));
+
+/** a funded team on the memory store, or on the suite's Redis (where holds live in Redis, shared by instances) */
+async function funded(micro: number, on: 'memory' | 'redis' = 'memory') {
+  const storage = on === 'redis' ? { kind: 'redis' as const, url: redis.url() } : { kind: 'memory' as const };
+  const state = await createState({ storage, dataDir: '/nonexistent', secret: 'spending-secret' });
+  if (on === 'redis') opened.push(state);
   const { team } = (await state.createTeam(`spender ${Math.random()}`, micro))!;
   return { state, spending: new Spending(state), teamId: team.id };
 }
@@ -33,6 +41,22 @@ describe('Spending', () => {
     const more = (await spending.hold(teamId, 500))!;
     expect(await more.charge(5_000, { endpoint_id: 'x.y' })).toBe(500); // more rows than held for, past the balance
     expect(await state.balance(teamId)).toBe(300);
+  });
+
+  it.each(['memory', 'redis'] as const)("charges past its hold only from what no other call holds, so the other call's charge still lands (%s)", async (on) => {
+    const { state, spending, teamId } = await funded(1_000, on);
+    const other = (await spending.hold(teamId, 400))!;
+    const mine = (await spending.hold(teamId, 100))!;
+    // 900 would take 300 of what the other call holds: the held 100 is charged
+    expect(await mine.charge(900, { endpoint_id: 'x.y' })).toBe(100);
+    expect(await other.charge(400, { endpoint_id: 'x.y' })).toBe(400);
+    expect(await state.balance(teamId)).toBe(500);
+    const third = (await spending.hold(teamId, 100))!;
+    const fourth = (await spending.hold(teamId, 100))!;
+    // 400 fits beside the other hold (500 - 100 held by it): charged in full, and nothing stays held
+    expect(await third.charge(400, { endpoint_id: 'x.y' })).toBe(400);
+    expect(await fourth.charge(100, { endpoint_id: 'x.y' })).toBe(100);
+    expect(await state.balance(teamId)).toBe(0);
   });
 
   it('answers 0, not a charge the ledger refused, when even the held amount cannot be charged', async () => {
