@@ -15,6 +15,8 @@ export interface FinderSrc {
   acts: string[];
   /** words a job may open with before its verb ("please", "can you") */
   openers: string[];
+  /** words right after the verb that make the job a request for data ("me", "with us") */
+  to_caller: string[];
 }
 
 export interface FilterSrc {
