@@ -7,6 +7,7 @@ import { spin } from './spinner.ts';
 import { json, note, out, pairs, printJson, table } from './print.ts';
 import { priceTrust } from '../language/price-words.ts';
 import { triedOrderText } from './tried-order.ts';
+import { showTool, TOOL_PREFIX } from './hub-show.ts';
 import { costPerHitWords, hitRateWords } from '../language/hit-rate-words.ts';
 import { formatUsd } from '../runtime/state/money.ts';
 import type { CostOut, Observed } from '../language/dist-types.ts';
@@ -46,7 +47,15 @@ export const search = defineCommand({
     const q = words(args);
     const limit = wholeNumber('--limit', args.limit, 1, 100);
     const res = await ok<{
-      results: Array<{ endpoint_id: string; kind: string; provider_display: string; usd: number | null; name: string; observed: Observed | null }>;
+      results: Array<{
+        endpoint_id: string;
+        kind: string;
+        provider_display?: string;
+        maker?: string;
+        usd: number | null;
+        name: string;
+        observed: Observed | null;
+      }>;
       total: number;
     }>(`${baseUrl()}/catalog/search?q=${encodeURIComponent(q)}&limit=${limit}`, { label: 'searching' });
     if (args.json) printJson(res);
@@ -54,7 +63,7 @@ export const search = defineCommand({
       out(
         table(
           ['ID', 'KIND', 'PROVIDER', 'USD', 'HIT', 'NAME'],
-          res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display, price(r.usd), hitRateWords(r.observed), r.name]),
+          res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display ?? r.maker ?? '-', price(r.usd), hitRateWords(r.observed), r.name]),
         ),
       );
       note(`${res.results.length} of ${res.total}; svc show ID for parameters, cost and siblings`);
@@ -91,6 +100,8 @@ export const show = defineCommand({
     // an empty id would ask for /catalog/endpoints/ itself, which the server calls only 'Not found'
     const id = args.id.trim();
     if (!id) throw new CliFailure('svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).', EXIT.usage);
+    // search lists hub tools as hub:<tool_id>; their page is the hub's
+    if (id.startsWith(TOOL_PREFIX)) return showTool(id.slice(TOOL_PREFIX.length), args.json);
     const found = await request(`${baseUrl()}/catalog/endpoints/${pathId(id)}`);
     // the server's sentence echoes the id as sent in the path (escaped); say it as typed
     if (found.status === 404) {

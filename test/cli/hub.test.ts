@@ -71,6 +71,12 @@ describe('svc hub', { timeout: 240_000 }, () => {
     expect((await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout).toMatch(
       /^usage\s+2 of 2 runs ok \(too few to call a rate\); median \d+ ms; 2 runs in all$/m,
     );
+    // a review by the team that ran it, on the page; search names the tool as hub:<id> and its maker, and svc show takes that id
+    expect(await svcCli(['review', 'hub:cli-email-tool', 'useful', 'found', 'and', 'checked'], caller)).toMatchObject({ code: 0 });
+    const page = await svcCli(['show', 'hub:cli-email-tool'], caller);
+    expect(page).toMatchObject({ code: 0, stdout: (await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout });
+    expect(page.stdout).toMatch(/^reviews\s+1 team: useful 100%, partly 0%, not_useful 0%$/m);
+    expect((await svcCli(['search', 'cli', 'email', 'tool'], caller)).stdout).toMatch(/^hub:cli-email-tool\s+tool\s+routed-test-team\s/m);
 
     expect(await svcCli(['hub', 'retire', 'cli-email-tool', '--yes'], caller)).toMatchObject({ code: 4 });
     // retiring asks first; with no terminal to answer, nothing is done until --yes
