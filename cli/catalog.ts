@@ -33,7 +33,12 @@ interface Entry {
   routing?: object;
 }
 
-const words = (args: { _: string[] }) => args._.join(' ').trim();
+/** the words after the command; blank ones would ask the server about nothing and exit 3 as if it had looked */
+function words(args: { _: string[] }, blank: string): string {
+  const joined = args._.join(' ').trim();
+  if (!joined) throw new CliFailure(blank, EXIT.usage);
+  return joined;
+}
 const price = (usd: number | null | undefined) => (usd === null || usd === undefined ? '-' : `$${usd}`);
 
 export const search = defineCommand({
@@ -44,7 +49,7 @@ export const search = defineCommand({
     json,
   },
   async run({ args }) {
-    const q = words(args);
+    const q = words(args, 'svc search needs words, such as svc search verify email.');
     const limit = wholeNumber('--limit', args.limit, 1, 100);
     const res = await ok<{
       results: Array<{
@@ -175,7 +180,12 @@ export const find = defineCommand({
   meta: { name: 'find' },
   args: { job: { type: 'positional', required: true, description: 'the job, in words' }, json },
   async run({ args }) {
-    const res = await spin('finding', send(`${baseUrl()}/catalog/find?q=${encodeURIComponent(words(args))}`, { timeoutMs: 60_000 }));
+    const res = await spin(
+      'finding',
+      send(`${baseUrl()}/catalog/find?q=${encodeURIComponent(words(args, "svc find needs a job in words, such as svc find 'verify an email'."))}`, {
+        timeoutMs: 60_000,
+      }),
+    );
     if (res.status !== 200) {
       let data: unknown = null;
       try {
