@@ -54,10 +54,19 @@ export async function showTool(ref: string, asJson: boolean): Promise<void> {
     }),
   );
   out(`\ninput:\n${fields(t.input_schema)}\n\noutput:\n${fields(t.output_schema)}`);
+  // the maker's view carries each version's runs and earnings; another team's carries neither
+  const maker = t.runs !== undefined;
   out(
     `\n${table(
-      ['VERSION', 'STATUS', 'CREATED', 'LIVE', 'NOTE'],
-      t.versions.map((v) => [v.version, v.status, v.created_at, v.live_at, v.reason ?? (v.pinnable_until ? `pinnable until ${v.pinnable_until}` : '')]),
+      ['VERSION', 'STATUS', 'CREATED', 'LIVE', ...(maker ? ['RUNS', 'EARNINGS'] : []), 'NOTE'],
+      t.versions.map((v) => [
+        v.version,
+        v.status,
+        v.created_at,
+        v.live_at,
+        ...(maker ? [v.runs ?? 0, usd(v.earnings_micro ?? 0)] : []),
+        v.reason ?? (v.pinnable_until ? `pinnable until ${v.pinnable_until}` : ''),
+      ]),
     )}`,
   );
   out(
