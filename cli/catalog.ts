@@ -8,7 +8,7 @@ import { json, note, out, pairs, printJson, table } from './print.ts';
 import { priceTrust } from '../language/price-words.ts';
 import { triedOrderText } from './tried-order.ts';
 import { showTool, TOOL_PREFIX } from './hub-show.ts';
-import { costPerHitWords, hitRateWords } from '../language/hit-rate-words.ts';
+import { costPerHitWords, hitRateWords, overCalls } from '../language/hit-rate-words.ts';
 import { formatUsd } from '../runtime/state/money.ts';
 import type { CostOut, Observed } from '../language/dist-types.ts';
 
@@ -128,7 +128,7 @@ export const show = defineCommand({
           ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${priceTrust(p.cost)}${p.cost.evidence ? `; ${p.cost.evidence.url}` : ''})`
           : 'not priced',
         observed: p.observed?.samples
-          ? `hit rate ${hitRateWords(p.observed)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms`
+          ? `hit rate ${hitRateWords(p.observed)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms ${overCalls(p.observed.samples)}`
           : 'no calls yet',
         // a routed entry's callers pay for the whole waterfall: what that came to per hit
         ...(e.routing ? { cost_per_hit: costPerHitWords(p.observed, (m) => `$${formatUsd(m)}`) } : {}),
