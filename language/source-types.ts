@@ -15,7 +15,9 @@ export interface FinderSrc {
   acts: string[];
   /** words a job may open with before its verb ("please", "can you") */
   openers: string[];
-  /** words right after the verb that make the job a request for data ("me", "with us") */
+  /** acts that hand something over (send, share): followed by one of `to_caller`, a request for data */
+  gives: string[];
+  /** words right after one of `gives` that make the job a request for data ("me", "with us") */
   to_caller: string[];
 }
 

@@ -57,6 +57,7 @@ describe('the finder on jobs nothing does', () => {
       'share us the phone number of jane doe at acme',
       'share with me the revenue of shopify.com',
       'could you send to us the emails of the founders of notion.so',
+      'send over the work emails of the founders of stripe.com',
     ]) {
       const { judged } = await find(q);
       expect(judged?.verdict, q).not.toMatch(/^Nothing does this/);
