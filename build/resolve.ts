@@ -178,7 +178,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
     entries,
     searchRows,
     searchCapabilities,
-    finder: cat.finder?.data ?? { acts: [], openers: [] },
+    finder: cat.finder?.data ?? { acts: [], openers: [], gives: [], to_caller: [] },
     runtime,
     coverage: coverageMarkdown(
       entries,

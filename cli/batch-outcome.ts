@@ -129,12 +129,14 @@ export class Outcome {
     this.progress.finish(
       [
         s.answered_before ? `  (${s.answered_before} answered before)` : '',
-        s.skipped_budget ? `  ${s.skipped_budget} rows left by --max-cost: run again to call them` : '',
-        s.not_started ? `  ${s.not_started} rows not started (stopped): run again to call them` : '',
-        s.refused ? `  ${s.refused} rows refused (4xx), each named with its reason in ${this.o.rejects}` : '',
-        s.failed ? `  ${s.failed} rows failed (5xx), named in ${this.o.rejects}: run again to retry them` : '',
+        s.skipped_budget ? `  ${rows(s.skipped_budget)} left by --max-cost: run again to call them` : '',
+        s.not_started ? `  ${rows(s.not_started)} not started (stopped): run again to call them` : '',
+        s.refused ? `  ${rows(s.refused)} refused (4xx), each named with its reason in ${this.o.rejects}` : '',
+        s.failed ? `  ${rows(s.failed)} failed (5xx), named in ${this.o.rejects}: run again to retry them` : '',
       ].join(''),
     );
     return s.exit_code;
   }
 }
+
+const rows = (n: number) => (n === 1 ? '1 row' : `${n} rows`);

@@ -6,6 +6,7 @@ import type { Fields } from './batch-columns.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { failureOf, ok, pathId, request } from './http.ts';
 import type { SvcTarget } from './target.ts';
+import { TOOL_PREFIX } from './hub-show.ts';
 
 export interface BatchTarget {
   /** as the command line names it, for messages */
@@ -18,8 +19,6 @@ export interface BatchTarget {
   /** what a row sends beside its id */
   line(subject: Record<string, unknown>): Record<string, unknown>;
 }
-
-const TOOL = 'hub:';
 
 async function capabilityOf(target: SvcTarget, name: string): Promise<BatchTarget> {
   const meta = await ok<{ proxy_prefix: string }>(`${target.url}/meta`);
@@ -40,7 +39,7 @@ interface ToolView {
 }
 
 async function toolOf(target: SvcTarget, name: string): Promise<BatchTarget> {
-  const ref = name.slice(TOOL.length);
+  const ref = name.slice(TOOL_PREFIX.length);
   if (!/^[a-z0-9-]{3,64}(@[1-9][0-9]{0,8})?$/.test(ref))
     throw new CliFailure(`'${name}' does not name a tool: write hub:<tool_id> or hub:<tool_id>@N (svc hub list lists them).`, EXIT.usage);
   const view = async (r: string) => {
@@ -57,4 +56,4 @@ async function toolOf(target: SvcTarget, name: string): Promise<BatchTarget> {
 }
 
 export const batchTargetOf = (target: SvcTarget, name: string): Promise<BatchTarget> =>
-  name.startsWith(TOOL) ? toolOf(target, name) : capabilityOf(target, name);
+  name.startsWith(TOOL_PREFIX) ? toolOf(target, name) : capabilityOf(target, name);

@@ -7,7 +7,8 @@ import { spin } from './spinner.ts';
 import { json, note, out, pairs, printJson, table } from './print.ts';
 import { priceTrust } from '../language/price-words.ts';
 import { triedOrderText } from './tried-order.ts';
-import { costPerHitWords, hitRateWords } from '../language/hit-rate-words.ts';
+import { showTool, TOOL_PREFIX } from './hub-show.ts';
+import { costPerHitWords, hitRateWords, overCalls } from '../language/hit-rate-words.ts';
 import { formatUsd } from '../runtime/state/money.ts';
 import type { CostOut, Observed } from '../language/dist-types.ts';
 
@@ -32,7 +33,12 @@ interface Entry {
   routing?: object;
 }
 
-const words = (args: { _: string[] }) => args._.join(' ').trim();
+/** the words after the command; blank ones would ask the server about nothing and exit 3 as if it had looked */
+function words(args: { _: string[] }, blank: string): string {
+  const joined = args._.join(' ').trim();
+  if (!joined) throw new CliFailure(blank, EXIT.usage);
+  return joined;
+}
 const price = (usd: number | null | undefined) => (usd === null || usd === undefined ? '-' : `$${usd}`);
 
 export const search = defineCommand({
@@ -43,10 +49,18 @@ export const search = defineCommand({
     json,
   },
   async run({ args }) {
-    const q = words(args);
+    const q = words(args, 'svc search needs words, such as svc search verify email.');
     const limit = wholeNumber('--limit', args.limit, 1, 100);
     const res = await ok<{
-      results: Array<{ endpoint_id: string; kind: string; provider_display: string; usd: number | null; name: string; observed: Observed | null }>;
+      results: Array<{
+        endpoint_id: string;
+        kind: string;
+        provider_display?: string;
+        maker?: string;
+        usd: number | null;
+        name: string;
+        observed: Observed | null;
+      }>;
       total: number;
     }>(`${baseUrl()}/catalog/search?q=${encodeURIComponent(q)}&limit=${limit}`, { label: 'searching' });
     if (args.json) printJson(res);
@@ -54,7 +68,7 @@ export const search = defineCommand({
       out(
         table(
           ['ID', 'KIND', 'PROVIDER', 'USD', 'HIT', 'NAME'],
-          res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display, price(r.usd), hitRateWords(r.observed), r.name]),
+          res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display ?? r.maker ?? '-', price(r.usd), hitRateWords(r.observed), r.name]),
         ),
       );
       note(`${res.results.length} of ${res.total}; svc show ID for parameters, cost and siblings`);
@@ -91,6 +105,8 @@ export const show = defineCommand({
     // an empty id would ask for /catalog/endpoints/ itself, which the server calls only 'Not found'
     const id = args.id.trim();
     if (!id) throw new CliFailure('svc show needs an endpoint id, such as svc.people.email.verify (svc search WORDS finds one).', EXIT.usage);
+    // search lists hub tools as hub:<tool_id>; their page is the hub's
+    if (id.startsWith(TOOL_PREFIX)) return showTool(id.slice(TOOL_PREFIX.length), args.json);
     const found = await request(`${baseUrl()}/catalog/endpoints/${pathId(id)}`);
     // the server's sentence echoes the id as sent in the path (escaped); say it as typed
     if (found.status === 404) {
@@ -112,7 +128,7 @@ export const show = defineCommand({
           ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${priceTrust(p.cost)}${p.cost.evidence ? `; ${p.cost.evidence.url}` : ''})`
           : 'not priced',
         observed: p.observed?.samples
-          ? `hit rate ${hitRateWords(p.observed)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms`
+          ? `hit rate ${hitRateWords(p.observed)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms ${overCalls(p.observed.samples)}`
           : 'no calls yet',
         // a routed entry's callers pay for the whole waterfall: what that came to per hit
         ...(e.routing ? { cost_per_hit: costPerHitWords(p.observed, (m) => `$${formatUsd(m)}`) } : {}),
@@ -164,7 +180,12 @@ export const find = defineCommand({
   meta: { name: 'find' },
   args: { job: { type: 'positional', required: true, description: 'the job, in words' }, json },
   async run({ args }) {
-    const res = await spin('finding', send(`${baseUrl()}/catalog/find?q=${encodeURIComponent(words(args))}`, { timeoutMs: 60_000 }));
+    const res = await spin(
+      'finding',
+      send(`${baseUrl()}/catalog/find?q=${encodeURIComponent(words(args, "svc find needs a job in words, such as svc find 'verify an email'."))}`, {
+        timeoutMs: 60_000,
+      }),
+    );
     if (res.status !== 200) {
       let data: unknown = null;
       try {

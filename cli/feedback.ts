@@ -42,8 +42,12 @@ export const review = defineCommand({
       reason: args._.slice(2).join(' '),
       client: 'svc-cli',
     };
-    const res = await asTeam<{ id: number; endpoint_id: string; usefulness: string; month: string }>('/reviews', { body });
+    const res = await asTeam<{ id: number; endpoint_id: string; usefulness: string; month: string; replaced: boolean }>('/reviews', { body });
     if (args.json) printJson(res);
-    else note(`review ${res.id} of ${res.endpoint_id} for ${res.month}: ${res.usefulness}`);
+    // one review per team, operation and month stands: say when this one took an earlier one's place
+    else
+      note(
+        `review ${res.id} of ${res.endpoint_id} for ${res.month}: ${res.usefulness}${res.replaced ? " (replaces your team's earlier review of it this month)" : ''}`,
+      );
   },
 });

@@ -43,7 +43,8 @@ const svc = await orRefuse(createRuntime(config));
 const { ctx } = svc;
 const { catalog, state } = ctx;
 const existing = await state.teamBySlug(DEMO_TEAM);
-const token = existing ? await state.issueToken(existing.id) : (await state.createTeam(DEMO_TEAM, DEMO_CREDIT_MICRO))!.token;
+// a kept data directory holds the team already: a new token for it, the earlier ones still valid
+const { token } = existing ? await state.issueToken(existing.id, { name: 'demo restart' }) : (await state.createTeam(DEMO_TEAM, DEMO_CREDIT_MICRO))!;
 const server = await orRefuse(svc.listen());
 stopOnSignals(server, config.drainMs, [() => state.close(), () => sandbox.close()]);
 

@@ -18,10 +18,17 @@ export function hitRateWords(o: Observed | null | undefined): string {
 
 const calls = (n: number) => `${n} call${n === 1 ? '' : 's'}`;
 
+/** "40 calls", "only 4 calls" while they are too few for a rate */
+const fewCalls = (n: number) => `${n < MIN_DECIDED_SAMPLES ? 'only ' : ''}${calls(n)}`;
+
+/** "over 40 calls", "over only 4 calls": what a measured figure covers */
+export const overCalls = (n: number): string => `over ${fewCalls(n)}`;
+
 /** a routed entry's average cost per hit and the calls it covers; `money` formats micro-USD */
 export function costPerHitWords(o: Observed | null | undefined, money: (micro: number) => string): string {
   const p = o?.paid;
   if (!p) return 'not recorded yet';
-  const over = `${p.calls < MIN_DECIDED_SAMPLES ? 'only ' : ''}${calls(p.calls)}`;
-  return p.per_hit_micro === null ? `no hit yet in ${over} (${money(p.total_micro)} paid)` : `${money(p.per_hit_micro)} per hit over ${over}`;
+  return p.per_hit_micro === null
+    ? `no hit yet in ${fewCalls(p.calls)} (${money(p.total_micro)} paid)`
+    : `${money(p.per_hit_micro)} per hit ${overCalls(p.calls)}`;
 }

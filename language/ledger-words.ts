@@ -4,6 +4,8 @@
 
 /** the figures a charge row carries where the provider stated its charge (GET /teams/me/ledger) */
 export interface ChargeFigures {
+  /** the row's amount (negative for a charge): less than the report when the call's ceiling or the balance capped it */
+  amount_micro?: number;
   list_micro?: number;
   reported_micro?: number;
   reported_value?: number;
@@ -15,12 +17,14 @@ const unitFor = (value: number, unit: string): string => (value !== 1 ? unit : /
 
 /**
  * `reported 3 credits = $0.03; list $0.01` (a USD figure is money already: `reported $0.0155; list
- * $0.002`), or null for a row that carries no reported figure.
+ * $0.002`), `; capped at $1.00` added when the row billed less than the report, or null for a row
+ * that carries no reported figure.
  */
 export function reportedWords(row: ChargeFigures, money: (micro: number) => string): string | null {
   const { list_micro, reported_micro, reported_value, reported_unit } = row;
   if (list_micro === undefined || reported_micro === undefined || reported_value === undefined || !reported_unit) return null;
   const stated =
     reported_unit.toLowerCase() === 'usd' ? money(reported_micro) : `${reported_value} ${unitFor(reported_value, reported_unit)} = ${money(reported_micro)}`;
-  return `reported ${stated}; list ${money(list_micro)}`;
+  const billed = row.amount_micro === undefined ? reported_micro : Math.abs(row.amount_micro);
+  return `reported ${stated}; list ${money(list_micro)}${billed < reported_micro ? `; capped at ${money(billed)}` : ''}`;
 }

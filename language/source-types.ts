@@ -15,6 +15,10 @@ export interface FinderSrc {
   acts: string[];
   /** words a job may open with before its verb ("please", "can you") */
   openers: string[];
+  /** acts that hand something over (send, share): followed by one of `to_caller`, a request for data */
+  gives: string[];
+  /** words right after one of `gives` that make the job a request for data ("me", "with us") */
+  to_caller: string[];
 }
 
 export interface FilterSrc {

@@ -25,7 +25,17 @@ export interface ToolPage {
   earnings_micro?: number;
   input_schema: ToolSchema;
   output_schema: ToolSchema;
-  versions: Array<{ version: number; status: string; created_at: string; live_at?: string; pinnable_until?: string; reason?: string }>;
+  /** `runs` and `earnings_micro` in the maker's view only */
+  versions: Array<{
+    version: number;
+    status: string;
+    created_at: string;
+    live_at?: string;
+    pinnable_until?: string;
+    reason?: string;
+    runs?: number;
+    earnings_micro?: number;
+  }>;
   maker: { slug: string; name: string };
   worst_step_cost_micro: number;
   worst_cost_micro: number;

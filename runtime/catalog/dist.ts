@@ -98,7 +98,7 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
     get runtime() {
       return (runtime ??= loadRuntime(distDir));
     },
-    finder: () => (existsSync(join(dir, 'search/finder.json')) ? json<FinderSrc>('search/finder.json') : { acts: [], openers: [] }),
+    finder: () => (existsSync(join(dir, 'search/finder.json')) ? json<FinderSrc>('search/finder.json') : { acts: [], openers: [], gives: [], to_caller: [] }),
     entry: (id) => {
       const bytes = endpointBytes(id);
       return bytes ? (JSON.parse(bytes.toString('utf8')) as CatalogEntry) : null;

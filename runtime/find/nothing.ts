@@ -53,14 +53,17 @@ export const nothingVerdict = (job: string): string =>
 /**
  * The act a job asks for, when it opens (after any of the finder's openers) with a verb no operation
  * does: 'book' of "please book a flight to Paris". Such a job shares words with the catalog ("paris",
- * "email") but asks svc to do something, not to read data. "send me the emails of…" asks for data.
+ * "email") but asks svc to do something, not to read data. A verb that hands something over
+ * (`gives`) followed by one of `to_caller` ("send me the emails of…", "share with us…") asks for
+ * data; "book me a flight" is still an act.
  */
 export function actAsked(finder: FinderSrc, job: string): string | null {
   const openers = finder.openers.map(writtenWords).sort((a, b) => b.length - a.length);
   let words = writtenWords(job);
   for (let opener = openers.find((o) => startsWith(words, o)); opener; opener = openers.find((o) => startsWith(words, o))) words = words.slice(opener.length);
-  const [verb, next] = words;
-  return verb !== undefined && finder.acts.includes(verb) && next !== 'me' && next !== 'us' ? verb : null;
+  const [verb, ...rest] = words;
+  const forCaller = finder.gives.includes(verb) && finder.to_caller.some((w) => startsWith(rest, writtenWords(w)));
+  return verb !== undefined && finder.acts.includes(verb) && !forCaller ? verb : null;
 }
 const startsWith = (words: string[], start: string[]) => start.length > 0 && start.every((w, i) => words[i] === w);
 

@@ -181,10 +181,16 @@ export function matchOperation(
   // every operation at this path stands for other values than the call sends: name them
   const names = [...new Set(same.flatMap(({ op }) => [...fixedOf(op).query.keys()]))];
   return invalid(
-    names.map((name) => ({
-      loc: ['query', name],
-      msg: `'${name}' must be one of ${[...new Set(same.map(({ op }) => fixedOf(op).query.get(name)).filter((v) => v !== undefined))].join(', ')} at ${path} of '${provider}' (one operation per call).`,
-      type: 'value_error.enum',
-    })),
+    names.map((name) => {
+      const fixed = same.map(({ op }) => fixedOf(op).query.get(name));
+      // quoted: a value may itself hold commas ('company,phone,social'); an operation fixing none takes the name left out
+      const ways = [...new Set(fixed.filter((v) => v !== undefined))].map((v) => `'${v}'`);
+      if (fixed.includes(undefined)) ways.push('left out');
+      return {
+        loc: ['query', name],
+        msg: `'${name}' must be ${ways.join(' or ')} at ${path} of '${provider}' (one operation per call).`,
+        type: 'value_error.enum',
+      };
+    }),
   );
 }

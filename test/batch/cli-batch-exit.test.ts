@@ -62,8 +62,8 @@ describe('svc batch exit codes', () => {
     const rejects = join(dir, 'my-rejects.csv');
     const r = await batchCli(w, { capability: 'people.email.verify', file, out: join(dir, 'mixed-out.csv'), rejects });
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/1 rows refused \(4xx\), each named with its reason in .*my-rejects\.csv/);
-    expect(r.stderr).toMatch(/1 rows failed \(5xx\)/);
+    expect(r.stderr).toMatch(/ 1 row refused \(4xx\), each named with its reason in .*my-rejects\.csv/);
+    expect(r.stderr).toMatch(/ 1 row failed \(5xx\)/);
     // the input's own `status` column keeps its name; svc's is svc.status
     expect(readCsv(rejects).sort((a, b) => Number(a.row) - Number(b.row))).toEqual([
       { row: '2', 'svc.status': '422', reason: expect.stringMatching(/email/), email: 'not-an-email', status: 'b' },

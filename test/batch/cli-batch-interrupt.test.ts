@@ -63,7 +63,7 @@ describe('Ctrl-C on svc batch', () => {
     expect(await run.exited).toBe(130);
     const { stderr } = run.output();
     expect(stderr).toMatch(/stopping: no new row starts/);
-    expect(stderr).toMatch(/^rows \d+\/40 .*rows not started \(stopped\): run again/m);
+    expect(stderr).toMatch(/^rows \d+\/40 .*rows? not started \(stopped\): run again/m);
     await settled(1_500);
 
     // nothing was charged that is not in the output, and far from every row ran

@@ -73,6 +73,16 @@ describe('svc show', () => {
       });
   });
 
+  it('blank words for search or find are a usage error, not a search for nothing (exit 2)', async () => {
+    // nothing listens here: a request sent would be exit 6
+    const nowhere = { ...env, SVC_URL: 'http://127.0.0.1:9' };
+    expect(await svcCli(['search', '  '], nowhere)).toMatchObject({ code: 2, stderr: 'svc: svc search needs words, such as svc search verify email.\n' });
+    expect(await svcCli(['find', ' '], nowhere)).toMatchObject({
+      code: 2,
+      stderr: "svc: svc find needs a job in words, such as svc find 'verify an email'.\n",
+    });
+  });
+
   it('an unknown id is refused with a hint that names svc search (exit 4)', async () => {
     expect(await svcCli(['show', 'nope.nothing'], env)).toMatchObject({ code: 4, stderr: "svc: No endpoint 'nope.nothing'; svc search WORDS finds one.\n" });
   });

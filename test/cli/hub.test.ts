@@ -71,6 +71,16 @@ describe('svc hub', { timeout: 240_000 }, () => {
     expect((await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout).toMatch(
       /^usage\s+2 of 2 runs ok \(too few to call a rate\); median \d+ ms; 2 runs in all$/m,
     );
+    // the maker's page: each version's runs and earnings (two runs of 0.05 USD so far)
+    expect((await svcCli(['hub', 'show', 'cli-email-tool'], maker)).stdout).toMatch(
+      /^VERSION\s+STATUS\s+CREATED\s+LIVE\s+RUNS\s+EARNINGS\s+NOTE\n1\s+live\s+\S+\s+\S+\s+2\s+0\.10 USD\s*$/m,
+    );
+    // a review by the team that ran it, on the page; search names the tool as hub:<id> and its maker, and svc show takes that id
+    expect(await svcCli(['review', 'hub:cli-email-tool', 'useful', 'found', 'and', 'checked'], caller)).toMatchObject({ code: 0 });
+    const page = await svcCli(['show', 'hub:cli-email-tool'], caller);
+    expect(page).toMatchObject({ code: 0, stdout: (await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout });
+    expect(page.stdout).toMatch(/^reviews\s+1 team: useful 100%, partly 0%, not_useful 0%$/m);
+    expect((await svcCli(['search', 'cli', 'email', 'tool'], caller)).stdout).toMatch(/^hub:cli-email-tool\s+tool\s+routed-test-team\s/m);
 
     expect(await svcCli(['hub', 'retire', 'cli-email-tool', '--yes'], caller)).toMatchObject({ code: 4 });
     // retiring asks first; with no terminal to answer, nothing is done until --yes

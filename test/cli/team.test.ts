@@ -119,6 +119,11 @@ describe('svc feedback and svc review', () => {
     expect(r.stderr).toMatch(/^review \d+ of findco\.people\.email\.find for \d{4}-\d{2}: useful\n$/);
     const entry = await (await fetch(`${server.url}/catalog/endpoints/findco.people.email.find`)).json();
     expect(entry.endpoint.reviews.samples[0]).toMatchObject({ usefulness: 'useful', reason: 'found the right address', client: 'svc-cli' });
+    // a second review this month replaces the first, and says so
+    const again = await svcCli(['review', 'findco.people.email.find', 'partly', 'missed', 'one'], env);
+    expect(again.stderr).toMatch(
+      /^review \d+ of findco\.people\.email\.find for \d{4}-\d{2}: partly \(replaces your team's earlier review of it this month\)\n$/,
+    );
     expect(await svcCli(['review', 'findco.people.email.find', 'great', 'x'], env)).toMatchObject({ code: 2 });
     expect(await svcCli(['review', 'findco.people.email.find', 'useful'], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/REASON/) });
   });

@@ -52,7 +52,13 @@ describe('the finder on jobs nothing does', () => {
   });
 
   it('reads a job that asks for data as one, though it opens with a verb the finder counts as an act', async () => {
-    for (const q of ['send me the work emails of the founders of stripe.com', 'share us the phone number of jane doe at acme']) {
+    for (const q of [
+      'send me the work emails of the founders of stripe.com',
+      'share us the phone number of jane doe at acme',
+      'share with me the revenue of shopify.com',
+      'could you send to us the emails of the founders of notion.so',
+      'send over the work emails of the founders of stripe.com',
+    ]) {
       const { judged } = await find(q);
       expect(judged?.verdict, q).not.toMatch(/^Nothing does this/);
       expect(judged?.kept.length, q).toBeGreaterThan(0);
@@ -63,5 +69,7 @@ describe('the finder on jobs nothing does', () => {
     expect((await find('please book a flight to paris')).judged?.verdict).toMatch(
       /^Nothing does this: every operation in the catalog reads data .*none can book for you/,
     );
+    // courtesy words before the verb are openers too
+    expect((await find('Hey, could you kindly translate this page into German?')).judged?.verdict).toMatch(/none can translate for you/);
   });
 });

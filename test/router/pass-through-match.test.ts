@@ -106,7 +106,11 @@ describe('a call that fits differently priced operations equally well', () => {
   it('Wappalyzer: a set the catalog has no price for is refused, not charged as the bare technology lookup', () => {
     expect(match('wappalyzer', 'GET', '/lookup/', { urls: 'https://a.co' }).endpoint_id).toBe('wappalyzer.web.technologies');
     expect(match('wappalyzer', 'GET', '/lookup/', { urls: 'https://a.co', sets: 'company,phone,social' }).endpoint_id).toBe('wappalyzer.companies.enrich');
-    expect(refusal(() => match('wappalyzer', 'GET', '/lookup/', { urls: 'https://a.co', sets: 'company' }))[0]).toMatchObject({ loc: ['query', 'sets'] });
+    // the one value priced holds commas: the sentence quotes it, and says the bare lookup sends none
+    expect(refusal(() => match('wappalyzer', 'GET', '/lookup/', { urls: 'https://a.co', sets: 'company' }))[0]).toMatchObject({
+      loc: ['query', 'sets'],
+      msg: "'sets' must be 'company,phone,social' or left out at /lookup/ of 'wappalyzer' (one operation per call).",
+    });
   });
 
   it('RocketReach: each lookup_type is its operation; none sent is the pricier email reading, never the cheaper one', () => {

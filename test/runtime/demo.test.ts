@@ -1,7 +1,9 @@
 // `npm run demo` from the outside: it prints a token and three commands, and each works as pasted.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 import { ranToExit } from '../helpers/ran.ts';
@@ -28,6 +30,22 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 100));
   }
 }, 70_000);
+/** Another demo on free ports with `env`, once it has printed its commands. */
+async function demoUntilCommands(env: Record<string, string>): Promise<{ text: string; stop: () => Promise<unknown> }> {
+  const other = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_DIST_DIR: REAL_DIST, SVC_STORAGE: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const shown = { text: '' };
+  other.stdout!.on('data', (d: Buffer) => {
+    shown.text += d.toString();
+  });
+  const t0 = Date.now();
+  while (!/^curl .*Dry-Run/m.test(shown.text) && other.exitCode === null && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 100));
+  const stop = () => new Promise((resolve) => (other.exitCode !== null ? resolve(other.exitCode) : (other.once('exit', resolve), other.kill('SIGTERM'))));
+  return { text: shown.text, stop };
+}
 const exited = () => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
 afterAll(() => {
   child.kill('SIGKILL');
@@ -60,32 +78,31 @@ describe('npm run demo', () => {
   });
 
   it('on SVC_STORAGE=redis:// keeps its state there and says so', async () => {
-    const shared = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        PORT: '0',
-        SVC_SANDBOX_PORT: '0',
-        SVC_DIST_DIR: REAL_DIST,
-        SVC_DATA_DIR: '',
-        SVC_STORAGE: redis.url(),
-        SVC_SECRET: 'demo-test-secret',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let text = '';
-    shared.stdout!.on('data', (d: Buffer) => {
-      text += d.toString();
-    });
+    const shared = await demoUntilCommands({ SVC_DATA_DIR: '', SVC_STORAGE: redis.url(), SVC_SECRET: 'demo-test-secret' });
     try {
-      const t0 = Date.now();
-      while (!/^token: /m.test(text) && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 100));
-      expect(text).toMatch(new RegExp(`^state: shared on Redis at ${redis.url().replaceAll('/', '\\/')}$`, 'm'));
+      expect(shared.text).toMatch(new RegExp(`^state: shared on Redis at ${redis.url().replaceAll('/', '\\/')}$`, 'm'));
       expect(await redis.keys()).toBeGreaterThan(0);
     } finally {
-      shared.kill('SIGTERM');
+      await shared.stop();
     }
   }, 70_000);
+
+  it('started again on a kept SVC_DATA_DIR, prints a new token of the same team that works as pasted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-demo-kept-'));
+    try {
+      await (await demoUntilCommands({ SVC_DATA_DIR: dir })).stop();
+      const again = await demoUntilCommands({ SVC_DATA_DIR: dir });
+      try {
+        expect(again.text).toMatch(/^token: svc_[A-Za-z0-9]{32}$/m);
+        const verify = again.text.split('\n').find((l) => l.startsWith('curl ') && l.includes('email.verify'))!;
+        expect(JSON.parse(execFileSync('bash', ['-c', verify], { encoding: 'utf8' }))._svc.served_by).toMatch(/people\.email\.verify$/);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('stops on a sandbox setting it does not take, with that sentence and exit code 2, before building anything', async ({ signal }) => {
     for (const [env, line] of [

@@ -31,6 +31,13 @@ describe('dashboard number formats', () => {
     expect(reportedWords({ list_micro: 2_000, reported_micro: 15_500, reported_value: 0.0155, reported_unit: 'usd' }, micro)).toBe(
       'reported $0.0155; list $0.002',
     );
+    // billed less than reported: the call's ceiling (or what the balance held) capped it, and the words say so
+    expect(
+      reportedWords({ amount_micro: -1_000_000, list_micro: 280_000, reported_micro: 1_120_000, reported_value: 4, reported_unit: 'person credits' }, micro),
+    ).toBe('reported 4 person credits = $1.12; list $0.28; capped at $1.00');
+    expect(reportedWords({ amount_micro: -30_000, list_micro: 10_000, reported_micro: 30_000, reported_value: 3, reported_unit: 'credits' }, micro)).toBe(
+      'reported 3 credits = $0.03; list $0.01',
+    );
     // a row without both figures says nothing
     expect(reportedWords({}, micro)).toBeNull();
     expect(reportedWords({ list_micro: 10_000 }, micro)).toBeNull();
