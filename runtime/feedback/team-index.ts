@@ -6,6 +6,11 @@ import type { Atomics } from '../state/atomics.ts';
 
 /** how many records a listing answers at a time */
 export const TEAM_PAGE = 50;
+/**
+ * the newest references an index keeps: each submit rewrites the team's index whole, so its size is
+ * bounded (a team's older feedback and reviews stay stored and readable by id, not listed)
+ */
+export const TEAM_INDEX_MAX = 1000;
 
 export interface Ref {
   /** orders the listing: a larger id is newer */
@@ -25,14 +30,19 @@ const indexKey = (name: IndexName, teamId: number) => `team-${name}:${teamId}`;
 /** add refs to the team's index (idempotent: a migration may run it on every start) */
 export async function indexRefs(atomics: Atomics, name: IndexName, teamId: number, refs: readonly Ref[]): Promise<void> {
   await atomics.update<Index>(indexKey(name, teamId), (current) => {
-    const byKey = new Map((current?.refs ?? []).map((r) => [r.key, r]));
+    const kept = current?.refs ?? [];
+    const byKey = new Map(kept.map((r) => [r.key, r]));
+    // a full index takes nothing older than its oldest: a migration re-offering old refs changes nothing
+    const floor = kept.length >= TEAM_INDEX_MAX ? Math.min(...kept.map((r) => r.id)) : 0;
     let changed = false;
     for (const ref of refs) {
-      if ((byKey.get(ref.key)?.id ?? 0) >= ref.id) continue;
+      if (ref.id <= floor || (byKey.get(ref.key)?.id ?? 0) >= ref.id) continue;
       byKey.set(ref.key, ref);
       changed = true;
     }
-    return changed ? { refs: [...byKey.values()] } : undefined;
+    if (!changed) return undefined;
+    const all = [...byKey.values()];
+    return { refs: all.length > TEAM_INDEX_MAX ? all.sort((a, b) => b.id - a.id).slice(0, TEAM_INDEX_MAX) : all };
   });
 }
 

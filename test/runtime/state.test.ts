@@ -7,7 +7,7 @@ import { createState, formatUsd, parseUsdToMicro, type State } from '../../runti
 import { openFeedback } from '../../runtime/feedback/open.ts';
 import { SUMMARY_TTL_MS, WINDOW } from '../../runtime/state/observations.ts';
 import { Redis } from 'ioredis';
-import { TEAM_PAGE } from '../../runtime/feedback/team-index.ts';
+import { indexRefs, pageOfRefs, TEAM_INDEX_MAX, TEAM_PAGE } from '../../runtime/feedback/team-index.ts';
 import { suiteRedis } from '../helpers/redis.ts';
 import { LEDGER_DIR } from '../../runtime/state/backend.ts';
 
@@ -337,6 +337,21 @@ describe.each(backends)('state over $name', ({ open }) => {
     expect(await state.ownKey(team.id, 'searchco')).toBeNull();
     // what is known at once never outlives the change: known and gone, or left to the read
     expect([...(state.knownOwnKeyProviders(team.id) ?? new Set(await state.ownKeyProviders(team.id)))]).toEqual([]);
+  });
+
+  it("keeps a team's newest references only, and takes no older one back once full", async () => {
+    const { state } = await open();
+    const refs = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i, key: `feedback:${from + i}` }));
+    await indexRefs(state.atomics, 'feedback', 7, refs(1, TEAM_INDEX_MAX + 5));
+    await indexRefs(state.atomics, 'feedback', 7, refs(1, 5)); // a migration offering the oldest again
+    const listed: number[] = [];
+    for (let before: number | null = null, page; (page = await pageOfRefs(state.atomics, 'feedback', 7, before)); before = page.next) {
+      listed.push(...page.refs.map((r) => r.id));
+      if (page.next === null) break;
+    }
+    expect(listed).toHaveLength(TEAM_INDEX_MAX);
+    expect(listed[0]).toBe(TEAM_INDEX_MAX + 5);
+    expect(listed.at(-1)).toBe(6);
   });
 
   it("lists a team's own feedback and reviews, newest first, a page at a time, every concurrent write included", async () => {
