@@ -345,10 +345,12 @@ describe.each(backends)('state over $name', ({ open }) => {
     await indexRefs(state.atomics, 'feedback', 7, refs(1, TEAM_INDEX_MAX + 5));
     await indexRefs(state.atomics, 'feedback', 7, refs(1, 5)); // a migration offering the oldest again
     const listed: number[] = [];
-    for (let before: number | null = null, page; (page = await pageOfRefs(state.atomics, 'feedback', 7, before)); before = page.next) {
+    let before: number | null = null;
+    do {
+      const page = await pageOfRefs(state.atomics, 'feedback', 7, before);
       listed.push(...page.refs.map((r) => r.id));
-      if (page.next === null) break;
-    }
+      before = page.next;
+    } while (before !== null);
     expect(listed).toHaveLength(TEAM_INDEX_MAX);
     expect(listed[0]).toBe(TEAM_INDEX_MAX + 5);
     expect(listed.at(-1)).toBe(6);
