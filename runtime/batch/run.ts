@@ -115,7 +115,9 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
   const firsts = new Map<string, Promise<Outcome | null>>();
   /** rows running: what a stop still waits for */
   const inFlight = new Set<string | number>();
-  const ended = () => run.signal.aborted || Boolean(run.stop?.aborted);
+  /** a row failed in a way no row answers (a bug): the batch's stream breaks, so no further row may start and be charged unseen */
+  let broken = false;
+  const ended = () => broken || run.signal.aborted || Boolean(run.stop?.aborted);
   run.stop?.addEventListener('abort', () => run.emit({ event: 'stopping', in_flight: [...inFlight] }), { once: true });
 
   const started = async (id: string | number, call: () => Promise<Outcome>): Promise<Outcome> => {
@@ -174,7 +176,12 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
       if (o) finish(id, o);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(run.limits.concurrency, rows.length) }, worker));
+  const guarded = () =>
+    worker().catch((e: unknown) => {
+      broken = true;
+      throw e;
+    });
+  await Promise.all(Array.from({ length: Math.min(run.limits.concurrency, rows.length) }, guarded));
   if (run.signal.aborted) summary.stopped = 'disconnected';
   else if (run.stop?.aborted) summary.stopped = 'asked';
   return summary;
