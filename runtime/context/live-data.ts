@@ -9,7 +9,11 @@ import type { Observations } from '../state/observations.ts';
 export function liveData(observations: Observations, reviews: Reviews, catalog: DistCatalog): LiveData {
   const platformOf = new Map<string, string | null>();
   const platform = (id: string) => {
-    if (!platformOf.has(id)) platformOf.set(id, catalog.entry(id)?.endpoint.platform ?? null);
+    // a routed call's own sample (svc.<capability>) is not a provider call: its attempts count already
+    if (!platformOf.has(id)) {
+      const endpoint = catalog.entry(id)?.endpoint;
+      platformOf.set(id, endpoint && endpoint.kind !== 'routed' ? endpoint.platform : null);
+    }
     return platformOf.get(id)!;
   };
   let counted = { version: -1, byPlatform: new Map<string, number>() };

@@ -24,6 +24,10 @@ describe("a routed entry's own observed figures", () => {
     expect(o.decided).toBe(4);
     expect(o.p50_ms).toEqual(expect.any(Number));
     expect(hitRateWords(o)).toBe(`${o.hit_samples} of 4 hits`);
+    // the shelf counts provider calls: each routed call's attempts, not its own sample besides
+    const attempts = [...w.ctx.state.observations.calls30d()].filter(([id]) => !id.startsWith('svc.')).reduce((n, [, c]) => n + c, 0);
+    const shelves = (await w.call('/catalog/platforms')).body.platforms as Array<{ slug: string; calls_30d: number }>;
+    expect(shelves.find((p) => p.slug === 'people')?.calls_30d).toBe(attempts);
     expect((await svcCli(['show', 'svc.people.email.verify'], { SVC_URL: w.url })).stdout).toMatch(
       // the latencies of four calls say over how few they were measured
       new RegExp(`^observed\\s+hit rate ${o.hit_samples} of 4 hits, p50 \\d+ ms, p95 \\d+ ms over only 4 calls$`, 'm'),
