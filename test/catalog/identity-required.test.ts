@@ -1,23 +1,18 @@
 // Required means required: a routed capability's identity sets are said as such in the catalog's
 // input, `svc show`, /openapi.json and the MCP tool schemas (the dashboard's side is in
 // test/web/dashboard.test.ts). people.email.verify has one set {email}; people.email.find has four.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
-import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { routedWorldPerSuite, type RoutedWorld } from '../helpers/routed.ts';
 import { svcCli } from '../helpers/cli.ts';
 
 /** `svc show ID` in this process */
 const svcShow = async (id: string) => (await svcCli(['show', id], { SVC_URL: w.url })).stdout;
 
 let w: RoutedWorld;
-beforeAll(async () => {
-  w = await routedWorld(FIXTURE_DIST);
-}, 60_000);
-afterAll(async () => {
-  await w.close();
-});
+routedWorldPerSuite(FIXTURE_DIST, (made) => (w = made));
 
 const FIND_SETS = [['domain', 'full_name'], ['domain', 'first_name', 'last_name'], ['linkedin_url'], ['linkedin_handle']];
 

@@ -8,6 +8,7 @@ import { runCommand } from 'citty';
 import { runSvc } from '../../cli/run.ts';
 import { buildCommand } from '../../build/cli.ts';
 import { ROOT } from './paths.ts';
+import { collected } from './ran.ts';
 
 export const SVC_BIN = `${ROOT}/bin/svc.js`;
 
@@ -109,16 +110,8 @@ export function svcChild(
   env: Record<string, string>,
 ): { child: ChildProcess; output: () => { stdout: string; stderr: string }; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [SVC_BIN, ...args], { env: { PATH: process.env.PATH, ...env }, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr!.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => ({ stdout, stderr }), exited };
+  return { child, output: collected(child), exited };
 }
 
 /** waits until `seen` holds for a command's output, or fails after a generous bound */

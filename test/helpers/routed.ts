@@ -2,6 +2,7 @@
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
+import { afterAll, beforeAll } from 'vitest';
 import { SUITE_DOOR, testRuntime, type Door } from './server.ts';
 import type { AppContext } from '../../runtime/context/context.ts';
 
@@ -69,6 +70,16 @@ export async function routedWorld(
       await running.close();
     },
   };
+}
+
+/** A world for the whole suite: made before its first test (handed to `made`), closed after its last. */
+export function routedWorldPerSuite(distDir: string, made: (w: RoutedWorld) => void): void {
+  let w: RoutedWorld | undefined;
+  beforeAll(async () => {
+    w = await routedWorld(distDir);
+    made(w);
+  }, 60_000);
+  afterAll(() => w?.close());
 }
 
 /** Every charge row of the world's team, read page by page through GET /teams/me/ledger. */

@@ -1,20 +1,15 @@
 // Routed entries show what was measured: routed calls are recorded on svc.<capability> itself (one
 // sample per call, with what the caller paid for it), and a thin sample reads as counts ("3 of 4
 // hits", "only 4 calls"), never as a bare figure.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
-import { ledgerCharges, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { ledgerCharges, routedWorldPerSuite, type RoutedWorld } from '../helpers/routed.ts';
 import { costPerHitWords, hitRateWords } from '../../language/hit-rate-words.ts';
 import type { Observed } from '../../language/dist-types.ts';
 import { svcCli } from '../helpers/cli.ts';
 
 let w: RoutedWorld;
-beforeAll(async () => {
-  w = await routedWorld(FIXTURE_DIST);
-}, 60_000);
-afterAll(async () => {
-  await w.close();
-});
+routedWorldPerSuite(FIXTURE_DIST, (made) => (w = made));
 
 describe("a routed entry's own observed figures", () => {
   it('counts each routed call once on svc.<capability>, with its latency', async () => {

@@ -1,19 +1,14 @@
 // The order shown is the order tried: GET /catalog/capabilities/{capability}/plan, and `svc show` of a
 // routed entry, answer the children in the order a dry run of a real call tries them, for a caller
 // without own keys and for a team with one, with whether each bills a miss.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
-import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { routedWorldPerSuite, type RoutedWorld } from '../helpers/routed.ts';
 import { svcCli } from '../helpers/cli.ts';
 import type { TriedOrder } from '../../language/dist-types.ts';
 
 let w: RoutedWorld;
-beforeAll(async () => {
-  w = await routedWorld(FIXTURE_DIST);
-}, 60_000);
-afterAll(async () => {
-  await w.close();
-});
+routedWorldPerSuite(FIXTURE_DIST, (made) => (w = made));
 
 const dryOrder = async (token: string) => {
   const dry = await w.call('/proxy/people.email.verify', { email: 'jane@acme.com' }, { 'X-Svc-Route-Dry-Run': '1' }, token);

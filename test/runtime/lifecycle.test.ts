@@ -10,6 +10,7 @@ import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import { createState } from '../../runtime/state/index.ts';
+import { collected } from '../helpers/ran.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'svc-life-'));
@@ -34,23 +35,16 @@ async function start(env: Record<string, string>): Promise<Started> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  let err = '';
-  let out = '';
-  child.stderr!.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
+  const output = collected(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const listening = new Promise<number>((resolve) => {
     child.stderr!.on('data', () => {
-      const m = /svc listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(err);
+      const m = /svc listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output().stderr);
       if (m) resolve(Number(m[1]));
     });
   });
   const port = await Promise.race([listening, exited.then(() => 0)]);
-  return { child, port, stderr: () => err, output: () => out + err, exited, url: `http://127.0.0.1:${port}` };
+  return { child, port, stderr: () => output().stderr, output: () => output().stdout + output().stderr, exited, url: `http://127.0.0.1:${port}` };
 }
 
 const dataDir = (name: string) => join(tmp, name);
