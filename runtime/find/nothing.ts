@@ -51,19 +51,25 @@ export const nothingVerdict = (job: string): string =>
   `Nothing does this: no operation in the catalog knows any word of '${job}'. Describe the data you want in a few words, such as "verify an email" or "company from a domain".`;
 
 /**
- * The act a job asks for, when it opens (after any of the finder's openers) with a verb no operation
+ * Reads the act a job asks for, when it opens (after any of the finder's openers) with a verb no operation
  * does: 'book' of "please book a flight to Paris". Such a job shares words with the catalog ("paris",
  * "email") but asks svc to do something, not to read data. A verb that hands something over
  * (`gives`) followed by one of `to_caller` ("send me the emails of…", "share with us…") asks for
  * data; "book me a flight" is still an act.
  */
-export function actAsked(finder: FinderSrc, job: string): string | null {
+export function actReader(finder: FinderSrc): (job: string) => string | null {
+  // prepared once per catalog: the finder's words as a job's written words read
   const openers = finder.openers.map(writtenWords).sort((a, b) => b.length - a.length);
-  let words = writtenWords(job);
-  for (let opener = openers.find((o) => startsWith(words, o)); opener; opener = openers.find((o) => startsWith(words, o))) words = words.slice(opener.length);
-  const [verb, ...rest] = words;
-  const forCaller = finder.gives.includes(verb) && finder.to_caller.some((w) => startsWith(rest, writtenWords(w)));
-  return verb !== undefined && finder.acts.includes(verb) && !forCaller ? verb : null;
+  const toCaller = finder.to_caller.map(writtenWords);
+  const acts = new Set(finder.acts);
+  const gives = new Set(finder.gives);
+  return (job) => {
+    let words = writtenWords(job);
+    for (let opener = openers.find((o) => startsWith(words, o)); opener; opener = openers.find((o) => startsWith(words, o))) words = words.slice(opener.length);
+    const [verb, ...rest] = words;
+    const forCaller = gives.has(verb) && toCaller.some((w) => startsWith(rest, w));
+    return verb !== undefined && acts.has(verb) && !forCaller ? verb : null;
+  };
 }
 const startsWith = (words: string[], start: string[]) => start.length > 0 && start.every((w, i) => words[i] === w);
 

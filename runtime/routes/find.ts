@@ -11,7 +11,7 @@ import { localJudge } from '../find/judge-local.ts';
 import { chatJudge } from '../find/judge-chat.ts';
 import { RateLimit } from '../find/rate-limit.ts';
 import { readJob, vocabularies } from '../find/read-job.ts';
-import { actAsked, actVerdict, catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
+import { actReader, actVerdict, catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 import { onceAsync } from '../util/once.ts';
 import { toolHits, withToolRows, withTools } from '../hub/tool-rows.ts';
@@ -29,7 +29,7 @@ const finderOf = perContext(({ catalog, config, state }) => ({
     const judge: Judge = config.judgeUrl
       ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs)
       : localJudge;
-    return { search, vocab: vocabularies(docs), words: catalogWords(search.rows, docs), finder: catalog.finder(), judge };
+    return { search, vocab: vocabularies(docs), words: catalogWords(search.rows, docs), actAsked: actReader(catalog.finder()), judge };
   }),
 }));
 
@@ -52,8 +52,8 @@ export const findRoutes = [
       const { limit, reader } = finderOf(ctx);
       const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
       if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
-      const { search, vocab, words, finder, judge } = await reader();
-      const act = actAsked(finder, q);
+      const { search, vocab, words, actAsked, judge } = await reader();
+      const act = actAsked(q);
       const read = search.read(q);
       const perCapability = new Map<string, number>();
       const operations: Candidate[] = search
