@@ -5,8 +5,7 @@
 import { createServer, Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
-import { loadRuntime } from '../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox } from '../sandbox/index.ts';
+import { createSandbox, loadSandboxCatalog, sandboxKeys, startSandbox } from '../sandbox/index.ts';
 import { readJsonNode } from '../runtime/http/body.ts';
 import { send } from '../runtime/router/http.ts';
 import { OutgoingRequest } from '../runtime/router/build-request.ts';
@@ -15,7 +14,7 @@ import { readConfig } from '../runtime/config/config.ts';
 const [role, arg, dist] = process.argv.slice(2);
 // SIGINT exits cleanly, so a --cpu-prof run (BENCH_PROFILE=1) writes its profile
 process.once('SIGINT', () => process.exit(0));
-const runtime = loadRuntime(dist);
+const runtime = loadSandboxCatalog(dist);
 const { keys } = sandboxKeys(runtime, {});
 const say = (o: object) => process.stdout.write(`${JSON.stringify(o)}\n`);
 

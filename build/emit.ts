@@ -55,6 +55,7 @@ export async function emitCatalog(r: Resolved, out: string, sourceHash: string, 
   write('search/finder.json', r.finder);
   write('search/index.json', await exportSearchIndex(r.searchRows, r.searchCapabilities));
   write('runtime.json', r.runtime);
+  write('examples.json', r.examples);
   write('COVERAGE.md', r.coverage);
   write('.source-hash', sourceHash);
   const contentHash = hash.digest('hex').slice(0, 16);

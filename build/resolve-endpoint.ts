@@ -1,5 +1,5 @@
 // One provider operation -> the seed's endpoint object (static part; observed/reviews are live).
-import type { CapabilitySrc, CostOut, CostSrc, EndpointOut, InputSrc, OperationSrc, PlatformSrc, ProviderSrc } from '../language/types.ts';
+import type { CapabilitySrc, CostOut, CostRuntime, CostSrc, EndpointOut, InputSrc, OperationSrc, PlatformSrc, ProviderSrc } from '../language/types.ts';
 import { passThroughTemplate } from '../language/call-template.ts';
 
 export function costOut(c: CostSrc | null): CostOut | null {
@@ -21,6 +21,14 @@ export function costOut(c: CostSrc | null): CostOut | null {
     ...(c.min_units ? { min_units: c.min_units } : {}),
     ...(c.reported_charge ? { reported_charge: c.reported_charge } : {}),
   };
+}
+
+/** What runtime.json keeps of a price: the figures and the reported-charge rule, not the evidence and prose. */
+export function costRuntime(c: CostOut | null): CostRuntime | null {
+  if (!c) return null;
+  const { evidence, conflict, usd_evidence, assumed, note, ...figures } = c;
+  void [evidence, conflict, usd_evidence, assumed, note];
+  return figures;
 }
 
 /** Integer micro-USD of one unit; money is never a float past this point. */

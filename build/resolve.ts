@@ -15,7 +15,7 @@ import type {
   SearchRow,
   VocabularyFileSrc,
 } from '../language/types.ts';
-import { priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
+import { costRuntime, priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
 import { shelves, type Shelf, type PlatformRow } from '../language/shelves.ts';
 import { coverageMarkdown } from './coverage.ts';
@@ -33,6 +33,8 @@ export interface Resolved {
   /** search/finder.json: the finder's words for jobs that ask svc to act */
   finder: FinderSrc;
   runtime: RuntimeCatalog;
+  /** examples.json: each operation's captured example answer, by operation id (the sandbox answers from them) */
+  examples: Record<string, unknown>;
   coverage: string;
 }
 
@@ -43,6 +45,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
 
   const ops: Child[] = [];
   const runtime: RuntimeCatalog = { providers: {}, operations: {}, capabilities: {} };
+  const examples: Record<string, unknown> = {};
   for (const { data: p } of cat.providers) {
     runtime.providers[p.service] = {
       service: p.service,
@@ -60,7 +63,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
         method: src.method,
         path: src.path,
         input: src.input,
-        cost: endpoint.cost,
+        cost: costRuntime(endpoint.cost),
         price_micro: priceMicro(endpoint.cost),
         bills_miss: src.bills_miss ?? src.cost?.type === 'per_call',
         ...(src.bills_contract_miss ? { bills_contract_miss: true as const } : {}),
@@ -70,12 +73,13 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
         body_allowlist: src.body_allowlist ?? false,
         strict_query: src.strict_query ?? false,
         strict_body: src.strict_body ?? false,
-        example: ex ?? null,
+        returns: ex && typeof ex === 'object' && !Array.isArray(ex) ? Object.keys(ex) : null,
         ...(src.cost?.type === 'per_result' ? { page_size: resolvePageSize(src) } : {}),
         ...(src.serves ? { serves: src.serves, accepts: src.accepts, request: src.request } : {}),
         ...(src.response ? { response: src.response } : {}),
       };
       runtime.operations[src.id] = rt;
+      if (ex !== undefined) examples[src.id] = ex;
       ops.push({ op: src, rt, endpoint, example: ex });
     }
   }
@@ -180,6 +184,7 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
     searchCapabilities,
     finder: cat.finder?.data ?? { acts: [], openers: [], gives: [], to_caller: [] },
     runtime,
+    examples,
     coverage: coverageMarkdown(
       entries,
       runtime,

@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeStorage, readConfigOrExit } from '../runtime/config/config.ts';
 import { ensureBuilt } from '../runtime/serve/ensure-built.ts';
-import { loadRuntime } from '../runtime/catalog/dist.ts';
 import { listenError } from '../runtime/http/server.ts';
 import { createRuntime } from '../runtime/serve/create-runtime.ts';
-import { createSandbox, sandboxFaults, sandboxKeys, settingOrExit, startSandbox } from '../sandbox/index.ts';
+import { createSandbox, loadSandboxCatalog, sandboxFaults, sandboxKeys, settingOrExit, startSandbox } from '../sandbox/index.ts';
 import { sandboxEnv } from '../sandbox/svc-env.ts';
 import { parseRouteOptions } from '../runtime/router/options.ts';
 import { orRefuse, stopOnSignals } from '../runtime/serve/lifecycle.ts';
@@ -24,7 +23,7 @@ const faults = settingOrExit('svc', () => sandboxFaults(base.env));
 const fresh = base.env.SVC_DATA_DIR || base.env.SVC_STORAGE ? null : mkdtempSync(join(tmpdir(), 'svc-demo-'));
 if (fresh) process.once('exit', () => rmSync(fresh, { recursive: true, force: true }));
 await ensureBuilt(base.distDir);
-const runtime = loadRuntime(base.distDir);
+const runtime = loadSandboxCatalog(base.distDir);
 const sandboxOpts = { ...sandboxKeys(runtime), ...faults };
 const sandbox = await orRefuse(
   startSandbox(createSandbox(runtime, sandboxOpts), base.sandboxPort).catch((e: NodeJS.ErrnoException) => {

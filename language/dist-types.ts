@@ -177,13 +177,19 @@ export interface ProviderRuntime {
   errors?: ProviderSrc['errors'];
 }
 
+/**
+ * An operation's price as the server executes it: the figures and the reported-charge rule, without the
+ * evidence and prose (those are read from the endpoint's entry, never at call time).
+ */
+export type CostRuntime = Omit<CostOut, 'evidence' | 'conflict' | 'usd_evidence' | 'assumed' | 'note'>;
+
 export interface OperationRuntime {
   endpoint_id: string;
   provider: string;
   method: string;
   path: string;
   input: InputSrc;
-  cost: CostOut | null;
+  cost: CostRuntime | null;
   price_micro: number;
   bills_miss: boolean;
   /** set only when true: a contract miss the provider answered is billed as an answered call */
@@ -201,10 +207,14 @@ export interface OperationRuntime {
   strict_body: boolean;
   /** per_result operations only: the bound of a pass-through call's rows, resolved */
   page_size?: PageSizeSrc;
-  example: unknown;
+  /** the top-level fields of the captured example answer when it is an object, else null: what a hub step may read */
+  returns: string[] | null;
 }
 
-/** dist/catalog/runtime.json: everything the router, the pass-through and the sandbox execute. */
+/**
+ * dist/catalog/runtime.json: everything the router and the pass-through execute, and nothing else (no
+ * captured examples, no price evidence), since a server holds it in memory for as long as it runs.
+ */
 export interface RuntimeCatalog {
   providers: Record<string, ProviderRuntime>;
   operations: Record<string, OperationRuntime>;

@@ -1,9 +1,6 @@
-// `tsx sandbox/main.ts`: serve every provider of $SVC_DIST_DIR/catalog/runtime.json on SVC_SANDBOX_PORT.
+// `tsx sandbox/main.ts`: serve every provider of $SVC_DIST_DIR/catalog/runtime.json (with examples.json) on SVC_SANDBOX_PORT.
 // It reads its settings itself: the sandbox stands apart from the service it imitates providers for.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { RuntimeCatalog } from '../language/types.ts';
-import { createSandbox, sandboxOptionsFromEnv, settingOrExit, startSandbox } from './index.ts';
+import { createSandbox, loadSandboxCatalog, sandboxOptionsFromEnv, settingOrExit, startSandbox, type SandboxCatalog } from './index.ts';
 
 const dist = process.env.SVC_DIST_DIR || 'dist';
 const port = Number(process.env.SVC_SANDBOX_PORT || 8788);
@@ -11,11 +8,11 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`sandbox: SVC_SANDBOX_PORT must be a port number (0-65535), got '${process.env.SVC_SANDBOX_PORT}'`);
   process.exit(2);
 }
-let runtime: RuntimeCatalog;
+let runtime: SandboxCatalog;
 try {
-  runtime = JSON.parse(readFileSync(join(dist, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
+  runtime = loadSandboxCatalog(dist);
 } catch {
-  console.error(`sandbox: cannot read ${dist}/catalog/runtime.json; run \`npm run build\` first`);
+  console.error(`sandbox: cannot read ${dist}/catalog/runtime.json and examples.json; run \`npm run build\` first`);
   process.exit(1);
 }
 const opts = settingOrExit('sandbox', () => sandboxOptionsFromEnv(runtime));

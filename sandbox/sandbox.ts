@@ -1,6 +1,6 @@
 // The provider sandbox: one handler that answers as every provider of a built catalog does, from
 // runtime.json alone. Route (a token endpoint answered first) -> key check -> steering and faults -> async poll, hit or miss -> billing.
-import type { AsyncSrc, CapabilitySrc, RuntimeCatalog } from '../language/types.ts';
+import type { AsyncSrc, CapabilitySrc } from '../language/types.ts';
 import { answerData, subjectHash, type Answered } from './answer.ts';
 import { rowsSent } from './rows-sent.ts';
 import { pollJob, pollParam, recordMiss, resultBase, submitJob } from './async.ts';
@@ -14,7 +14,7 @@ import { parseBody, type ParsedRequest } from './request-read.ts';
 import { RouteTable } from './routes.ts';
 import { readSteer, steeringText } from './steer.ts';
 import { readSubject } from './subject.ts';
-import type { BillingCounts, Charge, SandboxAnswer, SandboxOperation, SandboxOptions, SandboxRequest } from './types.ts';
+import type { BillingCounts, Charge, SandboxAnswer, SandboxCatalog, SandboxOperation, SandboxOptions, SandboxRequest } from './types.ts';
 
 export const DEFAULT_STALL_MS = 120_000;
 const GARBAGE = '{"data": [{"id": 1, "name": "trunc';
@@ -34,7 +34,7 @@ export interface Sandbox {
 
 const json = (status: number, body: unknown): SandboxAnswer => ({ kind: 'json', status, body });
 
-export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions): Sandbox {
+export function createSandboxCore(runtime: SandboxCatalog, opts: SandboxOptions): Sandbox {
   const routes = new RouteTable(runtime);
   const book = new BillingBook();
   const jobs = new JobStore();
@@ -79,18 +79,16 @@ export function createSandboxCore(runtime: RuntimeCatalog, opts: SandboxOptions)
     const parsed: ParsedRequest = { ...base, params: match.params };
     const cap = capOf.get(op.endpoint_id) ?? null;
     const read = readSubject(op, cap, parsed, ignore);
+    const example = Object.hasOwn(runtime.examples, op.endpoint_id) ? runtime.examples[op.endpoint_id] : null;
     if (op.async && cap && op.response) {
       const asRecord = { ...op, miss: recordMiss(op.async, op.miss) };
-      const final = answerData({ op: asRecord, cap, miss: steer.miss, read, base: resultBase(op.async, op.example), sent: null });
+      const final = answerData({ op: asRecord, cap, miss: steer.miss, read, base: resultBase(op.async, example), sent: null });
       return withCharge(
-        submitJob(jobs, op.async, op.example, final, subjectHash(op, read), (done) => withReported(op, done, steer.chargeUnits)),
+        submitJob(jobs, op.async, example, final, subjectHash(op, read), (done) => withReported(op, done, steer.chargeUnits)),
         delayMs,
       );
     }
-    return withCharge(
-      withReported(op, answerData({ op, cap, miss: steer.miss, read, base: op.example, sent: rowsSent(op, parsed) }), steer.chargeUnits),
-      delayMs,
-    );
+    return withCharge(withReported(op, answerData({ op, cap, miss: steer.miss, read, base: example, sent: rowsSent(op, parsed) }), steer.chargeUnits), delayMs);
   }
 
   function withCharge(a: Answered, delayMs?: number): SandboxAnswer {

@@ -1,6 +1,6 @@
 // Shapes shared by the sandbox's modules: one parsed request in, one answer out.
 import type { RequestSrc } from '../language/types.ts';
-import type { OperationRuntime } from '../language/types.ts';
+import type { OperationRuntime, RuntimeCatalog } from '../language/types.ts';
 
 export interface SandboxOptions {
   /** service -> the only key the sandbox accepts for that provider */
@@ -39,6 +39,11 @@ export type SandboxAnswer =
 export type BillingCounts = Record<string, { calls: number; billed_micro: number }>;
 
 /** A catalog operation; `request` is read when the build includes the child's request mapping. */
+/** The runtime catalog and each operation's captured example answer (dist/catalog/examples.json), by operation id. */
+export interface SandboxCatalog extends RuntimeCatalog {
+  examples: Record<string, unknown>;
+}
+
 export type SandboxOperation = OperationRuntime & { request?: RequestSrc | null };
 
 /** Contract field -> value the caller sent (after reading the provider's parameters back). */

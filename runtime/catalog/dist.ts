@@ -1,5 +1,5 @@
 // The built catalog: the manifest read at start; the runtime catalog (what routing and pass-through
-// need: 5.8 MB of JSON at 10,000 operations), the list of endpoint entries and each shelf read on
+// need: 5.3 MB of JSON at 10,000 operations), the list of endpoint entries and each shelf read on
 // first use; the search index loaded in the background once the server listens (a search before then
 // waits for it), so a start answers /meta without parsing and indexing every operation first; endpoint
 // entries read from dist on first use and kept in a bounded LRU as ready-to-send bytes, so memory

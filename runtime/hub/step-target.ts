@@ -28,10 +28,8 @@ export function stepTarget(runtime: RuntimeCatalog, call: string): StepTarget | 
   if (!Object.hasOwn(runtime.operations, call)) return null;
   const op = runtime.operations[call];
   const params = { ...op.input.pathParams, ...op.input.queryParams, ...op.input.body };
-  // An operation's answer is the provider's own JSON: its captured example is the only contract svc has.
-  const example = op.example;
-  const returns = example && typeof example === 'object' && !Array.isArray(example) ? new Set(Object.keys(example)) : null;
-  return { kind: 'operation', call, op, accepts: new Set(Object.keys(params)), returns };
+  // An operation's answer is the provider's own JSON: its captured example's fields are the only contract svc has.
+  return { kind: 'operation', call, op, accepts: new Set(Object.keys(params)), returns: op.returns ? new Set(op.returns) : null };
 }
 
 /** why a step that sets `keys` can never be called, or null when it can */

@@ -79,6 +79,22 @@ describe('the real catalog', () => {
     expect(problems).toEqual([]);
   });
 
+  it('runtime.json holds what a call executes: the captured examples sit in examples.json, the price words in the entries', () => {
+    const runtime = read<RuntimeCatalog>('runtime.json');
+    const examples = read<Record<string, unknown>>('examples.json');
+    const ops = Object.values(runtime.operations);
+    expect(ops.filter((op) => 'example' in op).map((op) => op.endpoint_id)).toEqual([]);
+    const prose = ['evidence', 'conflict', 'usd_evidence', 'assumed', 'note'];
+    expect(ops.filter((op) => op.cost && prose.some((k) => k in op.cost!)).map((op) => op.endpoint_id)).toEqual([]);
+    for (const op of ops) {
+      const entry = read<CatalogEntry>(`endpoints/${op.endpoint_id}.json`);
+      expect(examples[op.endpoint_id] ?? null, op.endpoint_id).toEqual(entry.example_response);
+      const ex = entry.example_response;
+      expect(op.returns, op.endpoint_id).toEqual(ex && typeof ex === 'object' && !Array.isArray(ex) ? Object.keys(ex) : null);
+      if (entry.endpoint.cost) expect(entry.endpoint.cost, op.endpoint_id).toMatchObject(op.cost!);
+    }
+  });
+
   it("a routed entry's example costs what the router would charge for that hit", () => {
     const runtime = read<RuntimeCatalog>('runtime.json');
     const problems: string[] = [];

@@ -17,6 +17,6 @@ export const operation = (over: Partial<OperationRuntime> = {}): OperationRuntim
   body_allowlist: false,
   strict_query: false,
   strict_body: false,
-  example: null,
+  returns: null,
   ...over,
 });

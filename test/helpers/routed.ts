@@ -1,6 +1,5 @@
 // A runtime wired to a real sandbox on loopback, with a funded team: the setup of every routed test.
-import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../sandbox/index.ts';
+import { createSandbox, loadSandboxCatalog, sandboxKeys, startSandbox, type RunningSandbox, type SandboxApp } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import { afterAll, beforeAll } from 'vitest';
 import { SUITE_DOOR, testRuntime, type Door } from './server.ts';
@@ -30,7 +29,7 @@ export async function routedWorld(
   distDir: string,
   opts: { creditMicro?: number; env?: Record<string, string>; faultRate?: number; tokenLifeS?: number } = {},
 ): Promise<RoutedWorld> {
-  const runtime = loadRuntime(distDir);
+  const runtime = loadSandboxCatalog(distDir);
   const { keys } = sandboxKeys(runtime, {});
   const sandbox = createSandbox(runtime, { keys, stallMs: 5_000, faultRate: opts.faultRate, tokenLifeS: opts.tokenLifeS });
   const running = await startSandbox(sandbox, 0);

@@ -1,28 +1,23 @@
 // The router's charge and the sandbox's bill are written apart on purpose; for every billing shape of
 // the catalog format (blocks of rows, a minimum of units, with and without a billed miss) they agree.
 import { describe, expect, it } from 'vitest';
-import type { CostOut, OperationRuntime } from '../../language/types.ts';
+import type { CostRuntime, OperationRuntime } from '../../language/types.ts';
 import { chargeMicro } from '../../language/prices.ts';
 import { chargeFor } from '../../sandbox/billing.ts';
 
-const cost = (extra: Partial<CostOut>): CostOut => ({
+const cost = (extra: Partial<CostRuntime>): CostRuntime => ({
   type: 'per_result',
   value: 1,
   currency: 'credits',
   per: 1,
   unit: 'row',
   source: 'estimated',
-  evidence: null,
-  conflict: [],
-  usd_evidence: null,
-  assumed: 'a test price',
-  note: null,
   usd: 0.01,
   ...extra,
 });
-const op = (c: CostOut, bills_miss: boolean) => ({ endpoint_id: 'x.y', cost: c, price_micro: 10_000, bills_miss }) as OperationRuntime;
+const op = (c: CostRuntime, bills_miss: boolean) => ({ endpoint_id: 'x.y', cost: c, price_micro: 10_000, bills_miss }) as OperationRuntime;
 
-const shapes: Array<[string, CostOut, boolean]> = [
+const shapes: Array<[string, CostRuntime, boolean]> = [
   ['per row', cost({}), false],
   ['per block of 10 rows', cost({ rows_per_unit: 10 }), false],
   ['per row, at least 1 unit, a billed miss', cost({ min_units: 1 }), true],
@@ -46,7 +41,7 @@ it('blocks and minimums bill what the provider pages describe', () => {
 });
 
 it('a contract miss the provider bills (bills_contract_miss) pays what an answered call with no rows pays', () => {
-  const flagged = (c: CostOut) => ({ ...op(c, false), bills_contract_miss: true as const });
+  const flagged = (c: CostRuntime) => ({ ...op(c, false), bills_contract_miss: true as const });
   const perCall = cost({ type: 'per_call', unit: 'call' });
   expect([chargeMicro(flagged(perCall), 'contract_miss', 0), chargeMicro(flagged(perCall), 'miss', 0)]).toEqual([10_000, 0]);
   expect(chargeMicro(flagged(cost({ rows_per_unit: 25, min_units: 2 })), 'contract_miss', 0)).toBe(20_000);

@@ -2,8 +2,7 @@
 // with the load spread over both: money, ids, hub versions, the find limit and merged calls must come
 // out exactly as one instance would have them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
+import { createSandbox, loadSandboxCatalog, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import type { AppContext } from '../../runtime/context/context.ts';
 import type { LedgerEntry } from '../../runtime/state/index.ts';
@@ -48,7 +47,7 @@ async function wholeLedger(teamId: number): Promise<LedgerEntry[]> {
 }
 
 beforeAll(async () => {
-  const runtime = loadRuntime(FIXTURE_DIST);
+  const runtime = loadSandboxCatalog(FIXTURE_DIST);
   const { keys } = sandboxKeys(runtime, {});
   sandbox = await startSandbox(createSandbox(runtime, { keys, stallMs: 5_000 }), 0);
   const env = {

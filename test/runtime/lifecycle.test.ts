@@ -6,8 +6,7 @@ import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
+import { createSandbox, loadSandboxCatalog, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import { createState } from '../../runtime/state/index.ts';
 import { collected } from '../helpers/ran.ts';
@@ -134,7 +133,7 @@ describe('SIGTERM', () => {
   afterAll(() => sandbox?.close());
 
   it('finishes a call in flight, records its charge, then exits 0 and takes no new connection', async () => {
-    const runtime = loadRuntime(dist);
+    const runtime = loadSandboxCatalog(dist);
     const { keys } = sandboxKeys(runtime, {});
     const sb = createSandbox(runtime, { keys, stallMs: 60_000 });
     // watch the sandbox, so the signal is sent once the call is stalled at the slow child

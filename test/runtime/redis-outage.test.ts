@@ -3,8 +3,7 @@
 // the same instances serve again without a restart, and the ledger holds every acknowledged charge,
 // no other, summing exactly to the balance.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
+import { createSandbox, loadSandboxCatalog, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import type { AppContext } from '../../runtime/context/context.ts';
 import type { LedgerEntry } from '../../runtime/state/index.ts';
@@ -20,7 +19,7 @@ let closers: Array<() => Promise<void>>;
 
 beforeAll(async () => {
   redis = await ownRedis();
-  const runtime = loadRuntime(FIXTURE_DIST);
+  const runtime = loadSandboxCatalog(FIXTURE_DIST);
   const { keys } = sandboxKeys(runtime, {});
   sandbox = await startSandbox(createSandbox(runtime, { keys, stallMs: 5_000 }), 0);
   const env = { ...sandboxEnv(runtime, sandbox.url, keys), SVC_STORAGE: redis.url(0) };

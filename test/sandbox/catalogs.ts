@@ -1,11 +1,12 @@
 // The catalogs the sandbox contract suite runs over: the fixture (built here) and the real one (when
 // built), each with the request mappings of its source (runtime.json may not carry them).
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCatalog } from '../../build/load.ts';
 import { buildCatalog } from '../../build/pipeline.ts';
-import type { RequestSrc, RuntimeCatalog } from '../../language/types.ts';
+import type { RequestSrc } from '../../language/types.ts';
+import { loadSandboxCatalog, type SandboxCatalog } from '../../sandbox/index.ts';
 import { FIXTURE_SRC, REAL_DIST, ROOT } from '../helpers/paths.ts';
 
 export interface ChildSource {
@@ -15,7 +16,7 @@ export interface ChildSource {
 
 export interface SuiteCatalog {
   label: string;
-  runtime: RuntimeCatalog;
+  runtime: SandboxCatalog;
   sources: Map<string, ChildSource>;
 }
 
@@ -32,7 +33,7 @@ function sourcesOf(src: string): Map<string, ChildSource> {
  * sandbox reads `request` when present (exact subjects, and telling apart operations that share a
  * path). The real catalog runs with them added from its source; the fixture runs as emitted.
  */
-function withRequests(runtime: RuntimeCatalog, sources: Map<string, ChildSource>): RuntimeCatalog {
+function withRequests(runtime: SandboxCatalog, sources: Map<string, ChildSource>): SandboxCatalog {
   const operations = Object.fromEntries(
     Object.entries(runtime.operations).map(([id, op]) => {
       const request = sources.get(id)?.request;
@@ -42,16 +43,14 @@ function withRequests(runtime: RuntimeCatalog, sources: Map<string, ChildSource>
   return { ...runtime, operations };
 }
 
-const readRuntime = (dist: string): RuntimeCatalog => JSON.parse(readFileSync(join(dist, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
-
 export async function suiteCatalogs(): Promise<SuiteCatalog[]> {
   const out = mkdtempSync(join(tmpdir(), 'svc-sandbox-fixture-'));
   const built = await buildCatalog({ src: FIXTURE_SRC, out: join(out, 'catalog') });
   if (built.errors.length) throw new Error(`fixture catalog build failed:\n${built.errors.join('\n')}`);
-  const list: SuiteCatalog[] = [{ label: 'fixture', runtime: readRuntime(out), sources: sourcesOf(FIXTURE_SRC) }];
+  const list: SuiteCatalog[] = [{ label: 'fixture', runtime: loadSandboxCatalog(out), sources: sourcesOf(FIXTURE_SRC) }];
   const realDist = [REAL_DIST, join(ROOT, 'dist')].find((d) => existsSync(join(d, 'catalog', 'runtime.json')));
   if (realDist) {
-    const runtime = readRuntime(realDist);
+    const runtime = loadSandboxCatalog(realDist);
     const src = join(ROOT, 'catalog-src');
     const sources = sourcesOf(src);
     if (Object.keys(runtime.providers).some((p) => !list[0].runtime.providers[p]))

@@ -2,10 +2,9 @@
 // handler and its control routes.
 import { describe, expect, it } from 'vitest';
 import type { ProviderRuntime } from '../../language/types.ts';
-import { loadRuntime } from '../../runtime/catalog/dist.ts';
 import { authorized } from '../../sandbox/auth.ts';
 import { faultDice } from '../../sandbox/faults.ts';
-import { createSandbox } from '../../sandbox/index.ts';
+import { createSandbox, loadSandboxCatalog } from '../../sandbox/index.ts';
 import { readSteer } from '../../sandbox/steer.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 
@@ -56,7 +55,7 @@ describe('steering words', () => {
 });
 
 describe('fetch handler', () => {
-  const runtime = loadRuntime(FIXTURE_DIST);
+  const runtime = loadSandboxCatalog(FIXTURE_DIST);
   const app = createSandbox(runtime, { keys: { zerobounce: 'zk', searchco: 'sk' } });
 
   it('answers a hit, counts it, and resets', async () => {

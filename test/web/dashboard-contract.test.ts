@@ -6,8 +6,7 @@ import type { Page } from 'playwright-core';
 import { launch, type Browser } from '../helpers/browser.ts';
 import { serveDashboard, type DashboardServer } from '../helpers/dashboard.ts';
 import { REAL_DIST } from '../helpers/paths.ts';
-import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { createSandbox, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
+import { createSandbox, loadSandboxCatalog, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import { emailTool } from '../hub/tool-files.ts';
 
@@ -18,7 +17,7 @@ let errors: string[];
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  const runtime = loadRuntime(REAL_DIST);
+  const runtime = loadSandboxCatalog(REAL_DIST);
   const { keys } = sandboxKeys(runtime, {});
   sandbox = await startSandbox(createSandbox(runtime, { keys }), 0);
   server = await serveDashboard('dashboard-contract', sandboxEnv(runtime, sandbox.url, keys));
