@@ -1,5 +1,5 @@
 // `npm run bench -- start`: `npm start` itself, its command without npm (plain node, one process),
-// and the baseline, a bare node:http server started by the same node: time from spawn to the first
+// and the baselines, a bare node:http server and the same through h3, started by the same node: time from spawn to the first
 // /meta answer (median of 5 starts, alternating, catalog already built), the server's CPU to it, and
 // resident memory after that answer and after a burst of catalog reads, with the real catalog and
 // 10,000 operations; with the real catalog, also after 200 routed calls that follow the searches
@@ -24,12 +24,16 @@ const npmStart = npmStartArgs();
 /** the floor: node itself starting a server that answers /meta */
 const BARE =
   "require('node:http').createServer((q, s) => s.end('{}')).listen(Number(process.env.PORT), '127.0.0.1', function () { process.stderr.write('listening on http://127.0.0.1:' + this.address().port + '\\n'); })";
+/** the floor of the library route: the same server through h3 and its Node adapter, which loads Node's web Request/Response at import */
+const BARE_H3 =
+  "import('node:http').then(async ({ createServer }) => { const { H3 } = await import('h3'); const { toNodeHandler } = await import('h3/node'); createServer(toNodeHandler(new H3().all('/**', () => ({})))).listen(Number(process.env.PORT), '127.0.0.1', function () { process.stderr.write('listening on http://127.0.0.1:' + this.address().port + '\\n'); }); })";
 const BEFORE = process.env.BENCH_BEFORE;
 const STARTS: Record<string, { cmd: string[]; cwd: string }> = {
   'npm start': { cmd: ['npm', 'start', '--silent'], cwd: ROOT },
   node: { cmd: [process.execPath, ...npmStart], cwd: ROOT },
   ...(BEFORE ? { before: { cmd: [process.execPath, ...npmStartArgs(BEFORE)], cwd: BEFORE } } : {}),
   bare: { cmd: [process.execPath, '-e', BARE], cwd: ROOT },
+  'bare h3': { cmd: [process.execPath, '--input-type=module', '-e', BARE_H3], cwd: ROOT },
 };
 type How = keyof typeof STARTS;
 /** the starts that run svc's own server in one process: their CPU and memory are read */
@@ -151,13 +155,15 @@ async function measure(label: string, dist: string, rssTarget: number, upstream:
       line(`${label}: ${how} CPU to first /meta (median, range)`, `${fmt(median(cpus), 0)} ms (${fmt(Math.min(...cpus), 0)}-${fmt(Math.max(...cpus), 0)})`);
   }
   line(`${label}: node start / bare node:http start`, `${fmt(ms('node') / ms('bare'))}x`);
-  for (const how of [...SERVERS, 'bare']) {
+  for (const how of [...SERVERS, 'bare', 'bare h3']) {
     line(`${label}: ${how} RSS after /meta (median)`, `${fmt(median(runs[how].map((r) => r.rssMeta)), 0)} MB`);
     const reads = median(runs[how].map((r) => r.rssReads));
     line(`${label}: ${how} RSS after 400 searches (median)`, `${fmt(reads, 0)} MB`, how === 'node' ? `<= ${rssTarget} MB` : undefined, reads <= rssTarget);
     const routed = runs[how].flatMap((r) => (r.rssRouted === null ? [] : [r.rssRouted]));
     if (routed.length) line(`${label}: ${how} RSS after the searches and ${ROUTED_CALLS} routed calls (median)`, `${fmt(median(routed), 0)} MB`);
   }
+  const searched = (how: How) => median(runs[how].map((r) => r.rssReads));
+  line(`${label}: svc's own RSS after the searches, over a bare h3 server's (median)`, `${fmt(searched('node') - searched('bare h3'), 0)} MB`);
 }
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
