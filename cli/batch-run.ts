@@ -60,7 +60,8 @@ export async function runBatchCommand(o: BatchOptions, io: BatchIo): Promise<num
   if (new Set([o.file, o.out, rejectsPath]).size < 3)
     throw new CliFailure(`The input, -o and --rejects must be three different files; got ${o.file}, ${o.out} and ${rejectsPath}.`, EXIT.usage);
   const input = readTable(o.file);
-  const what = await batchTargetOf(target, o.capability);
+  const what = await batchTargetOf(target, o.capability, o.out);
+  if (what.note) io.stderr(what.note);
   const columns = new Columns(input.columns, what.fields, parseMap(o.map, input.columns, what.fields, what.name));
   const lacking = columns.lacking(what.required);
   if (lacking.length)

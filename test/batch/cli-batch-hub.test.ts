@@ -110,6 +110,38 @@ describe('svc batch hub:<tool_id>', () => {
     expect(readCsv(join(dir, 'pinned-out.csv'))).toEqual([expect.objectContaining({ row: '1', served_by: 'cli-titled@1' })]);
   }, 60_000);
 
+  it('an unpinned tool runs one version for the whole output: a resume after the maker publishes another runs the one its lines ran', async () => {
+    expect((await w.req('POST', '/hub/tools', { tool_id: 'cli-repriced', files: emailTool() })).body.status).toBe('live');
+    const file = csv('repriced.csv', ['full_name,domain', 'Gil Hart,acme-rep1.com', 'Hal Ives,acme-rep2.com']);
+    const out = join(dir, 'repriced-out.csv');
+    const first = await batchCli(w, { capability: 'hub:cli-repriced', file, out }, caller.token);
+    expect(first.code, first.stderr).toBe(0);
+    // version 2 takes the same input at twice the price
+    const v2 = emailTool((f) => {
+      f.tool.price_usd = 0.1;
+    });
+    expect((await w.req('PUT', '/hub/tools/cli-repriced', { files: v2 })).body).toMatchObject({ version: 2, status: 'live' });
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nIda Jones,acme-rep3.com\nJo King,acme-rep4.com`);
+    const earned = await earnings();
+
+    const resumed = await batchCli(w, { capability: 'hub:cli-repriced', file, out, json: true }, caller.token);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/ran hub:cli-repriced@1; the rest run it too \(hub:cli-repriced@2 is the newest live: name it/);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ answered_before: 2, answered: 2 });
+    expect(readCsv(out).map((l) => [l.row, l.served_by])).toEqual([
+      ['1', 'cli-repriced@1'],
+      ['2', 'cli-repriced@1'],
+      ['3', 'cli-repriced@1'],
+      ['4', 'cli-repriced@1'],
+    ]);
+    expect((await earnings()) - earned).toBe(2 * PRICE);
+
+    // a new output runs the newest live version
+    const fresh = await batchCli(w, { capability: 'hub:cli-repriced', file, out: join(dir, 'repriced-new.csv') }, caller.token);
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(new Set(readCsv(join(dir, 'repriced-new.csv')).map((l) => l.served_by))).toEqual(new Set(['cli-repriced@2']));
+  }, 60_000);
+
   it('usage errors before anything is sent: an unknown tool, a malformed name, a --map to a field the tool does not take', async () => {
     const file = csv('usage.csv', ['full_name,domain,Where', 'Eve Gray,acme-use.com,x']);
     const out = join(dir, 'usage-out.csv');
