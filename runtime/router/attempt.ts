@@ -87,7 +87,7 @@ function attempt(deps: RouterDeps, cap: Cap, op: OperationRuntime, fields: Recor
   return tokens.credential(provider, key, deps.env, deps.attemptTimeoutMs, deps.maxAnswerBytes).then(
     (token) =>
       attemptWith(deps, cap, op, fields, key, token).then((done) => {
-        if (done.status === 401) tokens.forget(provider, key, token);
+        if (done.status === 401) tokens.forget(provider, key, deps.env, token);
         return done;
       }),
     (e: unknown) => {

@@ -180,7 +180,7 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   }
   const { outcome, final, first, decided } = answered;
   if (own && KEY_TROUBLE.has(first.status)) health.coolOwnKey(team.id, provider);
-  if (first.status === 401) tokens.forget(prov, key, credential);
+  if (first.status === 401) tokens.forget(prov, key, deps.env, credential);
   if (outcome === 'error' && KEY_REFUSED.has(first.status)) return keyRefused(provider, prov.display_name, own !== null, first, key, callId);
   return {
     status: final.status,

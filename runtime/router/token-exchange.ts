@@ -1,8 +1,9 @@
 // Access tokens svc obtains itself for providers whose `auth.exchange` says so (OAuth2 client
 // credentials): the key is `client_id:client_secret`, exchanged at the provider's token endpoint; the
 // token is kept until shortly before it expires and renewed then, by one exchange however many calls
-// ask at once. Tokens are kept per provider and per credential (a hash of it), so a team's own pair
-// only ever yields that team's token, and the platform pair only svc's.
+// ask at once. Tokens are kept per provider, per credential (a hash of it) and per token endpoint, so a
+// team's own pair only ever yields that team's token, the platform pair only svc's, and a token is
+// only ever shown to the host that issued it (a base URL set by the environment is another issuer).
 import { createHash } from 'node:crypto';
 import type { ProviderRuntime } from '../../language/types.ts';
 import type { Env } from '../../language/provider-auth.ts';
@@ -52,7 +53,7 @@ export class TokenCache {
   /** What to place for `key`: the key itself, or, where the provider exchanges it, a live token. */
   credential(provider: ProviderRuntime, key: string, env: Env, timeoutMs: number, maxBytes: number): Promise<string> {
     if (!provider.auth.exchange) return Promise.resolve(key);
-    const id = cacheId(provider.service, key);
+    const id = cacheId(provider, key, env);
     const held = this.held.get(id);
     if (held && this.now() < held.renewAt) return Promise.resolve(held.token);
     let renewal = this.renewing.get(id);
@@ -72,13 +73,14 @@ export class TokenCache {
   }
 
   /** A token the provider refused before its time: the next call exchanges again. */
-  forget(provider: ProviderRuntime, key: string, token: string): void {
-    const id = cacheId(provider.service, key);
+  forget(provider: ProviderRuntime, key: string, env: Env, token: string): void {
+    const id = cacheId(provider, key, env);
     if (this.held.get(id)?.token === token) this.held.delete(id);
   }
 }
 
-const cacheId = (service: string, key: string): string => `${service} ${createHash('sha256').update(key).digest('base64url')}`;
+const cacheId = (provider: ProviderRuntime, key: string, env: Env): string =>
+  `${provider.service} ${providerUrl(provider, env, provider.auth.exchange?.path ?? '')?.href ?? ''} ${createHash('sha256').update(key).digest('base64url')}`;
 
 /** The one exchange: POST grant_type=client_credentials with the id and secret, as `send` says. */
 export const exchangeCredentials: Exchange = async (provider, key, env, timeoutMs, maxBytes) => {

@@ -59,6 +59,20 @@ describe('the token cache', () => {
     expect(asked.sort()).toEqual(['team-a:s1', 'team-b:s2']);
   });
 
+  it('a token is only shown to the endpoint that issued it: another base URL for the same provider and pair exchanges again', async () => {
+    const { asked, exchange } = counting();
+    const cache = new TokenCache(Date.now, exchange);
+    const own = await cache.credential(provider, 'id:secret', {}, 1000, 1000);
+    const other = { SVC_BASE_OAUTHCO: 'https://eu.oauth.test' };
+    const elsewhere = await cache.credential(provider, 'id:secret', other, 1000, 1000);
+    expect(elsewhere).not.toBe(own);
+    expect(asked).toHaveLength(2);
+    // each keeps its own, and forgetting one leaves the other
+    cache.forget(provider, 'id:secret', other, elsewhere);
+    expect(await cache.credential(provider, 'id:secret', {}, 1000, 1000)).toBe(own);
+    expect(asked).toHaveLength(2);
+  });
+
   it('a key of a provider that does not exchange is placed as it is', async () => {
     const { asked, exchange } = counting();
     const plain = { ...provider, auth: { env: 'SVC_KEY_OAUTHCO', in: 'bearer' as const } };
