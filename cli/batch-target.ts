@@ -48,12 +48,12 @@ interface ToolView {
 /** The newest version of `toolId` the lines of the output `out` name as what served them, or null. */
 function versionRanIn(out: string, toolId: string): number | null {
   if (!existsSync(out)) return null;
-  const served = new RegExp(`^${toolId}@([1-9][0-9]*)$`);
-  const served_by = /^(svc\.)*served_by$/;
+  const servedBy = /^(svc\.)*served_by$/; // the column, prefixed where an input column has its name
+  const version = new RegExp(`^${toolId}@([1-9][0-9]*)$`);
   let newest: number | null = null;
   for (const line of readTable(out).rows)
     for (const [column, value] of Object.entries(line)) {
-      const n = served_by.test(column) ? served.exec(String(value))?.[1] : undefined;
+      const n = servedBy.test(column) ? version.exec(String(value))?.[1] : undefined;
       if (n !== undefined) newest = Math.max(newest ?? 0, Number(n));
     }
   return newest;
