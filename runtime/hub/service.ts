@@ -57,7 +57,7 @@ export class Hub {
   /** POST (create or add a version; the id is claimed for the team) or PUT (the tool must exist and be the team's) */
   async publish(team: Team, id: string, files: Record<FileName, string>, mode: 'create' | 'update'): Promise<PublishAnswer> {
     // who may publish is answered before what was sent: another team learns nothing from a 422
-    const existing = mode === 'update' ? (await openOwnTool(this.store, team, id, 'publish versions of')).tool : null;
+    const existing = mode === 'update' ? await openOwnTool(this.store, team, id, 'publish versions of') : null;
     if (existing?.retired_at) fail(410, retiredSentence(existing));
     const checked = validateFiles(files, this.ctx.catalog.runtime);
     if ('issues' in checked) invalid(checked.issues);
@@ -70,9 +70,9 @@ export class Hub {
 
   /** run a version's check again (a live one too: its result is recorded, its status stays); `dryRun`: its plan and worst cost only */
   async check(team: Team, ref: ToolRef, dryRun: boolean): Promise<PublishAnswer | Record<string, unknown>> {
-    const { tool, versions } = await openOwnTool(this.store, team, ref.id, 'check');
+    const tool = await openOwnTool(this.store, team, ref.id, 'check');
     if (tool.retired_at) fail(410, retiredSentence(tool));
-    const version = ref.n === null ? versions.at(-1) : versions.find((v) => v.version === ref.n);
+    const version = ref.n === null ? await this.store.latest(ref.id) : await this.store.version(ref.id, ref.n);
     if (!version) fail(404, ref.n === null ? `Tool '${ref.id}' has no version yet.` : `Tool '${ref.id}' has no version ${ref.n}.`);
     if (dryRun) return { tool_id: ref.id, version: version.version, status: version.status, dry_run: true, ...(await checkPlan(this.ctx, team, version)) };
     const checked = await runCheck(this.ctx, this.store, team, version);

@@ -62,6 +62,15 @@ export class HubStore {
     return this.read<VersionRecord>(versionKey(id, n));
   }
 
+  /** the newest stored version (one read, but for a publish whose record is still being written), null before the first */
+  async latest(id: string): Promise<VersionRecord | null> {
+    for (let n = await this.atomics.counter(versionSeq(id)); n > 0; n--) {
+      const v = await this.version(id, n);
+      if (v) return v;
+    }
+    return null;
+  }
+
   /** every stored version, oldest first */
   async versions(id: string): Promise<VersionRecord[]> {
     const last = await this.atomics.counter(versionSeq(id));
