@@ -1,6 +1,7 @@
 // The makers' own JSON Schemas (draft 2020-12): checked against the meta-schema at publish and
 // compiled into validators, each in an Ajv of its own so one maker's `$id` can never clash with
-// another's. Compiled validators are kept by the schemas' text, a bounded number at a time.
+// another's. Compiled validators are kept by the schema's text, a bounded number at a time: a new
+// version with the schemas of the last compiles nothing (a compile costs milliseconds of CPU).
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { Lru } from '../util/lru.ts';
@@ -25,8 +26,16 @@ export function schemaProblems(doc: unknown): Array<{ pointer: string; msg: stri
   }));
 }
 
+const compiled = new Lru<ValidateFunction>(1000);
+
+function kept(text: string, doc: () => object): ValidateFunction {
+  const key = createHash('sha256').update(text).digest('base64');
+  return compiled.get(key) ?? compiled.set(key, newAjv(OPTIONS).compile(doc()));
+}
+
+/** a schema's validator; throws UnsafePattern, or ajv's error, for one that cannot compile */
 export function compileSchema(doc: object): ValidateFunction {
-  return newAjv(OPTIONS).compile(doc);
+  return kept(JSON.stringify(doc), () => doc);
 }
 
 /** a validator's errors as pointers into the data with a sentence each */
@@ -54,8 +63,6 @@ export interface Validators {
   output: ValidateFunction;
 }
 
-const compiled = new Lru<Validators>(500);
-
 /**
  * The input and output validators of a stored version (its schemas passed the publish checks). A
  * version stored before patterns ran on RE2 may hold one RE2 refuses: a 409 naming it, before
@@ -64,9 +71,8 @@ const compiled = new Lru<Validators>(500);
 export function validatorsFor({ files, tool_id, version }: Pick<VersionRecord, 'files' | 'tool_id' | 'version'>): Validators {
   const input = files['input.schema.json'];
   const output = files['output.schema.json'];
-  const key = createHash('sha256').update(input).update('\0').update(output).digest('base64');
   try {
-    return compiled.get(key) ?? compiled.set(key, { input: compileSchema(JSON.parse(input)), output: compileSchema(JSON.parse(output)) });
+    return { input: kept(input, () => JSON.parse(input)), output: kept(output, () => JSON.parse(output)) };
   } catch (e) {
     if (!(e instanceof UnsafePattern)) throw e;
     return fail(409, `${tool_id}@${version} cannot run: ${e.message} Its maker can publish a new version without it. Nothing was charged.`);
