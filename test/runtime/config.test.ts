@@ -132,7 +132,7 @@ describe('SVC_STORAGE', () => {
 
 it('npm start stops on a bad setting with that sentence and exit code 2, before building anything', async ({ signal }) => {
   const root = join(import.meta.dirname, '../..');
-  const r = await ranToExit(process.execPath, ['--import', 'tsx', join(root, 'runtime/serve/start.ts')], {
+  const r = await ranToExit(process.execPath, [join(root, 'bin/start.js')], {
     cwd: root,
     signal,
     env: { ...process.env, PORT: 'eighty', SVC_DIST_DIR: '/nonexistent' },
@@ -143,7 +143,7 @@ it('npm start stops on a bad setting with that sentence and exit code 2, before 
 
 it('npm start on a Redis nobody answers at stops with a sentence naming it and exit code 1, password hidden', async ({ signal }) => {
   const root = join(import.meta.dirname, '../..');
-  const r = await ranToExit(process.execPath, ['--import', 'tsx', join(root, 'runtime/serve/start.ts')], {
+  const r = await ranToExit(process.execPath, [join(root, 'bin/start.js')], {
     cwd: root,
     signal,
     env: { ...process.env, SVC_STORAGE: 'redis://svc:hunter2@127.0.0.1:1/0', SVC_SECRET: 's', SVC_DIST_DIR: '/nonexistent' },

@@ -26,9 +26,9 @@ interface Started {
   url: string;
 }
 
-/** Start `runtime/serve/start.ts`; resolves once it listens, or once it exits. */
+/** Start svc as `npm start` does (`bin/start.js`, the compiled server); resolves once it listens, or once it exits. */
 async function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/serve/start.ts'], {
+  const child = spawn(process.execPath, ['bin/start.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', SVC_DIST_DIR: dist, SVC_SECRET: 'life-secret', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
