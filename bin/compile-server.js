@@ -1,15 +1,17 @@
-// The runtime compiled to JavaScript, so `npm start` runs it with plain node in one process. Plain
-// JavaScript itself: `npm start` calls it before anything can run TypeScript. esbuild bundles our
-// own modules into one file (the build's modules as chunks loaded only when a catalog is stale) and
-// leaves packages in node_modules to Node.
+// The runtime compiled to JavaScript, so `npm start` and `npm run demo` run it with plain node in
+// one process. Plain JavaScript itself: they call it before anything can run TypeScript. esbuild
+// bundles our own modules into one file per entry, sharing chunks (the build's modules as chunks
+// loaded only when a catalog is stale), and leaves packages in node_modules to Node.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 export const SERVER_DIR = join(ROOT, 'dist-server');
-/** what the compiled server is made from; a change to any of these makes it stale */
-const SOURCES = ['runtime', 'build', 'language', 'package.json', 'package-lock.json'].map((p) => join(ROOT, p));
+/** what the compiled server and demo are made from; a change to any of these makes them stale */
+const SOURCES = ['runtime', 'build', 'language', 'demo', 'sandbox', 'package.json', 'package-lock.json'].map((p) => join(ROOT, p));
+/** the entries compiled together: `npm start`'s server and `npm run demo` */
+const ENTRIES = { start: join(ROOT, 'runtime', 'serve', 'start.ts'), demo: join(ROOT, 'demo', 'demo.ts') };
 
 /** @param {string} path @returns {number} the newest modification time under path */
 function newest(path) {
@@ -23,22 +25,36 @@ export function freshAfter(file, sources) {
   return existsSync(file) && statSync(file).mtimeMs >= Math.max(...sources.filter(existsSync).map(newest));
 }
 
-/** @param {string} [outdir] @returns {boolean} true when outdir holds a server compiled after every source changed */
+/** @param {string} [outdir] @returns {boolean} true when outdir holds a server and demo compiled after every source changed */
 export function serverFresh(outdir = SERVER_DIR) {
-  return freshAfter(join(outdir, 'start.js'), SOURCES);
+  return Object.keys(ENTRIES).every((name) => freshAfter(join(outdir, `${name}.js`), SOURCES));
 }
 
-/** @param {string} [outdir] compile runtime/serve/start.ts into outdir/start.js */
+/** @param {string} [outdir] compile runtime/serve/start.ts and demo/demo.ts into outdir/start.js and outdir/demo.js */
 export async function compileServer(outdir = SERVER_DIR) {
-  await compileEntry('start', join(ROOT, 'runtime', 'serve', 'start.ts'), outdir);
+  await compileEntries(ENTRIES, outdir);
+}
+
+/** @param {keyof typeof ENTRIES} name run dist-server/<name>.js in this process, compiled first when missing or older than its sources */
+export async function runCompiled(name) {
+  if (!serverFresh()) {
+    process.stderr.write('compiling the server (runtime/ into dist-server/)\n');
+    await compileServer();
+  }
+  await import(new URL(`../dist-server/${name}.js`, import.meta.url).href);
 }
 
 /** @param {string} name @param {string} entry @param {string} outdir compile entry into outdir/<name>.js */
-export async function compileEntry(name, entry, outdir) {
+export function compileEntry(name, entry, outdir) {
+  return compileEntries({ [name]: entry }, outdir);
+}
+
+/** @param {Record<string, string>} entries name to entry file @param {string} outdir compile each into outdir/<name>.js */
+async function compileEntries(entries, outdir) {
   const { build } = await import('esbuild');
   rmSync(outdir, { recursive: true, force: true }); // chunk names carry hashes: the last build's would pile up
   const { outputFiles } = await build({
-    entryPoints: { [name]: entry },
+    entryPoints: entries,
     outdir,
     bundle: true,
     splitting: true,

@@ -95,11 +95,12 @@ it('leaves undici out of the modules a start imports (the first provider call lo
     if (loaded.has(file)) return;
     loaded.add(file);
     const code = readFileSync(join(out, file), 'utf8');
-    for (const [, chunk] of code.matchAll(/^import\s[^;]*?from\s*"\.\/([^"]+)";?$/gm)) visit(chunk);
+    for (const [, chunk] of code.matchAll(/^import\s(?:[^;]*?from\s*)?"\.\/([^"]+)";?$/gm)) visit(chunk);
   };
   visit('start.js');
   expect(loaded.size).toBeGreaterThan(1); // the shared chunks were followed
   const statically = [...loaded].filter((f) => /^import\s[^;]*?from\s*"undici";?$/m.test(readFileSync(join(out, f), 'utf8')));
   expect(statically).toEqual([]);
-  expect(readFileSync(join(out, 'start.js'), 'utf8')).toContain('import("undici")'); // loaded on first use instead
+  // loaded on first use instead
+  expect([...loaded].some((f) => readFileSync(join(out, f), 'utf8').includes('import("undici")'))).toBe(true);
 });

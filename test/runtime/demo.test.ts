@@ -16,7 +16,7 @@ let out = '';
 const port = 18000 + Math.floor(Math.random() * 2000);
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+  child = spawn(process.execPath, ['bin/demo.js'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), SVC_SANDBOX_PORT: String(port + 1), SVC_DIST_DIR: REAL_DIST, SVC_DATA_DIR: '', SVC_STORAGE: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,7 +32,7 @@ beforeAll(async () => {
 }, 70_000);
 /** Another demo on free ports with `env`, once it has printed its commands. */
 async function demoUntilCommands(env: Record<string, string>): Promise<{ text: string; stop: () => Promise<unknown> }> {
-  const other = spawn(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+  const other = spawn(process.execPath, ['bin/demo.js'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_DIST_DIR: REAL_DIST, SVC_STORAGE: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -111,7 +111,7 @@ describe('npm run demo', () => {
       [{ SVC_SANDBOX_SEED: 'x' }, 'svc: SVC_SANDBOX_SEED=x: expected a whole number, such as 1'],
     ] as const) {
       // a demo that took the value would serve until the test's timeout kills it
-      const r = await ranToExit(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+      const r = await ranToExit(process.execPath, ['bin/demo.js'], {
         cwd: ROOT,
         signal,
         env: { ...process.env, ...env, PORT: '0', SVC_SANDBOX_PORT: '0', SVC_STORAGE: 'memory:', SVC_DIST_DIR: '/nonexistent' },
@@ -130,7 +130,7 @@ describe('npm run demo', () => {
         ['PORT', { PORT: String(busy), SVC_SANDBOX_PORT: '0' }],
         ['SVC_SANDBOX_PORT', { PORT: '0', SVC_SANDBOX_PORT: String(busy) }],
       ] as const) {
-        const r = await ranToExit(process.execPath, ['--import', 'tsx', 'demo/demo.ts'], {
+        const r = await ranToExit(process.execPath, ['bin/demo.js'], {
           cwd: ROOT,
           signal,
           env: { ...process.env, ...env, SVC_STORAGE: 'memory:', SVC_DIST_DIR: REAL_DIST },
