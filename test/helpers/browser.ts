@@ -18,8 +18,8 @@ const ARGS = [
 
 export interface Browser {
   context: BrowserContext;
-  /** a new tab that records every console error and uncaught page error into `errors` */
-  open(): Promise<{ page: Page; errors: string[] }>;
+  /** a new tab (of `viewport`'s size when given: a phone, say) that records every console error and uncaught page error into `errors` */
+  open(viewport?: { width: number; height: number }): Promise<{ page: Page; errors: string[] }>;
   close(): Promise<void>;
 }
 
@@ -29,8 +29,9 @@ export async function launch(viewport = { width: 1280, height: 860 }): Promise<B
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport });
   return {
     context,
-    async open() {
+    async open(viewport) {
       const page = await context.newPage();
+      if (viewport) await page.setViewportSize(viewport);
       const errors: string[] = [];
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);

@@ -110,29 +110,22 @@ describe('the account page', () => {
         tools: Array<{ status: string; reason?: string }>;
       }
     ).tools;
-    const phone = await launch({ width: 390, height: 844 });
-    try {
-      ({ page, errors } = await phone.open());
-      await page.goto(`${server.url}/#/account`);
-      await page.locator('#token').fill(created.token);
-      await page.locator('#sign-in button').click();
-      await page.locator('#my-tools tbody tr').first().waitFor();
-      const [row] = await rowsOf('#my-tools');
-      expect(row.slice(1, 3)).toEqual(['listed-email-check', mine[0].status]);
-      expect(row[3]).toMatch(/^1 /);
-      expect(row[4]).toBe(mine[0].reason ?? (mine[0].status === 'live' ? 'passed' : '—'));
-      expect(row.slice(5)).toEqual(['0', '$0.00']);
-      // no table wider than the screen unless inside its own scroll box
-      const wide = await page.evaluate(() =>
-        [...document.querySelectorAll('table')].filter((t) => !t.closest('.scroll') && t.getBoundingClientRect().right > 391).map((t) => t.id),
-      );
-      expect(wide).toEqual([]);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      expect(errors).toEqual([]);
-      await page.close();
-    } finally {
-      ({ page, errors } = await browser.open());
-      await phone.close();
-    }
+    ({ page, errors } = await browser.open({ width: 390, height: 844 }));
+    await page.goto(`${server.url}/#/account`);
+    await page.locator('#token').fill(created.token);
+    await page.locator('#sign-in button').click();
+    await page.locator('#my-tools tbody tr').first().waitFor();
+    const [row] = await rowsOf('#my-tools');
+    expect(row.slice(1, 3)).toEqual(['listed-email-check', mine[0].status]);
+    expect(row[3]).toMatch(/^1 /);
+    expect(row[4]).toBe(mine[0].reason ?? (mine[0].status === 'live' ? 'passed' : '—'));
+    expect(row.slice(5)).toEqual(['0', '$0.00']);
+    // no table wider than the screen unless inside its own scroll box
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('table')].filter((t) => !t.closest('.scroll') && t.getBoundingClientRect().right > 391).map((t) => t.id),
+    );
+    expect(wide).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(errors).toEqual([]);
   });
 });

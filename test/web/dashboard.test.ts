@@ -273,25 +273,18 @@ describe('the dashboard', () => {
   });
 
   it('is readable on a phone', async () => {
-    const phone = await launch({ width: 390, height: 844 });
-    try {
-      ({ page, errors } = await phone.open());
-      await page.goto(`${server.url}/#/op/svc.people.email.verify`);
-      await page.locator('#call-template').waitFor();
-      await shot('phone');
-      // nothing wider than the screen but the tables' own scroll boxes
-      const wide = await page.evaluate(() =>
-        [...document.querySelectorAll('body *')]
-          .filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > 391)
-          .map((e) => `${e.tagName}.${e.className}#${e.id}`)
-          .slice(0, 5),
-      );
-      expect(wide).toEqual([]);
-      expect(errors, 'console errors on the phone').toEqual([]);
-      await page.close();
-    } finally {
-      ({ page, errors } = await browser.open()); // afterEach closes a page of the shared browser
-      await phone.close();
-    }
+    ({ page, errors } = await browser.open({ width: 390, height: 844 }));
+    await page.goto(`${server.url}/#/op/svc.people.email.verify`);
+    await page.locator('#call-template').waitFor();
+    await shot('phone');
+    // nothing wider than the screen but the tables' own scroll boxes
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((e) => !e.closest('.scroll') && e.getBoundingClientRect().right > 391)
+        .map((e) => `${e.tagName}.${e.className}#${e.id}`)
+        .slice(0, 5),
+    );
+    expect(wide).toEqual([]);
+    expect(errors, 'console errors on the phone').toEqual([]);
   });
 });
