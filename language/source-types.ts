@@ -19,6 +19,14 @@ export interface FinderSrc {
   gives: string[];
   /** words right after one of `gives` that make the job a request for data ("me", "with us") */
   to_caller: string[];
+  // the four below are absent from a search/finder.json written by the last release: read as none
+  /** words that open a give's object naming a datum of someone ("the"), with `datum_of` ("of") later in it */
+  datum_opens?: string[];
+  datum_of?: string[];
+  /** openers that ask how ("how can i"): asking how to do one of `means` asks for the means, which is data */
+  asks_how?: string[];
+  /** acts that reach a person (call, text): asked how, the job wants a number or an address */
+  means?: string[];
 }
 
 export interface FilterSrc {

@@ -53,22 +53,38 @@ export const nothingVerdict = (job: string): string =>
 /**
  * Reads the act a job asks for, when it opens (after any of the finder's openers) with a verb no operation
  * does: 'book' of "please book a flight to Paris". Such a job shares words with the catalog ("paris",
- * "email") but asks svc to do something, not to read data. A verb that hands something over
- * (`gives`) followed by one of `to_caller` ("send me the emails of…", "share with us…") asks for
- * data; "book me a flight" is still an act.
+ * "email") but asks svc to do something, not to read data. It asks for data after all when a verb
+ * that hands something over (`gives`) is followed by one of `to_caller` ("send me the emails of…",
+ * "share with us…") or by a datum of someone ("share the phone number of…": what stands between
+ * `datum_opens` and `datum_of` holds a word of what some capability gets), or when the job asks how
+ * to reach a person (`asks_how` and `means`: "how can I call this person"); "book me a flight",
+ * "send the report to my boss" and "call this person" stay acts.
  */
-export function actReader(finder: FinderSrc): (job: string) => string | null {
+export function actReader(finder: FinderSrc, docs: CapabilityDoc[]): (job: string) => string | null {
   // prepared once per catalog: the finder's words as a job's written words read
-  const openers = finder.openers.map(writtenWords).sort((a, b) => b.length - a.length);
+  const asksHow = (finder.asks_how ?? []).map(writtenWords);
+  const openers = [...finder.openers.map(writtenWords), ...asksHow].sort((a, b) => b.length - a.length);
   const toCaller = finder.to_caller.map(writtenWords);
-  const acts = new Set(finder.acts);
-  const gives = new Set(finder.gives);
+  const [acts, gives, means, datumOpens, datumOf] = [finder.acts, finder.gives, finder.means, finder.datum_opens, finder.datum_of].map(
+    (words) => new Set(words ?? []),
+  );
+  const gotten = new Set(docs.flatMap((d) => Object.entries(d.vocabulary.gets).flatMap(([field, said]) => [field, ...said.flatMap(writtenWords)])));
+  const namesDatum = (object: string[]) => {
+    const end = object.findIndex((w) => datumOf.has(w));
+    return datumOpens.has(object[0]) && end > 1 && object.slice(1, end).some((w) => gotten.has(w));
+  };
   return (job) => {
     let words = writtenWords(job);
-    for (let opener = openers.find((o) => startsWith(words, o)); opener; opener = openers.find((o) => startsWith(words, o))) words = words.slice(opener.length);
+    let askedHow = false;
+    for (let opener = openers.find((o) => startsWith(words, o)); opener; opener = openers.find((o) => startsWith(words, o))) {
+      askedHow ||= asksHow.includes(opener);
+      words = words.slice(opener.length);
+    }
     const [verb, ...rest] = words;
-    const forCaller = gives.has(verb) && toCaller.some((w) => startsWith(rest, w));
-    return verb !== undefined && acts.has(verb) && !forCaller ? verb : null;
+    if (verb === undefined || !acts.has(verb)) return null;
+    if (askedHow && means.has(verb)) return null;
+    const forCaller = toCaller.some((w) => startsWith(rest, w));
+    return gives.has(verb) && (forCaller || namesDatum(rest)) ? null : verb;
   };
 }
 const startsWith = (words: string[], start: string[]) => start.length > 0 && start.every((w, i) => words[i] === w);

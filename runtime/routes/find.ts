@@ -29,7 +29,7 @@ const finderOf = perContext(({ catalog, config, state }) => ({
     const judge: Judge = config.judgeUrl
       ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs)
       : localJudge;
-    return { search, vocab: vocabularies(docs), words: catalogWords(search.rows, docs), actAsked: actReader(catalog.finder()), judge };
+    return { search, vocab: vocabularies(docs), words: catalogWords(search.rows, docs), actAsked: actReader(catalog.finder(), docs), judge };
   }),
 }));
 

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { servedRealCatalog } from './served.ts';
+import { actReader } from '../../runtime/find/nothing.ts';
+import type { FinderSrc } from '../../language/source-types.ts';
 
 const nonsense = parse(readFileSync(join(import.meta.dirname, 'nonsense.yaml'), 'utf8')) as string[];
 const server = servedRealCatalog();
@@ -58,11 +60,29 @@ describe('the finder on jobs nothing does', () => {
       'share with me the revenue of shopify.com',
       'could you send to us the emails of the founders of notion.so',
       'send over the work emails of the founders of stripe.com',
+      // a give of a datum of someone, whoever it is for
+      'share the phone number of jane doe at acme',
+      'Please forward the work emails of the founders of notion.so to my team',
     ]) {
       const { judged } = await find(q);
       expect(judged?.verdict, q).not.toMatch(/^Nothing does this/);
       expect(judged?.kept.length, q).toBeGreaterThan(0);
     }
+  });
+
+  it('reads a job asking how to reach a person as a need for their number or address', async () => {
+    for (const [q, capability] of [
+      ['how can I call this person', 'people.phone.find'],
+      ['How could I call Jane Doe at acme.com?', 'people.phone.find'],
+    ]) {
+      const { candidates, judged } = await find(q);
+      expect(judged?.verdict, q).not.toMatch(/^Nothing does this/);
+      const capabilityOf = new Map(candidates.candidates.map((c) => [c.endpoint_id, c.capability]));
+      expect(capabilityOf.get(judged!.kept[0]?.endpoint_id), q).toBe(capability);
+    }
+    // told to, not asked how: still the act
+    expect((await find('call this person')).judged?.verdict).toMatch(/none can call for you/);
+    expect((await find('how do I send an email to my team')).judged?.verdict).toMatch(/none can send for you/);
   });
 
   it('names the act it cannot do', async () => {
@@ -71,5 +91,21 @@ describe('the finder on jobs nothing does', () => {
     );
     // courtesy words before the verb are openers too
     expect((await find('Hey, could you kindly translate this page into German?')).judged?.verdict).toMatch(/none can translate for you/);
+  });
+});
+
+describe("the last release's finder words (search/finder.json without datum_opens, datum_of, asks_how, means)", () => {
+  const old: FinderSrc = {
+    acts: ['send', 'call', 'share'],
+    openers: ['please', 'how can i'],
+    gives: ['send', 'share'],
+    to_caller: ['me'],
+  };
+  it('read as before: a give to the caller asks for data, other acts stay acts', () => {
+    const asked = actReader(old, []);
+    expect(asked('please send me the emails of the founders of stripe.com')).toBeNull();
+    expect(asked('share the phone number of jane doe')).toBe('share');
+    expect(asked('how can I call this person')).toBe('call');
+    expect(asked('what is the revenue of stripe')).toBeNull();
   });
 });
