@@ -28,14 +28,14 @@ export function schemaProblems(doc: unknown): Array<{ pointer: string; msg: stri
 
 const compiled = new Lru<ValidateFunction>(1000);
 
-function kept(text: string, doc: () => object): ValidateFunction {
+/**
+ * The validator of a schema file's `text` (`doc`: the text parsed, when the caller has it), kept by
+ * the text, so publish and every later run share one compile; throws UnsafePattern, or ajv's error,
+ * for a schema that cannot compile.
+ */
+export function compileSchema(text: string, doc?: object): ValidateFunction {
   const key = createHash('sha256').update(text).digest('base64');
-  return compiled.get(key) ?? compiled.set(key, newAjv(OPTIONS).compile(doc()));
-}
-
-/** a schema's validator; throws UnsafePattern, or ajv's error, for one that cannot compile */
-export function compileSchema(doc: object): ValidateFunction {
-  return kept(JSON.stringify(doc), () => doc);
+  return compiled.get(key) ?? compiled.set(key, newAjv(OPTIONS).compile(doc ?? JSON.parse(text)));
 }
 
 /** a validator's errors as pointers into the data with a sentence each */
@@ -72,7 +72,7 @@ export function validatorsFor({ files, tool_id, version }: Pick<VersionRecord, '
   const input = files['input.schema.json'];
   const output = files['output.schema.json'];
   try {
-    return { input: kept(input, () => JSON.parse(input)), output: kept(output, () => JSON.parse(output)) };
+    return { input: compileSchema(input), output: compileSchema(output) };
   } catch (e) {
     if (!(e instanceof UnsafePattern)) throw e;
     return fail(409, `${tool_id}@${version} cannot run: ${e.message} Its maker can publish a new version without it. Nothing was charged.`);

@@ -43,8 +43,8 @@ export function validateFiles(
   }
   const tool = shaped<ToolFile>(docs['tool.json'], 'tool.json', shapes().tool, report);
   const check = shaped<CheckFile>(docs['check.json'], 'check.json', shapes().check, report);
-  const inputSchema = jsonSchema(docs['input.schema.json'], 'input.schema.json', report);
-  const outputSchema = jsonSchema(docs['output.schema.json'], 'output.schema.json', report);
+  const inputSchema = jsonSchema(files, docs, 'input.schema.json', report);
+  const outputSchema = jsonSchema(files, docs, 'output.schema.json', report);
 
   let price_micro = 0;
   if (tool) {
@@ -62,7 +62,7 @@ export function validateFiles(
     }
   }
   if (check && inputSchema) {
-    const validate = compileSchema(inputSchema);
+    const validate = compileSchema(files['input.schema.json'], inputSchema);
     if (!validate(check.input))
       for (const p of dataProblems(validate.errors))
         report('check.json', `/input${p.pointer}`, `check.json's input does not fit input.schema.json: ${p.msg}`, 'value_error.check_input');
@@ -89,7 +89,8 @@ function shaped<T>(doc: unknown, file: FileName, validate: ValidateFunction, rep
 }
 
 /** a maker's schema: any valid draft 2020-12 schema object whose patterns RE2 can run */
-function jsonSchema(doc: unknown, file: FileName, report: Report): Record<string, unknown> | null {
+function jsonSchema(files: Record<FileName, string>, docs: Record<FileName, unknown>, file: FileName, report: Report): Record<string, unknown> | null {
+  const doc = docs[file];
   if (doc === undefined) return null;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
     report(file, '', `${file} must be a JSON Schema object.`, 'value_error.schema');
@@ -99,7 +100,7 @@ function jsonSchema(doc: unknown, file: FileName, report: Report): Record<string
   for (const p of problems) report(file, p.pointer, p.msg, 'value_error.schema');
   if (problems.length) return null;
   try {
-    compileSchema(doc);
+    compileSchema(files[file], doc);
   } catch (e) {
     const msg = e instanceof UnsafePattern ? `${file}: ${e.message}` : `${file} does not compile: ${(e as Error).message.slice(0, 200)}.`;
     report(file, '', msg, e instanceof UnsafePattern ? 'value_error.pattern' : 'value_error.schema');
