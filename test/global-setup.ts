@@ -1,4 +1,4 @@
-// Builds the fixture catalog and the real catalog once per test run; every suite reads these. The
+// Builds the fixture catalog, the real catalog and the dashboard once per test run; suites read these. The
 // compiled server and CLI are brought up to date too, so suites that start svc as `npm start`,
 // `npm run demo` and `npx svc` do (`bin/`) run them as a built checkout does, and never compile
 // them, nor race each other doing so.
@@ -7,9 +7,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCatalog } from '../build/pipeline.ts';
+import { buildDashboard } from '../build/dashboard.ts';
 import { compileServer, serverFresh } from '../bin/compile-server.js';
 import { cliFresh, compileCli } from '../bin/compile-cli.js';
-import { FIXTURE_DIST, FIXTURE_SRC, REAL_BUILD_RESULT, REAL_DIST, ROOT } from './helpers/paths.ts';
+import { DASHBOARD_BUILD, FIXTURE_DIST, FIXTURE_SRC, REAL_BUILD_RESULT, REAL_DIST, ROOT } from './helpers/paths.ts';
 
 export async function setup(): Promise<void> {
   rmSync(join(ROOT, '.test-dist'), { recursive: true, force: true });
@@ -20,6 +21,7 @@ export async function setup(): Promise<void> {
   const real = await buildCatalog({ src: join(ROOT, 'catalog-src'), out: join(REAL_DIST, 'catalog') });
   mkdirSync(REAL_DIST, { recursive: true });
   writeFileSync(REAL_BUILD_RESULT, JSON.stringify({ errors: real.errors }));
+  await buildDashboard(DASHBOARD_BUILD);
 }
 
 export async function teardown(): Promise<void> {}

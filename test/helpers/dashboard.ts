@@ -1,14 +1,13 @@
-// The dashboard built by vite beside the real catalog of this test run, served by the real runtime
+// The dashboard built by vite (once, by the global setup) beside the real catalog of this test run, served by the real runtime
 // behind a front door whose /meta app_version a test can change (a deploy while a tab is open).
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { H3 } from 'h3';
-import { buildDashboard } from '../../build/dashboard.ts';
 import { createApp } from '../../runtime/routes/app.ts';
 import { startServer } from '../../runtime/http/server.ts';
 import type { AppContext } from '../../runtime/context/context.ts';
 import { appContext } from './server.ts';
-import { REAL_DIST, ROOT } from './paths.ts';
+import { DASHBOARD_BUILD, REAL_DIST, ROOT } from './paths.ts';
 
 export interface DashboardServer {
   url: string;
@@ -18,12 +17,12 @@ export interface DashboardServer {
   close(): Promise<void>;
 }
 
-/** `folder` under .test-dist: suites that run side by side each build their own; `env` as for the runtime */
+/** `folder` under .test-dist: each suite serves its own, linking the one build and the real catalog; `env` as for the runtime */
 export async function serveDashboard(folder = 'dashboard', env: Record<string, string> = {}): Promise<DashboardServer> {
   const dist = join(ROOT, '.test-dist', folder);
   mkdirSync(dist, { recursive: true });
   symlinkSync(join(REAL_DIST, 'catalog'), join(dist, 'catalog'));
-  await buildDashboard(dist);
+  for (const name of readdirSync(DASHBOARD_BUILD)) symlinkSync(join(DASHBOARD_BUILD, name), join(dist, name));
   const ctx = await appContext(dist, env);
   const app = createApp(ctx);
   let deployed: string | null = null;

@@ -9,3 +9,5 @@ export const FIXTURE_DIST = join(ROOT, '.test-dist', 'fixture');
 export const REAL_DIST = join(ROOT, '.test-dist', 'real');
 /** {errors: string[]} of the real catalog's build in this run */
 export const REAL_BUILD_RESULT = join(ROOT, '.test-dist', 'real-build.json');
+/** the dashboard, built by vite once per run (index.html, assets/), for the suites that drive it */
+export const DASHBOARD_BUILD = join(ROOT, '.test-dist', 'dashboard-build');
