@@ -57,7 +57,8 @@ export const nothingVerdict = (job: string): string =>
  * that hands something over (`gives`) is followed by one of `to_caller` ("send me the emails of…",
  * "share with us…") or by a datum of someone ("share the phone number of…": what stands between
  * `datum_opens` and `datum_of` holds a word of what some capability gets), or when the job asks how
- * to reach a person (`asks_how` and `means`: "how can I call this person"); "book me a flight",
+ * to reach a person (`asks_how` and `means`: "how can I call this person"), or when the verb is a noun
+ * after all, followed by one of `datum_of` ("text of a linkedin post"); "book me a flight",
  * "send the report to my boss" and "call this person" stay acts.
  */
 export function actReader(finder: FinderSrc, docs: CapabilityDoc[]): (job: string) => string | null {
@@ -81,7 +82,8 @@ export function actReader(finder: FinderSrc, docs: CapabilityDoc[]): (job: strin
       words = words.slice(opener.length);
     }
     const [verb, ...rest] = words;
-    if (verb === undefined || !acts.has(verb)) return null;
+    // an act's word followed by `of` is a noun ("text of a post", "order of…"), not the act
+    if (verb === undefined || !acts.has(verb) || datumOf.has(rest[0])) return null;
     if (askedHow && means.has(verb)) return null;
     const forCaller = toCaller.some((w) => startsWith(rest, w));
     return gives.has(verb) && (forCaller || namesDatum(rest)) ? null : verb;

@@ -63,6 +63,8 @@ describe('the finder on jobs nothing does', () => {
       // a give of a datum of someone, whoever it is for
       'share the phone number of jane doe at acme',
       'Please forward the work emails of the founders of notion.so to my team',
+      // an act's word as a noun
+      'text of a linkedin post by satya nadella',
     ]) {
       const { judged } = await find(q);
       expect(judged?.verdict, q).not.toMatch(/^Nothing does this/);
@@ -107,5 +109,6 @@ describe("the last release's finder words (search/finder.json without datum_open
     expect(asked('share the phone number of jane doe')).toBe('share');
     expect(asked('how can I call this person')).toBe('call');
     expect(asked('what is the revenue of stripe')).toBeNull();
+    expect(asked('share of voice of stripe')).toBe('share');
   });
 });
