@@ -19,7 +19,7 @@ export interface FinderSrc {
   gives: string[];
   /** words right after one of `gives` that make the job a request for data ("me", "with us") */
   to_caller: string[];
-  // the four below are absent from a search/finder.json written by the last release: read as none
+  // the five below are absent from a search/finder.json written by the last release: read as none
   /** words that open a give's object naming a datum of someone ("the"), with `datum_of` ("of") later in it */
   datum_opens?: string[];
   datum_of?: string[];
@@ -27,6 +27,8 @@ export interface FinderSrc {
   asks_how?: string[];
   /** acts that reach a person (call, text): asked how, the job wants a number or an address */
   means?: string[];
+  /** words that, right after an act's word, show it is the verb ("call a lead"), not a noun of a vocabulary's pair */
+  determiners?: string[];
 }
 
 export interface FilterSrc {

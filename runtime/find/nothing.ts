@@ -58,7 +58,8 @@ export const nothingVerdict = (job: string): string =>
  * "share with us…") or by a datum of someone ("share the phone number of…": what stands between
  * `datum_opens` and `datum_of` holds a word of what some capability gets), or when the job asks how
  * to reach a person (`asks_how` and `means`: "how can I call this person"), or when the verb is a noun
- * after all, followed by one of `datum_of` ("text of a linkedin post"); "book me a flight",
+ * after all: followed by one of `datum_of` ("text of a linkedin post"), or opening two words a
+ * capability's vocabulary names data by ("post reactions", not "call a"); "book me a flight",
  * "send the report to my boss" and "call this person" stay acts.
  */
 export function actReader(finder: FinderSrc, docs: CapabilityDoc[]): (job: string) => string | null {
@@ -70,6 +71,14 @@ export function actReader(finder: FinderSrc, docs: CapabilityDoc[]): (job: strin
     (words) => new Set(words ?? []),
   );
   const gotten = new Set(docs.flatMap((d) => Object.entries(d.vocabulary.gets).flatMap(([field, said]) => [field, ...said.flatMap(writtenWords)])));
+  // two words a vocabulary names data by ("post reactions", "install counts"): an act's word opening
+  // such a pair is a noun; a pair whose second word is a determiner ("call a lead") is a verb's
+  const determiners = new Set(finder.determiners ?? []);
+  const nounPairs = new Set(
+    docs
+      .flatMap((d) => [...d.vocabulary.terms, ...Object.values(d.vocabulary.has).flat(), ...Object.values(d.vocabulary.gets).flat()])
+      .flatMap((phrase) => writtenWords(phrase).flatMap((w, i, all) => (i + 1 < all.length && !determiners.has(all[i + 1]) ? [`${w} ${all[i + 1]}`] : []))),
+  );
   const namesDatum = (object: string[]) => {
     const end = object.findIndex((w) => datumOf.has(w));
     return datumOpens.has(object[0]) && end > 1 && object.slice(1, end).some((w) => gotten.has(w));
@@ -82,8 +91,9 @@ export function actReader(finder: FinderSrc, docs: CapabilityDoc[]): (job: strin
       words = words.slice(opener.length);
     }
     const [verb, ...rest] = words;
-    // an act's word followed by `of` is a noun ("text of a post", "order of…"), not the act
-    if (verb === undefined || !acts.has(verb) || datumOf.has(rest[0])) return null;
+    if (verb === undefined || !acts.has(verb)) return null;
+    // the act's word as a noun: followed by `of` ("text of a post") or opening a vocabulary's pair ("post reactions")
+    if (datumOf.has(rest[0]) || nounPairs.has(`${verb} ${rest[0]}`)) return null;
     if (askedHow && means.has(verb)) return null;
     const forCaller = toCaller.some((w) => startsWith(rest, w));
     return gives.has(verb) && (forCaller || namesDatum(rest)) ? null : verb;

@@ -63,8 +63,10 @@ describe('the finder on jobs nothing does', () => {
       // a give of a datum of someone, whoever it is for
       'share the phone number of jane doe at acme',
       'Please forward the work emails of the founders of notion.so to my team',
-      // an act's word as a noun
+      // an act's word as a noun: before `of`, or opening two words a vocabulary names data by
       'text of a linkedin post by satya nadella',
+      'post reactions on https://www.linkedin.com/posts/satyanadella_ai-activity-7100000000000000000-abcd',
+      'install counts of the grammarly chrome extension',
     ]) {
       const { judged } = await find(q);
       expect(judged?.verdict, q).not.toMatch(/^Nothing does this/);
@@ -96,9 +98,9 @@ describe('the finder on jobs nothing does', () => {
   });
 });
 
-describe("the last release's finder words (search/finder.json without datum_opens, datum_of, asks_how, means)", () => {
+describe("the last release's finder words (search/finder.json without datum_opens, datum_of, asks_how, means, determiners)", () => {
   const old: FinderSrc = {
-    acts: ['send', 'call', 'share'],
+    acts: ['send', 'call', 'share', 'post'],
     openers: ['please', 'how can i'],
     gives: ['send', 'share'],
     to_caller: ['me'],
@@ -110,5 +112,6 @@ describe("the last release's finder words (search/finder.json without datum_open
     expect(asked('how can I call this person')).toBe('call');
     expect(asked('what is the revenue of stripe')).toBeNull();
     expect(asked('share of voice of stripe')).toBe('share');
+    expect(asked('post reactions on this linkedin post')).toBe('post');
   });
 });
