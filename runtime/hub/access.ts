@@ -43,6 +43,20 @@ export interface Opened {
 
 const everLive = (versions: VersionRecord[]) => versions.some((v) => v.status === 'live');
 
+/**
+ * The tool and its newest live version, as `team` may see it, without reading every version (a run
+ * reads this); 404 when it may not see it at all.
+ */
+export async function liveTool(store: HubStore, team: Team, id: string): Promise<{ tool: ToolRecord; live: VersionRecord | null; maker: boolean }> {
+  const tool = await store.tool(id);
+  if (!tool) fail(404, `No tool '${id}' on the hub.`);
+  const live = await store.newestLive(id);
+  const maker = tool.team_id === team.id;
+  // a version that went live stays live, so "ever live" is "has a live version"
+  if (!maker && !live) fail(404, `No tool '${id}' on the hub.`);
+  return { tool, live, maker };
+}
+
 /** the tool as `team` may see it; 404 when it may not see it at all */
 export async function openTool(store: HubStore, team: Team, id: string): Promise<Opened> {
   const tool = await store.tool(id);

@@ -3,7 +3,6 @@
 // counter in the state; a read that finds the counter moved loads the rows again, so every instance
 // on a shared backend sees another's publish on its next read (as reviews follow their counter).
 import { perContext, type AppContext } from '../context/context.ts';
-import { newestLive } from './pin.ts';
 import { specOf } from './spec.ts';
 import { stepTarget } from './step-target.ts';
 import { HubStore } from './store.ts';
@@ -63,7 +62,7 @@ export class LiveTools {
     for (const id of (await this.store.toolIds()).sort()) {
       const tool = await this.store.tool(id);
       if (!tool || tool.retired_at) continue;
-      const live = newestLive(await this.store.versions(id));
+      const live = await this.store.newestLive(id);
       if (!live) continue;
       const spec = specOf(live);
       rows.push({

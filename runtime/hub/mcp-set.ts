@@ -6,7 +6,6 @@ import type { AppContext } from '../context/context.ts';
 import { fail } from '../util/fail.ts';
 import type { Team } from '../state/index.ts';
 import { openTool, retiredSentence } from './access.ts';
-import { newestLive } from './pin.ts';
 import { specOf } from './spec.ts';
 import { HubStore } from './store.ts';
 
@@ -46,7 +45,7 @@ export class McpSet {
     for (const id of await this.store.toolIds()) {
       const tool = await this.store.tool(id);
       if (!tool || tool.retired_at || (tool.team_id !== team.id && !picked.has(id))) continue;
-      const live = newestLive(await this.store.versions(id));
+      const live = await this.store.newestLive(id);
       if (!live) continue;
       const spec = specOf(live);
       const maker = await this.ctx.state.teamById(tool.team_id);

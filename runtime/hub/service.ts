@@ -4,7 +4,7 @@ import { perContext, type AppContext } from '../context/context.ts';
 import { fail, invalid } from '../util/fail.ts';
 import type { Team } from '../state/index.ts';
 import { now } from '../util/clock.ts';
-import { openOwnTool, openTool, retiredSentence, type ToolRef } from './access.ts';
+import { liveTool, openOwnTool, openTool, retiredSentence, type ToolRef } from './access.ts';
 import { checkPlan, runCheck } from './check.ts';
 import { newestLive, pinExpired, pinnableUntil } from './pin.ts';
 import { runTool, type RunAnswer } from './run.ts';
@@ -123,7 +123,7 @@ export class Hub {
 
   /** 404 unless `team` may see the tool (its maker, or any team once a version went live) */
   async visible(team: Team, id: string): Promise<void> {
-    await openTool(this.store, team, id);
+    await liveTool(this.store, team, id);
   }
 
   async view(team: Team, ref: ToolRef): Promise<Record<string, unknown>> {
@@ -141,17 +141,19 @@ export class Hub {
    * one not live.
    */
   async serving(team: Team, ref: ToolRef): Promise<{ tool: ToolRecord; version: VersionRecord }> {
-    const { tool, versions, maker } = await openTool(this.store, team, ref.id);
+    const { tool, live, maker } = await liveTool(this.store, team, ref.id);
     if (tool.retired_at) fail(410, retiredSentence(tool));
-    const live = newestLive(versions);
-    let version: VersionRecord | undefined | null = live;
+    let version: VersionRecord | null = live;
     if (ref.n !== null) {
-      version = versions.find((v) => v.version === ref.n && (maker || v.status === 'live'));
+      const pinned = await this.store.version(ref.id, ref.n);
+      version = pinned && (maker || pinned.status === 'live') ? pinned : null;
       if (!version) fail(404, `Tool '${ref.id}' has no version ${ref.n} you can call.`);
-      if (pinExpired(version, versions, now())) {
+      // only the versions after a pinned one tell whether its pin has run out
+      const newer = await this.store.versionsAfter(ref.id, ref.n);
+      if (pinExpired(version, newer, now())) {
         fail(
           410,
-          `${ref.id}@${ref.n} stopped serving on ${pinnableUntil(version, versions)}, 30 days after a newer version went live; call ${ref.id} or ${ref.id}@${live!.version}.`,
+          `${ref.id}@${ref.n} stopped serving on ${pinnableUntil(version, newer)}, 30 days after a newer version went live; call ${ref.id} or ${ref.id}@${live!.version}.`,
         );
       }
     }

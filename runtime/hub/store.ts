@@ -71,6 +71,22 @@ export class HubStore {
     return null;
   }
 
+  /** the newest live version, read from the newest down (a live version never leaves live), null when none is */
+  async newestLive(id: string): Promise<VersionRecord | null> {
+    for (let n = await this.atomics.counter(versionSeq(id)); n > 0; n--) {
+      const v = await this.version(id, n);
+      if (v?.status === 'live') return v;
+    }
+    return null;
+  }
+
+  /** the versions stored after version `n`, oldest first */
+  async versionsAfter(id: string, n: number): Promise<VersionRecord[]> {
+    const last = await this.atomics.counter(versionSeq(id));
+    const after = await Promise.all(Array.from({ length: Math.max(0, last - n) }, (_, i) => this.version(id, n + 1 + i)));
+    return after.filter((v): v is VersionRecord => v !== null);
+  }
+
   /** every stored version, oldest first */
   async versions(id: string): Promise<VersionRecord[]> {
     const last = await this.atomics.counter(versionSeq(id));
