@@ -72,7 +72,7 @@ export class Hub {
   async check(team: Team, ref: ToolRef, dryRun: boolean): Promise<PublishAnswer | Record<string, unknown>> {
     const tool = await openOwnTool(this.store, team, ref.id, 'check');
     if (tool.retired_at) fail(410, retiredSentence(tool));
-    const version = ref.n === null ? await this.store.latest(ref.id) : await this.store.version(ref.id, ref.n);
+    const version = ref.n === null ? await this.store.newest(ref.id) : await this.store.version(ref.id, ref.n);
     if (!version) fail(404, ref.n === null ? `Tool '${ref.id}' has no version yet.` : `Tool '${ref.id}' has no version ${ref.n}.`);
     if (dryRun) return { tool_id: ref.id, version: version.version, status: version.status, dry_run: true, ...(await checkPlan(this.ctx, team, version)) };
     const checked = await runCheck(this.ctx, this.store, team, version);

@@ -62,35 +62,33 @@ export class HubStore {
     return this.read<VersionRecord>(versionKey(id, n));
   }
 
-  /** the newest stored version (one read, but for a publish whose record is still being written), null before the first */
-  async latest(id: string): Promise<VersionRecord | null> {
+  /** the newest stored version that `fits`, read from the newest down; null when none does */
+  async newest(id: string, fits: (v: VersionRecord) => boolean = () => true): Promise<VersionRecord | null> {
     for (let n = await this.atomics.counter(versionSeq(id)); n > 0; n--) {
       const v = await this.version(id, n);
-      if (v) return v;
+      if (v && fits(v)) return v;
     }
     return null;
   }
 
-  /** the newest live version, read from the newest down (a live version never leaves live), null when none is */
-  async newestLive(id: string): Promise<VersionRecord | null> {
-    for (let n = await this.atomics.counter(versionSeq(id)); n > 0; n--) {
-      const v = await this.version(id, n);
-      if (v?.status === 'live') return v;
-    }
-    return null;
+  /** the newest live version (a live version never leaves live: usually a read or two) */
+  newestLive(id: string): Promise<VersionRecord | null> {
+    return this.newest(id, (v) => v.status === 'live');
   }
 
   /** the versions stored after version `n`, oldest first */
-  async versionsAfter(id: string, n: number): Promise<VersionRecord[]> {
-    const last = await this.atomics.counter(versionSeq(id));
-    const after = await Promise.all(Array.from({ length: Math.max(0, last - n) }, (_, i) => this.version(id, n + 1 + i)));
-    return after.filter((v): v is VersionRecord => v !== null);
+  versionsAfter(id: string, n: number): Promise<VersionRecord[]> {
+    return this.versionsFrom(id, n + 1);
   }
 
   /** every stored version, oldest first */
-  async versions(id: string): Promise<VersionRecord[]> {
+  versions(id: string): Promise<VersionRecord[]> {
+    return this.versionsFrom(id, 1);
+  }
+
+  private async versionsFrom(id: string, first: number): Promise<VersionRecord[]> {
     const last = await this.atomics.counter(versionSeq(id));
-    const all = await Promise.all(Array.from({ length: last }, (_, i) => this.version(id, i + 1)));
+    const all = await Promise.all(Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => this.version(id, first + i)));
     return all.filter((v): v is VersionRecord => v !== null);
   }
 
