@@ -1,7 +1,7 @@
-// Builds the fixture catalog, the real catalog and the dashboard once per test run; suites read these. The
-// compiled server and CLI are brought up to date too, so suites that start svc as `npm start`,
-// `npm run demo` and `npx svc` do (`bin/`) run them as a built checkout does, and never compile
-// them, nor race each other doing so.
+// Builds the fixture catalog, the real catalog and the dashboard once per test run; suites read
+// these. The compiled server and CLI are brought up to date too, so suites that start svc as
+// `npm start`, `npm run demo` and `npx svc` do (`bin/`) run them as a built checkout does, and never
+// compile them, nor race each other doing so.
 // A broken fixture stops the run; the real catalog's build errors are recorded for
 // test/catalog/real-catalog.test.ts to report, so unrelated suites still run.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';

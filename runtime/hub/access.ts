@@ -41,38 +41,34 @@ export interface Opened {
   maker: boolean;
 }
 
-const everLive = (versions: VersionRecord[]) => versions.some((v) => v.status === 'live');
-
 /**
  * The tool and its newest live version, as `team` may see it, without reading every version (a run
- * reads this); 404 when it may not see it at all.
+ * reads this); 404 when it may not see it at all. A version that went live stays live, so a tool
+ * another team may see is one with a live version.
  */
 export async function liveTool(store: HubStore, team: Team, id: string): Promise<{ tool: ToolRecord; live: VersionRecord | null; maker: boolean }> {
   const tool = await store.tool(id);
   if (!tool) fail(404, `No tool '${id}' on the hub.`);
   const live = await store.newestLive(id);
   const maker = tool.team_id === team.id;
-  // a version that went live stays live, so "ever live" is "has a live version"
   if (!maker && !live) fail(404, `No tool '${id}' on the hub.`);
   return { tool, live, maker };
 }
 
-/** the tool as `team` may see it; 404 when it may not see it at all */
+/** the tool as `team` may see it, with every version (its page); 404 when it may not see it at all */
 export async function openTool(store: HubStore, team: Team, id: string): Promise<Opened> {
-  const tool = await store.tool(id);
-  if (!tool) fail(404, `No tool '${id}' on the hub.`);
-  const versions = await store.versions(id);
-  const maker = tool.team_id === team.id;
-  if (!maker && !everLive(versions)) fail(404, `No tool '${id}' on the hub.`);
-  return { tool, versions, maker };
+  const { tool, maker } = await liveTool(store, team, id);
+  return { tool, versions: await store.versions(id), maker };
 }
 
-/** the tool, for an action only its maker may take (403 for a team that can see it, 404 otherwise);
- * its versions are read only to answer another team, so a maker's publish costs the same at version 2 and 2,000 */
+/**
+ * The tool, for an action only its maker may take (403 for a team that can see it, 404 otherwise).
+ * Its maker's action reads no version, so a publish costs the same at version 2 and 2,000, live or not.
+ */
 export async function openOwnTool(store: HubStore, team: Team, id: string, action: string): Promise<ToolRecord> {
   const tool = await store.tool(id);
-  if (tool && tool.team_id === team.id) return tool;
-  await openTool(store, team, id);
+  if (tool?.team_id === team.id) return tool;
+  await liveTool(store, team, id);
   fail(403, `Only the team that publishes '${id}' may ${action} it.`);
 }
 

@@ -1,5 +1,5 @@
-// The dashboard built by vite (once, by the global setup) beside the real catalog of this test run, served by the real runtime
-// behind a front door whose /meta app_version a test can change (a deploy while a tab is open).
+// The dashboard built by vite (once, by the global setup) beside the real catalog of this test run,
+// served by the real runtime behind a front door whose /meta app_version a test can change (a deploy while a tab is open).
 import { mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { H3 } from 'h3';
