@@ -51,8 +51,10 @@ export function compileEntry(name, entry, outdir) {
 
 /** @param {Record<string, string>} entries name to entry file @param {string} outdir compile each into outdir/<name>.js */
 async function compileEntries(entries, outdir) {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
   rmSync(outdir, { recursive: true, force: true }); // chunk names carry hashes: the last build's would pile up
+  // esbuild's service process would otherwise live as long as this one: beside a server that
+  // compiled itself at start (bin/start.js), 50 MB for nothing
   const { outputFiles } = await build({
     entryPoints: entries,
     outdir,
@@ -65,7 +67,7 @@ async function compileEntries(entries, outdir) {
     sourcemap: 'linked',
     logLevel: 'warning',
     write: false,
-  });
+  }).finally(stop);
   for (const file of outputFiles) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.path.endsWith('.js') ? asciiOnly(file.text) : file.contents);

@@ -42,7 +42,7 @@ export function statStamp(inputs: string[]): string {
 }
 
 /** The folder holding package.json above this module: build/ from the sources, dist-server/ once compiled. */
-function packageRoot(from = import.meta.dirname): string {
+export function packageRoot(from = import.meta.dirname): string {
   return existsSync(join(from, 'package.json')) || dirname(from) === from ? from : packageRoot(dirname(from));
 }
 

@@ -1,7 +1,6 @@
 // `npm run demo`: the service with the provider sandbox standing in for every provider, and a demo
 // team with credit and no own keys. Prints the team's token and three commands that work as pasted.
 // Its state is a fresh directory, removed when it stops, unless SVC_DATA_DIR or SVC_STORAGE names one.
-import '../build/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,4 @@
 // `npm start`: build what is stale, load the catalog, serve on PORT.
-import '../../build/plain-output.ts'; // first: before vite (a dashboard build) reads the environment
 import { describeStorage, readConfigOrExit } from '../config/config.ts';
 import { createRuntime } from './create-runtime.ts';
 import { orRefuse, stopOnSignals } from './lifecycle.ts';

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { compileServer, serverFresh } from '../../bin/compile-server.js';
 import { dashboardSourceHash } from '../../build/dashboard.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
+import { childrenOf } from '../helpers/ran.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'svc-compiled-'));
 const ADMIN = 'compiled-admin-token';
@@ -20,6 +21,8 @@ beforeAll(async () => {
   expect(serverFresh(out)).toBe(false); // missing: npm start compiles first
   await compileServer(out);
   expect(serverFresh(out)).toBe(true); // compiled after every source: npm start runs it as is
+  // the compiler's service was stopped with the compile: it ends (left running, it would live as long as this process)
+  while (childrenOf(process.pid).includes('esbuild')) await new Promise((r) => setTimeout(r, 20));
   cpSync(join(REAL_DIST, 'catalog'), join(tmp, 'dist', 'catalog'), { recursive: true });
   // a dashboard marked fresh, so the start serves at once instead of running vite (lifecycle.test.ts builds a real one)
   mkdirSync(join(tmp, 'dist'), { recursive: true });

@@ -1,6 +1,8 @@
-// A command run to its end in a process of its own, for what only a process shows (its exit status):
-// no time limit of its own; the test's timeout aborts `signal`, which kills it.
+// What only a process shows: a command run to its end in a process of its own (its exit status; no
+// time limit of its own, the test's timeout aborts `signal`, which kills it), a live process's
+// resident memory and its children.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface Ran {
   status: number | null;
@@ -28,4 +30,26 @@ export function ranToExit(command: string, args: string[], options: SpawnOptions
     child.once('error', reject);
     child.once('close', (status) => resolve({ status, ...output() }));
   });
+}
+
+/** a live process's resident memory in MB (Linux: /proc) */
+export function residentMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(kb![1]) / 1024;
+}
+
+/** the command names of a process's live children (Linux: /proc) */
+export function childrenOf(pid: number): string[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .flatMap((p) => {
+      try {
+        // `pid (comm) state ppid …`: comm may hold spaces, so fields are counted after its closing parenthesis
+        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        return Number(stat.slice(close + 2).split(' ')[1]) === pid ? [stat.slice(stat.indexOf('(') + 1, close)] : [];
+      } catch {
+        return []; // ended meanwhile
+      }
+    });
 }

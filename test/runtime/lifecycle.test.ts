@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, loadSandboxCatalog, sandboxKeys, startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { sandboxEnv } from '../../sandbox/svc-env.ts';
 import { createState } from '../../runtime/state/index.ts';
-import { collected } from '../helpers/ran.ts';
+import { childrenOf, collected, residentMb } from '../helpers/ran.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'svc-life-'));
@@ -62,6 +62,10 @@ describe('the data directory lock', () => {
     expect(first.port).toBeGreaterThan(0);
     // an absolute SVC_DIST_DIR: the dashboard was built into it, and it is served
     expect(existsSync(join(dist, 'index.html'))).toBe(true);
+    // by a process of its own that has ended (build/rebuild.ts): vite and the build's modules are not
+    // the server's to keep (built in the server's own process, they held about 240 MB of it)
+    expect(childrenOf(first.child.pid!)).toEqual([]);
+    expect(residentMb(first.child.pid!)).toBeLessThan(150);
     expect((await fetch(`${first.url}/`)).headers.get('content-type')).toMatch(/text\/html/);
     expect(first.output()).not.toContain('\x1b['); // no colour codes into a pipe
 
