@@ -3,7 +3,8 @@
 // /meta answer (median of 5 starts, alternating, catalog already built), the server's CPU to it, and
 // resident memory after that answer and after a burst of catalog reads, with the real catalog and
 // 10,000 operations; with the real catalog, also after 200 routed calls that follow the searches
-// (against the provider sandbox), so a saving that only defers work to the first routed call shows.
+// (against the provider sandbox), so a saving that only defers work to the first routed call shows,
+// and, in one start each of svc and bare h3, once the server has been idle for 30 s after the searches.
 // BENCH_BEFORE=<another checkout, built> starts that checkout's server in the same rounds (`before`).
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -78,7 +79,15 @@ interface Start {
   rssMeta: number;
   rssReads: number;
   rssRouted: number | null;
+  /** RSS once the server has been idle IDLE_S seconds after the searches (an idle start only) */
+  rssIdle: number | null;
 }
+/**
+ * V8 gives memory back on its own once a process stops allocating (its memory reducer runs a
+ * collection that shrinks the young generation some seconds after the last burst): a server at
+ * rest, read this long after its searches
+ */
+const IDLE_S = 30;
 /** a sandbox serving every provider of the catalog, and the environment pointing svc at it */
 interface Upstream {
   env: Record<string, string>;
@@ -104,7 +113,7 @@ async function routedCalls(base: string, calls: number): Promise<void> {
   }
 }
 
-async function startOnce(how: How, dist: string, upstream: Upstream | null): Promise<Start> {
+async function startOnce(how: How, dist: string, upstream: Upstream | null, idle = false): Promise<Start> {
   const [cmd, ...args] = STARTS[how].cmd;
   const t0 = performance.now();
   const routes = upstream !== null && SERVERS.includes(how);
@@ -136,14 +145,16 @@ async function startOnce(how: How, dist: string, upstream: Upstream | null): Pro
   const words = ['email', 'company', 'phone', 'verify', 'linkedin profile', 'news', 'jobs', 'reviews', 'domain search', 'people'];
   for (let i = 0; i < 400; i++) await (await fetch(`${base}/catalog/search?q=${encodeURIComponent(words[i % words.length])}`)).arrayBuffer();
   const rssReads = rssMb(child.pid!);
-  if (routes) await routedCalls(base, ROUTED_CALLS);
-  const rssRouted = routes ? rssMb(child.pid!) : null;
+  if (idle) await new Promise((r) => setTimeout(r, IDLE_S * 1000));
+  const rssIdle = idle ? rssMb(child.pid!) : null;
+  if (routes && !idle) await routedCalls(base, ROUTED_CALLS);
+  const rssRouted = routes && !idle ? rssMb(child.pid!) : null;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
-  return { ms, cpuMs, rssMeta, rssReads, rssRouted };
+  return { ms, cpuMs, rssMeta, rssReads, rssRouted, rssIdle };
 }
 
-async function measure(label: string, dist: string, rssTarget: number, upstream: Upstream | null = null): Promise<void> {
+async function measure(label: string, dist: string, rssTarget: number, upstream: Upstream | null = null, idle = false): Promise<void> {
   const hows = Object.keys(STARTS) as How[];
   const runs = Object.fromEntries(hows.map((h) => [h, [] as Start[]])) as Record<How, Start[]>;
   for (let i = 0; i < 5; i++) for (const how of hows) runs[how].push(await startOnce(how, dist, upstream));
@@ -164,6 +175,11 @@ async function measure(label: string, dist: string, rssTarget: number, upstream:
   }
   const searched = (how: How) => median(runs[how].map((r) => r.rssReads));
   line(`${label}: svc's own RSS after the searches, over a bare h3 server's (median)`, `${fmt(searched('node') - searched('bare h3'), 0)} MB`);
+  if (!idle) return;
+  for (const how of ['node', 'bare h3'] as const) {
+    const { rssReads, rssIdle } = await startOnce(how, dist, upstream, true);
+    line(`${label}: ${how} RSS after the searches, then ${IDLE_S} s idle (one start)`, `${fmt(rssReads, 0)} MB, then ${fmt(rssIdle!, 0)} MB`);
+  }
 }
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -173,9 +189,13 @@ if (real.errors.length) throw new Error(real.errors.join('\n'));
 const realDist = distWith(join(tmp, 'real'));
 const runtime = loadRuntime(realDist);
 const sandbox = await startRole('sandbox', '', realDist, { storage: 'memory' });
-await measure(`real catalog (${real.operations} ops)`, realDist, 80, {
-  env: sandboxEnv(runtime, sandbox.url, sandbox.keys as unknown as Record<string, string>),
-});
+await measure(
+  `real catalog (${real.operations} ops)`,
+  realDist,
+  80,
+  { env: sandboxEnv(runtime, sandbox.url, sandbox.keys as unknown as Record<string, string>) },
+  true,
+);
 stopRoles();
 const genSrc = join(tmp, 'gen-src');
 generateCatalog(genSrc, 500);
