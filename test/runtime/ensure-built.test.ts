@@ -1,6 +1,7 @@
 // `npm start` rebuilds what is missing or stale: the catalog when its sources change, the dashboard
-// when web/ or the catalog language it bundles change (an old checkout must not keep serving an old page).
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+// when web/ or the catalog language it bundles change (an old checkout must not keep serving an old
+// page), in a process of its own whose progress and errors it reports as its own.
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -69,4 +70,22 @@ it("trusts the sources' stat stamp instead of hashing them, and hashes again onc
   appendFileSync(file, '\n# edited\n');
   expect(await start()).toEqual(['catalog sources changed: rebuilding']);
   expect(readFileSync(marker, 'utf8')).toBe(catalogSourceHash(src));
+});
+
+it("stops the start with the build's own errors, and builds nothing, when the sources do not build", async () => {
+  const src = join(dist, 'broken-src');
+  const out = join(dist, 'broken');
+  cpSync(FIXTURE_SRC, src, { recursive: true });
+  writeFileSync(join(src, 'providers', 'zerobounce.yaml'), '');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'index.html'), '<!doctype html>');
+  writeFileSync(join(out, '.dashboard-hash'), dashboardSourceHash());
+  const said: string[] = [];
+  const start = ensureBuilt(out, src, (m) => {
+    said.push(m);
+  });
+  await expect(start).rejects.toThrow(`catalog build failed:\n${join(src, 'providers', 'zerobounce.yaml')}:1:1 the file is empty`);
+  expect(said[0]).toBe('no built catalog: building');
+  expect(said.some((m) => m.startsWith('build: '))).toBe(true); // the build's progress, from its own process
+  expect(existsSync(join(out, 'catalog'))).toBe(false);
 });
