@@ -6,6 +6,7 @@ import type { Resolved } from './resolve.ts';
 import { GENERATED } from './generated.ts';
 import { exportSearchIndex } from '../language/search-index.ts';
 import { shelfHints } from '../language/shelves.ts';
+import { runtimeWithLayout } from './runtime-layout.ts';
 
 /** Writes the catalog and returns its content hash (of every byte written but the manifest). */
 export async function emitCatalog(r: Resolved, out: string, sourceHash: string, log: (m: string) => void): Promise<string> {
@@ -54,7 +55,9 @@ export async function emitCatalog(r: Resolved, out: string, sourceHash: string, 
   write('search/capabilities.json', r.searchCapabilities);
   write('search/finder.json', r.finder);
   write('search/index.json', await exportSearchIndex(r.searchRows, r.searchCapabilities));
-  write('runtime.json', r.runtime);
+  const runtime = runtimeWithLayout(r.runtime);
+  write('runtime.json', runtime.text);
+  write('runtime-at.json', runtime.layout);
   write('examples.json', r.examples);
   write('COVERAGE.md', r.coverage);
   write('.source-hash', sourceHash);

@@ -221,6 +221,19 @@ export interface RuntimeCatalog {
   capabilities: Record<string, CapabilitySrc & { children: string[] }>;
 }
 
+/** a byte range of a file, [start, end) */
+export type ByteRange = [number, number];
+
+/**
+ * dist/catalog/runtime-at.json: where each part of runtime.json lies in its bytes, so a server parses
+ * an operation when it first reads it rather than every operation at start.
+ */
+export interface RuntimeLayout {
+  providers: ByteRange;
+  capabilities: ByteRange;
+  operations: Record<string, ByteRange>;
+}
+
 export interface SearchRow {
   endpoint_id: string;
   name: string;

@@ -1,9 +1,10 @@
 // The built catalog: the manifest read at start; the runtime catalog (what routing and pass-through
-// need: 5.3 MB of JSON at 10,000 operations), the list of endpoint entries and each shelf read on
-// first use; the search index loaded in the background once the server listens (a search before then
-// waits for it), so a start answers /meta without parsing and indexing every operation first; endpoint
-// entries read from dist on first use and kept in a bounded LRU as ready-to-send bytes, so memory
-// stays flat however large the catalog grows. No YAML is read at run time.
+// need: 5.3 MB of JSON at 10,000 operations, each operation parsed when first read), the list of
+// endpoint entries and each shelf read on first use; the search index loaded in the background once
+// the server listens (a search before then waits for it), so a start answers /meta without parsing
+// and indexing every operation first; endpoint entries read from dist on first use and kept in a
+// bounded LRU as ready-to-send bytes, so memory stays flat however large the catalog grows. No YAML
+// is read at run time.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry, FinderSrc, Manifest, RuntimeCatalog, SearchRow } from '../../language/types.ts';
@@ -13,6 +14,7 @@ import type { SearchIndexDump } from '../../language/search-index.ts';
 import { Lru } from '../util/lru.ts';
 import { onceAsync } from '../util/once.ts';
 import { PROXY_URL } from '../../language/call-template.ts';
+import { openRuntime } from './runtime-parts.ts';
 
 export interface ShelfDoc {
   slug: string;
@@ -32,7 +34,7 @@ export interface DistCatalog {
   endpointIds(): ReadonlySet<string>;
   /** the search engine, loaded on the first call (svc.listen makes that call): later calls share it; a failed load is tried again */
   search(): Promise<SearchEngine>;
-  /** providers, operations and capabilities, parsed on first read (create-runtime.ts warms it after the search index) */
+  /** providers and capabilities, parsed on first read (create-runtime.ts warms it after the search index); each operation parsed when first read (runtime-parts.ts) */
   readonly runtime: RuntimeCatalog;
   entry(id: string): CatalogEntry | null;
   /** the finder's words for jobs that ask svc to act (search/finder.json; none in a catalog built without it) */
@@ -96,7 +98,7 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
     endpointIds,
     search: onceAsync(loadSearch),
     get runtime() {
-      return (runtime ??= loadRuntime(distDir));
+      return (runtime ??= openRuntime(dir));
     },
     finder: () => (existsSync(join(dir, 'search/finder.json')) ? json<FinderSrc>('search/finder.json') : { acts: [], openers: [], gives: [], to_caller: [] }),
     entry: (id) => {

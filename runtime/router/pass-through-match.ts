@@ -7,7 +7,7 @@
 import type { OperationRuntime, ParamSrc, RuntimeCatalog } from '../../language/types.ts';
 import { fail, invalid } from '../util/fail.ts';
 import { getPath } from '../../language/json-path.ts';
-import { perObject } from '../../language/remember.ts';
+import { perObject, Remembered } from '../../language/remember.ts';
 import { compileTemplate, matchesTemplate, mostSpecific, type PathTemplate } from '../../language/paths.ts';
 
 type Template = { op: OperationRuntime; template: PathTemplate };
@@ -15,16 +15,20 @@ type Template = { op: OperationRuntime; template: PathTemplate };
 /** An operation's path template, compiled once. */
 export const templateOf = perObject((op: OperationRuntime) => compileTemplate(op.path));
 
-/** The path templates of every provider's operations, in file order. */
-const templatesByProvider = perObject((runtime: RuntimeCatalog) => {
-  const byProvider = new Map<string, Template[]>();
-  for (const op of Object.values(runtime.operations)) {
-    const list = byProvider.get(op.provider);
-    const t = { op, template: templateOf(op) };
-    if (list) list.push(t);
-    else byProvider.set(op.provider, [t]);
-  }
-  return byProvider;
+/**
+ * A provider's operations' path templates, in file order, read (and so those operations parsed) by
+ * the first pass-through call to that provider. An operation's id starts with its provider's name
+ * and a dot (the build refuses any other).
+ */
+const templatesOf = perObject((runtime: RuntimeCatalog) => {
+  const ids = Object.keys(runtime.operations);
+  return new Remembered<Template[]>(Object.keys(runtime.providers).length, (provider) =>
+    ids
+      .filter((id) => id.startsWith(`${provider}.`))
+      .map((id) => runtime.operations[id])
+      .filter((op) => op.provider === provider)
+      .map((op) => ({ op, template: templateOf(op) })),
+  );
 });
 
 /** A fixed value: one text, or a set of them (a list in the body). */
@@ -142,7 +146,7 @@ export function catalogPath(runtime: RuntimeCatalog, provider: string, path: str
   const base = runtime.providers[provider]?.base_url;
   const prefix = base ? new URL(base).pathname.replace(/\/+$/, '') : '';
   if (!prefix || !path.startsWith(`${prefix}/`)) return path;
-  const templates = templatesByProvider(runtime).get(provider) ?? [];
+  const templates = templatesOf(runtime).get(provider);
   const rest = path.slice(prefix.length);
   const fits = (p: string) => templates.some((t) => matchesTemplate(t.template, p));
   return !fits(path) && fits(rest) ? rest : path;
@@ -156,7 +160,7 @@ export function matchOperation(
   query: URLSearchParams,
   body: unknown,
 ): OperationRuntime {
-  const templates = templatesByProvider(runtime).get(provider) ?? [];
+  const templates = templatesOf(runtime).get(provider);
   const candidates = templates.filter((t) => matchesTemplate(t.template, path));
   if (!candidates.length) {
     const some = templates

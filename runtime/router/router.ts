@@ -17,6 +17,7 @@ import { capabilityBodySchema } from '../../language/body-schema.ts';
 import { refuseOutOfScope, type RouteOptions, type RouteScope } from './options.ts';
 import { newCallId } from '../util/call-id.ts';
 import { passThrough, type PassThroughRequest } from './pass-through.ts';
+import { Remembered } from '../../language/remember.ts';
 import type { PlainAnswer } from '../util/fail.ts';
 
 export interface Router {
@@ -69,17 +70,11 @@ export function createRouter({ runtime, state, observed, config, spending }: Rou
     Object.entries(runtime.capabilities).map(([name, cap]) => [name, bodyValidator<Record<string, unknown>>(capabilityBodySchema(cap))]),
   );
   const providersOf = (name: string | undefined) => new Set((name ? runtime.capabilities[name].children : []).map((id) => runtime.operations[id].provider));
-  const scopes = new Map(
-    Object.entries(runtime.capabilities).map(([name, cap]): [string, RouteScope] => [
-      name,
-      {
-        capability: name,
-        providers: providersOf(name),
-        verifiers: providersOf(cap.verify?.capability),
-        verifiable: Boolean(cap.verify),
-      },
-    ]),
-  );
+  // made by a capability's first call, which reads (and so parses) its children's operations then
+  const scopes = new Remembered<RouteScope>(validators.size, (name) => {
+    const verify = runtime.capabilities[name].verify;
+    return { capability: name, providers: providersOf(name), verifiers: providersOf(verify?.capability), verifiable: Boolean(verify) };
+  });
   const merger = new CallMerger<RoutedResponse>();
   return {
     deps,
@@ -90,7 +85,7 @@ export function createRouter({ runtime, state, observed, config, spending }: Rou
       let body: Record<string, unknown>;
       try {
         body = validators.get(capability)!(rawBody);
-        refuseOutOfScope(options, scopes.get(capability)!);
+        refuseOutOfScope(options, scopes.get(capability));
       } catch (e) {
         return Promise.reject(e);
       }
