@@ -2,7 +2,7 @@
 // time limit of its own, the test's timeout aborts `signal`, which kills it), a live process's
 // resident memory and its children.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 export interface Ran {
   status: number | null;
@@ -40,14 +40,12 @@ export function residentMb(pid: number): number {
 
 /** the command names of a process's live children (Linux: /proc) */
 export function childrenOf(pid: number): string[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .flatMap((p) => {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(' ')
+    .filter(Boolean)
+    .flatMap((child) => {
       try {
-        // `pid (comm) state ppid …`: comm may hold spaces, so fields are counted after its closing parenthesis
-        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-        const close = stat.lastIndexOf(')');
-        return Number(stat.slice(close + 2).split(' ')[1]) === pid ? [stat.slice(stat.indexOf('(') + 1, close)] : [];
+        return [readFileSync(`/proc/${child}/comm`, 'utf8').trim()];
       } catch {
         return []; // ended meanwhile
       }
