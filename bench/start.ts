@@ -17,6 +17,7 @@ import { buildCatalog } from '../build/pipeline.ts';
 import { generateCatalog } from './generate-catalog.ts';
 import { cpuUs, fmt, line, median, startRole, stopRoles } from './lib.ts';
 import { npmStartArgs, servable } from './npm-start.ts';
+import { childPids, residentMb } from '../test/helpers/ran.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-start-'));
@@ -54,23 +55,15 @@ function distWith(catalogOut: string): string {
 
 /** resident memory of a process and its children (npm runs the server in a child), in MB */
 function rssMb(pid: number): number {
-  const kids = (p: number): number[] => {
+  const tree = (p: number): number[] => [p, ...childPids(p).flatMap(tree)];
+  const rss = (p: number): number => {
     try {
-      return readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const tree = (p: number): number[] => [p, ...kids(p).flatMap(tree)];
-  const rssKb = (p: number): number => {
-    try {
-      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      return residentMb(p);
     } catch {
       return 0; // gone between the listing and the read (npm's shell)
     }
   };
-  const kb = tree(pid).reduce((sum, p) => sum + rssKb(p), 0);
-  return kb / 1024;
+  return tree(pid).reduce((sum, p) => sum + rss(p), 0);
 }
 
 interface Start {
@@ -147,8 +140,9 @@ async function startOnce(how: How, dist: string, upstream: Upstream | null, idle
   const rssReads = rssMb(child.pid!);
   if (idle) await new Promise((r) => setTimeout(r, IDLE_S * 1000));
   const rssIdle = idle ? rssMb(child.pid!) : null;
-  if (routes && !idle) await routedCalls(base, ROUTED_CALLS);
-  const rssRouted = routes && !idle ? rssMb(child.pid!) : null;
+  const routed = routes && !idle;
+  if (routed) await routedCalls(base, ROUTED_CALLS);
+  const rssRouted = routed ? rssMb(child.pid!) : null;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   return { ms, cpuMs, rssMeta, rssReads, rssRouted, rssIdle };

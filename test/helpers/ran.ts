@@ -38,16 +38,22 @@ export function residentMb(pid: number): number {
   return Number(kb![1]) / 1024;
 }
 
+/** the pids of a process's live children (Linux: /proc); none once it is gone */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** the command names of a process's live children (Linux: /proc) */
 export function childrenOf(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-    .split(' ')
-    .filter(Boolean)
-    .flatMap((child) => {
-      try {
-        return [readFileSync(`/proc/${child}/comm`, 'utf8').trim()];
-      } catch {
-        return []; // ended meanwhile
-      }
-    });
+  return childPids(pid).flatMap((child) => {
+    try {
+      return [readFileSync(`/proc/${child}/comm`, 'utf8').trim()];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
 }
