@@ -41,9 +41,9 @@ export interface DistCatalog {
   finder(): FinderSrc;
 }
 
-/** The runtime catalog alone (providers, operations, capabilities): what the sandbox serves. */
+/** The runtime catalog alone (providers, operations, capabilities) of a dist dir, as the server holds it. */
 export function loadRuntime(distDir: string): RuntimeCatalog {
-  return JSON.parse(readFileSync(join(distDir, 'catalog', 'runtime.json'), 'utf8')) as RuntimeCatalog;
+  return openRuntime(join(distDir, 'catalog'));
 }
 
 /** entries kept read from dist (and, in entry-bytes.ts, live-patched ones): a bound that keeps memory flat */
@@ -98,7 +98,7 @@ export function loadDist(distDir: string, proxyUrl: string): DistCatalog {
     endpointIds,
     search: onceAsync(loadSearch),
     get runtime() {
-      return (runtime ??= openRuntime(dir));
+      return (runtime ??= loadRuntime(distDir));
     },
     finder: () => (existsSync(join(dir, 'search/finder.json')) ? json<FinderSrc>('search/finder.json') : { acts: [], openers: [], gives: [], to_caller: [] }),
     entry: (id) => {
