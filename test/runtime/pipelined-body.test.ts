@@ -1,0 +1,79 @@
+// A client with a valid token sends a routed call whose provider takes its time, then pipelines a
+// second call on the same connection announcing a 100 MB body and streams it at full speed. svc must
+// stop reading that connection while the first call runs (not buffer what it cannot serve yet), keep
+// answering everyone else, then answer the first call and refuse the second for its size, unpaid.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_DIST } from '../helpers/paths.ts';
+import { residentMb } from '../helpers/ran.ts';
+import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+
+let w: RoutedWorld;
+let port: number;
+
+beforeAll(async () => {
+  // the provider's 3 s answer stays within the attempt deadline
+  w = await routedWorld(FIXTURE_DIST, { env: { SVC_ATTEMPT_TIMEOUT_MS: '10000' } });
+  port = Number(new URL(w.url).port);
+});
+afterAll(() => w.close());
+
+const MB = 2 ** 20;
+const ANNOUNCED = 100 * MB;
+
+describe('a large body pipelined behind a slow call', () => {
+  it('is not read while the call runs; others are served meanwhile; then the call is answered and the body refused as too large', async () => {
+    const body = JSON.stringify({ email: 'f1.latency3000ms-zerobounce@acme.com' });
+    const first = `POST /proxy/people.email.verify HTTP/1.1\r\nhost: x\r\nx-svc-token: ${w.token}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+    const second = `POST /proxy/people.email.verify HTTP/1.1\r\nhost: x\r\nx-svc-token: ${w.token}\r\ncontent-type: application/json\r\ncontent-length: ${ANNOUNCED}\r\n\r\n`;
+    const s = connect(port, '127.0.0.1');
+    s.on('error', () => {});
+    let got = '';
+    s.on('data', (d: Buffer) => {
+      got += d.toString('latin1');
+    });
+    // both answers in: the second's JSON body complete
+    const answered = new Promise<void>((r) =>
+      s.on('data', () => /HTTP\/1\.1 \d{3} [^]*\r\n\r\n\{[^]*\}HTTP\/1\.1 \d{3} [^]*\r\n\r\n\{[^]*\}$/.test(got) && r()),
+    );
+    await new Promise((r) => s.once('connect', r));
+    const rssBefore = residentMb(process.pid);
+    const balance = await w.ctx.state.balance(w.teamId);
+    s.write(first);
+    s.write(second);
+
+    // stream the announced body until svc stops taking it (no drain for a second) while the call runs
+    const chunk = Buffer.alloc(64 * 1024, 'A');
+    let sent = 0;
+    let stalled = false;
+    while (sent < ANNOUNCED && !s.destroyed) {
+      sent += chunk.length;
+      if (s.write(chunk)) continue;
+      const drained = await Promise.race([new Promise((r) => s.once('drain', () => r(true))), new Promise((r) => setTimeout(r, 1_000, false))]);
+      if (!drained) {
+        stalled = true;
+        break;
+      }
+    }
+    expect(stalled).toBe(true);
+    // what the kernel's buffers and Node's first reads hold, nowhere near the 100 MB announced
+    expect(sent).toBeLessThan(16 * MB);
+    expect(got).toBe('');
+
+    // another client is served while the connection above is held
+    const other = await fetch(`${w.url}/healthz`);
+    expect(other.status).toBe(200);
+
+    await answered;
+    s.destroy();
+    const statuses = [...got.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 413]);
+    const answer = JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4, got.indexOf('HTTP/1.1 413'))) as { _svc: { served_by: string } };
+    expect(answer._svc.served_by).toBe('zerobounce.people.email.verify');
+    expect(got.slice(got.indexOf('HTTP/1.1 413'))).toMatch(/too large/i);
+    // the call served is paid once; the refused one costs nothing
+    expect(balance - (await w.ctx.state.balance(w.teamId))).toBe(8000);
+    // svc runs in this process: it did not buffer the stream it was sent
+    expect(residentMb(process.pid) - rssBefore).toBeLessThan(64);
+  }, 30_000);
+});
