@@ -5,7 +5,7 @@ import type { AppContext } from '../../runtime/context/context.ts';
 
 /**
  * The two doors a request can come in by: the listening server (whose Node fast path takes
- * token-bearing routed calls and entry reads) and the h3 app itself (app.fetch).
+ * token-bearing routed calls) and the h3 app itself (app.fetch).
  */
 export type Door = 'node' | 'h3';
 
