@@ -33,9 +33,7 @@ describe('a large body pipelined behind a slow call', () => {
       got += d.toString('latin1');
     });
     // both answers in: the second's JSON body complete
-    const answered = new Promise<void>((r) =>
-      s.on('data', () => /HTTP\/1\.1 \d{3} .*\r\n\r\n\{.*\}HTTP\/1\.1 \d{3} .*\r\n\r\n\{.*\}$/s.test(got) && r()),
-    );
+    const answered = new Promise<void>((r) => s.on('data', () => /HTTP\/1\.1 \d{3} .*\r\n\r\n\{.*\}HTTP\/1\.1 \d{3} .*\r\n\r\n\{.*\}$/s.test(got) && r()));
     await new Promise((r) => s.once('connect', r));
     const rssBefore = residentMb(process.pid);
     const balance = await w.ctx.state.balance(w.teamId);
