@@ -26,7 +26,7 @@ export default defineConfig({
     // money suites' 2 s attempt timeouts to fire on answers the sandbox had billed
     maxWorkers: availableParallelism(),
     // the test matrix: every suite through the listening server (whose Node fast path takes
-    // token-bearing routed calls and entry reads), and the door suites again through the h3 app (app.fetch)
+    // token-bearing routed calls), and the door suites again through the h3 app (app.fetch)
     projects: [
       { extends: true, test: { name: 'node door', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'h3 door', include: DOOR_SUITES, env: { SVC_TEST_DOOR: 'h3' } } },
