@@ -98,4 +98,5 @@ it('survives kill -9 with no lost acknowledged write and no torn record', async 
     const raw = await storage.getItemRaw<Buffer>(key);
     expect(() => JSON.parse(String(raw)), key).not.toThrow();
   }
+  await state.close();
 });

@@ -6,7 +6,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createStorage, type Driver, type Storage } from 'unstorage';
 import memoryDriver from 'unstorage/drivers/memory';
 import { LocalLedger } from '../../runtime/state/ledger-local.ts';
@@ -30,27 +30,37 @@ const tempDir = () => {
   return d;
 };
 
+/** every store a test opened, closed after it: a file store holds its accounts' files open */
+const opened: LedgerStore[] = [];
+const kept = <S extends LedgerStore>(store: S): S => {
+  opened.push(store);
+  return store;
+};
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+});
+
 /** a store and a way to open another one on the same data, as a restarted process would */
 const stores: Array<{ name: string; make: () => () => LedgerStore }> = [
   {
     name: 'records',
     make: () => {
       const storage = createStorage({ driver: memoryDriver() });
-      return () => new RecordLedgerStore(storage);
+      return () => kept(new RecordLedgerStore(storage));
     },
   },
   {
     name: 'files',
     make: () => {
       const dir = tempDir();
-      return () => new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS);
+      return () => kept(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
     },
   },
   {
     name: 'files synced at each write',
     make: () => {
       const dir = tempDir();
-      return () => new SegmentLedgerStore(dir, null, 0);
+      return () => kept(new SegmentLedgerStore(dir, null, 0));
     },
   },
   {
@@ -155,12 +165,12 @@ describe('the record layout of earlier builds (one entry per record)', () => {
 
   it('is copied into a file on first open by the file store', async () => {
     const dir = tempDir();
-    const ledger = new LocalLedger(new SegmentLedgerStore(dir, new RecordLedgerStore(await oldLedger()), LEDGER_SYNC_MS));
+    const ledger = new LocalLedger(kept(new SegmentLedgerStore(dir, new RecordLedgerStore(await oldLedger()), LEDGER_SYNC_MS)));
     expect(await ledger.account('acct')).toEqual({ balance_micro: 60, earnings_micro: 0 });
     await Promise.all([credit(ledger, 1), credit(ledger, 2)]);
     expect((await allPages(ledger, 2)).map((e) => [e.id, e.amount_micro])).toEqual(expected);
     // the file alone now holds it all
-    expect((await allPages(new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS)), 50)).map((e) => [e.id, e.amount_micro])).toEqual(expected);
+    expect((await allPages(new LocalLedger(kept(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS))), 50)).map((e) => [e.id, e.amount_micro])).toEqual(expected);
   });
 
   it('is not copied when it skips an entry', async () => {
@@ -168,7 +178,7 @@ describe('the record layout of earlier builds (one entry per record)', () => {
     await storage.removeItem('ledger:acct:000000000002');
     await storage.removeItem('account:acct');
     await storage.setItem('account:acct', { balance_micro: 60, earnings_micro: 0, seq: 3 });
-    await expect(new LocalLedger(new SegmentLedgerStore(tempDir(), new RecordLedgerStore(storage), LEDGER_SYNC_MS)).account('acct')).rejects.toThrow(
+    await expect(new LocalLedger(kept(new SegmentLedgerStore(tempDir(), new RecordLedgerStore(storage), LEDGER_SYNC_MS))).account('acct')).rejects.toThrow(
       /skips from 1 to 3/,
     );
   });
@@ -177,7 +187,7 @@ describe('the record layout of earlier builds (one entry per record)', () => {
 describe('the file store after a crash', () => {
   async function written(): Promise<string> {
     const dir = tempDir();
-    const ledger = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
+    const ledger = new LocalLedger(kept(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS)));
     await credit(ledger, 10);
     await Promise.all([credit(ledger, 20), credit(ledger, 30)]);
     await ledger.flush();
@@ -190,7 +200,7 @@ describe('the file store after a crash', () => {
       const file = join(dir, 'acct.jsonl');
       const whole = readFileSync(file, 'utf8');
       appendFileSync(file, torn);
-      const ledger = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
+      const ledger = new LocalLedger(kept(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS)));
       expect(await ledger.account('acct')).toEqual({ balance_micro: 60, earnings_micro: 0 });
       expect(readFileSync(file, 'utf8')).toBe(whole);
       expect((await credit(ledger, 1))!.id).toBe(4);
@@ -203,7 +213,7 @@ describe('the file store after a crash', () => {
     const file = join(dir, 'acct.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
     writeFileSync(file, [lines[0].replace('"id"', '"xx"'), ...lines.slice(1)].join('\n'));
-    await expect(new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS)).account('acct')).rejects.toThrow(/line at byte 0 is damaged/);
+    await expect(new LocalLedger(kept(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS))).account('acct')).rejects.toThrow(/line at byte 0 is damaged/);
   });
 });
 
@@ -270,7 +280,7 @@ describe('a write that fails or stalls', () => {
 describe('group commit', () => {
   it("writes a lone post at once, each line the chunk's JSON byte for byte, read back the same after a reopen", async () => {
     const dir = tempDir();
-    const ledger = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
+    const ledger = new LocalLedger(kept(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS)));
     await ledger.post('acct', { kind: 'credit', amount_micro: 1_000 }); // a credit waits for the disk
     const drafts = [
       { kind: 'charge' as const, amount_micro: -10, endpoint_id: 'acme.people.find', call_id: 'call_1' },
@@ -296,7 +306,7 @@ describe('group commit', () => {
       { id: 3, at: expect.any(String), kind: 'charge', amount_micro: -20, tool_id: 'tool "quoted" ünï', balance_after: 970, earnings_after: 0 },
     ]);
     await ledger.flush();
-    const again = new LocalLedger(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS));
+    const again = new LocalLedger(kept(new SegmentLedgerStore(dir, null, LEDGER_SYNC_MS)));
     expect(await again.account('acct')).toEqual({ balance_micro: 940, earnings_micro: 5 });
     const read = await allPages(again, 2);
     expect(read.map((e) => e.id)).toEqual([5, 4, 3, 2, 1]);
@@ -312,7 +322,7 @@ describe('group commit', () => {
         return super.appendAtOnce(account, entries);
       }
     }
-    const ledger = new LocalLedger(new Refusing(dir, null, LEDGER_SYNC_MS));
+    const ledger = new LocalLedger(kept(new Refusing(dir, null, LEDGER_SYNC_MS)));
     await ledger.post('acct', { kind: 'credit', amount_micro: 100 });
     refuse = true;
     await expect(ledger.post('acct', { kind: 'charge', amount_micro: -30 }, false)).rejects.toThrow('disk refused the write');

@@ -14,10 +14,16 @@ import { LEDGER_DIR } from '../../runtime/state/backend.ts';
 const redis = suiteRedis();
 
 const dirs: string[] = [];
+/** every state a test opened, closed (again, if the test closed it) once the file is done: an embedded one holds its ledger files open */
 const opened: State[] = [];
+const openState = async (config: Parameters<typeof createState>[0]): Promise<State> => {
+  const state = await createState(config);
+  opened.push(state);
+  return state;
+};
 afterAll(async () => {
+  for (const s of opened) await s.close();
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-  await Promise.all(opened.map((s) => s.close()));
 });
 
 function tempDir(): string {
@@ -36,7 +42,7 @@ const backends = [
   {
     name: 'memory',
     open: async () => ({
-      state: await createState({ storage: { kind: 'memory' as const }, dataDir: tempDir(), secret: 'test-secret' }),
+      state: await openState({ storage: { kind: 'memory' as const }, dataDir: tempDir(), secret: 'test-secret' }),
       dir: null as string | null,
     }),
   },
@@ -44,15 +50,14 @@ const backends = [
     name: 'embedded fs',
     open: async () => {
       const dir = tempDir();
-      return { state: await createState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'test-secret' }), dir };
+      return { state: await openState({ storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: 'test-secret' }), dir };
     },
   },
   {
     name: 'redis',
     open: async () => {
       await redis.flush();
-      const state = await createState({ storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 'test-secret' });
-      opened.push(state);
+      const state = await openState({ storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 'test-secret' });
       return { state, dir: null as string | null };
     },
   },
@@ -458,14 +463,14 @@ describe('embedded fs backend across a restart', () => {
   it('reopens with teams, balances, ledger, ids and observations intact', async () => {
     const dir = tempDir();
     const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: null };
-    const a = await createState(config);
+    const a = await openState(config);
     const { team, token } = (await a.createTeam('Durable', 100))!;
     for (let i = 0; i < 70; i++) await a.charge(team.id, 1, { endpoint_id: 'e' }); // crosses a checkpoint
     await a.setOwnKey(team.id, 'zerobounce', 'zb-key');
     await a.atomics.nextId('x');
     a.recordAttempt('zerobounce.people.email.verify', { outcome: 'hit', ms: 12, at: Date.now() });
     await a.observations.flush(); // (close() is not called: the ledger must not depend on it)
-    const b = await createState(config);
+    const b = await openState(config);
     expect(await b.balance(team.id)).toBe(30);
     expect((await b.teamForCredential({ token }))?.slug).toBe('durable');
     expect(await b.ownKey(team.id, 'zerobounce')).toBe('zb-key'); // generated secret reused from the data dir
@@ -479,11 +484,11 @@ describe('embedded fs backend across a restart', () => {
   it('opens a series stored before reported charges were counted, and counts them from then on', async () => {
     const dir = tempDir();
     const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: null };
-    const a = await createState(config);
+    const a = await openState(config);
     const now = Date.now();
     // the stored shape before this change: no rl / rr lists
     await a.atomics.update('obs:old', () => ({ o: 'hm', ms: [3, 4], at: [now, now], days: { [Math.floor(now / 86_400_000)]: 2 } }));
-    const b = await createState(config);
+    const b = await openState(config);
     expect(b.observations.observed('old')).toMatchObject({ samples: 2, hit_samples: 1 });
     expect(b.observations.observed('old')!.charges).toBeUndefined();
     b.recordAttempt('old', { outcome: 'hit', ms: 5, at: now, charge: { list_micro: 1000, reported_micro: 3000 } });
@@ -494,11 +499,11 @@ describe('embedded fs backend across a restart', () => {
   it("opens a routed entry's series stored before costs were kept: the average covers only the calls since", async () => {
     const dir = tempDir();
     const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: null };
-    const a = await createState(config);
+    const a = await openState(config);
     const now = Date.now();
     // the stored shape before this change: no c list
     await a.atomics.update('obs:svc.old', () => ({ o: 'hhm', ms: [3, 4, 5], at: [now, now, now], days: { [Math.floor(now / 86_400_000)]: 3 } }));
-    const b = await createState(config);
+    const b = await openState(config);
     expect(b.observations.observed('svc.old')).toMatchObject({ samples: 3, hit_samples: 2 });
     expect(b.observations.observed('svc.old')!.paid).toBeUndefined();
     b.recordAttempt('svc.old', { outcome: 'hit', ms: 5, at: now, paid_micro: 4000 });
@@ -511,7 +516,7 @@ describe('embedded fs backend across a restart', () => {
     });
     // and the costs outlive the next restart
     await b.observations.flush();
-    const c = await createState(config);
+    const c = await openState(config);
     expect(c.observations.observed('svc.old')!.paid).toEqual({ calls: 2, hits: 1, total_micro: 5000, per_hit_micro: 5000 });
   });
 });
@@ -554,18 +559,18 @@ describe('ledger entries the last release wrote, without reported figures', () =
   it('embedded: a ledger file with the old lines opens, reads them as written and goes on after them', async () => {
     const dir = tempDir();
     const config = { storage: { kind: 'fs' as const, dir: null }, dataDir: dir, secret: null };
-    const a = await createState(config);
+    const a = await openState(config);
     const { team } = (await a.createTeam('Old Ledger', 1_000))!;
     await a.close();
     // the last release's line for a chunk of one charge, byte for byte
     appendFileSync(join(dir, LEDGER_DIR, `team-${team.id}.jsonl`), `${JSON.stringify([{ ...OLD_CHARGE, balance_after: 700, earnings_after: 0 }])}\n`);
-    await readsOldAndNew(() => createState(config), team.id);
+    await readsOldAndNew(() => openState(config), team.id);
   });
 
   it('redis: a ledger list with the old entries opens, reads them as written and goes on after them', async () => {
     await redis.flush();
     const config = { storage: { kind: 'redis' as const, url: redis.url() }, dataDir: tempDir(), secret: 'test-secret' };
-    const a = await createState(config);
+    const a = await openState(config);
     const { team } = (await a.createTeam('Old Ledger', 1_000))!;
     await a.close();
     // the last release's entry as its post script pushed it, and the account it moved
@@ -576,6 +581,6 @@ describe('ledger entries the last release wrote, without reported figures', () =
     } finally {
       client.disconnect();
     }
-    await readsOldAndNew(() => createState(config), team.id);
+    await readsOldAndNew(() => openState(config), team.id);
   });
 });
