@@ -27,8 +27,14 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // the test matrix: every suite through the listening server (whose Node fast path takes
     // token-bearing routed calls), and the door suites again through the h3 app (app.fetch)
+    // A worker runs the node door's files one after another in one module graph (isolate off):
+    // importing the runtime again for every file cost a third of the suite's time. So a suite leaves
+    // nothing behind: servers and states closed (an embedded state left open holds files whose
+    // handles Node closes at a later collection, warning on the stderr a CLI suite reads), spies
+    // restored, env put back. The h3 door stays isolated: its files read SVC_TEST_DOOR when they first
+    // load the helpers.
     projects: [
-      { extends: true, test: { name: 'node door', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'node door', include: ['test/**/*.test.ts'], isolate: false } },
       { extends: true, test: { name: 'h3 door', include: DOOR_SUITES, env: { SVC_TEST_DOOR: 'h3' } } },
     ],
   },
