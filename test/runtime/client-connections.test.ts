@@ -1,7 +1,11 @@
-// A client with a valid token sends a routed call whose provider takes its time, then pipelines a
-// second call on the same connection announcing a 100 MB body and streams it at full speed. svc must
-// stop reading that connection while the first call runs (not buffer what it cannot serve yet), keep
-// answering everyone else, then answer the first call and refuse the second for its size, unpaid.
+// Clients on raw sockets, doing what HTTP/1.1 allows and a paid call must survive.
+// - A routed call whose provider takes its time, then on the same connection a second call announcing
+//   a 100 MB body streamed at full speed: svc stops reading that connection while the first call runs
+//   (not buffering what it cannot serve yet), keeps answering everyone else, then answers the first
+//   call and refuses the second for its size, unpaid.
+// - A request followed at once by the client's FIN: svc cannot tell a client that half-closed from
+//   one that left, and takes it as gone (docs/operations.md, "Connections"); the call under way still
+//   ends and is paid exactly.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
@@ -74,4 +78,36 @@ describe('a large body pipelined behind a slow call', () => {
     // svc runs in this process: it did not buffer the stream it was sent
     expect(residentMb(process.pid) - rssBefore).toBeLessThan(64);
   }, 30_000);
+});
+
+/** send `bytes` and half-close at once; everything svc answers until it closes the connection */
+function sentWithFin(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1');
+    let got = '';
+    s.on('data', (d: Buffer) => {
+      got += d.toString('latin1');
+    });
+    s.on('error', reject);
+    s.on('close', () => resolve(got));
+    s.end(bytes);
+  });
+}
+
+const routedCall = (email: string) => {
+  const body = JSON.stringify({ email });
+  return `POST /proxy/people.email.verify HTTP/1.1\r\nhost: x\r\nx-svc-token: ${w.token}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+};
+
+describe('a client that half-closes right after its request', () => {
+  it("is taken as gone, as Node's server and nginx take it: no answer, and the call already under way is charged exactly what the provider billed", async () => {
+    await fetch(`${w.running.url}/_sandbox/reset`, { method: 'POST' });
+    const balance = await w.ctx.state.balance(w.teamId);
+    // (sentWithFin resolves once svc closes the connection)
+    expect(await sentWithFin(routedCall('fin.latency300ms-zerobounce@acme.com'))).toBe('');
+    const charged = async () => balance - (await w.ctx.state.balance(w.teamId));
+    for (let i = 0; i < 50 && (await charged()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await w.billing()).toEqual({ 'zerobounce.people.email.verify': { calls: 1, billed_micro: 8000 } });
+    expect(await charged()).toBe(8000);
+  });
 });
