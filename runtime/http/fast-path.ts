@@ -44,6 +44,11 @@ class NodeCall implements RoutedRequest, HeaderReader {
     return readJsonNode(this.req, this.maxBodyBytes);
   }
 
+  /** the connection closed (or the client's FIN made Node's server abort the request) before the answer */
+  gone(): boolean {
+    return this.res.destroyed || this.req.aborted || this.req.errored !== null;
+  }
+
   write(a: PlainAnswer): void {
     a.headers['content-length'] = String(Buffer.byteLength(a.text)); // the same for every merged caller
     this.res.writeHead(a.status, a.headers);

@@ -12,6 +12,8 @@ export interface RoutedRequest {
   headers: HeaderReader;
   sessionCookie: () => string | null;
   readBody: () => Promise<unknown>;
+  /** true once the client has gone (its connection closed): the call then tries no further child */
+  gone: () => boolean;
 }
 
 /** The answer to a routed call; never throws. Every answer, a refusal too, names the call's id. */
@@ -24,7 +26,7 @@ export async function answerRoutedCall(ctx: AppContext, capability: string, req:
     if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
     const options = parseRouteOptions(req.headers);
     const body = await req.readBody();
-    return await ctx.router.call(team, capability, body ?? {}, options, callId);
+    return await ctx.router.call(team, capability, body ?? {}, options, callId, () => req.gone());
   } catch (e) {
     return errorAnswer(e, callId);
   }

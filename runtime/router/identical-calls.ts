@@ -2,19 +2,27 @@
 // waterfall: the first caller runs it, the others wait for the same answer and are not charged again.
 import { optionsKey, type RouteOptions } from './options.ts';
 
+/** true once the client that sent a call has gone: nobody will read its answer */
+export type Gone = () => boolean;
+
 export class CallMerger<T> {
-  /** the answer of each call in flight, by its merge key */
-  private inFlight = new Map<string, Promise<T>>();
+  /** the answer of each call in flight, by its merge key, and whether each of its callers has gone */
+  private inFlight = new Map<string, { answer: Promise<T>; callers: Gone[] }>();
 
   /**
    * `answer` turns the work's outcome into the first caller's answer, `joined` that answer into the
-   * answer of a caller who joined it. The call leaves the map as it is answered (a failed
-   * waterfall's rejection is the callers' to see).
+   * answer of a caller who joined it. The work is told when every caller has gone (it then starts no
+   * more paid attempts). The call leaves the map as it is answered (a failed waterfall's rejection
+   * is the callers' to see).
    */
-  run<W>(key: string, work: () => Promise<W>, answer: (outcome: W) => T, joined: (first: T) => T): Promise<T> {
+  run<W>(key: string, gone: Gone, work: (allGone: Gone) => Promise<W>, answer: (outcome: W) => T, joined: (first: T) => T): Promise<T> {
     const running = this.inFlight.get(key);
-    if (running) return running.then(joined);
-    const result = work().then(
+    if (running) {
+      running.callers.push(gone);
+      return running.answer.then(joined);
+    }
+    const callers = [gone];
+    const result = work(() => callers.every((g) => g())).then(
       (w) => {
         this.inFlight.delete(key);
         return answer(w);
@@ -24,7 +32,7 @@ export class CallMerger<T> {
         throw e;
       },
     );
-    this.inFlight.set(key, result);
+    this.inFlight.set(key, { answer: result, callers });
     return result;
   }
 }

@@ -56,7 +56,7 @@ export interface RouteOutcome {
   served_by: string | null;
   tried: Tried[];
   cost_micro: number;
-  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child' | 'final_miss' | 'storage';
+  stopped?: 'max_cost' | 'deadline' | 'balance' | 'no_eligible_child' | 'final_miss' | 'storage' | 'caller_gone';
   verification?: Verification;
   ignored_filters: string[];
   plan: Plan;
@@ -73,6 +73,8 @@ export interface RouteCall {
   body: Record<string, unknown>;
   options: RouteOptions;
   callId: string;
+  /** every caller waiting for this call has gone: no further attempt starts */
+  gone: () => boolean;
 }
 
 export type Cap = CapabilitySrc & { children: string[] };
@@ -89,7 +91,15 @@ function skippedByPlan(p: Plan): Tried[] | null {
 /** Why a call that ran no child stopped, from what its attempts were skipped for. */
 export function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
   const reasons = new Set(tried.map((t) => t.reason));
-  return reasons.has('over_ceiling') ? 'max_cost' : reasons.has('deadline') ? 'deadline' : reasons.has('balance') ? 'balance' : 'no_eligible_child';
+  return reasons.has('over_ceiling')
+    ? 'max_cost'
+    : reasons.has('deadline')
+      ? 'deadline'
+      : reasons.has('balance')
+        ? 'balance'
+        : reasons.has('caller_gone')
+          ? 'caller_gone'
+          : 'no_eligible_child';
 }
 
 export type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;

@@ -11,7 +11,7 @@ import type { RouteOutcome, RouterDeps } from './outcome.ts';
 import { Health } from './health.ts';
 import { platformKey } from '../../language/provider-auth.ts';
 import type { Spending } from '../money/spending.ts';
-import { CallMerger, mergeKey } from './identical-calls.ts';
+import { CallMerger, mergeKey, type Gone } from './identical-calls.ts';
 import { respond, type RoutedResponse } from './respond.ts';
 import { capabilityBodySchema } from '../../language/body-schema.ts';
 import { refuseOutOfScope, type RouteOptions, type RouteScope } from './options.ts';
@@ -23,8 +23,11 @@ import type { PlainAnswer } from '../util/fail.ts';
 export interface Router {
   deps: RouterDeps;
   isCapability(name: string): boolean;
-  /** `callId`: the id the call's answer and ledger rows carry; a hub run gives its own, so its steps' rows carry the run's */
-  call(team: Team, capability: string, body: unknown, options: RouteOptions, callId?: string): Promise<RoutedResponse>;
+  /**
+   * `callId`: the id the call's answer and ledger rows carry; a hub run gives its own, so its steps'
+   * rows carry the run's. `gone`: whether the caller has left (no further child is tried for it).
+   */
+  call(team: Team, capability: string, body: unknown, options: RouteOptions, callId?: string, gone?: Gone): Promise<RoutedResponse>;
   /**
    * A dry run's plan with no body check: what a hub run's dry run asks of a step whose fields later
    * steps fill (each present field stands for a value); refusals as the call's own.
@@ -76,12 +79,14 @@ export function createRouter({ runtime, state, observed, config, spending }: Rou
     return { capability: name, providers: providersOf(name), verifiers: providersOf(verify?.capability), verifiable: Boolean(verify) };
   });
   const merger = new CallMerger<RoutedResponse>();
+  /** a caller that never leaves early: a hub step, a batch row (their runs stop between calls) */
+  const stays: Gone = () => false;
   return {
     deps,
     isCapability: (name) => validators.has(name),
     // Not async: an async function answering another's promise costs two more turns of the microtask
     // queue per call; a refusal is still a rejection, never a throw.
-    call(team, capability, rawBody, options, callId) {
+    call(team, capability, rawBody, options, callId, gone = stays) {
       let body: Record<string, unknown>;
       try {
         body = validators.get(capability)!(rawBody);
@@ -91,12 +96,12 @@ export function createRouter({ runtime, state, observed, config, spending }: Rou
       }
       const id = callId ?? newCallId();
       const answer = (outcome: RouteOutcome) => respond(outcome, deps.runtime.capabilities[capability].identity, capability, id);
-      const work = () => routeCall(deps, { team, capability, body, options, callId: id });
-      if (options.dryRun) return work().then(answer);
-      return merger.run(mergeKey(team.id, capability, body, options), work, answer, sharedAnswer);
+      const work = (allGone: Gone) => routeCall(deps, { team, capability, body, options, callId: id, gone: allGone });
+      if (options.dryRun) return work(gone).then(answer);
+      return merger.run(mergeKey(team.id, capability, body, options), gone, work, answer, sharedAnswer);
     },
     plan: (team, capability, body, options) =>
-      routeCall(deps, { team, capability, body, options: { ...options, dryRun: true }, callId: '' }).then(
+      routeCall(deps, { team, capability, body, options: { ...options, dryRun: true }, callId: '', gone: stays }).then(
         (o) => JSON.parse(respond(o, runtime.capabilities[capability].identity, capability, '').text) as DryPlan,
       ),
     passThrough: (team, req, callId) => passThrough(deps, team, req, callId),

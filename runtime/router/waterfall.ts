@@ -92,6 +92,11 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
       tried.push(skipped(a.endpoint_id, 'deadline'));
       continue;
     }
+    // nobody will read the answer: what another child would cost is spent for no one
+    if (call.gone()) {
+      tried.push(skipped(a.endpoint_id, 'caller_gone'));
+      continue;
+    }
     if (spent + a.worst_cost_micro > call.options.maxCostMicro) {
       tried.push(skipped(a.endpoint_id, 'over_ceiling'));
       continue;
@@ -197,6 +202,7 @@ async function verify(
     capability: v.capability,
     body,
     callId: call.callId,
+    gone: call.gone,
     options: verifierOptions(call.options, budgetMicro, deadline - Date.now()),
   });
   const checked = nested.kind === 'hit' ? nested.output[v.invalid.field] : null;

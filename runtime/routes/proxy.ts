@@ -68,6 +68,8 @@ export const proxyRoutes = [
         headers: event.req.headers,
         sessionCookie: () => getCookie(event, SESSION_COOKIE) ?? null,
         readBody: () => readJson(event, ctx.config.maxBodyBytes),
+        // the client's connection closed (app.fetch: the request's signal aborted)
+        gone: () => event.req.signal.aborted,
       });
       // HTTPResponse lets h3's Node adapter write the string straight out, with no web stream.
       return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });

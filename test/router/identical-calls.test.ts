@@ -37,6 +37,9 @@ describe('mergeKey', () => {
   });
 });
 
+/** a caller that stays for its answer */
+const stays = () => false;
+
 describe('CallMerger', () => {
   it('runs identical concurrent work once, and again once it has finished', async () => {
     const merger = new CallMerger<number>();
@@ -49,13 +52,17 @@ describe('CallMerger', () => {
     const joined = (first: number) => -first; // what a caller who joined is answered
     const answer = (runsThen: number) => runsThen; // the work's outcome as the first caller's answer
     expect(
-      await Promise.all([merger.run('k', work, answer, joined), merger.run('k', work, answer, joined), merger.run('other', work, answer, joined)]),
+      await Promise.all([
+        merger.run('k', stays, work, answer, joined),
+        merger.run('k', stays, work, answer, joined),
+        merger.run('other', stays, work, answer, joined),
+      ]),
     ).toEqual([2, -2, 2]);
-    expect(await merger.run('k', work, answer, joined)).toBe(3);
+    expect(await merger.run('k', stays, work, answer, joined)).toBe(3);
     const failing = () => Promise.reject(new Error('no'));
-    const both = [merger.run('f', failing, answer, joined), merger.run('f', work, answer, joined)];
+    const both = [merger.run('f', stays, failing, answer, joined), merger.run('f', stays, work, answer, joined)];
     for (const p of both) await expect(p).rejects.toThrow('no'); // a joined caller sees the failure too
-    expect(await merger.run('f', work, answer, joined)).toBe(4); // a failure does not stay in flight
+    expect(await merger.run('f', stays, work, answer, joined)).toBe(4); // a failure does not stay in flight
   });
 
   it('answers from the outcome once, and joined callers from that answer', async () => {
@@ -66,10 +73,9 @@ describe('CallMerger', () => {
       return `answer ${n}`;
     };
     const work = () => new Promise<number>((r) => setTimeout(r, 5, 7));
-    expect(await Promise.all([merger.run('k', work, answer, (a) => `${a}, shared`), merger.run('k', work, answer, (a) => `${a}, shared`)])).toEqual([
-      'answer 7',
-      'answer 7, shared',
-    ]);
+    expect(
+      await Promise.all([merger.run('k', stays, work, answer, (a) => `${a}, shared`), merger.run('k', stays, work, answer, (a) => `${a}, shared`)]),
+    ).toEqual(['answer 7', 'answer 7, shared']);
     expect(answered).toBe(1);
   });
 
@@ -86,6 +92,7 @@ describe('CallMerger', () => {
     const firsts = keys.map((k) =>
       merger.run(
         k,
+        stays,
         work(k),
         (x) => x,
         (x) => x,
@@ -94,6 +101,7 @@ describe('CallMerger', () => {
     const joined = keys.map((k) =>
       merger.run(
         k,
+        stays,
         work(k),
         (x) => x,
         (x) => `${x}, joined`,
@@ -106,11 +114,47 @@ describe('CallMerger', () => {
     for (const k of keys)
       void merger.run(
         k,
+        stays,
         work(k),
         (x) => x,
         (x) => x,
       );
     expect(runs).toBe(2000); // every call left: each runs again
     for (const f of finish.splice(0)) f();
+  });
+});
+
+describe('CallMerger and callers that leave', () => {
+  it('tells the work once every caller of it has gone, not before', async () => {
+    const merger = new CallMerger<string>();
+    const left = [false, false];
+    let seen: (() => boolean) | null = null;
+    let finish: () => void = () => {};
+    const work = (allGone: () => boolean) =>
+      new Promise<string>((r) => {
+        seen = allGone;
+        finish = () => r('done');
+      });
+    const first = merger.run(
+      'k',
+      () => left[0],
+      work,
+      (x) => x,
+      (x) => `${x}, joined`,
+    );
+    const second = merger.run(
+      'k',
+      () => left[1],
+      work,
+      (x) => x,
+      (x) => `${x}, joined`,
+    );
+    expect(seen!()).toBe(false);
+    left[0] = true; // the caller who started the work leaves; the one who joined still waits
+    expect(seen!()).toBe(false);
+    left[1] = true;
+    expect(seen!()).toBe(true);
+    finish();
+    expect(await Promise.all([first, second])).toEqual(['done', 'done, joined']);
   });
 });
