@@ -55,9 +55,10 @@ export interface RowRunner {
   readonly dryRun: boolean;
   /**
    * One row, charged under `callId` exactly as its single call would be; `ceilingMicro`: what the
-   * row may spend of the batch's budget (absent: the row's own ceiling). A refusal is thrown.
+   * row may spend of the batch's budget (absent: the row's own ceiling); `gone`: whether the client
+   * has left (a routed row then tries no further child). A refusal is thrown.
    */
-  call(subject: Record<string, unknown>, callId: string, ceilingMicro?: number): Promise<Outcome>;
+  call(subject: Record<string, unknown>, callId: string, ceilingMicro: number | undefined, gone: () => boolean): Promise<Outcome>;
   /** from a dry run (nothing called or charged): the least the row can do anything with, and its worst case; a refusal is thrown */
   needs(subject: Record<string, unknown>): Promise<{ least: number; worst: number }>;
 }
@@ -76,10 +77,10 @@ export interface BatchRun {
  * One row's outcome: refusals (402, 422, a storage 503…) are rows with a status, a detail and the
  * row's call id, not failures of the batch.
  */
-async function callRow(runner: RowRunner, subject: Record<string, unknown>, ceilingMicro?: number): Promise<Outcome> {
+async function callRow(run: BatchRun, subject: Record<string, unknown>, ceilingMicro?: number): Promise<Outcome> {
   const callId = newCallId();
   try {
-    return await runner.call(subject, callId, ceilingMicro);
+    return await run.runner.call(subject, callId, ceilingMicro, () => run.signal.aborted);
   } catch (e) {
     return { ...refusal(e), call_id: callId };
   }
@@ -130,7 +131,7 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
   };
 
   const once = async (id: string | number, subject: Record<string, unknown>): Promise<Outcome | null> => {
-    if (!budget || run.runner.dryRun) return started(id, () => callRow(run.runner, subject));
+    if (!budget || run.runner.dryRun) return started(id, () => callRow(run, subject));
     const need = await needs(run.runner, subject);
     if ('refused' in need) return need.refused;
     const reserved = await budget.reserve(need.least, need.worst);
@@ -141,7 +142,7 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
       if (ended()) return null;
       // the row's ceiling is what it reserved: it is planned within it (as a single call within its
       // Max-Cost), so it cannot spend more, even if its plan changed since the dry run
-      const outcome = await started(id, () => callRow(run.runner, subject, reserved));
+      const outcome = await started(id, () => callRow(run, subject, reserved));
       spent = outcome._svc?.cost_micro ?? 0;
       return outcome;
     } finally {

@@ -79,7 +79,7 @@ export function createRouter({ runtime, state, observed, config, spending }: Rou
     return { capability: name, providers: providersOf(name), verifiers: providersOf(verify?.capability), verifiable: Boolean(verify) };
   });
   const merger = new CallMerger<RoutedResponse>();
-  /** a caller that never leaves early: a hub step, a batch row (their runs stop between calls) */
+  /** a caller that never leaves early: a hub step (its run decides between steps) or an in-process caller */
   const stays: Gone = () => false;
   return {
     deps,

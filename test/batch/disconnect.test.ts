@@ -1,5 +1,5 @@
-// A client that goes away stops the batch: rows not started are never called, and what ran is in
-// the ledger, equal to what the sandbox billed.
+// A client that goes away stops the batch: rows not started are never called, a row in flight tries
+// no further child, and what ran is in the ledger, equal to what the sandbox billed.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
@@ -28,13 +28,17 @@ it('stops starting rows when the client disconnects; what ran is charged exactly
   const reader = r.body!.getReader();
   const first = await reader.read();
   expect(new TextDecoder().decode(first.value)).toContain('"status":200');
+  const served = async () => (await w.billing())['checkco.people.email.verify']?.calls ?? 0;
+  const before = await served();
   abort.abort();
   await settle();
-  const ran = (await w.billing())['checkco.people.email.verify']?.calls ?? 0;
+  const ran = await served();
   await settle();
   // nothing more started after the disconnect, and far from every row ran
-  expect((await w.billing())['checkco.people.email.verify']?.calls ?? 0).toBe(ran);
+  expect(await served()).toBe(ran);
   expect(ran).toBeLessThan(5);
+  // the row in flight then ran its stalled first attempt out, and no second child for a client gone
+  expect(ran).toBe(before);
   const billed = Object.values(await w.billing()).reduce((n, b) => n + b.billed_micro, 0);
   expect(CREDIT - (await w.ctx.state.balance(w.teamId))).toBe(billed);
   expect(billed).toBeGreaterThan(0);
