@@ -10,7 +10,8 @@ export function routedRows(router: Pick<Router, 'call'>, team: Team, capability:
   return {
     dryRun: options.dryRun,
     async call(subject, callId, ceilingMicro, gone) {
-      const answer = await router.call(team, capability, subject, ceilingMicro === undefined ? options : { ...options, maxCostMicro: ceilingMicro }, callId, gone);
+      const rowOptions = ceilingMicro === undefined ? options : { ...options, maxCostMicro: ceilingMicro };
+      const answer = await router.call(team, capability, subject, rowOptions, callId, gone);
       // the answer without `raw` (the provider's own bytes stay out of a list); a dry run's plan as it is
       const { raw: _raw, ...body } = JSON.parse(answer.text) as { raw?: unknown; output?: unknown; _svc?: RowSvc };
       // a row has no headers: the filters its server ignored (X-Svc-Ignored-Filters) travel in its _svc
