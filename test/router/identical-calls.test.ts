@@ -135,20 +135,15 @@ describe('CallMerger and callers that leave', () => {
         seen = allGone;
         finish = () => r('done');
       });
-    const first = merger.run(
-      'k',
-      () => left[0],
-      work,
-      (x) => x,
-      (x) => `${x}, joined`,
-    );
-    const second = merger.run(
-      'k',
-      () => left[1],
-      work,
-      (x) => x,
-      (x) => `${x}, joined`,
-    );
+    const caller = (i: number) =>
+      merger.run(
+        'k',
+        () => left[i],
+        work,
+        (x) => x,
+        (x) => `${x}, joined`,
+      );
+    const [first, second] = [caller(0), caller(1)];
     expect(seen!()).toBe(false);
     left[0] = true; // the caller who started the work leaves; the one who joined still waits
     expect(seen!()).toBe(false);
