@@ -88,18 +88,18 @@ function skippedByPlan(p: Plan): Tried[] | null {
   return skips;
 }
 
+/** what a skip's reason makes of a call that ran no child, the first found in this order */
+const STOPS = [
+  ['over_ceiling', 'max_cost'],
+  ['deadline', 'deadline'],
+  ['balance', 'balance'],
+  ['caller_gone', 'caller_gone'],
+] as const;
+
 /** Why a call that ran no child stopped, from what its attempts were skipped for. */
 export function stoppedBy(tried: Tried[]): RouteOutcome['stopped'] {
   const reasons = new Set(tried.map((t) => t.reason));
-  return reasons.has('over_ceiling')
-    ? 'max_cost'
-    : reasons.has('deadline')
-      ? 'deadline'
-      : reasons.has('balance')
-        ? 'balance'
-        : reasons.has('caller_gone')
-          ? 'caller_gone'
-          : 'no_eligible_child';
+  return STOPS.find(([reason]) => reasons.has(reason))?.[1] ?? 'no_eligible_child';
 }
 
 export type Ending = Partial<Pick<RouteOutcome, 'output' | 'raw' | 'served_by' | 'ignored_filters' | 'stopped' | 'verification'>>;
