@@ -10,6 +10,8 @@ export interface RunOptions {
   dryRun: boolean;
   /** X-Svc-Route-Max-Cost in micro-USD when sent: the whole run's steps plus its price */
   maxCostMicro: number | null;
+  /** whether the caller has left: a routed step then tries no further child, and the run ends there */
+  gone?: () => boolean;
 }
 
 const APPLYING = new Set(['X-Svc-Route-Max-Cost', 'X-Svc-Route-Dry-Run']);

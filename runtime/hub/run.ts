@@ -75,7 +75,7 @@ export async function runTool(
     worst: price,
     ref: { tool_id: key, call_id: callId },
     run: async () => {
-      let result = await runPipeline(ctx, caller, spec, input as Record<string, unknown>, callId, stepsCeiling);
+      let result = await runPipeline(ctx, caller, spec, input as Record<string, unknown>, callId, stepsCeiling, options.gone);
       stepsCost = result.cost_micro;
       if (result.kind === 'done' && !validators.output(result.output)) {
         result = {

@@ -53,7 +53,8 @@ interface StepAnswer {
 /**
  * `callId`: the run's, carried by every step's answer and ledger rows. `ceilingMicro`: what the
  * steps together may cost (a run's X-Svc-Route-Max-Cost less the tool's price); each step is planned
- * within what is left of it, and one that cannot run within it ends the run (`max_cost`).
+ * within what is left of it, and one that cannot run within it ends the run (`max_cost`). `gone`:
+ * whether the caller has left; a routed step then tries no further child (and finds nothing).
  */
 export async function runPipeline(
   ctx: AppContext,
@@ -62,6 +63,7 @@ export async function runPipeline(
   input: Record<string, unknown>,
   callId: string,
   ceilingMicro: number | null = null,
+  gone?: () => boolean,
 ): Promise<PipelineResult> {
   const t0 = Date.now();
   const scope: Scope = { input, steps: {} };
@@ -73,7 +75,7 @@ export async function runPipeline(
     // a catalog built after the publish may have dropped what a step calls
     const left = ceilingMicro === null ? null : ceilingMicro - cost;
     const answer: StepAnswer = target
-      ? await stepOrStop(ctx, team, { callId, left }, target, body, cost)
+      ? await stepOrStop(ctx, team, { callId, left, gone }, target, body, cost)
       : { account: { outcome: 'refused', cost_micro: 0 }, reason: `${step.call} is no longer in the catalog.` };
     steps.push({ id: step.id, call: step.call, ...answer.account });
     cost += answer.account.cost_micro;
@@ -130,10 +132,11 @@ async function stepOrStop(
   }
 }
 
-/** the run a step belongs to: its call id, and what is left of its ceiling (null: none sent) */
+/** the run a step belongs to: its call id, what is left of its ceiling (null: none sent), and whether its caller has left */
 interface StepRun {
   callId: string;
   left: number | null;
+  gone?: () => boolean;
 }
 
 function callStep(ctx: AppContext, team: Team, run: StepRun, target: StepTarget, body: Record<string, unknown>): Promise<StepAnswer> {
@@ -162,7 +165,7 @@ async function routedStep(ctx: AppContext, team: Team, run: StepRun, capability:
   let res: RoutedResponse;
   try {
     const options = run.left === null ? DEFAULT_OPTIONS : { ...DEFAULT_OPTIONS, maxCostMicro: Math.max(0, run.left) };
-    res = await ctx.router.call(team, capability, body, options, run.callId);
+    res = await ctx.router.call(team, capability, body, options, run.callId, run.gone);
   } catch (e) {
     return refusal(e);
   }

@@ -19,8 +19,8 @@ export function toolRows(hub: Hub, team: Team, ref: ToolRef & { n: number }, opt
   const run = (subject: Record<string, unknown>, o: RunOptions, callId: string) => hub.run(team, ref, checkLine(subject).input, o, callId);
   return {
     dryRun: options.dryRun,
-    async call(subject, callId, ceilingMicro) {
-      const answer = await run(subject, ceilingMicro === undefined ? options : { ...options, maxCostMicro: ceilingMicro }, callId);
+    async call(subject, callId, ceilingMicro, gone) {
+      const answer = await run(subject, { ...options, gone, ...(ceilingMicro === undefined ? {} : { maxCostMicro: ceilingMicro }) }, callId);
       const body = answer.body as { output?: unknown; _svc?: RowSvc };
       // as a routed row's, a tool row's _svc names what served it: the version, when the run completed
       if (body._svc) body._svc.served_by = body._svc.stopped ? null : `${ref.id}@${ref.n}`;

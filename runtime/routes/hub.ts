@@ -144,7 +144,8 @@ export const hubRoutes = [
       // a paid door: every answer names the run's call id, a refusal or a storage 503 too
       const callId = newCallId();
       try {
-        const answer = await hubOf(ctx).run(team, ref(event), input, runOptions(event.req.headers), callId);
+        const options = { ...runOptions(event.req.headers), gone: () => event.req.signal.aborted };
+        const answer = await hubOf(ctx).run(team, ref(event), input, options, callId);
         return new HTTPResponse(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
       } catch (e) {
         const answer = errorAnswer(e, callId);
