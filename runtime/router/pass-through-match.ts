@@ -18,16 +18,12 @@ export const templateOf = perObject((op: OperationRuntime) => compileTemplate(op
 /**
  * A provider's operations' path templates, in file order, read (and so those operations parsed) by
  * the first pass-through call to that provider. An operation's id starts with its provider's name
- * and a dot (the build refuses any other).
+ * and a dot (the build refuses any other, and a name holds no dot), so the ids alone pick them.
  */
 const templatesOf = perObject((runtime: RuntimeCatalog) => {
   const ids = Object.keys(runtime.operations);
   return new Remembered<Template[]>(Object.keys(runtime.providers).length, (provider) =>
-    ids
-      .filter((id) => id.startsWith(`${provider}.`))
-      .map((id) => runtime.operations[id])
-      .filter((op) => op.provider === provider)
-      .map((op) => ({ op, template: templateOf(op) })),
+    ids.filter((id) => id.startsWith(`${provider}.`)).map((id) => ({ op: runtime.operations[id], template: templateOf(runtime.operations[id]) })),
   );
 });
 
