@@ -5,6 +5,7 @@ import { isStorageOutage, STORAGE_OUTAGE_DETAIL } from '../state/unavailable.ts'
 import { rootCause, StatusError } from '../util/fail.ts';
 import { LEDGER_DAMAGED_DETAIL, LedgerDamaged } from '../state/ledger-store.ts';
 import { canonical } from '../router/identical-calls.ts';
+import type { Gone } from '../router/outcome.ts';
 import { BatchBudget } from './budget.ts';
 import { newCallId } from '../util/call-id.ts';
 import type { BatchLimits } from './options.ts';
@@ -58,7 +59,7 @@ export interface RowRunner {
    * row may spend of the batch's budget (absent: the row's own ceiling); `gone`: whether the client
    * has left (a routed row then tries no further child). A refusal is thrown.
    */
-  call(subject: Record<string, unknown>, callId: string, ceilingMicro: number | undefined, gone: () => boolean): Promise<Outcome>;
+  call(subject: Record<string, unknown>, callId: string, ceilingMicro: number | undefined, gone: Gone): Promise<Outcome>;
   /** from a dry run (nothing called or charged): the least the row can do anything with, and its worst case; a refusal is thrown */
   needs(subject: Record<string, unknown>): Promise<{ least: number; worst: number }>;
 }

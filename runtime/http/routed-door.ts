@@ -7,13 +7,14 @@ import { fail, type PlainAnswer } from '../util/fail.ts';
 import { credentialsFrom, knownTeamFor, teamFor } from './auth.ts';
 import { parseRouteOptions, type HeaderReader } from '../router/options.ts';
 import { newCallId } from '../util/call-id.ts';
+import type { Gone } from '../router/outcome.ts';
 
 export interface RoutedRequest {
   headers: HeaderReader;
   sessionCookie: () => string | null;
   readBody: () => Promise<unknown>;
   /** true once the client has gone (its connection closed): the call then tries no further child */
-  gone: () => boolean;
+  gone: Gone;
 }
 
 /** The answer to a routed call; never throws. Every answer, a refusal too, names the call's id. */

@@ -5,13 +5,14 @@
 import { invalid } from '../util/fail.ts';
 import { ROUTE_HEADERS } from '../../language/route-options.ts';
 import { parseRouteOptions, type HeaderReader } from '../router/options.ts';
+import type { Gone } from '../router/outcome.ts';
 
 export interface RunOptions {
   dryRun: boolean;
   /** X-Svc-Route-Max-Cost in micro-USD when sent: the whole run's steps plus its price */
   maxCostMicro: number | null;
   /** whether the caller has left: a routed step then tries no further child, and the run ends there */
-  gone?: () => boolean;
+  gone?: Gone;
 }
 
 const APPLYING = new Set(['X-Svc-Route-Max-Cost', 'X-Svc-Route-Dry-Run']);

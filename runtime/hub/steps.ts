@@ -8,6 +8,7 @@ import type { Team } from '../state/index.ts';
 import { parseRouteOptions } from '../router/options.ts';
 import { formatUsd } from '../state/money.ts';
 import type { RoutedResponse } from '../router/respond.ts';
+import type { Gone } from '../router/outcome.ts';
 import { missWhen } from '../../language/map-response.ts';
 import { stepTarget, type StepTarget } from './step-target.ts';
 import { fillAll, type Scope } from './templates.ts';
@@ -63,7 +64,7 @@ export async function runPipeline(
   input: Record<string, unknown>,
   callId: string,
   ceilingMicro: number | null = null,
-  gone?: () => boolean,
+  gone?: Gone,
 ): Promise<PipelineResult> {
   const t0 = Date.now();
   const scope: Scope = { input, steps: {} };
@@ -136,7 +137,7 @@ async function stepOrStop(
 interface StepRun {
   callId: string;
   left: number | null;
-  gone?: () => boolean;
+  gone?: Gone;
 }
 
 function callStep(ctx: AppContext, team: Team, run: StepRun, target: StepTarget, body: Record<string, unknown>): Promise<StepAnswer> {

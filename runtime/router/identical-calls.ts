@@ -1,9 +1,7 @@
 // Identical concurrent calls of one team (same capability, subject and options) share one upstream
 // waterfall: the first caller runs it, the others wait for the same answer and are not charged again.
 import { optionsKey, type RouteOptions } from './options.ts';
-
-/** true once the client that sent a call has gone: nobody will read its answer */
-export type Gone = () => boolean;
+import type { Gone } from './outcome.ts';
 
 export class CallMerger<T> {
   /** the answer of each call in flight, by its merge key, and whether each of its callers has gone */

@@ -74,8 +74,11 @@ export interface RouteCall {
   options: RouteOptions;
   callId: string;
   /** every caller waiting for this call has gone: no further attempt starts */
-  gone: () => boolean;
+  gone: Gone;
 }
+
+/** true once the client that sent a call has gone: nobody will read its answer */
+export type Gone = () => boolean;
 
 export type Cap = CapabilitySrc & { children: string[] };
 
