@@ -92,3 +92,21 @@ export async function ledgerCharges(w: RoutedWorld): Promise<Array<{ endpoint_id
   }
   return all.filter((e) => e.kind === 'charge');
 }
+
+/**
+ * A POST whose client leaves after `ms` (its connection closes, as when an HTTP client times out):
+ * resolves once the client has given up; what svc did meanwhile is read from the sandbox and the ledger.
+ */
+export async function postThenLeave(url: string, body: unknown, headers: Record<string, string>, ms: number): Promise<void> {
+  const left = new AbortController();
+  const sent = fetch(url, { method: 'POST', signal: left.signal, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  setTimeout(() => left.abort(), ms);
+  await sent.then(
+    () => {
+      throw new Error(`${url} answered before its client left`);
+    },
+    (e: unknown) => {
+      if ((e as Error).name !== 'AbortError') throw e;
+    },
+  );
+}

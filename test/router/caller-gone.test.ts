@@ -3,7 +3,7 @@
 // identical call that joined it still waits, so the waterfall goes on for that one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
-import { ledgerCharges, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
+import { ledgerCharges, postThenLeave, routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
 let w: RoutedWorld;
 let first: string;
@@ -22,17 +22,7 @@ afterAll(() => w.close());
 const slowMiss = (name: string) => ({ email: `${name}.latency600ms-${first.split('.')[0]}.nohit-${first.split('.')[0]}@acme.com` });
 
 /** a routed call that leaves after `ms`, by token (Node's fast path) or by session cookie (the h3 route) */
-async function leaving(body: object, ms: number, auth: Record<string, string>): Promise<void> {
-  const left = new AbortController();
-  const sent = fetch(`${w.url}/proxy/people.email.verify`, {
-    method: 'POST',
-    signal: left.signal,
-    headers: { 'content-type': 'application/json', ...auth },
-    body: JSON.stringify(body),
-  });
-  setTimeout(() => left.abort(), ms);
-  await expect(sent).rejects.toThrow(/abort/i);
-}
+const leaving = (body: object, ms: number, auth: Record<string, string>) => postThenLeave(`${w.url}/proxy/people.email.verify`, body, auth, ms);
 
 /** long enough for the first child's miss (600 ms) and the second child's answer, had it been asked */
 const settle = () => new Promise((r) => setTimeout(r, 1_500));
