@@ -57,20 +57,22 @@ export interface ChargeDecision {
   list_micro: number;
   /** the provider's own figure, when its answer stated one */
   reported?: ReportedCharge;
-  /** set when the reported figure passed what the call's ceiling left for the attempt: the bill stops there */
+  /** set when the figure billed (reported, or a pass-through's rows past those asked) passed what the call's ceiling left for the attempt: the bill stops there */
   cap_micro?: number;
 }
 
 /**
  * An answered attempt's charge: the provider's reported figure where its answer states one (the
- * caller pays what the provider charged, 0% markup), never more than `capMicro` (what the ceiling
- * left when the attempt was planned); else the list price.
+ * caller pays what the provider charged, 0% markup), else the list price; never more than
+ * `capMicro` (what the ceiling left when the attempt was planned). A routed child's list price
+ * never passes it (its worst case was planned within it); a pass-through answer of more rows than
+ * asked may, and stops there like a report.
  */
 export function decideCharge(op: Reporting, listMicro: number, answer: ReportingAnswer, capMicro: number): ChargeDecision {
-  const reported = readReported(op, answer);
-  if (!reported) return { micro: listMicro, list_micro: listMicro };
-  if (reported.micro > capMicro) return { micro: Math.max(0, capMicro), list_micro: listMicro, reported, cap_micro: Math.max(0, capMicro) };
-  return { micro: reported.micro, list_micro: listMicro, reported };
+  const reported = readReported(op, answer) ?? undefined;
+  const figure = reported?.micro ?? listMicro;
+  const decided: ChargeDecision = { micro: figure, list_micro: listMicro, ...(reported && { reported }) };
+  return figure > capMicro ? { ...decided, micro: Math.max(0, capMicro), cap_micro: Math.max(0, capMicro) } : decided;
 }
 
 /** A decision's figures as a ledger entry keeps them (both, where the provider stated its charge; else none). */

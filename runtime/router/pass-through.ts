@@ -100,12 +100,15 @@ async function exchanged(deps: RouterDeps, team: Team, provider: string, key: st
   }
 }
 
-/** Both figures where the provider stated its charge: the list price and its own (X-Svc-Cost-Micro follows the latter, within the ceiling). */
-function reportHeaders(d: ChargeDecision | null): Record<string, string> {
-  if (!d?.reported) return {};
+/**
+ * Both figures where the provider stated its charge (X-Svc-Cost-Micro follows its own), and the
+ * ceiling where the charge stopped at it: a report past it, or more rows than asked at list price.
+ */
+function chargeHeaders(d: ChargeDecision | null): Record<string, string> {
+  if (!d) return {};
   return {
-    'x-svc-list-micro': String(d.list_micro),
-    'x-svc-reported-micro': String(d.reported.micro),
+    ...(d.reported || d.cap_micro !== undefined ? { 'x-svc-list-micro': String(d.list_micro) } : {}),
+    ...(d.reported ? { 'x-svc-reported-micro': String(d.reported.micro) } : {}),
     ...(d.cap_micro !== undefined ? { 'x-svc-cap-micro': String(d.cap_micro) } : {}),
   };
 }
@@ -190,7 +193,7 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
       ...ids,
       'x-svc-cost-micro': String(cost),
       'x-svc-key': pays ? 'platform' : 'own',
-      ...reportHeaders(decided),
+      ...chargeHeaders(decided),
     },
     text: redact(final.text, key, credential),
   };

@@ -424,6 +424,28 @@ describe('route headers on a pass-through call', () => {
     expect(ok.headers.get('x-svc-cost-micro')).toBe(String(price()));
   });
 
+  it('a page of more rows than asked is charged no more than X-Svc-Route-Max-Cost, and says so; without one, every row', async () => {
+    const dql = 'diffbot.companies.query';
+    const op = w.ctx.catalog.runtime.operations[dql];
+    const one = chargeMicro(op, 'hit', 1);
+    const path = '/proxy/diffbot/kg/v3/dql?query=type%3AOrganization&size=1';
+    const capped = await w.call(path, undefined, { 'x-svc-route-max-cost': (one / 1e6).toFixed(6) });
+    expect(capped.status).toBe(200);
+    const rows = (capped.body as { data: unknown[] }).data.length;
+    expect(rows).toBeGreaterThan(1); // the sandbox lists more than the one asked, as a provider may
+    expect(capped.headers.get('x-svc-cost-micro')).toBe(String(one));
+    expect(capped.headers.get('x-svc-cap-micro')).toBe(String(one));
+    expect(capped.headers.get('x-svc-list-micro')).toBe(String(chargeMicro(op, 'hit', rows)));
+    expect((await w.ctx.state.ledger(w.teamId, null)).entries[0]).toMatchObject({ kind: 'charge', amount_micro: -one, endpoint_id: dql });
+    const before = await balance();
+    const open = await w.call(path);
+    const all = chargeMicro(op, 'hit', (open.body as { data: unknown[] }).data.length);
+    expect(all).toBeGreaterThan(one);
+    expect(open.headers.get('x-svc-cost-micro')).toBe(String(all));
+    expect(open.headers.get('x-svc-cap-micro')).toBeNull();
+    expect(await balance()).toBe(before - all);
+  });
+
   it('a header that chooses among children, or one the router does not know, is a 422 naming it, nothing charged', async () => {
     const before = await balance();
     const calls = (await billedOf(VERIFY)).calls;
