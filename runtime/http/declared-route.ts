@@ -51,6 +51,8 @@ export interface RouteRequest<I extends Inputs> {
   path: I['path'];
   query: I['query'];
   body: I['body'];
+  /** a paid route's call id, made before its checks so that every answer names it (else undefined) */
+  callId: I['callId'];
 }
 
 /** The checked inputs a handler uses; a route with `team` must say `auth: 'team'`. */
@@ -59,6 +61,8 @@ export interface Inputs {
   path?: object;
   query?: object;
   body?: unknown;
+  /** a `paid` route's call id */
+  callId?: string;
 }
 
 export interface Route<I extends Inputs = Inputs> {
@@ -73,6 +77,11 @@ export interface Route<I extends Inputs = Inputs> {
   auth: I extends { team: Team } ? 'team' : Auth;
   /** the handler checks the credential itself (the routed call: the Node fast path shares its code) */
   checksCredential?: true;
+  /**
+   * A paid door (a hub run): a call id is made before anything is checked, and every answer names
+   * it (`call_id` and X-Svc-Call-Id), a refusal of the credential, the path or the body too.
+   */
+  paid?: true;
   request?: RequestShape;
   /** the answers, by status ('default': whatever the provider answers) */
   responses: Record<string, Answer>;

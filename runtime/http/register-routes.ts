@@ -36,28 +36,27 @@ function checkedHandler(r: Route, ctx: AppContext, app: H3, routes: readonly Rou
   const emptyBody = () => (request.emptyBody ? { ...request.emptyBody } : undefined);
   const authorise = credentialCheck(r, ctx);
   return async (event) => {
-    let team: Team | undefined;
+    const callId = r.paid ? newCallId() : undefined;
     try {
-      team = await authorise?.(event);
+      const team = await authorise?.(event);
+      const params = getRouterParams(event);
+      const req: RouteRequest<Inputs> = {
+        event,
+        ctx,
+        app,
+        routes,
+        team: team ?? undefined,
+        path: checkPath ? checkPath(params) : params,
+        query: checkQuery ? checkQuery(getQuery(event)) : undefined,
+        body: checkBody ? checkBody((await readJson(event, ctx.config.maxBodyBytes)) ?? emptyBody()) : undefined,
+        callId,
+      };
+      return await r.handle(req);
     } catch (e) {
-      // storage that stopped answering while the credential was read: every answer of a paid door
-      // (routed, pass-through, batch, hub run) names a call, its storage 503 too
-      const answer = errorAnswer(e, newCallId());
-      if (answer.status !== 503) throw e;
+      if (callId === undefined) throw e;
+      const answer = errorAnswer(e, callId);
       return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
     }
-    const params = getRouterParams(event);
-    const req: RouteRequest<Inputs> = {
-      event,
-      ctx,
-      app,
-      routes,
-      team: team ?? undefined,
-      path: checkPath ? checkPath(params) : params,
-      query: checkQuery ? checkQuery(getQuery(event)) : undefined,
-      body: checkBody ? checkBody((await readJson(event, ctx.config.maxBodyBytes)) ?? emptyBody()) : undefined,
-    };
-    return r.handle(req);
   };
 }
 

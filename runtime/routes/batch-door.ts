@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../context/context.ts';
 import { fail } from '../util/fail.ts';
 import { readNode } from '../http/body.ts';
-import { CALL_ID_HEADER, newCallId } from '../util/call-id.ts';
+import { CALL_ID_HEADER } from '../util/call-id.ts';
 import type { Team } from '../state/index.ts';
 import { MAX_BATCH_BYTES, parseBatch } from '../batch/input.ts';
 import { parseBatchLimits } from '../batch/options.ts';
@@ -42,10 +42,9 @@ async function readText(event: H3Event): Promise<string> {
 }
 
 /** The batch's headers and body checked (nothing runs on a 4xx), then its rows streamed as NDJSON. */
-export async function batchAnswer(ctx: AppContext, event: H3Event, team: Team, runner: RowRunner): Promise<Response> {
+export async function batchAnswer(ctx: AppContext, event: H3Event, team: Team, runner: RowRunner, batchId: string): Promise<Response> {
   const limits = parseBatchLimits(event.req.headers);
   const rows = parseBatch(await readText(event));
-  const batchId = newCallId();
   // stops starting rows when the client goes away (the request's signal) or stops reading (cancel)
   const stop = new AbortController();
   event.req.signal.addEventListener('abort', () => stop.abort(), { once: true });

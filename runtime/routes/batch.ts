@@ -14,9 +14,11 @@ const routed = (ctx: AppContext, capability: string) => {
 };
 
 export const batchRoutes = [
-  route<{ team: Team; path: { capability: string } }>({
+  route<{ team: Team; path: { capability: string }; callId: string }>({
     method: 'POST',
     path: '{proxy}/{capability}/batch',
+    // the batch's id, named by every answer (a refusal of the whole batch too) and by its stop
+    paid: true,
     tags: ['routed'],
     auth: 'team',
     operationId: 'batch',
@@ -35,9 +37,9 @@ export const batchRoutes = [
       ...BATCH_ANSWERS,
       404: 'No such capability',
     },
-    handle: ({ ctx, event, team, path: { capability } }) => {
+    handle: ({ ctx, event, team, path: { capability }, callId }) => {
       routed(ctx, capability);
-      return batchAnswer(ctx, event, team, routedRows(ctx.router, team, capability, parseRouteOptions(event.req.headers)));
+      return batchAnswer(ctx, event, team, routedRows(ctx.router, team, capability, parseRouteOptions(event.req.headers)), callId);
     },
   }),
   route<{ team: Team; path: { capability: string; batch_id: string } }>({

@@ -12,10 +12,12 @@ import { ref, RUN_HEADERS } from './hub.ts';
 const hub = { tags: ['hub'], auth: 'team' } as const;
 
 export const hubBatchRoutes = [
-  route<{ team: Team }>({
+  route<{ team: Team; callId: string }>({
     ...hub,
     method: 'POST',
     path: '/hub/tools/{tool_id}/batch',
+    // the batch's id, named by every answer (a refusal of the whole batch too) and by its stop
+    paid: true,
     operationId: 'hubBatch',
     summary:
       'Many runs of a tool: one NDJSON line per run, {input, id?}, answered as NDJSON rows as they finish, then a summary line. Every row runs the version serving when the batch starts (the newest live, or @N) and is charged as a single run: its steps plus the price, which the maker earns',
@@ -37,11 +39,11 @@ export const hubBatchRoutes = [
       409: 'No live version',
       410: 'Retired tool, or a pin past its 30 days',
     },
-    handle: async ({ ctx, event, team }) => {
+    handle: async ({ ctx, event, team, callId }) => {
       const wanted = ref(event);
       const { version } = await hubOf(ctx).serving(team, wanted);
       const rows = toolRows(hubOf(ctx), team, { id: wanted.id, n: version.version }, runOptions(event.req.headers));
-      return batchAnswer(ctx, event, team, rows);
+      return batchAnswer(ctx, event, team, rows, callId);
     },
   }),
   route<{ team: Team; path: { batch_id: string } }>({

@@ -8,8 +8,6 @@ import { parseRef, parseToolId } from '../hub/access.ts';
 import type { FileName } from '../hub/types.ts';
 import type { BrowseQuery } from '../hub/browse.ts';
 import type { Team } from '../state/index.ts';
-import { errorAnswer } from '../http/errors.ts';
-import { newCallId } from '../util/call-id.ts';
 import { runOptions } from '../hub/run-options.ts';
 
 type Files = Record<FileName, string>;
@@ -116,7 +114,7 @@ export const hubRoutes = [
     handle: ({ ctx, event, team }) => hubOf(ctx).check(team, ref(event), runOptions(event.req.headers).dryRun),
   }),
 
-  route<{ team: Team; body: { input: Record<string, unknown> } }>({
+  route<{ team: Team; body: { input: Record<string, unknown> }; callId: string }>({
     ...hub,
     method: 'POST',
     path: '/hub/tools/{tool_id}/run',
@@ -140,17 +138,12 @@ export const hubRoutes = [
       502: 'A step failed',
       503: 'Storage stopped answering (the answer names the call and what was charged)',
     },
-    handle: async ({ ctx, event, team, body: { input } }) => {
-      // a paid door: every answer names the run's call id, a refusal or a storage 503 too
-      const callId = newCallId();
-      try {
-        const options = { ...runOptions(event.req.headers), gone: () => event.req.signal.aborted };
-        const answer = await hubOf(ctx).run(team, ref(event), input, options, callId);
-        return new HTTPResponse(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
-      } catch (e) {
-        const answer = errorAnswer(e, callId);
-        return new HTTPResponse(answer.text, { status: answer.status, headers: answer.headers });
-      }
+    // a paid door: every answer names the run's call id, a refusal or a storage 503 too
+    paid: true,
+    handle: async ({ ctx, event, team, body: { input }, callId }) => {
+      const options = { ...runOptions(event.req.headers), gone: () => event.req.signal.aborted };
+      const answer = await hubOf(ctx).run(team, ref(event), input, options, callId);
+      return new HTTPResponse(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
     },
   }),
 

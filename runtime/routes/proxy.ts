@@ -15,10 +15,10 @@ import { newCallId } from '../util/call-id.ts';
 const carriesBody = (method: string) => method !== 'GET' && method !== 'DELETE' && method !== 'HEAD';
 
 /** A pass-through call through the router; every answer names the call, a refusal or a storage 503 too. */
-async function passThroughAnswer(ctx: AppContext, event: H3Event, team: Team, provider: string): Promise<HTTPResponse> {
-  const callId = newCallId();
+async function passThroughAnswer(ctx: AppContext, event: H3Event, teamOf: () => Team | Promise<Team>, provider: string, callId: string): Promise<HTTPResponse> {
   let answer: PlainAnswer;
   try {
+    const team = await teamOf();
     const url = new URL(event.req.url);
     const method = event.req.method;
     answer = await ctx.router.passThrough(
@@ -62,7 +62,7 @@ export const proxyRoutes = [
     handle: async ({ ctx, event, path: { capability } }) => {
       // a provider's operation at its root path (`/`) is reached here: a pass-through call, with its 405 and Allow
       if (!ctx.router.isCapability(capability) && Object.hasOwn(ctx.catalog.runtime.providers, capability)) {
-        return passThroughAnswer(ctx, event, await requireTeam(event, ctx.state), capability);
+        return passThroughAnswer(ctx, event, () => requireTeam(event, ctx.state), capability, newCallId());
       }
       const answer = await answerRoutedCall(ctx, capability, {
         headers: event.req.headers,
@@ -76,12 +76,13 @@ export const proxyRoutes = [
     },
   }),
 
-  route<{ team: Team; path: { provider: string } }>({
+  route<{ team: Team; path: { provider: string }; callId: string }>({
     method: 'ANY',
     documentedMethods: ['GET', 'POST'],
     path: '{proxy}/{provider}/{path*}',
     tags: ['pass-through'],
     auth: 'team',
+    paid: true,
     operationId: 'passThrough',
     summary: "Call one catalog operation as its provider defines it, svc's key injected; the provider's own status and body",
     request: {
@@ -102,7 +103,7 @@ export const proxyRoutes = [
       422: 'A parameter the operation does not declare (strict entries), or a route header that does not apply or whose ceiling the call passes',
       502: "The provider refused svc's key or failed",
     },
-    handle: async ({ ctx, event, team, path: { provider } }) => {
+    handle: async ({ ctx, event, team, path: { provider }, callId }) => {
       if (!Object.hasOwn(ctx.catalog.runtime.providers, provider)) {
         if (ctx.router.isCapability(provider)) {
           const base = `${ctx.config.proxyPrefix}/${provider}`;
@@ -115,7 +116,7 @@ export const proxyRoutes = [
         }
         fail(404, `No provider '${provider}' in the catalog.`);
       }
-      return passThroughAnswer(ctx, event, team, provider);
+      return passThroughAnswer(ctx, event, () => team, provider, callId);
     },
   }),
 ];

@@ -71,6 +71,38 @@ describe('every answer of a paid door names its call id', () => {
     named(r);
   });
 
+  /** a body sent as written, with the world's token unless told otherwise */
+  const raw = async (path: string, body: string, headers: Record<string, string> = { 'x-svc-token': w.token }) => {
+    const r = await fetch(w.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return { status: r.status, headers: r.headers, body: await r.json() };
+  };
+
+  it.each([
+    { sent: 'not JSON', body: 'not json', status: 400 },
+    { sent: 'a list', body: '[]', status: 422 },
+    { sent: 'nothing', body: '', status: 422 },
+    { sent: 'no input', body: '{}', status: 422 },
+    { sent: 'an input that is not an object', body: '{"input":"x"}', status: 422 },
+    { sent: 'a field a run does not take', body: '{"input":{"domain":"acme.com","full_name":"Jane Doe"},"extra":1}', status: 422 },
+  ])('a hub run sent $sent is refused ($status) before it runs, and the refusal names a call id', async ({ body, status }) => {
+    const r = await raw('/hub/tools/ids-tool/run', body);
+    expect(r.status).toBe(status);
+    named(r);
+  });
+
+  it('a refused credential, by each door; and a batch refused whole', async () => {
+    for (const path of ['/proxy/people.email.verify', '/proxy/zerobounce/validate', '/hub/tools/ids-tool/run', '/proxy/people.email.verify/batch']) {
+      const r = await raw(path, '{}', { 'x-svc-token': 'svc_not-a-token' });
+      expect(r.status, path).toBe(401);
+      named(r);
+    }
+    for (const path of ['/proxy/people.email.verify/batch', '/hub/tools/ids-tool/batch']) {
+      const r = await raw(path, '', { 'x-svc-token': w.token, 'content-type': 'application/x-ndjson' });
+      expect(r.status, path).toBeGreaterThanOrEqual(400);
+      named(r);
+    }
+  });
+
   it('a storage 503 by each door, while Redis is away; each says nothing was charged', async () => {
     // the team is known to the instance already (the calls above): what fails is the money
     await redis.kill();
