@@ -31,18 +31,24 @@ export interface Usage {
 }
 
 function said(u: Omit<Usage, 'said'>): string {
-  if (!u.sampled) return 'no run yet';
+  if (!u.sampled) return u.runs ? `no run by another team to measure yet; ${u.runs} ${u.runs === 1 ? 'run' : 'runs'} in all` : 'no run yet';
   const rate = u.thin ? `${u.ok} of ${u.sampled} runs ok (too few to call a rate)` : `${Math.round(u.success_rate! * 100)}% ok over the last ${u.sampled} runs`;
-  return `${rate}; median ${u.median_ms} ms; ${u.runs} runs in all`;
+  return `${rate}; median ${u.median_ms} ms; ${u.runs} ${u.runs === 1 ? 'run' : 'runs'} in all`;
 }
 
-export async function usage(store: HubStore, toolId: string, versions: VersionRecord[]): Promise<Usage> {
+/**
+ * How a tool's newest runs went, as its store page says. Only runs that speak of the tool are
+ * measured: another team's, ended by the tool (a run the caller's balance or ceiling stopped, which
+ * costs a caller nothing to cause, and the maker's own runs, which cost the maker nothing in price,
+ * are left out).
+ */
+export async function usage(store: HubStore, toolId: string, versions: VersionRecord[], makerSlug: string): Promise<Usage> {
   const runs = (await Promise.all(versions.map((v) => store.tally(toolId, v.version)))).reduce((n, t) => n + t.runs, 0);
   const sampled = [];
   let before: number | null = null;
   for (let page = 0; page < SAMPLE_PAGES; page++) {
     const got = await store.runs(toolId, before);
-    sampled.push(...got.runs);
+    sampled.push(...got.runs.filter((r) => r.outcome !== 'stopped' && r.team !== makerSlug));
     if (!got.next_cursor) break;
     before = Number(got.next_cursor);
   }
@@ -98,7 +104,7 @@ export async function pageFacts(
     worst_cost_micro: plan.worst_cost_micro,
     last_check: check ? { ok: check.ok, at: check.at ?? selected.live_at ?? selected.created_at, cost_micro: check.cost_micro, ms: check.ms } : null,
     serving: liveToolsOf(ctx).serving(spec.tool.steps.map((s) => s.call)),
-    usage: await usage(store, toolId, versions),
+    usage: await usage(store, toolId, versions, maker?.slug ?? ''),
     call_templates: callTemplates(ctx.config.publicUrl, toolId, spec),
     ...reviewsOf(ctx, toolId),
   };

@@ -124,7 +124,7 @@ export async function runTool(
     version: version.version,
     team: caller.slug,
     at: nowIso(),
-    outcome: result.kind === 'done' ? 'ok' : result.kind === 'miss' ? 'miss' : 'failed',
+    outcome: outcomeOf(result.kind),
     ...(result.reason ? { reason: result.reason } : {}),
     price_micro: charged,
     steps_cost_micro: result.cost_micro,
@@ -132,6 +132,13 @@ export async function runTool(
   };
   await afterCharge(store.addRun(tool.tool_id, run), `the run record of ${callId}`);
   return answer(result, { ...head, price_micro: charged });
+}
+
+/** how a run ended, as its record keeps it: the caller's own limits are no failure of the tool */
+function outcomeOf(kind: PipelineResult['kind']): RunRecord['outcome'] {
+  if (kind === 'done') return 'ok';
+  if (kind === 'miss') return 'miss';
+  return kind === 'balance' || kind === 'max_cost' || kind === 'storage' ? 'stopped' : 'failed';
 }
 
 /**

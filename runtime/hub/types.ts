@@ -73,7 +73,11 @@ export interface RunRecord {
   /** the calling team's slug */
   team: string;
   at: string;
-  outcome: 'ok' | 'miss' | 'failed';
+  /**
+   * `stopped`: a limit of the caller's own ended the run before the tool could finish (their
+   * balance, their ceiling) or svc's storage did; it says nothing of the tool, so usage leaves it out
+   */
+  outcome: 'ok' | 'miss' | 'failed' | 'stopped';
   reason?: string;
   price_micro: number;
   steps_cost_micro: number;

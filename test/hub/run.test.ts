@@ -149,6 +149,33 @@ describe('a run', () => {
   });
 });
 
+describe("a tool's usage, as its store page measures it", () => {
+  it("counts another team's runs that the tool ended, not runs a caller's own balance or ceiling stopped, nor the maker's own", async () => {
+    await publish('email-usage', emailTool());
+    const input = { input: { domain: 'nohit-checkco.io', full_name: 'Ann Lee' } };
+    const run = (token: string, headers: Record<string, string> = {}) =>
+      fetch(`${w.url}/hub/tools/email-usage/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-token': token, ...headers },
+        body: JSON.stringify(input),
+      });
+    // free to cause: a balance good for the price and the first step only, and a ceiling that leaves the steps nothing
+    const short = await w.team('usage short caller', 70_500);
+    expect((await run(short.token)).status).toBe(402);
+    expect((await run(w.other.token, { 'x-svc-route-max-cost': '0.05' })).headers.get('x-svc-stopped')).toBe('max_cost');
+    // the maker's own run: its price comes back to the maker as an earning
+    expect((await run(w.token)).status).toBe(200);
+    expect((await run(w.other.token)).status).toBe(200);
+    const page = await w.req('GET', '/hub/tools/email-usage', undefined, w.other.token);
+    expect(page.body.usage).toMatchObject({ runs: 4, sampled: 1, ok: 1, thin: true });
+    expect(page.body.usage.said).toMatch(/^1 of 1 runs ok \(too few to call a rate\); median \d+ ms; 4 runs in all$/);
+    // the maker still sees every run, and why the stopped ones stopped
+    const runs = (await w.req('GET', '/hub/tools/email-usage/runs')).body.runs;
+    expect(runs.map((r: { outcome: string }) => r.outcome)).toEqual(['ok', 'ok', 'stopped', 'stopped']);
+    expect(runs[3].reason).toMatch(/balance is too low/);
+  });
+});
+
 describe('a step whose call has left the catalog', () => {
   it('fails the run with 502 naming it; the steps before it are charged, the price is not', async () => {
     await publish('email-dropped', emailTool());
