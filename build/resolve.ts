@@ -221,13 +221,20 @@ function builtAt(entries: CatalogEntry[]): string {
   return `${dates.pop() ?? '1970-01-01'}T00:00:00.000Z`;
 }
 
+/** a routed entry's children in words: a provider with two children (a finder by name and one by profile) counts once */
+function childrenSaid(children: string[]): string {
+  const providers = new Set(children.map((id) => id.slice(0, id.indexOf('.')))).size;
+  const said = `${providers} ${providers === 1 ? 'provider' : 'providers'}`;
+  return providers === children.length ? said : `${children.length} operations of ${said}`;
+}
+
 /** `cli`: the routed call as `svc call …`, for the routed entry itself or an operation's route */
 function hintsFor(e: EndpointOut, siblings: EndpointOut[], viaRoute?: EndpointOut, cli?: string): string[] {
   const hints = [`Run it: ${e.call_template}`];
   if (cli && !viaRoute) hints.push(`From a terminal: ${cli}`);
   if (viaRoute)
     hints.push(
-      `Routed, with fall-through across ${viaRoute.routed_children?.length ?? 0} providers: GET /catalog/endpoints/${viaRoute.id}${cli ? `, or from a terminal: ${cli}` : ''}`,
+      `Routed, with fall-through across ${childrenSaid(viaRoute.routed_children ?? [])}: GET /catalog/endpoints/${viaRoute.id}${cli ? `, or from a terminal: ${cli}` : ''}`,
     );
   const cheaper = siblings
     .filter((s) => s.kind !== 'routed' && s.cost?.usd !== null && s.cost?.usd !== undefined)

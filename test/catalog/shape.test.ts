@@ -199,3 +199,13 @@ describe('determinism', () => {
     expect(treeHash(join(a, 'catalog'))).toBe(treeHash(join(b, 'catalog')));
   });
 });
+
+it("an operation's hint counts its routed capability's providers, not its children (a provider may serve by name and by profile)", () => {
+  const entry = (id: string) => JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'endpoints', `${id}.json`), 'utf8'));
+  const children: string[] = entry('svc.people.email.find').endpoint.routed_children;
+  const providers = new Set(children.map((id) => id.split('.')[0])).size;
+  expect(providers).toBeLessThan(children.length);
+  expect(entry('hunter.people.email.find').hints).toContain(
+    `Routed, with fall-through across ${children.length} operations of ${providers} providers: GET /catalog/endpoints/svc.people.email.find, or from a terminal: svc call people.email.find domain=stripe.com full_name='Jane Doe'`,
+  );
+});
