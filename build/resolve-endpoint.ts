@@ -1,6 +1,7 @@
 // One provider operation -> the seed's endpoint object (static part; observed/reviews are live).
 import type { CapabilitySrc, CostOut, CostRuntime, CostSrc, EndpointOut, InputSrc, OperationSrc, PlatformSrc, ProviderSrc } from '../language/types.ts';
 import { passThroughTemplate } from '../language/call-template.ts';
+import { resolvePageSize } from './page-size.ts';
 
 export function costOut(c: CostSrc | null): CostOut | null {
   if (!c) return null;
@@ -104,7 +105,7 @@ export function resolveEndpoint(op: OperationSrc, ctx: EndpointContext): Endpoin
     tier: op.tier ?? d.tier ?? (op.kind === 'utility' ? 'extended' : 'core'),
     kind: op.kind,
     domain: op.domain ?? d.domain ?? platform,
-    call_template: passThroughTemplate(ctx.provider.service, op),
+    call_template: passThroughTemplate(ctx.provider.service, op, resolvePageSize(op)),
     cost: costOut(op.cost),
     async: op.async ?? null,
     platform_eligible: eligible,

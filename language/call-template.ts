@@ -1,6 +1,7 @@
 // Paste-ready commands. `{{proxy_url}}` is left for the runtime (or a dashboard reading /meta) to fill,
 // since the public URL is a deployment setting, not a build input.
-import type { CapabilitySrc, OperationSrc } from './types.ts';
+import type { CapabilitySrc, OperationSrc, PageSizeSrc } from './types.ts';
+import { sampleRequest } from './sample-request.ts';
 
 export const PROXY_URL = '{{proxy_url}}';
 
@@ -52,21 +53,14 @@ export function routedTemplate(cap: CapabilitySrc): string {
   ].join(' ');
 }
 
-/** A pass-through call of one provider operation, with example values for required parameters. */
-export function passThroughTemplate(service: string, op: OperationSrc): string {
-  const ex = (params: Record<string, { required?: boolean; example?: unknown }> | undefined) =>
-    Object.entries(params ?? {})
-      .filter(([, p]) => p.required || p.example !== undefined)
-      .map(([k, p]) => [k, p.example ?? 'value'] as const);
-  let path = op.path;
-  for (const [k, v] of ex(op.input.pathParams)) path = path.replace(`{${k}}`, encodeURIComponent(String(v)));
-  const query = op.test_request?.queryParams ? Object.entries(op.test_request.queryParams) : ex(op.input.queryParams);
-  const qs = query.length ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}` : '';
+/** A pass-through call of one provider operation, sending what sample-request.ts says it needs. */
+export function passThroughTemplate(service: string, op: OperationSrc, pageSize?: PageSizeSrc): string {
+  const sample = sampleRequest(op, pageSize);
+  const path = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => (name in sample.path ? encodeURIComponent(String(sample.path[name])) : whole));
+  const query = Object.entries(sample.query).map(([k, v]) => [k, String(v)]);
+  const qs = query.length ? `?${new URLSearchParams(query).toString()}` : '';
   const parts = [`curl -sS -X ${op.method} "${PROXY_URL}/${service}${path}${qs}"`, `-H "x-svc-token: $SVC_TOKEN"`];
-  if (op.method !== 'GET' && op.method !== 'DELETE') {
-    const body = op.test_request?.body ?? Object.fromEntries(ex(op.input.body));
-    parts.push(`-H 'content-type: application/json'`, `-d ${shellQuote(JSON.stringify(body))}`);
-  }
+  if (sample.body !== undefined) parts.push(`-H 'content-type: application/json'`, `-d ${shellQuote(JSON.stringify(sample.body))}`);
   return parts.join(' ');
 }
 

@@ -8,6 +8,7 @@ import { routedRows } from '../batch/routed-rows.ts';
 import type { AppContext } from '../context/context.ts';
 import type { Team } from '../state/index.ts';
 import { routeHeaders } from '../../language/route-options.ts';
+import { passThroughAnswer } from './proxy.ts';
 
 const routed = (ctx: AppContext, capability: string) => {
   if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
@@ -38,6 +39,9 @@ export const batchRoutes = [
       404: 'No such capability',
     },
     handle: ({ ctx, event, team, path: { capability }, callId }) => {
+      // a provider's own operation at /batch (Emailable's bulk verification) is a pass-through call
+      if (!ctx.router.isCapability(capability) && Object.hasOwn(ctx.catalog.runtime.providers, capability))
+        return passThroughAnswer(ctx, event, () => team, capability, callId);
       routed(ctx, capability);
       return batchAnswer(ctx, event, team, routedRows(ctx.router, team, capability, parseRouteOptions(event.req.headers)), callId);
     },

@@ -15,7 +15,13 @@ import { newCallId } from '../util/call-id.ts';
 const carriesBody = (method: string) => method !== 'GET' && method !== 'DELETE' && method !== 'HEAD';
 
 /** A pass-through call through the router; every answer names the call, a refusal or a storage 503 too. */
-async function passThroughAnswer(ctx: AppContext, event: H3Event, teamOf: () => Team | Promise<Team>, provider: string, callId: string): Promise<HTTPResponse> {
+export async function passThroughAnswer(
+  ctx: AppContext,
+  event: H3Event,
+  teamOf: () => Team | Promise<Team>,
+  provider: string,
+  callId: string,
+): Promise<HTTPResponse> {
   let answer: PlainAnswer;
   try {
     const team = await teamOf();
