@@ -49,7 +49,8 @@ export interface Verification {
 }
 
 export interface RouteOutcome {
-  kind: 'hit' | 'miss' | 'error' | 'unfillable' | 'strict' | 'broke' | 'dry_run';
+  /** `broke`: the balance is below the cheapest attempt; `held`: the team's calls in flight hold what every attempt needed */
+  kind: 'hit' | 'miss' | 'error' | 'unfillable' | 'strict' | 'broke' | 'held' | 'dry_run';
   output: Readonly<Record<string, unknown>>;
   /** the serving child's answer as JSON text, key redacted ('null' when there is none) */
   raw: string;
@@ -60,7 +61,7 @@ export interface RouteOutcome {
   verification?: Verification;
   ignored_filters: string[];
   plan: Plan;
-  /** the cheapest attempt's worst charge to the balance, and the balance, for the 402 sentence */
+  /** the cheapest attempt's worst charge to the balance (for `held`, of those skipped for it), and the balance, for the 402 sentence */
   needed_micro?: number;
   balance_micro?: number;
   /** a dry run with verification on: what each verification may cost at worst */

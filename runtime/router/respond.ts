@@ -43,6 +43,11 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
       o.needed_micro!,
       `Balance too low: the cheapest eligible attempt may cost ${o.needed_micro} micro-USD and the balance is ${o.balance_micro} micro-USD; nothing was called or charged. Add credit and retry.`,
     );
+  if (o.kind === 'held')
+    balanceTooLow(
+      o.needed_micro!,
+      `Balance too low for this call now: the cheapest attempt may cost ${o.needed_micro} micro-USD and the balance is ${o.balance_micro} micro-USD, less what the team's calls in flight hold; nothing was called or charged. Retry when they finish, or add credit.`,
+    );
   // stopped and verification are undefined, so left out of the JSON, when they do not apply
   const svc = { call_id: callId, served_by: o.served_by, tried: o.tried, cost_micro: o.cost_micro, stopped: o.stopped, verification: o.verification };
   const headers: Record<string, string> = { 'content-type': 'application/json', [CALL_ID_HEADER]: callId, 'x-svc-cost-micro': String(o.cost_micro) };

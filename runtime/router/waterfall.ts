@@ -82,6 +82,9 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   // With no own key in the plan, the first attempt's hold reads the balance too: one round trip for
   // the 402 (the balance below the cheapest attempt) and the hold.
   const least = planned.some((a) => a.key === 'own') ? null : cheapestAttemptMicro(planned);
+  /** the least an attempt skipped for the balance needed, and the balance it found */
+  let heldNeed = Number.POSITIVE_INFINITY;
+  let heldBalance = 0;
   /** an own-key attempt the provider refused, to be made again at once with the platform key */
   let retry: PlannedAttempt | null = null;
   for (let i = 0; i < planned.length || retry; ) {
@@ -120,6 +123,8 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
           };
         }
         tried.push(skipped(a.endpoint_id, 'balance'));
+        heldNeed = Math.min(heldNeed, a.worst_cost_micro);
+        heldBalance = made.balance_micro;
         continue;
       }
       const { verdict, status, ms, raw, cost, listed, decided } = made;
@@ -182,7 +187,13 @@ async function waterfall(deps: RouterDeps, call: RouteCall, cap: Cap, prepared: 
   // No hit: a child left untried because the balance ran out is why the call stopped.
   const broke: Ending | null = tried.some((t) => t.reason === 'balance') ? { stopped: 'balance' } : null;
   if (anyMiss) return finished(base, tried, spent, 'miss', broke);
-  if (!tried.some((t) => t.outcome !== 'skipped')) return finished(base, tried, spent, 'miss', { stopped: stoppedBy(tried) });
+  if (!tried.some((t) => t.outcome !== 'skipped')) {
+    // Nothing ran because the team's calls in flight held the balance: a 402 to retry when they
+    // finish, as a pass-through answers; a 200 miss would read as "nothing found" for a subject
+    // nobody looked up.
+    if (broke) return { ...finished(base, tried, spent, 'miss', broke), kind: 'held', needed_micro: heldNeed, balance_micro: heldBalance };
+    return finished(base, tried, spent, 'miss', { stopped: stoppedBy(tried) });
+  }
   return finished(base, tried, spent, 'error', broke);
 }
 

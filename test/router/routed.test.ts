@@ -288,15 +288,21 @@ describe('request bodies', () => {
 });
 
 describe('concurrent calls of one team', () => {
-  it('cannot spend the same balance twice: an attempt that cannot be covered is skipped, and the answer says why', async () => {
+  it('cannot spend the same balance twice: the call that finds it held answers 402, nothing called or charged, to retry when the other finishes', async () => {
     const lw = await routedWorld(FIXTURE_DIST, { creditMicro: 1000 });
     try {
       const ask = (n: number) =>
         lw.call('/proxy/people.email.verify', { email: `latency200ms-checkco.n${n}@acme.com` }, { 'X-Svc-Route-Exclude': 'zerobounce' });
       const [one, two] = await Promise.all([ask(1), ask(2)]);
-      expect([one, two].map((r) => r.body._svc.tried[0].outcome).sort()).toEqual(['hit', 'skipped']);
-      const starved = [one, two].find((r) => r.body._svc.tried[0].outcome === 'skipped')!;
-      expect(starved.body._svc).toMatchObject({ stopped: 'balance', cost_micro: 0, tried: [{ reason: 'balance' }] });
+      expect([one.status, two.status].sort()).toEqual([200, 402]);
+      const served = [one, two].find((r) => r.status === 200)!;
+      expect(served.body._svc.tried[0].outcome).toBe('hit');
+      // not a 200 miss: a caller would read "nothing found" for a subject nobody looked up
+      const starved = [one, two].find((r) => r.status === 402)!;
+      expect(starved.body.detail).toBe(
+        "Balance too low for this call now: the cheapest attempt may cost 1000 micro-USD and the balance is 1000 micro-USD, less what the team's calls in flight hold; nothing was called or charged. Retry when they finish, or add credit.",
+      );
+      expect(starved.body.call_id).toMatch(/^call_/);
       expect(await lw.ctx.state.balance(lw.teamId)).toBe(0);
     } finally {
       await lw.close();
