@@ -1,13 +1,15 @@
 // A team's MCP set: the hub tools its agents see over MCP. Its own live tools are always in it;
 // another team's tool is in it only once the team added it by id, so no maker's tool (or words)
 // reaches an agent that did not ask for it. The set lists what can run now: a tool added and later
-// retired stays among the ids added (so it can be removed) but is not listed.
+// retired stays among the ids added (so it can be removed) but is not listed. Rows carry the maker's
+// words as MCP lists them (plain capped text), so no door hands an agent the raw ones.
 import type { AppContext } from '../context/context.ts';
 import { fail } from '../util/fail.ts';
 import type { Team } from '../state/index.ts';
 import { openTool, retiredSentence } from './access.ts';
 import { specOf } from './spec.ts';
 import { HubStore } from './store.ts';
+import { plainTool } from './plain-text.ts';
 
 /** the most tools a team may add from other teams (its own are not counted) */
 export const MAX_MCP_PICKS = 50;
@@ -49,17 +51,19 @@ export class McpSet {
       if (!live) continue;
       const spec = specOf(live);
       const maker = await this.ctx.state.teamById(tool.team_id);
-      tools.push({
-        tool_id: id,
-        maker: maker?.slug ?? '',
-        mine: tool.team_id === team.id,
-        name: spec.tool.name,
-        summary: spec.tool.summary,
-        version: live.version,
-        price_usd: live.price_micro / 1_000_000,
-        price_micro: live.price_micro,
-        input_schema: spec.input_schema,
-      });
+      tools.push(
+        plainTool({
+          tool_id: id,
+          maker: maker?.slug ?? '',
+          mine: tool.team_id === team.id,
+          name: spec.tool.name,
+          summary: spec.tool.summary,
+          version: live.version,
+          price_usd: live.price_micro / 1_000_000,
+          price_micro: live.price_micro,
+          input_schema: spec.input_schema,
+        }),
+      );
     }
     return { tools, added };
   }

@@ -7,7 +7,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { catalogTools } from './catalog-tools.ts';
 import { routedTools } from './routed-tools.ts';
 import { errorResult } from './answers.ts';
-import { hubToolId, hubTools, runHubTool } from './hub-tools.ts';
+import { hubListings, hubToolId, runHubTool } from './hub-tools.ts';
 import { INSTRUCTIONS } from './instructions.ts';
 import type { SvcFetch } from './svc-http.ts';
 import type { McpTool } from './tool.ts';
@@ -23,7 +23,7 @@ export function mcpServer(tools: McpTool[], http: SvcFetch): Server {
   const server = new Server({ name: 'svc', version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...tools, ...(await hubTools(http))].map(({ name, title, description, inputSchema, annotations }) => ({
+    tools: [...tools, ...(await hubListings(http))].map(({ name, title, description, inputSchema, annotations }) => ({
       name,
       title,
       description,

@@ -12,6 +12,9 @@ export interface McpTool {
   call(http: SvcFetch, args: Record<string, unknown>): Promise<CallToolResult>;
 }
 
+/** a tool as tools/list shows it; a hub tool is called by its id (its listing may be stale by then) */
+export type McpListing = Omit<McpTool, 'call'>;
+
 /** a catalog read: free, changes nothing, answers from svc's own catalog */
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 

@@ -47,7 +47,7 @@ export const mcpRoutes = [
     path: '/mcp',
     tags: ['mcp'],
     auth: 'agent',
-    summary: 'MCP over Streamable HTTP, stateless: catalog tools, one tool per routed capability, your live hub tools (docs/agents.md)',
+    summary: "MCP over Streamable HTTP, stateless: catalog tools, one tool per routed capability, the hub tools of your team's MCP set (docs/agents.md)",
     responses: { 200: 'A JSON-RPC answer', 401: 'No or bad credential' },
     handle: answer,
   }),

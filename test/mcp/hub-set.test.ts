@@ -109,6 +109,42 @@ describe("a team's MCP set", () => {
   });
 });
 
+describe("refusals of hub tools, in the agent's terms", () => {
+  it('a field is named as the argument, and the refusal names the call id', async () => {
+    const r = await call(mine, 'hub_own-tool', { domain: 'acme.com', full_name: 'J', version: 1 });
+    expect(r.content[0].text).toMatch(/^422: full_name: .*fewer than 3 characters\. \(call_id call_\w+\)$/);
+  });
+
+  it("a step refused for the balance names the run's call id, whose ledger rows hold the steps that ran", async () => {
+    // the price (0.05) is held first; the find step costs about 0.02 in the sandbox, leaving less than any verifier
+    const poor = await w.team('poor mcp caller', 70_000);
+    expect((await w.req('PUT', '/hub/mcp-tools/own-tool', undefined, poor.token)).status).toBe(200);
+    const agent = await connect(poor.token);
+    const r = await call(agent, 'hub_own-tool', { domain: 'nohit-checkco.com', full_name: 'Jane Doe', version: 1 });
+    await agent.close();
+    expect(r.isError).toBe(true);
+    const [, callId] = r.content[0].text!.match(/^402: .*verify.* \(call_id (call_\w+)\)$/)!;
+    const charged = (await w.chargedByCall(poor.teamId)).get(callId);
+    expect(charged).toBeGreaterThan(0);
+    expect(charged).toBe(70_000 - (await w.ctx.state.balance(poor.teamId)));
+  });
+
+  it('a retired tool says it is retired, and how to take it out of the set when the team had added it', async () => {
+    expect((await publish('fading-tool', emailTool(), w.other.token)).body.status).toBe('live');
+    expect((await publish('own-fading', emailTool())).body.status).toBe('live');
+    expect((await w.req('PUT', '/hub/mcp-tools/fading-tool')).status).toBe(200);
+    expect((await w.req('DELETE', '/hub/tools/fading-tool', undefined, w.other.token)).status).toBe(200);
+    expect((await w.req('DELETE', '/hub/tools/own-fading')).status).toBe(200);
+    const theirs = await call(mine, 'hub_fading-tool', { domain: 'acme.com', full_name: 'Jane Doe', version: 1 });
+    expect(theirs.content[0].text).toMatch(/^410: Tool 'fading-tool' was retired on .* svc hub mcp remove fading-tool takes it out\.$/);
+    const own = await call(mine, 'hub_own-fading', { domain: 'acme.com', full_name: 'Jane Doe', version: 1 });
+    expect(own.content[0].text).toMatch(/^410: Tool 'own-fading' was retired on [^ ]+; it takes no calls\.$/);
+    for (const r of [theirs, own]) expect(r.content[0].text).not.toContain('mcp add');
+    // the show_operation of a retired tool says the same
+    expect((await call(mine, 'show_operation', { endpoint_id: 'hub:fading-tool' })).content[0].text).toBe(theirs.content[0].text);
+  });
+});
+
 describe("makers' schemas", () => {
   it('a catastrophic pattern answers promptly through MCP, and /healthz is not held behind it', async () => {
     const files = emailTool((f) => {
@@ -117,7 +153,7 @@ describe("makers' schemas", () => {
     expect((await publish('redos-tool', files)).body.status).toBe('live');
     // a backtracking engine takes minutes on 31 a's and a '!' (9.7 s at 28), holding every request behind it
     const events: string[] = [];
-    const run = call(mine, 'hub_redos-tool', { domain: 'acme.com', full_name: 'Jane Doe', tag: `${'a'.repeat(31)}!` }).then((r) => {
+    const run = call(mine, 'hub_redos-tool', { domain: 'acme.com', full_name: 'Jane Doe', tag: `${'a'.repeat(31)}!`, version: 1 }).then((r) => {
       events.push('run');
       return r;
     });
@@ -131,9 +167,9 @@ describe("makers' schemas", () => {
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toMatch(/^422: .*tag.* must match pattern/);
     // a long text is matched as well, and a matching one runs
-    const long = await call(mine, 'hub_redos-tool', { domain: 'acme.com', full_name: 'Jane Doe', tag: `${'a'.repeat(20_000)}!` });
+    const long = await call(mine, 'hub_redos-tool', { domain: 'acme.com', full_name: 'Jane Doe', tag: `${'a'.repeat(20_000)}!`, version: 1 });
     expect(long.content[0].text).toMatch(/must match pattern/);
-    const fits = await call(mine, 'hub_redos-tool', { domain: 'nohit-checkco.com', full_name: 'Jane Doe', tag: 'aaaa' });
+    const fits = await call(mine, 'hub_redos-tool', { domain: 'nohit-checkco.com', full_name: 'Jane Doe', tag: 'aaaa', version: 1 });
     expect(fits.isError).toBeFalsy();
   });
 
@@ -171,9 +207,11 @@ describe("makers' schemas", () => {
     const v = await store.addVersion('old-pattern', files as Record<'tool.json' | 'input.schema.json' | 'output.schema.json' | 'check.json', string>, 50_000);
     await store.updateVersion('old-pattern', v.version, (rec) => ({ ...rec, status: 'live', live_at: new Date().toISOString() }));
     const before = await w.ctx.state.balance(w.teamId);
-    const r = await call(mine, 'hub_old-pattern', { domain: 'nohit-checkco.com', full_name: 'Jane Doe' });
+    const r = await call(mine, 'hub_old-pattern', { domain: 'nohit-checkco.com', full_name: 'Jane Doe', version: 1 });
     expect(r.isError).toBe(true);
-    expect(r.content[0].text).toMatch(/^409: old-pattern@1 cannot run: The pattern '\^\(a\)\\1\$' cannot be used .* Nothing was charged\.$/);
+    expect(r.content[0].text).toMatch(
+      /^409: old-pattern@1 cannot run: The pattern '\^\(a\)\\1\$' cannot be used .* Nothing was charged\. \(call_id call_\w+\)$/,
+    );
     await store.updateVersion('old-pattern', v.version, (rec) => ({ ...rec, status: 'failed' }));
     const check = await w.req('POST', '/hub/tools/old-pattern@1/check');
     expect([check.status, check.body.detail]).toEqual([409, expect.stringContaining('old-pattern@1 cannot run')]);
@@ -188,8 +226,9 @@ describe("makers' schemas", () => {
     const r = await publish('bare-schemas', bare);
     expect([r.status, r.body.status]).toEqual([201, 'live']);
     const listed = (await mine.listTools()).tools.find((t) => t.name === 'hub_bare-schemas')!;
-    expect(listed.inputSchema).toEqual({ type: 'object', required: ['domain', 'full_name'] });
-    const ran = await call(mine, 'hub_bare-schemas', { domain: 'nohit-checkco.com', full_name: 'Jane Doe' });
+    expect(listed.inputSchema).toMatchObject({ type: 'object', required: ['domain', 'full_name'] });
+    expect(Object.keys(listed.inputSchema.properties!)).toEqual(['version', 'max_cost', 'dry_run']);
+    const ran = await call(mine, 'hub_bare-schemas', { domain: 'nohit-checkco.com', full_name: 'Jane Doe', version: 1 });
     expect(ran.isError).toBeFalsy();
     expect(ran.structuredContent!.output).toMatchObject({ status: 'deliverable' });
     // a template reading a field the schema neither lists nor requires is still refused

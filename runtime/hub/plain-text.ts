@@ -1,6 +1,7 @@
 // Text written by a hub maker, made fit for an agent's context: plain text (tags removed, and any
 // `<` or `>` left over with them), no control or invisible formatting characters (bidi overrides,
-// zero-width), whitespace collapsed, and at most `max` characters.
+// zero-width), whitespace collapsed, and at most `max` characters. Every answer that carries a
+// maker's words to an agent cleans them here, so no door shows them raw.
 export function plainText(text: string, max: number): string {
   const plain = text
     .replace(/<[^<>]*>/g, ' ')
@@ -27,4 +28,25 @@ export function plainSchema(value: unknown, max: number): unknown {
     out[k] = (k === 'title' || k === 'description') && typeof v === 'string' ? plainText(v, max) : plainSchema(v, max);
   }
   return out;
+}
+
+/** caps on a maker's words shown to an agent, in characters: a tool's name and summary, and every `title` and `description` in its schemas */
+const CAPS = new Map([
+  ['name', 80],
+  ['summary', 300],
+]);
+const SCHEMA_TEXT_MAX = 200;
+const SCHEMAS = new Set(['input_schema', 'output_schema']);
+
+/**
+ * A hub tool as any answer to an agent carries it (tools/list, /hub/mcp-tools, search rows, the
+ * tool's page): its maker's name, summary and schemas, where present, as plain capped text.
+ */
+export function plainTool<T extends object>(tool: T): T {
+  return Object.fromEntries(
+    Object.entries(tool).map(([k, v]) => [
+      k,
+      typeof v === 'string' && CAPS.has(k) ? plainText(v, CAPS.get(k)!) : SCHEMAS.has(k) ? plainSchema(v, SCHEMA_TEXT_MAX) : v,
+    ]),
+  ) as T;
 }
