@@ -143,7 +143,7 @@ describe('a run', () => {
     expect(r.body.detail).toMatch(/Step 'verify'.*balance is too low.*the tool's price was not/);
     // the step's sentence, then the run's: no router sentence nested inside, no "stopped by balance"
     expect(r.body.detail).toBe(
-      "Step 'verify' (svc.people.email.verify) could not run: the balance is too low. The steps that ran were charged (20000 micro-USD); the tool's price was not.",
+      "Step 'verify' (svc.people.email.verify) could not run: the balance is too low for its cheapest attempt (1000 micro-USD). The steps that ran were charged (20000 micro-USD); the tool's price was not.",
     );
     expect(await w.ctx.state.balance(caller.teamId)).toBe(70_500 - 20_000);
   });
