@@ -22,7 +22,7 @@ export interface StepPlan {
 export interface RunPlan {
   steps: StepPlan[];
   price_micro: number;
-  /** every step's worst plus the price */
+  /** every step's worst plus the price, within the run's ceiling */
   worst_cost_micro: number;
 }
 
@@ -61,7 +61,9 @@ export async function planRun(
       steps.push({ id: step.id, call: step.call, plan: [{ endpoint_id: target.op.endpoint_id, worst_cost_micro: worst }], worst_cost_micro: worst });
     }
   }
-  return { steps, price_micro: priceMicro, worst_cost_micro: steps.reduce((n, s) => n + s.worst_cost_micro, priceMicro) };
+  // the run's ceiling bounds the steps and the price together, as each step's bounds its own plan
+  const worst = steps.reduce((n, s) => n + s.worst_cost_micro, priceMicro);
+  return { steps, price_micro: priceMicro, worst_cost_micro: ceilingMicro === null ? worst : Math.min(worst, ceilingMicro) };
 }
 
 /** the fields the router derives from present ones, present too (a template's text derives nothing) */

@@ -64,6 +64,8 @@ export interface RouteOutcome {
   /** the cheapest attempt's worst charge to the balance (for `held`, of those skipped for it), and the balance, for the 402 sentence */
   needed_micro?: number;
   balance_micro?: number;
+  /** a dry run: the call's ceiling, which bounds what the plan sums to */
+  ceiling_micro?: number;
   /** a dry run with verification on: what each verification may cost at worst */
   verifier?: { capability: string; worst_cost_micro: number };
 }

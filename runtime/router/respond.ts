@@ -19,7 +19,11 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
     const plan = o.plan.attempts.map((a) => ({ endpoint_id: a.endpoint_id, key: a.key, worst_cost_micro: a.worst_cost_micro }));
     // with verification on, every attempt may be followed by one verification at its worst
     const verifications = o.verifier ? plan.length * o.verifier.worst_cost_micro : 0;
-    const worst = plan.reduce((n, a) => n + a.worst_cost_micro, verifications);
+    // the most the call can cost: what the plan sums to, but never past the ceiling, which stops the waterfall and caps every charge
+    const worst = Math.min(
+      plan.reduce((n, a) => n + a.worst_cost_micro, verifications),
+      o.ceiling_micro ?? Number.POSITIVE_INFINITY,
+    );
     return {
       status: 200,
       headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId },

@@ -20,7 +20,12 @@ export function verifierOptions(o: RouteOptions, budgetMicro: number, timeoutMs:
 }
 
 export function dryRun(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: ReadonlySet<string>, base: Omit<RouteOutcome, 'kind'>): RouteOutcome {
-  return { ...base, kind: 'dry_run', verifier: call.options.verify && cap.verify ? verifierWorst(deps, call, cap, ownKeys) : undefined };
+  return {
+    ...base,
+    kind: 'dry_run',
+    ceiling_micro: call.options.maxCostMicro,
+    verifier: call.options.verify && cap.verify ? verifierWorst(deps, call, cap, ownKeys) : undefined,
+  };
 }
 
 /**

@@ -95,6 +95,14 @@ describe('a hub run with route headers', () => {
     expect((await w.ctx.state.account(w.teamId)).earnings_micro - before.earned).toBe(PRICE);
   });
 
+  it('a dry run under a ceiling answers at most the ceiling: the run can cost no more, whatever its steps plan', async () => {
+    const open = (await run({ 'X-Svc-Route-Dry-Run': '1' })).body.worst_cost_micro as number;
+    const ceiling = open - 1_000;
+    const r = await run({ 'X-Svc-Route-Dry-Run': '1', 'X-Svc-Route-Max-Cost': (ceiling / 1_000_000).toFixed(6) });
+    expect(r.status).toBe(200);
+    expect(r.body.worst_cost_micro).toBe(ceiling);
+  });
+
   it('a route header a run cannot apply, or an unknown one, is a 422 naming it; nothing called or charged', async () => {
     const before = await money();
     for (const [header, value] of [

@@ -129,6 +129,16 @@ describe.each(DOORS)('through the %s door', (door) => {
       }
     });
 
+    it('answer the most the call can cost: what the plan sums to, never past the ceiling', async () => {
+      const body = { domain: 'stripe.com', full_name: 'Jane Doe' };
+      const r = await call('people.email.find', body, { 'X-Svc-Route-Dry-Run': '1', 'X-Svc-Route-Max-Cost': '0.05' });
+      const planned = r.body.plan.reduce((n: number, a: { worst_cost_micro: number }) => n + a.worst_cost_micro, 0);
+      // every child fits the ceiling alone, but not all of them together: the waterfall stops at the ceiling
+      expect(Math.max(...r.body.plan.map((a: { worst_cost_micro: number }) => a.worst_cost_micro))).toBeLessThanOrEqual(50_000);
+      expect(planned).toBeGreaterThan(50_000);
+      expect(r.body.worst_cost_micro).toBe(50_000);
+    });
+
     it('count the verification in worst_cost_micro when Verify is on', async () => {
       const body = { domain: 'stripe.com', full_name: 'Jane Doe' };
       const plain = await call('people.email.find', body, { 'X-Svc-Route-Dry-Run': '1' });
