@@ -16,7 +16,8 @@ function micro(value: number | string | undefined, field: string, min: number): 
     invalid([
       {
         loc: ['body', field],
-        msg: `'${field}' must be a USD amount with at most 6 decimals, up to ${formatUsd(Number.MAX_SAFE_INTEGER)}.`,
+        // a JSON number of 16 digits or more may already have lost its last one when it was parsed
+        msg: `'${field}' must be a USD amount with at most 6 decimals, up to ${formatUsd(Number.MAX_SAFE_INTEGER)} (sent as a string past 15 digits: a JSON number that long loses its last digit).`,
         type: 'value_error.usd',
       },
     ]);

@@ -120,13 +120,19 @@ export const catalogRoutes = [
       const bytes = ctx.entryBytes(endpoint_id);
       if (!bytes) {
         const near = meant(ctx.catalog.endpointIds(), endpoint_id);
+        // the id as the caller wrote it, not as the path carried it ('%20'; a malformed escape was a 400 before here)
+        const said = decodeURIComponent(endpoint_id);
+        // search names hub tools hub:<id>; their pages are the hub's
+        const tool = said.startsWith('hub:') ? said.slice('hub:'.length) : null;
         return shard(
           ctx,
           event,
           endpoint_id,
-          near
-            ? `No endpoint '${endpoint_id}'; did you mean '${near}'? GET /catalog/endpoints/${near}`
-            : `No endpoint '${endpoint_id}'. GET /catalog/search?q=… finds one.`,
+          tool
+            ? `'${said}' is a hub tool, not a catalog operation: GET /hub/tools/${encodeURIComponent(tool)} shows it (with a team's credential).`
+            : near
+              ? `No endpoint '${said}'; did you mean '${near}'? GET /catalog/endpoints/${near}`
+              : `No endpoint '${said}'. GET /catalog/search?q=… finds one.`,
         );
       }
       return jsonBytes(bytes);

@@ -218,6 +218,15 @@ describe('GET /catalog/endpoints/{id}', () => {
     }
   });
 
+  it('an unknown id is named as written, not as the path escaped it; a hub tool id points to its page', async () => {
+    expect((await get('/catalog/endpoints/jane%20doe')).body.detail).toBe("No endpoint 'jane doe'. GET /catalog/search?q=… finds one.");
+    const tool = await get('/catalog/endpoints/hub:email-check');
+    expect([tool.status, tool.body.detail]).toEqual([
+      404,
+      "'hub:email-check' is a hub tool, not a catalog operation: GET /hub/tools/email-check shows it (with a team's credential).",
+    ]);
+  });
+
   it('a malformed percent-encoding in the path is a 400 with a sentence, on every path-parameter route', async () => {
     for (const p of ['/catalog/endpoints/%ZZ', '/catalog/platforms/a%ZZb', '/hub/tools/%E0%A4%A']) {
       const { status, body } = await get(p);

@@ -47,6 +47,13 @@ describe('admin API', () => {
     expect(unknown.body.detail[0]).toMatchObject({ loc: ['body', 'extra'], type: 'value_error.additionalProperties' });
     expect((await admin('/admin/teams', { name: 'Delta', credit_usd: '1.0000001' })).body.detail[0].loc).toEqual(['body', 'credit_usd']);
     expect((await admin('/admin/teams', { name: 'Delta', credit_usd: -1 })).status).toBe(422);
+    // the most svc can hold, as a JSON number, has lost its last digit before svc reads it: the answer says to send text
+    const long = await call('/admin/teams', {
+      method: 'POST',
+      headers: { 'x-svc-admin': ADMIN, 'content-type': 'application/json' },
+      body: '{"name":"Delta","credit_usd":9007199254.740991}',
+    });
+    expect(long.body.detail[0].msg).toMatch(/up to 9007199254\.740991 \(sent as a string past 15 digits/);
     expect((await admin('/admin/teams', { name: '***' })).body.detail[0].loc).toEqual(['body', 'name']);
     expect((await admin('/admin/teams', {})).body.detail[0].loc).toEqual(['body', 'name']);
     expect((await call('/teams/me', as(alpha.token))).body.balance_micro).toBe(12_340_000); // nothing changed
