@@ -27,7 +27,8 @@ export async function answerRoutedCall(ctx: AppContext, capability: string, req:
     if (!ctx.router.isCapability(capability)) fail(404, `No routed capability '${capability}'. GET /catalog/platforms lists them.`);
     const options = parseRouteOptions(req.headers);
     const body = await req.readBody();
-    return await ctx.router.call(team, capability, body ?? {}, options, callId, () => req.gone());
+    // nothing sent is an empty object (the answer names the identity sets); a JSON null is a body, refused as no object
+    return await ctx.router.call(team, capability, body === undefined ? {} : body, options, callId, () => req.gone());
   } catch (e) {
     return errorAnswer(e, callId);
   }

@@ -121,6 +121,14 @@ describe.each(DOORS)('through the %s door', (door) => {
   });
 
   describe('dry runs', () => {
+    it('refuse a body that is not an object alike, null too: 422 at the body, nothing called', async () => {
+      for (const body of [null, [], 'coffee', 7]) {
+        const r = await call('people.email.verify', body);
+        expect(r.status, JSON.stringify(body)).toBe(422);
+        expect(r.body.detail[0], JSON.stringify(body)).toMatchObject({ loc: ['body'], msg: "'body' must be object." });
+      }
+    });
+
     it('refuse a body the call refuses: {} is a 422 on both', async () => {
       for (const headers of [{}, { 'X-Svc-Route-Dry-Run': '1' }] as Array<Record<string, string>>) {
         const r = await call('people.email.find', {}, headers);
