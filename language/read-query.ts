@@ -26,6 +26,9 @@ const NOT_MARKING = new Set(['list', 'lists', 'search', 'number', 'lot', 'lots',
 const OF_FOR = new Set(['of', 'for']);
 /** these turn the sentence back to what the caller wants */
 const WANT_MARKERS = new Set(['to', 'into', 'get', 'then', 'want', 'need', 'return', 'returns', 'give', 'find']);
+/** pairs skip these: 'company from a domain' pairs as 'company from domain', so an article never changes a ranking */
+const ARTICLES = new Set(['a', 'an', 'the']);
+const pairsIn = (words: string[]): string[] => words.slice(1).map((b, k) => `${words[k]} ${b}`);
 
 export interface QueryTerm {
   term: string;
@@ -40,14 +43,16 @@ export interface ReadQuery {
   terms: QueryTerm[];
   /** content words in sentence order, repeats kept, each with whether the caller has it */
   sequence: QueryTerm[];
-  /** adjacent word pairs of the whole sentence, little words kept */
+  /** adjacent word pairs of the whole sentence, little words kept but articles */
   pairs: string[];
+  /** the sentence as written, each misspelling replaced by what it meant: what the operations index is searched with */
+  text: string;
 }
 
-/** `correct` may replace a content word the catalog does not know by one it does */
-export function readQuery(q: string, correct: (word: string) => string = (w) => w): ReadQuery {
+/** `correct` may replace a content word the catalog does not know (given stemmed and as written) by the stem of one it does */
+export function readQuery(q: string, correct: (stemmed: string, written: string) => string = (s) => s): ReadQuery {
   const raw = wordEncoder.encode(q);
-  const words = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w))));
+  const words = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w), w)));
   const terms: QueryTerm[] = [];
   const sequence: QueryTerm[] = [];
   const seen = new Set<string>();
@@ -68,14 +73,23 @@ export function readQuery(q: string, correct: (word: string) => string = (w) => 
     seen.add(term.term);
     terms.push(term);
   });
-  return { words, terms, sequence, pairs: words.slice(1).map((b, k) => `${words[k]} ${b}`) };
+  return {
+    words,
+    terms,
+    sequence,
+    pairs: pairsIn(words.filter((_, i) => !ARTICLES.has(raw[i]))),
+    text: raw.map((w, i) => (words[i] === stem(w) ? w : words[i])).join(' '),
+  };
 }
 
 /** the pairs of any text, as readQuery gives them for a query */
-export const pairsOf = (text: string): string[] => {
-  const w = sentenceEncoder.encode(text);
-  return w.slice(1).map((b, k) => `${w[k]} ${b}`);
-};
+export const pairsOf = (text: string): string[] =>
+  pairsIn(
+    wordEncoder
+      .encode(text)
+      .filter((w) => !ARTICLES.has(w))
+      .map(stem),
+  );
 
 /** the content words of a phrase, as readQuery's sequence holds them */
 export const contentWords = (text: string): string[] =>

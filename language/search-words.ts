@@ -20,20 +20,25 @@ export function startsWithAny(words: Set<string>, prefix: string): boolean {
   return false;
 }
 
-/** The known word one edit away (two for long words: a letter added, dropped, changed or two swapped); the first in order on ties. */
-export function closest(word: string, known: string[]): string | null {
+/**
+ * The known word one edit away (two for long words: a letter added, dropped, changed or two swapped);
+ * the first in order on ties. A name (`isName`) only one edit away: brand names lie close together,
+ * and 'clearbit' is another company, not a misspelt 'clearout'.
+ */
+export function closest(word: string, known: string[], isName: (k: string) => boolean = () => false): string | null {
   const max = word.length >= 7 ? 2 : 1;
   let best: string | null = null;
   let bestDistance = max + 1;
   for (const k of known) {
-    if (Math.abs(k.length - word.length) > max || k.length < 3) continue;
-    const d = editDistance(word, k, bestDistance);
-    if (d < bestDistance || (d === bestDistance && best !== null && k < best)) {
+    const most = Math.min(isName(k) ? 1 : max, bestDistance);
+    if (Math.abs(k.length - word.length) > most || k.length < 3) continue;
+    const d = editDistance(word, k, most);
+    if (d <= most && (d < bestDistance || (best !== null && k < best))) {
       best = k;
       bestDistance = d;
     }
   }
-  return bestDistance <= max ? best : null;
+  return best;
 }
 
 /** Damerau-Levenshtein (optimal string alignment), giving up once every path exceeds `cap` */

@@ -6,7 +6,7 @@
 // capability comes first when the query names that capability's job; ties: measured before
 // unmeasured, then cheaper, then id. No node imports: the same index loads in the browser.
 import type { CapabilityDoc, SearchRow } from './types.ts';
-import { searchEncoder } from './encoder.ts';
+import { searchEncoder, STOPWORDS, wordEncoder } from './encoder.ts';
 import { pairsOf, readQuery, type ReadQuery } from './read-query.ts';
 import { closest, providerNames, startsWithAny } from './search-words.ts';
 import { CAP_FIELDS, capDoc, capOptions, newIndex, rowOptions, type CapField, type RowField, type SearchIndexDump } from './search-index.ts';
@@ -27,19 +27,21 @@ export const WEIGHT = {
 } as const;
 /** the share of the query's job words (those some vocabulary holds) a capability's vocabulary must hold to name its job */
 const NAMES_JOB = 0.5;
-/** per field; FlexSearch ranks within a field, so the best rows come first */
+/** rows per field that the operations index gives first */
 const CANDIDATES = 20;
-/** capabilities whose rows join the candidates, and rows of each (routed entry, then cheapest) */
+/**
+ * The most rows a search request may ask (GET /catalog/search, the MCP tool): what the candidates
+ * are sized by, rather than by the rows asked, so the first rows never change with the limit.
+ */
+const MOST_ASKED = 100;
+/** capabilities whose routed entry and cheapest rows join the candidates (all the rows of one whose job the query names) */
 const TOP_CAPABILITIES = 6;
 const ROWS_PER_CAPABILITY = 4;
-/** more than the candidates can number (5 fields x CANDIDATES + TOP_CAPABILITIES x ROWS_PER_CAPABILITY) */
-const SLOTS = 256;
 /** entries kept in each per-word memo before it starts over: bounds memory whatever callers send */
 const MEMO = 20_000;
 
 /** A query as every ranked row sees it (SearchEngine.weigh). */
 export interface Weighed {
-  named: string;
   read: ReadQuery;
   terms: string[];
   /** per capability doc and term (capability * terms.length + term): the weight of the best field holding it */
@@ -64,25 +66,50 @@ export interface SearchHit {
 
 export const wordsOf = (text: string) => new Set(searchEncoder.encode(text));
 
+/** The words of a text as search reads them, stopwords left out; each new word as written goes into `written` with its stem. */
+function stemsOf(text: string, written: Map<string, string>): string[] {
+  const stems: string[] = [];
+  for (const w of wordEncoder.encode(text)) {
+    if (STOPWORDS.has(w)) continue;
+    let s = written.get(w);
+    if (s === undefined) written.set(w, (s = searchEncoder.encode(w)[0] ?? w));
+    stems.push(s);
+  }
+  return stems;
+}
+
 /** Each row's own words (name, capability, terms) and its provider's: the costly part of loading (the encoder runs per row). */
 interface RowWords {
   own: Array<Set<string>>;
   providers: Array<Set<string>>;
+  /** every word of those texts as written, with its stem (a word is stemmed once, however many rows hold it) */
+  written: Map<string, string>;
 }
+const newRowWords = (): RowWords => ({ own: [], providers: [], written: new Map() });
 function addRowWords(words: RowWords, rows: SearchRow[], byProvider: Map<string, Set<string>>): void {
   for (const r of rows) {
-    words.own.push(wordsOf(`${r.name} ${r.capability.replaceAll('.', ' ')} ${(r.terms ?? []).join(' ')}`));
-    // rows of one provider share its words: encoded once per provider
+    words.own.push(new Set(stemsOf(`${r.name} ${r.capability.replaceAll('.', ' ')} ${(r.terms ?? []).join(' ')}`, words.written)));
+    // rows of one provider share its words: read once per provider
     const text = `${r.provider_display} ${r.provider}`;
     let p = byProvider.get(text);
-    if (!p) byProvider.set(text, (p = wordsOf(text)));
+    if (!p) byProvider.set(text, (p = new Set(stemsOf(text, words.written))));
     words.providers.push(p);
   }
 }
 function rowWords(rows: SearchRow[]): RowWords {
-  const words: RowWords = { own: [], providers: [] };
+  const words = newRowWords();
   addRowWords(words, rows, new Map());
   return words;
+}
+/** words grouped by first letter, in order: a misspelling seldom changes the first */
+function byFirstLetter(words: Iterable<string>): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const w of [...words].sort()) {
+    const list = groups.get(w[0]);
+    if (list) list.push(w);
+    else groups.set(w[0], [w]);
+  }
+  return groups;
 }
 /** rows whose words are computed between two pauses of SearchEngine.load */
 const LOAD_SLICE = 250;
@@ -98,8 +125,9 @@ export class SearchEngine {
   private own: Array<Set<string>>;
   private providerWords: Array<Set<string>>;
   private usd: Float64Array;
-  /** each row's place when ordered cheaper first, then by id */
+  /** each row's place when ordered cheaper first, then by id, and the row at each place */
   private cheapRank: Int32Array;
+  private byCheapRank: Int32Array;
   /** what a row scores for what it is, whatever the words: routed capability, utility */
   private base: Float64Array;
   /** per row, the query it was last seen in (1) and, for that query, whether its summary matched (2) */
@@ -114,8 +142,12 @@ export class SearchEngine {
   private providerNames: { pattern: RegExp; keys: Map<string, string> } | null;
   /** every word the catalog holds, providers' names too, for correcting misspelled query words ('datagma' is no typo of 'database') */
   private known: Set<string>;
-  /** the known words by first letter: a misspelling seldom changes the first */
-  private knownByLetter = new Map<string, string[]>();
+  private knownByLetter: Map<string, string[]>;
+  /** the catalog's words as written, with their stems: 'hunetr' is one edit from 'hunter', two from its stem 'hunt' */
+  private written: Map<string, string>;
+  private writtenByLetter: Map<string, string[]>;
+  /** words of providers' names that no vocabulary holds: corrected to from one edit away only */
+  private names: Set<string>;
   private corrections = new Map<string, string>();
   /** per word: the capabilities whose vocabulary holds it, with the weight of the best field for a wanted and a had word */
   private holders = new Map<string, { caps: Int32Array; wanted: Float64Array; had: Float64Array }>();
@@ -125,7 +157,7 @@ export class SearchEngine {
    * other requests while a large index loads, instead of stopping for all of it at once.
    */
   static async load(rows: SearchRow[], dump: SearchIndexDump, capabilities: CapabilityDoc[], pause: () => Promise<void>): Promise<SearchEngine> {
-    const words: RowWords = { own: [], providers: [] };
+    const words = newRowWords();
     const byProvider = new Map<string, Set<string>>();
     for (let i = 0; i < rows.length; i += LOAD_SLICE) {
       await pause();
@@ -145,11 +177,10 @@ export class SearchEngine {
     for (const [k, v] of Object.entries(dump.capabilities)) this.capIndex.import(k, v);
     this.usd = Float64Array.from(rows, (r) => r.usd ?? Number.POSITIVE_INFINITY);
     this.cheapRank = new Int32Array(rows.length);
-    Array.from(rows.keys())
-      .sort((a, b) => this.usd[a] - this.usd[b] || a - b)
-      .forEach((i, rank) => {
-        this.cheapRank[i] = rank;
-      });
+    this.byCheapRank = Int32Array.from(rows.keys()).sort((a, b) => this.usd[a] - this.usd[b] || a - b);
+    this.byCheapRank.forEach((i, rank) => {
+      this.cheapRank[i] = rank;
+    });
     this.own = words.own;
     this.providerWords = words.providers;
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
@@ -159,16 +190,12 @@ export class SearchEngine {
     this.rowsOf = capabilities.map(() => []);
     this.pairs = capabilities.map(vocabularyPairs);
     this.providerNames = providerNames(rows);
-    this.known = new Set([
-      ...this.own.flatMap((w) => [...w]),
-      ...this.providerWords.flatMap((w) => [...w]),
-      ...capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? searchEncoder.encode(v) : []))),
-    ]);
-    for (const w of [...this.known].sort()) {
-      const list = this.knownByLetter.get(w[0]);
-      if (list) list.push(w);
-      else this.knownByLetter.set(w[0], [w]);
-    }
+    this.written = words.written;
+    const jobWords = new Set(capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? stemsOf(v, this.written) : []))));
+    this.names = new Set(this.providerWords.flatMap((w) => [...w].filter((t) => !jobWords.has(t))));
+    this.known = new Set([...this.own.flatMap((w) => [...w]), ...this.names, ...jobWords]);
+    this.knownByLetter = byFirstLetter(this.known);
+    this.writtenByLetter = byFirstLetter(this.written.keys());
     rows.forEach((r, i) => {
       const c = this.capOf[i];
       if (c < 0) return;
@@ -186,12 +213,7 @@ export class SearchEngine {
 
   /** The query as search reads it: content terms, what the caller has, misspellings corrected. */
   read(q: string): ReadQuery {
-    return this.readNamed(this.named(q));
-  }
-
-  /** read() of a query whose provider names were already read as providers */
-  private readNamed(named: string): ReadQuery {
-    return readQuery(named, (w) => this.correct(w));
+    return readQuery(this.named(q), (stemmed, written) => this.correct(stemmed, written));
   }
 
   private named(q: string): string {
@@ -199,13 +221,17 @@ export class SearchEngine {
     return names ? q.replace(names.pattern, (_whole, before: string, name: string) => `${before}${names.keys.get(name.toLowerCase())}`) : q;
   }
 
-  private correct(w: string): string {
-    if (w.length < 4 || this.known.has(w)) return w;
-    let c = this.corrections.get(w);
+  private correct(stemmed: string, written: string): string {
+    if (stemmed.length < 4 || this.known.has(stemmed)) return stemmed;
+    let c = this.corrections.get(written);
     if (c === undefined) {
       if (this.corrections.size >= MEMO) this.corrections.clear();
-      c = closest(w, this.knownByLetter.get(w[0]) ?? []) ?? w;
-      this.corrections.set(w, c);
+      // among stems first (a misspelt inflection: 'verfying' is 'verify'), then as written (a misspelling that hides a suffix: 'hunetr')
+      c =
+        closest(stemmed, this.knownByLetter.get(stemmed[0]) ?? [], (k) => this.names.has(k)) ??
+        this.written.get(closest(written, this.writtenByLetter.get(written[0]) ?? [], (k) => this.names.has(this.written.get(k) ?? '')) ?? '') ??
+        stemmed;
+      this.corrections.set(written, c);
     }
     return c;
   }
@@ -234,9 +260,7 @@ export class SearchEngine {
    * too (language/tool-search.ts), so a tool and an operation answer a query by the same rules.
    */
   weigh(q: string): Weighed {
-    // the names read once: the query's reading and the operations index take the same text
-    const named = this.named(q);
-    const read = this.readNamed(named);
+    const read = this.read(q);
     const terms = read.terms.map((t) => t.term);
     const nCaps = this.capabilities.length;
     // Each term: which capability vocabularies hold it (and where), and how rare it is among them.
@@ -264,15 +288,20 @@ export class SearchEngine {
     }
     // The last word may be half typed: a prefix of a row's word counts, unless it is a whole word already.
     const last = terms.length && !this.known.has(terms[terms.length - 1]) ? terms.length - 1 : -1;
-    return { named, read, terms, capWeight, idf, heldByAJob, queryWeight, capScore, pairBonus, touched, last };
+    return { read, terms, capWeight, idf, heldByAJob, queryWeight, capScore, pairBonus, touched, last };
   }
 
   /** `measured(id)` says whether an endpoint has observations (live state). */
   search(q: string, limit: number, measured: (id: string) => boolean): { hits: SearchHit[]; total: number } {
-    const { named, terms, capWeight, idf, heldByAJob, queryWeight, capScore, pairBonus, touched, last } = this.weigh(q);
+    const { read, terms, capWeight, idf, heldByAJob, queryWeight, capScore, pairBonus, touched, last } = this.weigh(q);
     if (!terms.length) return { hits: [], total: 0 };
 
-    // Candidates: what the operations index finds for the words, and the rows of the capabilities whose jobs match best.
+    // Candidates, the same for any limit up to the most a request may ask: what the operations index
+    // finds first for the words as read (misspellings corrected); every row of the capabilities whose
+    // job the query names (they are its operations), best capability first, until they number that
+    // most; the routed entry and cheapest rows of the capabilities whose jobs match best; then further
+    // rows that match, in the index's order, until they number that most.
+    const most = Math.max(MOST_ASKED, limit);
     const ids: number[] = [];
     if (this.query === 0xffffffff) {
       this.mark.fill(0);
@@ -286,17 +315,33 @@ export class SearchEngine {
         ids.push(i);
       }
     };
-    for (const { field, result } of this.index.search(named, { limit: CANDIDATES, suggest: true })) {
+    for (const { field, result } of this.index.search(read.text, { limit: CANDIDATES, suggest: true })) {
       for (const i of result) {
         see(i);
         if (field === 'summary') mark[2 * i + 1] = stamp;
       }
     }
-    const topCaps = [...touched].sort((a, b) => capScore[b] - capScore[a] || a - b).slice(0, TOP_CAPABILITIES);
-    for (const c of topCaps) {
-      const list = this.rowsOf[c];
-      for (let j = 0; j < Math.min(ROWS_PER_CAPABILITY, list.length); j++) see(list[j]);
+    const namesJob = (c: number) => capScore[c] > 0 && capScore[c] >= NAMES_JOB * queryWeight;
+    const best = [...touched].sort((a, b) => capScore[b] - capScore[a] || a - b);
+    const named = best.filter(namesJob);
+    let rowsNamed = 0;
+    let whole = 0;
+    for (; whole < named.length && rowsNamed < most; whole++) {
+      for (const i of this.rowsOf[named[whole]]) see(i);
+      rowsNamed += this.rowsOf[named[whole]].length;
     }
+    for (const c of best.slice(0, TOP_CAPABILITIES)) for (const i of this.rowsOf[c].slice(0, ROWS_PER_CAPABILITY)) see(i);
+    // `total` counts the rows that matched: what the index gave first for each field, and every row
+    // of the capabilities whose job the query names (those past the most a request asks counted,
+    // not ranked). A field's further matches are not counted: finding them is a second search.
+    let total = ids.length;
+    for (const c of named.slice(whole))
+      for (const i of this.rowsOf[c]) {
+        if (mark[2 * i] === stamp) continue;
+        mark[2 * i] = stamp;
+        total++;
+        if (ids.length < most) ids.push(i);
+      }
 
     const score = new Float64Array(ids.length);
     const namesProvider = new Uint8Array(ids.length);
@@ -313,7 +358,7 @@ export class SearchEngine {
         if (!heldByAJob[k] && providers.has(t)) {
           w = Math.max(w, WEIGHT.providerWord);
           namesProvider[n] = 1;
-        } else if (own.has(t) || (k === last && startsWithAny(own, t))) w = Math.max(w, WEIGHT.ownWord);
+        } else if (w < WEIGHT.ownWord && (own.has(t) || (k === last && startsWithAny(own, t)))) w = WEIGHT.ownWord;
         s += idf[k] * w;
       }
       score[n] = s;
@@ -327,25 +372,24 @@ export class SearchEngine {
     });
     ids.forEach((i, n) => {
       const c = this.capOf[i];
-      if (c >= 0 && this.routedOf[c] === i && capScore[c] > 0 && capScore[c] >= NAMES_JOB * queryWeight)
-        score[n] = Math.max(score[n], bestChild.get(c) ?? 0) + 0.01;
+      if (c >= 0 && this.routedOf[c] === i && namesJob(c)) score[n] = Math.max(score[n], bestChild.get(c) ?? 0) + 0.01;
     });
     for (let k = 0; k < score.length; k++) score[k] = Math.round(score[k] * 1000) / 1000;
 
-    // One number orders by score, then measured, then cheaper, then id (the rank built at load); the
-    // candidate's place in `ids` rides in the lowest bits, so a native numeric sort does it all.
+    // One number orders by score, then measured, then cheaper, then id (the rank built at load, one
+    // per row), so a native numeric sort does it all and the row and its score read back from it.
     const n = this.rows.length;
     const key = new Float64Array(ids.length);
     for (let k = 0; k < ids.length; k++) {
       const i = ids[k];
-      key[k] = ((Math.round(score[k] * 1000) * 2 + (measured(this.rows[i].endpoint_id) ? 1 : 0)) * n + (n - 1 - this.cheapRank[i])) * SLOTS + k;
+      key[k] = (Math.round(score[k] * 1000) * 2 + (measured(this.rows[i].endpoint_id) ? 1 : 0)) * n + (n - 1 - this.cheapRank[i]);
     }
     key.sort();
     const hits: SearchHit[] = [];
     for (let j = key.length - 1; j >= Math.max(0, key.length - limit); j--) {
-      const k = key[j] % SLOTS;
-      hits.push({ row: this.rows[ids[k]], score: score[k] });
+      const scored = Math.floor(key[j] / n);
+      hits.push({ row: this.rows[this.byCheapRank[n - 1 - (key[j] - scored * n)]], score: Math.floor(scored / 2) / 1000 });
     }
-    return { hits, total: ids.length };
+    return { hits, total };
   }
 }
