@@ -29,6 +29,8 @@ export interface FinderSrc {
   means?: string[];
   /** words that, right after an act's word, show it is the verb ("call a lead"), not a noun of a vocabulary's pair */
   determiners?: string[];
+  /** platforms people read data from, covered here or not: a capability named after one (youtube.channel.videos) reads no other (absent before: none) */
+  platforms?: string[];
 }
 
 export interface FilterSrc {

@@ -5,19 +5,40 @@
 import type { Candidate, Judge, Judgement } from './types.ts';
 import type { Fit, JobReading } from './read-job.ts';
 import { nothingVerdict } from './nothing.ts';
+import { contentWords } from '../../language/read-query.ts';
 
 /** rows kept per capability: the routed entry and the next best, so several capabilities show */
 const PER_CAPABILITY = 3;
 const KEPT = 10;
 
 const list = (fields: string[]) => fields.join(' + ');
-const why = (f: Fit): string =>
-  `${f.takes ? `takes ${list(f.takes)}` : 'takes what you have'}, returns ${f.returns.join(', ')}${f.missing.length ? ` (also needs ${list(f.missing)})` : ''}`;
+/** the set the job fills; when it names none of the capability's inputs, every set it accepts */
+const takes = (f: Fit) => (f.takes ? list(f.takes) : f.accepts.map(list).join(' or '));
+const why = (f: Fit): string => `takes ${takes(f)}, returns ${f.returns.join(', ')}${f.missing.length ? ` (also needs ${list(f.missing)})` : ''}`;
+/** the job's own words for phrases as read ('persons' for 'person'), quoted */
+function quoted(q: string, read: string[]): string {
+  const words = (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => contentWords(w).length);
+  const stems = words.map((w) => contentWords(w).join(' '));
+  return read
+    .map((key) => {
+      const n = key.split(' ').length;
+      const at = stems.findIndex((_, i) => stems.slice(i, i + n).join(' ') === key);
+      return `'${at < 0 ? key : words.slice(at, at + n).join(' ')}'`;
+    })
+    .join(', ');
+}
+/** what the caller has of what `f` takes, as its vocabulary reads the job; a word that names no one input is said to */
+const had = (q: string, f: Fit, r: JobReading) =>
+  f.takes
+    ? `you have ${list(f.takes.filter((x) => !f.missing.includes(x)))}`
+    : `the job names none of its inputs${r.vague.length ? ` (${quoted(q, r.vague)} does not say which one you have)` : ''}`;
 
 function rowsOf(capability: string, candidates: Candidate[], line: string): Judgement['kept'] {
   const rows = candidates.filter((c) => c.capability === capability);
   rows.sort((a, b) => Number(b.kind === 'routed') - Number(a.kind === 'routed'));
-  return rows.slice(0, PER_CAPABILITY).map((c) => ({ endpoint_id: c.endpoint_id, why: `${line}${c.usd === null ? '' : `; $${c.usd} per unit`}` }));
+  return rows
+    .slice(0, PER_CAPABILITY)
+    .map((c) => ({ endpoint_id: c.endpoint_id, why: `${line}${c.usd === null ? '' : `; $${c.usd} per ${c.unit ?? 'unit'}`}` }));
 }
 
 /** the hub tools among the candidates whose steps use every one of `capabilities`, with what they chain */
@@ -43,20 +64,33 @@ function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgeme
   const fullyTaken = (f: Fit) => Number(Boolean(f.takes) && !f.missing.length);
   const fits = present(reading.fits).sort((a, b) => fullyTaken(b) - fullyTaken(a) || rank.get(a.capability)! - rank.get(b.capability)!);
   const unfit = present(reading.unfit).sort((a, b) => rank.get(a.capability)! - rank.get(b.capability)!);
-  const have = reading.has.length ? list(reading.has) : 'nothing named';
   const top = candidates[0];
+  // capabilities of another platform than the one the job names: never offered, not even as close
+  const offPlatform = new Set(reading.elsewhere.map((f) => f.capability));
   /** search's best match, when the judge kept nothing of its capability: shown last, and said to be a match by words only */
   const closest = (kept: Judgement['kept']) =>
-    kept.some((k) => candidates.find((c) => c.endpoint_id === k.endpoint_id)?.capability === top.capability)
+    offPlatform.has(top.capability) || kept.some((k) => candidates.find((c) => c.endpoint_id === k.endpoint_id)?.capability === top.capability)
       ? []
       : rowsOf(top.capability, candidates, `closest by words: ${top.name} (${top.capability}); its contract does not show it does this job`).slice(0, 2);
 
   if (fits.length) {
     const best = fits[0];
-    const kept = [...fits.flatMap((f) => rowsOf(f.capability, candidates, why(f))), ...toolsUsing([best.capability], candidates)].slice(0, KEPT);
+    const doing = [...fits.flatMap((f) => rowsOf(f.capability, candidates, why(f))), ...toolsUsing([best.capability], candidates)].slice(0, KEPT);
+    const kept = [...doing, ...closest(doing)].slice(0, KEPT);
+    // the count is of the rows that do the job; a row search liked better, shown after them, is said to be apart
+    const extra = kept.length - doing.length;
+    const apart = extra ? `, then ${extra === 1 ? 'one row' : `${extra} rows`} of ${top.capability}, search's best match by words, which does not do it` : '';
+    return {
+      kept,
+      verdict: `${best.capability} ${why(best)}; ${had(q, best, reading)}. Kept ${doing.length} of ${candidates.length} candidates, routed entries first${apart}.`,
+    };
+  }
+  // a job that names its subject only vaguely ('this company') names no input these could be told
+  if (unfit.length && !reading.has.length) {
+    const kept = unfit.flatMap((f) => rowsOf(f.capability, candidates, `${why(f)}; the job names none of these`));
     return {
       kept: [...kept, ...closest(kept)].slice(0, KEPT),
-      verdict: `${best.capability} ${why(best)}; you have ${have}. Kept ${kept.length} of ${candidates.length} candidates, routed entries first.`,
+      verdict: `${quoted(q, reading.vague)} does not say which input you have: ${unfit[0].capability} ${why(unfit[0])}.`,
     };
   }
   const c = reading.chain;
@@ -64,6 +98,7 @@ function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgeme
     ? ` Two steps would: ${c.first.capability} takes ${list(c.first.takes ?? [])} and returns ${list(c.via)}, which ${c.then.capability} takes; a hub tool could chain them.`
     : '';
   if (unfit.length) {
+    const have = list(reading.has);
     const kept = unfit.flatMap((f) => rowsOf(f.capability, candidates, `returns ${f.returns.join(', ')}, but takes other inputs than ${have}`));
     const chainRows = c
       ? [...rowsOf(c.first.capability, candidates, `step 1: ${why(c.first)}`), ...rowsOf(c.then.capability, candidates, `step 2: ${why(c.then)}`)]
@@ -73,16 +108,27 @@ function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgeme
     const byTool = tools.length ? ` The hub tool ${tools[0].endpoint_id} chains them in one call.` : '';
     return {
       kept: [...tools, ...kept, ...chainRows, ...closest(kept)].slice(0, KEPT),
-      verdict: `No operation takes ${have} and returns ${reading.wants.join(', ') || 'what this job asks for'} in one step.${chained || ` Closest: ${unfit.map((f) => f.capability).join(', ')}, which need other inputs.`}${byTool}`,
+      verdict: `No operation takes ${have} and returns ${[...new Set(unfit.flatMap((f) => f.returns))].join(', ')} in one step.${chained || ` Closest: ${unfit.map((f) => f.capability).join(', ')}, which need other inputs.`}${byTool}`,
     };
   }
-  // No want recognised (a provider's name, an unknown word): the best matches by words, said as such.
-  const caps = [...rank.keys()].slice(0, 3);
+  // Nothing here does it on the platform the job names: another platform's rows do not do the job, at most come near.
+  const away = [...reading.elsewhere].sort((a, b) => (rank.get(a.capability) ?? candidates.length) - (rank.get(b.capability) ?? candidates.length))[0];
+  const named = reading.platforms.join(' or ');
+  const nearest = away
+    ? `The nearest, ${away.capability}, returns ${away.returns.join(', ')} from ${away.platform}, not ${named}.`
+    : `The nearest by words: ${top.name} (${top.capability}).`;
+  if (reading.unread.length) return { kept: [], verdict: `Nothing does this: no operation here reads ${reading.unread.join(' or ')}. ${nearest}` };
+  // No want recognised (a provider's name, an unknown word), or none on the platform named: the best
+  // matches by words, said as such.
+  const caps = [...rank.keys()].filter((cap) => !offPlatform.has(cap)).slice(0, 3);
   const kept = caps.flatMap((cap) =>
     candidates
       .filter((x) => x.capability === cap)
       .slice(0, 2)
       .map((x) => ({ endpoint_id: x.endpoint_id, why: `matches the words: ${x.name} (${x.capability})` })),
   );
-  return { kept, verdict: `The job names no output this catalog knows; kept the best matches by words (${caps.join(', ')}).` };
+  const said = away
+    ? `No operation on ${named} is known to return ${away.returns.join(', ')}. ${nearest} Kept`
+    : 'The job names no output this catalog knows; kept';
+  return { kept, verdict: `${said} the best matches by words (${caps.join(', ')}).` };
 }

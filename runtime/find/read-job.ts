@@ -1,18 +1,21 @@
 // What a job says, read against every capability's vocabulary and contract: which fields the caller
-// has (words of a capability's `has` list where the sentence names what they have), which outputs
-// they want (its `gets` list and job words where the sentence names the want), and for each
-// capability whether it can take the one and give the other. Deterministic; no network.
+// has (words of a `has` list where the sentence names what they have, or the thing the job acts on:
+// the email of "verify an email"), which outputs they want (a `gets` list and job words where the
+// sentence names the want), and for each capability whether it can take the one and give the other.
+// Deterministic; no network.
 import type { CapabilityDoc } from '../../language/types.ts';
 import { contentWords, type QueryTerm, type ReadQuery } from '../../language/read-query.ts';
 
 export interface Fit {
   capability: string;
-  /** the identity set it would be called with; null when the job names nothing the caller has */
+  /** the identity set it would be called with; null when the job names nothing it takes */
   takes: string[] | null;
   /** fields of `takes` the job did not name */
   missing: string[];
   /** outputs the job asks for (the capability's main output when only the job's words matched) */
   returns: string[];
+  /** its identity sets, any one of which it takes */
+  accepts: string[][];
 }
 
 export interface Chain {
@@ -23,8 +26,10 @@ export interface Chain {
 }
 
 export interface JobReading {
-  /** fields the caller has, as capabilities name them */
+  /** fields the job names, each phrase as the catalog reads it (its field's name, else most vocabularies' reading) */
   has: string[];
+  /** words the job names its subject by that name no one input ('person': a name, or a LinkedIn URL?), as read (stems) */
+  vague: string[];
   /** outputs the caller wants, as capabilities name them */
   wants: string[];
   /** capabilities that take what the caller has (or may, when nothing is named) and give what they want, best first */
@@ -33,60 +38,159 @@ export interface JobReading {
   unfit: Fit[];
   /** when none fits: a capability that gives the want, fed by one that takes what the caller has */
   chain: Chain | null;
+  /** the platforms the job names, as the finder lists them */
+  platforms: string[];
+  /** those of them no capability here is named after */
+  unread: string[];
+  /** capabilities that give the want on another platform than the one the job names: none of them does the job */
+  elsewhere: Array<Fit & { platform: string }>;
 }
 
 interface Phrase {
   words: string[];
   field: string;
+  /** the words joined: the same phrase in any vocabulary */
+  key: string;
 }
 interface Vocabulary {
   doc: CapabilityDoc;
   has: Phrase[];
   gets: Phrase[];
   job: Phrase[];
+  /** the platform its name begins with (linkedin.company.profile), when that is one the finder lists */
+  platform: string | null;
+}
+export interface Vocabularies {
+  list: Vocabulary[];
+  /** `has` phrases that name different inputs of one capability in different vocabularies */
+  vague: Set<string>;
+  /** every other `has` phrase, with the field it reads as */
+  named: Phrase[];
+  /** the finder's platforms as a job's words read them, to each as listed */
+  platforms: Map<string, string>;
 }
 
+const phrase = (text: string, field: string): Phrase | null => {
+  const words = contentWords(text);
+  return words.length ? { words, field, key: words.join(' ') } : null;
+};
 const phrases = (byField: Record<string, string[]>): Phrase[] =>
-  Object.entries(byField)
-    .flatMap(([field, words]) => words.map((w) => ({ words: contentWords(w), field })))
-    .filter((p) => p.words.length);
+  Object.entries(byField).flatMap(([field, texts]) => texts.flatMap((t) => phrase(t, field) ?? []));
 /** a job phrase that little words shrink to one word says less than it did ('people lookup' is not 'people') */
 const jobPhrase = (text: string): Phrase[] => {
-  const words = contentWords(text);
-  return words.length > 1 || (words.length === 1 && !/\s/.test(text.trim())) ? [{ words, field: '' }] : [];
+  const p = phrase(text, '');
+  return p && (p.words.length > 1 || !/\s/.test(text.trim())) ? [p] : [];
 };
 
-/** Prepared once per catalog: every capability's phrases as content words. */
-export function vocabularies(docs: CapabilityDoc[]): Vocabulary[] {
-  return docs.map((doc) => ({
-    doc,
-    has: phrases(doc.vocabulary.has),
-    gets: phrases(doc.vocabulary.gets),
-    job: [doc.capability.replaceAll('.', ' '), ...doc.vocabulary.terms].flatMap(jobPhrase),
-  }));
+/** Prepared once per catalog: every capability's phrases as content words, and the finder's platforms. */
+export function vocabularies(docs: CapabilityDoc[], platforms: string[] = []): Vocabularies {
+  const listed = new Map(platforms.map((p) => [contentWords(p)[0] ?? p, p]));
+  const list = docs.map((doc) => {
+    const first = contentWords(doc.capability.split('.')[0])[0];
+    return {
+      doc,
+      has: phrases(doc.vocabulary.has),
+      gets: phrases(doc.vocabulary.gets),
+      job: [doc.capability.replaceAll('.', ' '), ...doc.vocabulary.terms].flatMap(jobPhrase),
+      platform: first !== undefined && listed.has(first) ? first : null,
+    };
+  });
+  // how many vocabularies read each has phrase as each field
+  const readings = new Map<string, Map<string, number>>();
+  for (const p of list.flatMap((v) => v.has)) {
+    const fields = readings.get(p.key) ?? readings.set(p.key, new Map()).get(p.key)!;
+    fields.set(p.field, (fields.get(p.field) ?? 0) + 1);
+  }
+  // 'person' is a full_name to people.email.find and a linkedin_url to linkedin.user.posts, and
+  // people.email.find takes either: the word says who the job is about, not which input the caller holds
+  const vague = new Set<string>();
+  for (const { doc, has } of list) {
+    const alternatives = (f: string, g: string) =>
+      f !== g &&
+      doc.identity.some((s) => s.includes(f)) &&
+      doc.identity.some((s) => s.includes(g)) &&
+      !doc.identity.some((s) => s.includes(f) && s.includes(g));
+    const ownFields = new Map<string, Set<string>>();
+    for (const p of has) (ownFields.get(p.key) ?? ownFields.set(p.key, new Set()).get(p.key)!).add(p.field);
+    for (const [key, fields] of readings) {
+      const own = ownFields.get(key) ?? new Set();
+      const read = [...fields.keys()];
+      // a vocabulary that reads the phrase as both settles it ('website': domain or website, either will do)
+      if (read.some((f) => read.some((g) => alternatives(f, g) && !(own.has(f) && own.has(g))))) vague.add(key);
+    }
+  }
+  // a phrase that is a field's name reads as that field ('video': video, not url), else as most vocabularies read it
+  const fieldOf = (key: string, fields: Map<string, number>) =>
+    fields.has(key.replaceAll(' ', '_')) ? key.replaceAll(' ', '_') : [...fields].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  const named = [...readings].filter(([key]) => !vague.has(key)).map(([key, fields]) => ({ key, words: key.split(' '), field: fieldOf(key, fields) }));
+  return { list, vague, named, platforms: listed };
 }
 
-/** where `p` occurs in the sequence: the side (had or wanted) of its first word, each time */
-function occurrences(seq: QueryTerm[], p: Phrase): Array<{ had: boolean }> {
-  const out: Array<{ had: boolean }> = [];
+/** where `p` occurs in the sequence, its first word on the `had` side: the positions it covers, each time */
+function spans(seq: QueryTerm[], p: Phrase, had: boolean): number[][] {
+  const out: number[][] = [];
   for (let i = 0; i + p.words.length <= seq.length; i++) {
-    if (p.words.every((w, k) => seq[i + k].term === w)) out.push({ had: seq[i].had });
+    if (seq[i].had === had && p.words.every((w, k) => seq[i + k].term === w)) out.push(p.words.map((_, k) => i + k));
   }
   return out;
+}
+const covered = (seq: QueryTerm[], ps: Phrase[]) => new Set(ps.flatMap((p) => spans(seq, p, false).flat()));
+
+/**
+ * The words a job acts on: in "verify an email" the email is no want but what the caller has, though
+ * an email finder wants an email, since the verifier names its job 'verify email' and takes an email.
+ * A capability reads them where one of its job phrases names the act with its object: its `has`
+ * phrases that begin inside such a phrase ('email address' of "check an email address"), outside its
+ * `gets`, where another capability's `gets` would read a want. Read by the capability that explains
+ * most of the job's wanted words, unless another explains as many acting on other words; never a
+ * platform's name alone ('linkedin posts' hold no linkedin_url).
+ */
+function actedOn(seq: QueryTerm[], list: Vocabulary[], vocab: Vocabularies): Set<number> {
+  const gets = new Map(list.map((v) => [v, covered(seq, v.gets)]));
+  const wants = new Set([...gets.values()].flatMap((at) => [...at]));
+  const readings = list.flatMap((v) => {
+    const job = covered(seq, v.job);
+    // words on the want side only: a job phrase may run on into what the caller has ('email to person' in "email of this person")
+    const wanted = new Set([...gets.get(v)!, ...job].filter((i) => !seq[i].had));
+    if (!wanted.size) return [];
+    const found = new Set(
+      v.has
+        .filter((p) => !vocab.vague.has(p.key) && !p.words.every((w) => vocab.platforms.has(w)))
+        .flatMap((p) => spans(seq, p, false))
+        .filter((at) => job.has(at[0]) && !at.some((i) => gets.get(v)!.has(i)) && at.some((i) => wants.has(i)))
+        .flat(),
+    );
+    // it acts on a word only while it wants another
+    const objects = [...wanted].some((i) => !found.has(i)) ? found : new Set<number>();
+    return [{ objects, explained: new Set([...wanted, ...objects]).size }];
+  });
+  const most = Math.max(0, ...readings.map((r) => r.explained));
+  const [lead, ...rivals] = readings.filter((r) => r.explained === most);
+  const same = (a: Set<number>, b: Set<number>) => a.size === b.size && [...a].every((i) => b.has(i));
+  return lead && rivals.every((r) => same(r.objects, lead.objects)) ? lead.objects : new Set();
 }
 
 interface Matched {
   hasFields: Set<string>;
+  /** it reads a word the job names its subject by, though no one input ('person') */
+  subject: boolean;
   getsFields: Set<string>;
   job: boolean;
 }
 
-function match(v: Vocabulary, seq: QueryTerm[]): Matched {
-  const m: Matched = { hasFields: new Set(), getsFields: new Set(), job: false };
-  for (const p of v.has) if (occurrences(seq, p).some((o) => o.had)) m.hasFields.add(p.field);
-  for (const p of v.gets) if (occurrences(seq, p).some((o) => !o.had)) m.getsFields.add(p.field);
-  m.job = v.job.some((p) => occurrences(seq, p).some((o) => !o.had));
-  return m;
+/**
+ * `seq`: had and wanted as the job reads, what it acts on had; `asked`: as the sentence marks them, where
+ * job phrases (which name the act with its object) stand; `where`: `gets` phrases that only say where
+ * the want is read ('linkedin' of "linkedin followers of a company"), no want of their own
+ */
+function match(v: Vocabulary, seq: QueryTerm[], asked: QueryTerm[], vague: Set<string>, where: (p: Phrase) => boolean): Matched {
+  const had = v.has.filter((p) => spans(seq, p, true).length);
+  return {
+    hasFields: new Set(had.filter((p) => !vague.has(p.key)).map((p) => p.field)),
+    subject: had.some((p) => vague.has(p.key)),
+    getsFields: new Set(v.gets.filter((p) => !where(p) && spans(seq, p, false).length).map((p) => p.field)),
+    job: v.job.some((p) => spans(asked, p, false).length),
+  };
 }
 
 /** the identity set best covered by what the caller has: fully covered first, then the fewest missing */
@@ -100,28 +204,63 @@ function bestSet(doc: CapabilityDoc, has: Set<string>): { set: string[]; missing
   return best;
 }
 
-export function readJob(read: ReadQuery, vocab: Vocabulary[]): JobReading {
-  const seq = read.sequence;
-  const matched = vocab.map((v) => ({ v, m: match(v, seq) }));
-  const named = matched.some(({ m }) => m.hasFields.size > 0);
+export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
+  const platforms = new Set(read.words.filter((w) => vocab.platforms.has(w)));
+  const elsewhere = (v: Vocabulary) => v.platform !== null && platforms.size > 0 && !platforms.has(v.platform);
+  const here = vocab.list.filter((v) => !elsewhere(v));
+  const asked = read.sequence;
+  const objects = actedOn(asked, here, vocab);
+  const seq = asked.map((t, i) => (objects.has(i) ? { ...t, had: true } : t));
+  // what the job names: each had phrase not inside a longer one, read as its field
+  const occurrences = [...vocab.named, ...[...vocab.vague].map((key) => ({ key, words: key.split(' '), field: '' }))].flatMap((p) =>
+    spans(seq, p, true).map((at) => ({ at, p })),
+  );
+  const inside = (a: number[], b: number[]) => b.length > a.length && a.every((i) => b.includes(i));
+  const outer = occurrences.filter((o) => !occurrences.some((x) => inside(o.at, x.at))).sort((a, b) => a.at[0] - b.at[0]);
+  const has = [...new Set(outer.flatMap((o) => (o.p.field ? [o.p.field] : [])))];
+  const vague = [...new Set(outer.flatMap((o) => (o.p.field ? [] : [o.p.key])))];
+  // a platform's name is the want only when the job wants nothing else ('linkedin of this person')
+  const platformOnly = (p: Phrase) => p.words.every((w) => vocab.platforms.has(w));
+  const wantsMore = vocab.list.some(
+    (v) => v.job.some((p) => spans(asked, p, false).length) || v.gets.some((p) => !platformOnly(p) && spans(seq, p, false).length),
+  );
+  const matched = vocab.list.map((v) => ({ v, m: match(v, seq, asked, vocab.vague, (p) => wantsMore && platformOnly(p)) }));
   const fits: Fit[] = [];
-  const wanting: Array<{ v: Vocabulary; m: Matched }> = [];
   const unfit: Fit[] = [];
+  const away: JobReading['elsewhere'] = [];
+  const wanting: Array<{ v: Vocabulary; m: Matched }> = [];
   for (const { v, m } of matched) {
     if (!m.job && !m.getsFields.size) continue;
     const returns = m.getsFields.size ? [...m.getsFields] : [Object.keys(v.doc.vocabulary.gets)[0] ?? v.doc.output[0]];
     const set = bestSet(v.doc, m.hasFields);
-    const fit = { capability: v.doc.capability, takes: set?.set ?? null, missing: set?.missing ?? [], returns };
-    if (named && !set) {
+    const fit = { capability: v.doc.capability, takes: set?.set ?? null, missing: set?.missing ?? [], returns, accepts: v.doc.identity };
+    if (elsewhere(v)) away.push({ ...fit, platform: vocab.platforms.get(v.platform!)! });
+    // when the job names something, one that takes none of it does not fit, unless it reads the job's vague subject ('company')
+    else if ((has.length || vague.length) && !set && !m.subject) {
       wanting.push({ v, m });
       unfit.push(fit);
     } else fits.push(fit);
   }
   // Those that take all the caller named first; the judge keeps search's order within each group.
   fits.sort((a, b) => Number(Boolean(b.takes) && !b.missing.length) - Number(Boolean(a.takes) && !a.missing.length));
-  const has = [...new Set(matched.flatMap(({ m }) => [...m.hasFields]))];
-  const wants = [...new Set(matched.flatMap(({ m }) => [...m.getsFields]))];
-  return { has, wants, fits, unfit, chain: fits.length ? null : chainFor(wanting, matched) };
+  const wants = [...new Set(matched.flatMap(({ v, m }) => (elsewhere(v) ? [] : [...m.getsFields])))];
+  const covering = new Set(vocab.list.map((v) => v.platform));
+  return {
+    has,
+    vague,
+    wants,
+    fits,
+    unfit,
+    chain: fits.length
+      ? null
+      : chainFor(
+          wanting,
+          matched.filter(({ v }) => !elsewhere(v)),
+        ),
+    platforms: [...platforms].map((w) => vocab.platforms.get(w)!),
+    unread: [...platforms].filter((w) => !covering.has(w)).map((w) => vocab.platforms.get(w)!),
+    elsewhere: away,
+  };
 }
 
 /** A capability that takes what the caller has and returns fields that a wanted capability takes. */
@@ -135,9 +274,15 @@ function chainFor(wanting: Array<{ v: Vocabulary; m: Matched }>, matched: Array<
       const next = then.doc.identity.find((set) => set.every((f) => outputs.has(f)));
       if (!next) continue;
       return {
-        first: { capability: first.doc.capability, takes: start.set, missing: [], returns: next },
+        first: { capability: first.doc.capability, takes: start.set, missing: [], returns: next, accepts: first.doc.identity },
         // biome-ignore lint/suspicious/noThenProperty: a field of the JSON answer ('first … then …'); an object, so never a thenable
-        then: { capability: then.doc.capability, takes: next, missing: [], returns: tm.getsFields.size ? [...tm.getsFields] : [then.doc.output[0]] },
+        then: {
+          capability: then.doc.capability,
+          takes: next,
+          missing: [],
+          returns: tm.getsFields.size ? [...tm.getsFields] : [then.doc.output[0]],
+          accepts: then.doc.identity,
+        },
         via: next,
       };
     }

@@ -8,6 +8,8 @@ export interface Candidate {
   provider: string;
   kind: string;
   usd: number | null;
+  /** what `usd` is charged per, as the operation's entry says ('hit' for a routed entry, 'search', 'post') */
+  unit?: string;
   score: number;
   /** a hub tool's (kind tool): the capabilities its steps use, in order */
   capabilities?: string[];

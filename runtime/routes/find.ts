@@ -13,6 +13,7 @@ import { RateLimit } from '../find/rate-limit.ts';
 import { readJob, vocabularies } from '../find/read-job.ts';
 import { actReader, actVerdict, catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
 import type { Candidate, Judge } from '../find/types.ts';
+import type { DistCatalog } from '../catalog/dist.ts';
 import { onceAsync } from '../util/once.ts';
 import { toolHits, withToolRows, withTools } from '../hub/tool-rows.ts';
 
@@ -29,9 +30,20 @@ const finderOf = perContext(({ catalog, config, state }) => ({
     const judge: Judge = config.judgeUrl
       ? chatJudge(config.judgeUrl, { key: config.judgeKey ?? undefined, model: config.judgeModel ?? undefined }, docs)
       : localJudge;
-    return { search, vocab: vocabularies(docs), words: catalogWords(search.rows, docs), actAsked: actReader(catalog.finder(), docs), judge };
+    const finder = catalog.finder();
+    return {
+      search,
+      vocab: vocabularies(docs, finder.platforms),
+      words: catalogWords(search.rows, docs),
+      actAsked: actReader(finder, docs),
+      judge,
+    };
   }),
 }));
+
+/** what an operation's `usd` is per, as its entry says: a routed entry's is in its own entry, not among the operations */
+const unitOf = (catalog: DistCatalog, id: string, kind: string): string | undefined =>
+  (kind === 'routed' ? catalog.entry(id)?.endpoint.cost : catalog.runtime.operations[id]?.cost)?.unit;
 
 export const findRoutes = [
   route<{ query: { q: string } }>({
@@ -48,7 +60,7 @@ export const findRoutes = [
       429: 'Rate limited; see Retry-After',
     },
     handle: async ({ ctx, event, query: { q } }) => {
-      const { live, config } = ctx;
+      const { live, config, catalog } = ctx;
       const { limit, reader } = finderOf(ctx);
       const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
       if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
@@ -83,7 +95,10 @@ export const findRoutes = [
                 return n < PER_CAPABILITY;
               })
               .slice(0, CANDIDATES);
-      const candidates: Candidate[] = (await withToolRows(ctx, search, ranked)).map((c) => ('maker' in c ? { ...c, provider: c.maker } : c));
+      // each price with what it is per; a tool's is per run (SPEC, hub)
+      const candidates: Candidate[] = (await withToolRows(ctx, search, ranked)).map((c) =>
+        'maker' in c ? { ...c, provider: c.maker, unit: 'run' } : { ...c, unit: unitOf(catalog, c.endpoint_id, c.kind) },
+      );
       const job = { q, reading: readJob(read, vocab) };
       const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
       const stream = new ReadableStream<Uint8Array>({

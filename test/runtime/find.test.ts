@@ -91,7 +91,9 @@ describe('GET /catalog/find', () => {
   it('the local judge keeps what takes what the caller has and gives what they want, routed first, saying why', async () => {
     const base = await svc();
     const [c, j] = (await lines(`${base}/catalog/find?q=${encodeURIComponent('will jane@acme.com bounce')}`)).lines.map((l) => l.json);
-    expect(j.kept[0]).toEqual({ endpoint_id: 'svc.people.email.verify', why: expect.stringMatching(/^takes email, returns status/) });
+    // a routed entry's price is per hit, as its entry says
+    expect(j.kept[0]).toEqual({ endpoint_id: 'svc.people.email.verify', why: expect.stringMatching(/^takes email, returns status; \$[\d.]+ per hit$/) });
+    expect(c.candidates.find((x: { endpoint_id: string }) => x.endpoint_id === 'svc.people.email.verify').unit).toBe('hit');
     const capabilityOf = new Map(c.candidates.map((x: { endpoint_id: string; capability: string }) => [x.endpoint_id, x.capability]));
     expect(j.kept.every((k: { endpoint_id: string }) => capabilityOf.get(k.endpoint_id) === 'people.email.verify')).toBe(true);
     expect(j.verdict).toMatch(/^people\.email\.verify takes email, returns status; you have email\./);

@@ -1,0 +1,135 @@
+// The finder's local judge over the real catalog, on jobs it once misread: the thing a job acts on
+// ("verify an email": the email is what the caller has, so email finders do not do it), a subject
+// named only vaguely ("this person" names none of a person's inputs), a platform no operation reads
+// ("tiktok videos" is no job for YouTube's operations), and each price said per what it is charged
+// per (a routed entry's per hit).
+import { describe, expect, it } from 'vitest';
+import { svcCli } from '../helpers/cli.ts';
+import { servedRealCatalog } from './served.ts';
+
+const server = servedRealCatalog();
+
+interface Candidate {
+  endpoint_id: string;
+  capability: string;
+  kind: string;
+  usd: number | null;
+  unit?: string;
+}
+interface Found {
+  candidates: Candidate[];
+  kept: Array<{ endpoint_id: string; why: string }>;
+  verdict: string;
+  capabilityOf: (id: string) => string | undefined;
+}
+
+async function find(q: string): Promise<Found> {
+  const [{ candidates }, { kept, verdict }] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  return { candidates, kept, verdict, capabilityOf: (id) => candidates.find((c: Candidate) => c.endpoint_id === id)?.capability };
+}
+
+/** rows shown after those that do the job: search's best match by words */
+const byWordsOnly = (why: string) => why.startsWith('closest by words');
+
+describe('a job that acts on what the caller has', () => {
+  it.each(['verify an email', 'verify an email address', 'email verification', 'validate this email'])(
+    '%s: the email is had, and only verifiers do the job',
+    async (q) => {
+      const { kept, verdict, capabilityOf } = await find(q);
+      expect(verdict).toMatch(/^people\.email\.verify takes email, returns status; you have email\./);
+      expect(capabilityOf(kept[0].endpoint_id)).toBe('people.email.verify');
+      for (const k of kept.filter((k) => !byWordsOnly(k.why)))
+        expect(capabilityOf(k.endpoint_id), `${k.endpoint_id}: ${k.why}`).toMatch(/^people\.email\.verif/);
+    },
+  );
+
+  it('counts the rows that do the job, and says which rows after them do not', async () => {
+    for (const q of [
+      'verify an email',
+      'verify an email address',
+      'email from a linkedin profile',
+      'company info from its linkedin url',
+      'email of this person',
+    ]) {
+      const { kept, verdict } = await find(q);
+      const doing = kept.filter((k) => !byWordsOnly(k.why));
+      expect(Number(verdict.match(/Kept (\d+) of \d+ candidates/)?.[1]), `${q}: ${verdict}`).toBe(doing.length);
+      if (doing.length < kept.length) expect(verdict, q).toMatch(/, then (one row|\d+ rows) of [a-z.]+, search's best match by words, which does not do it\.$/);
+    }
+  });
+});
+
+describe('a subject named only vaguely', () => {
+  it.each([
+    ['email of this person', 'people.email.find'],
+    ['phone number of this person', 'people.phone.find'],
+    ['how can I call this person', 'people.phone.find'],
+    ['linkedin posts of a person', 'linkedin.user.posts'],
+  ])('%s: names none of its inputs, and the pick lists every input it takes', async (q, capability) => {
+    const { kept, verdict, capabilityOf } = await find(q);
+    expect(capabilityOf(kept[0].endpoint_id)).toBe(capability);
+    expect(verdict).toMatch(/; the job names none of its inputs \('person' does not say which one you have\)\./);
+    expect(verdict).not.toMatch(/; you have |officer_name/);
+    expect(kept[0].why).toMatch(/^takes (.+ or )?linkedin_url( or .+)?, returns /);
+  });
+
+  it.each([
+    ['email of this person: https://www.linkedin.com/in/jane-doe', 'people.email.find', 'email'],
+    ['phone number of this person, linkedin.com/in/jane-doe', 'people.phone.find', 'phone'],
+    ['posts of this person https://www.linkedin.com/in/jane-doe', 'linkedin.user.posts', 'posts'],
+  ])('%s: the LinkedIn URL alone covers a set, so the pick takes it', async (q, capability, returns) => {
+    const { kept, verdict, capabilityOf } = await find(q);
+    expect(capabilityOf(kept[0].endpoint_id)).toBe(capability);
+    expect(verdict).toMatch(new RegExp(`^${capability.replaceAll('.', '\\.')} takes linkedin_url, returns ${returns}; you have linkedin_url\\.`));
+  });
+});
+
+describe('a platform no operation reads', () => {
+  it.each([
+    ['tiktok videos', 'tiktok'],
+    ['instagram followers', 'instagram'],
+    ['instagram followers of a brand', 'instagram'],
+    ['twitter followers of a founder', 'twitter'],
+    ['pinterest pins of a brand', 'pinterest'],
+  ])('%s: nothing does this; the nearest is only named', async (q, platform) => {
+    const { kept, verdict } = await find(q);
+    expect(kept).toEqual([]);
+    expect(verdict).toMatch(new RegExp(`^Nothing does this: no operation here reads ${platform}\\. The nearest`));
+  });
+
+  it('svc find says so on stderr and exits 3, as for any job nothing does', async () => {
+    const r = await svcCli(['find', 'tiktok', 'videos'], { SVC_URL: server.url });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^Nothing does this: no operation here reads tiktok\./);
+  });
+
+  it.each([
+    ['comments on a youtube video', 'youtube.video.comments'],
+    ['linkedin followers of a company', 'linkedin.company.profile'],
+    ['email from a linkedin profile', 'people.email.find'],
+  ])('%s: a platform it reads, or a capability of no one platform, still does the job', async (q, capability) => {
+    const { kept, capabilityOf } = await find(q);
+    expect(capabilityOf(kept[0].endpoint_id)).toBe(capability);
+  });
+});
+
+describe('prices in the why', () => {
+  it('a routed entry is priced per hit, an operation per what its entry charges per', async () => {
+    for (const q of ['verify an email', 'email from a linkedin profile', 'company from a domain', 'recent posts of a linkedin user']) {
+      const { candidates, kept } = await find(q);
+      for (const c of candidates)
+        if (c.usd !== null && c.kind !== 'tool') expect(c.unit, c.endpoint_id).toEqual(c.kind === 'routed' ? 'hit' : expect.any(String));
+      for (const k of kept) {
+        const c = candidates.find((x) => x.endpoint_id === k.endpoint_id)!;
+        if (c.usd !== null) expect(k.why.endsWith(`; $${c.usd} per ${c.unit}`), `${k.endpoint_id}: ${k.why}`).toBe(true);
+      }
+      expect(
+        kept.some((k) => candidates.find((x) => x.endpoint_id === k.endpoint_id)?.kind === 'routed'),
+        q,
+      ).toBe(true);
+    }
+  });
+});
