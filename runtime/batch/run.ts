@@ -115,19 +115,29 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
   const budget = run.limits.maxCostMicro === null ? null : new BatchBudget(run.limits.maxCostMicro);
   /** null: the row was never run (the batch ended first); none is charged */
   const firsts = new Map<string, Promise<Outcome | null>>();
-  /** rows running: what a stop still waits for */
-  const inFlight = new Set<string | number>();
+  /** rows running: what a stop still waits for, and what a row the balance refused waits for */
+  const inFlight = new Map<string | number, Promise<Outcome>>();
   /** a row failed in a way no row answers (a bug): the batch's stream breaks, so no further row may start and be charged unseen */
   let broken = false;
   const ended = () => broken || run.signal.aborted || Boolean(run.stop?.aborted);
-  run.stop?.addEventListener('abort', () => run.emit({ event: 'stopping', in_flight: [...inFlight] }), { once: true });
+  run.stop?.addEventListener('abort', () => run.emit({ event: 'stopping', in_flight: [...inFlight.keys()] }), { once: true });
 
   const started = async (id: string | number, call: () => Promise<Outcome>): Promise<Outcome> => {
-    inFlight.add(id);
-    try {
-      return await call();
-    } finally {
-      inFlight.delete(id);
+    for (;;) {
+      const running = call();
+      inFlight.set(id, running);
+      let outcome: Outcome;
+      try {
+        outcome = await running;
+      } finally {
+        inFlight.delete(id);
+      }
+      // Refused for the balance with nothing charged while this batch's own rows hold it: the row
+      // waits for one of them to end and tries again, as it would have run alone. Once none is left
+      // running, the 402 is the row's answer.
+      if (outcome.status !== 402 || outcome._svc || inFlight.size === 0 || ended()) return outcome;
+      // (a row that fails is its own worker's to report)
+      await Promise.race(inFlight.values()).catch(() => null);
     }
   };
 
