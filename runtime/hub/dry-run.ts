@@ -61,9 +61,11 @@ export async function planRun(
       steps.push({ id: step.id, call: step.call, plan: [{ endpoint_id: target.op.endpoint_id, worst_cost_micro: worst }], worst_cost_micro: worst });
     }
   }
-  // the run's ceiling bounds the steps and the price together, as each step's bounds its own plan
+  // the run's ceiling bounds the steps and the price together, as each step's bounds its own plan;
+  // one below the price stops the run before any step, at no cost
   const worst = steps.reduce((n, s) => n + s.worst_cost_micro, priceMicro);
-  return { steps, price_micro: priceMicro, worst_cost_micro: ceilingMicro === null ? worst : Math.min(worst, ceilingMicro) };
+  const bounded = ceilingMicro === null ? worst : ceilingMicro < priceMicro ? 0 : Math.min(worst, ceilingMicro);
+  return { steps, price_micro: priceMicro, worst_cost_micro: bounded };
 }
 
 /** the fields the router derives from present ones, present too (a template's text derives nothing) */

@@ -101,6 +101,9 @@ describe('a hub run with route headers', () => {
     const r = await run({ 'X-Svc-Route-Dry-Run': '1', 'X-Svc-Route-Max-Cost': (ceiling / 1_000_000).toFixed(6) });
     expect(r.status).toBe(200);
     expect(r.body.worst_cost_micro).toBe(ceiling);
+    // below the price, the run stops before any step: it can cost nothing
+    const under = await run({ 'X-Svc-Route-Dry-Run': '1', 'X-Svc-Route-Max-Cost': ((PRICE - 1) / 1_000_000).toFixed(6) });
+    expect(under.body.worst_cost_micro).toBe(0);
   });
 
   it('a route header a run cannot apply, or an unknown one, is a 422 naming it; nothing called or charged', async () => {
