@@ -54,10 +54,22 @@ function score(op: SandboxOperation, req: ParsedRequest, ignore: Set<string>): n
   const sent = [...req.query.keys(), ...(req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? Object.keys(req.body) : [])];
   for (const k of sent) if (!ignore.has(k)) s += declared.has(k.replace(/\[\]$/, '')) ? 1 : -1;
   for (const [k, p] of Object.entries(op.input.queryParams ?? {})) {
-    const fixed = p.enum?.length === 1 ? p.enum[0] : p.required ? p.default : undefined;
-    if (fixed !== undefined && req.query.has(k)) s += same(req.query.get(k), fixed) ? 3 : -3;
+    if (p.enum?.length === 1) s += telling(req.query.has(k) ? req.query.get(k) : undefined, p.enum[0]);
+    else if (p.required && p.default !== undefined && req.query.has(k)) s += same(req.query.get(k), p.default) ? 3 : -3;
   }
+  for (const [k, p] of Object.entries(op.input.body ?? {})) if (p.enum?.length === 1) s += telling(getPath(req.body, k), p.enum[0]);
   return s;
+}
+
+/**
+ * A one-value enum is what tells an operation from those sharing its path (svc's pass-through reads
+ * it so too): it outweighs a routed child's constants, such as a job's label a caller names freely.
+ * A list parameter's enum is of its items.
+ */
+function telling(got: unknown, value: unknown): number {
+  if (got === undefined) return 0;
+  const one = Array.isArray(got) ? (got.length === 1 ? got[0] : undefined) : got;
+  return same(one, value) ? 1000 : -1000;
 }
 
 function leavesWithPath(value: unknown, prefix = ''): Array<[string, unknown]> {

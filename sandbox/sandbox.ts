@@ -80,7 +80,9 @@ export function createSandboxCore(runtime: SandboxCatalog, opts: SandboxOptions)
     const cap = capOf.get(op.endpoint_id) ?? null;
     const read = readSubject(op, cap, parsed, ignore);
     const example = Object.hasOwn(runtime.examples, op.endpoint_id) ? runtime.examples[op.endpoint_id] : null;
-    if (op.async && cap && op.response) {
+    // a queued job is answered as one, whether or not the operation serves a routed capability: svc
+    // polls every operation with an async block, and the provider bills the job when it ends
+    if (op.async) {
       const asRecord = { ...op, miss: recordMiss(op.async, op.miss) };
       const final = answerData({ op: asRecord, cap, miss: steer.miss, read, base: resultBase(op.async, example), sent: null });
       return withCharge(

@@ -391,6 +391,27 @@ describe('an operation that answers with a queued job (icypeas email search)', (
   });
 });
 
+describe('one path, three lookups told apart by what they ask for (FullEnrich bulk enrich)', () => {
+  it.each([
+    ['fullenrich.people.email.find', 'contact.work_emails'],
+    ['fullenrich.people.phone.find', 'contact.phones'],
+    ['fullenrich.people.email.find.personal', 'contact.personal_emails'],
+  ])('%s (enrich_fields %s): polled to its end, charged what the sandbox billed, under its own id', async (id, field) => {
+    await w.ctx.state.credit(w.teamId, 1_000_000);
+    const before = await balance();
+    const billed = (await billedOf(id)).billed_micro;
+    const r = await w.call('/proxy/fullenrich/contact/enrich/bulk', {
+      name: 'svc',
+      data: [{ first_name: 'Jane', last_name: 'Doe', domain: 'acme.com', enrich_fields: [field] }],
+    });
+    expect(r.status).toBe(200);
+    const charged = Number(r.headers.get('x-svc-cost-micro'));
+    expect((await billedOf(id)).billed_micro - billed).toBe(charged);
+    expect(before - (await balance())).toBe(charged);
+    if (charged > 0) expect((await w.ctx.state.ledger(w.teamId, null)).entries[0]).toMatchObject({ kind: 'charge', endpoint_id: id });
+  });
+});
+
 describe('route headers on a pass-through call', () => {
   const VERIFY = 'hunter.people.email.verify';
   const verify = (headers: Record<string, string>) => w.call('/proxy/hunter/email-verifier?email=jane@stripe.com', undefined, headers);
