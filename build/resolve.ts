@@ -125,7 +125,9 @@ export function resolveCatalog(cat: LoadedCatalog): Resolved {
   }
   for (const o of ops) {
     const siblings = (byCapability.get(o.endpoint.capability) ?? []).filter((s) => s !== o).map((s) => s.endpoint);
-    const viaRoute = routed.get(o.endpoint.capability)?.endpoint;
+    // the routed call is this operation's way in only where its plan holds it
+    const route = routed.get(o.endpoint.capability)?.endpoint;
+    const viaRoute = route?.routed_children?.includes(o.endpoint.id) ? route : undefined;
     entries.push({
       endpoint: o.endpoint,
       provider: { service: o.endpoint.provider, display_name: o.endpoint.provider_display },

@@ -209,3 +209,12 @@ it("an operation's hint counts its routed capability's providers, not its childr
     `Routed, with fall-through across ${children.length} operations of ${providers} providers: GET /catalog/endpoints/svc.people.email.find, or from a terminal: svc call people.email.find domain=stripe.com full_name='Jane Doe'`,
   );
 });
+
+it('only an operation its routed capability calls says it is reached by that routed call', () => {
+  const dir = join(REAL_DIST, 'catalog', 'endpoints');
+  const entries = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+  const children = new Set(entries.flatMap((e) => e.endpoint.routed_children ?? []));
+  const claiming = entries.filter((e) => e.hints.some((h: string) => h.startsWith('Routed, with fall-through')));
+  expect(claiming.length).toBeGreaterThan(100);
+  expect(claiming.map((e) => e.endpoint.id).filter((id) => !children.has(id))).toEqual([]);
+});
