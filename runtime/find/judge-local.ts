@@ -34,7 +34,10 @@ const had = (q: string, f: Fit, r: JobReading) =>
     : `the job names none of its inputs${r.vague.length ? ` (${quoted(q, r.vague)} does not say which one you have)` : ''}`;
 
 function rowsOf(capability: string, candidates: Candidate[], line: string): Judgement['kept'] {
-  const rows = candidates.filter((c) => c.capability === capability);
+  const all = candidates.filter((c) => c.capability === capability);
+  // a utility operation beside others of its capability is a step of theirs (a job's status, results
+  // or removal), which does no job itself; a capability of utilities alone (an account's credits) keeps them
+  const rows = all.some((c) => c.kind !== 'utility') ? all.filter((c) => c.kind !== 'utility') : all;
   rows.sort((a, b) => Number(b.kind === 'routed') - Number(a.kind === 'routed'));
   return rows
     .slice(0, PER_CAPABILITY)

@@ -133,3 +133,20 @@ describe('prices in the why', () => {
     }
   });
 });
+
+describe("an operation that is a step of another's job", () => {
+  it.each(['is jane@stripe.com a valid email', 'email deliverability check', 'check if this email bounces'])(
+    "%s: no job's status, results or removal is kept as doing it",
+    async (q) => {
+      const { candidates, kept } = await find(q);
+      expect(kept.length).toBeGreaterThan(0);
+      const kindOf = (id: string) => candidates.find((c) => c.endpoint_id === id)?.kind;
+      expect(kept.filter((k) => kindOf(k.endpoint_id) === 'utility').map((k) => k.endpoint_id)).toEqual([]);
+    },
+  );
+
+  it('an account question still keeps the account operations, which are utilities alone', async () => {
+    const { kept } = await find('how many credits do I have left on hunter');
+    expect(kept[0].endpoint_id).toBe('hunter.account.credits');
+  });
+});

@@ -122,3 +122,9 @@ describe("a provider's name misspelt", () => {
     expect(ids(results).filter((id) => id.startsWith('clearout.'))).toEqual([]);
   });
 });
+
+it('serp results: the search itself comes first, not the step that collects an asynchronous one', async () => {
+  const { results } = await search('serp results', 5);
+  expect(results[0].endpoint_id).toBe('svc.google.serp.organic');
+  expect(ids(results)).not.toContain('brightdata.google.serp.page.async.result');
+});
