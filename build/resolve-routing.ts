@@ -1,7 +1,7 @@
 // A capability and its children -> the routed endpoint (svc.<capability>), its routing block and the
 // captured example of the routed wrapper (the cheapest child's example mapped through its mapping).
 import type { CapabilitySrc, EndpointOut, OperationRuntime, OperationSrc, ParamSrc, PlanRow, PlatformSrc, RoutingBlock } from '../language/types.ts';
-import { routedSampleBody, routedTemplate, sampleFor } from '../language/call-template.ts';
+import { capabilitySample, routedSampleBody, routedTemplate } from '../language/call-template.ts';
 import { countRows, mapOutput } from '../language/map-response.ts';
 import { attemptChargeMicro } from '../language/prices.ts';
 import { worstCostMicro } from '../language/prices.ts';
@@ -29,7 +29,7 @@ function contractParams(cap: CapabilitySrc): Record<string, ParamSrc> {
   const required = new Set(requiredIdentityFields(cap));
   for (const { name, type, identity, note, filter } of contractInputs(cap)) {
     const p: ParamSrc = (params[name] = { type, required: required.has(name), note });
-    if (identity) p.example = sampleFor(name);
+    if (identity) p.example = capabilitySample(cap, name);
     if (filter?.default !== undefined && filter.default !== null) p.default = filter.default;
     if (filter?.min !== undefined) p.min = filter.min;
     if (filter?.max !== undefined) p.max = filter.max;

@@ -10,7 +10,7 @@ import type { LoadedCatalog, SourceFile } from './load.ts';
 import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 import { transforms } from '../language/transforms.ts';
 import { FIELD_FORMATS } from '../language/field-formats.ts';
-import { sampleFor } from '../language/call-template.ts';
+import { capabilitySample } from '../language/call-template.ts';
 import { deriveRules } from '../language/derived-fields.ts';
 import { parsePath } from '../language/json-path.ts';
 import { isUnsafePath } from '../language/paths.ts';
@@ -217,9 +217,10 @@ function checkCapability(
     else if (type !== 'str' && type !== 'url') err(`formats.${field}: only str and url fields take a format, not ${type}`, 'formats', field);
     if (!Object.hasOwn(FIELD_FORMATS, format)) err(`formats.${field} '${format}': unknown (see language/field-formats.ts)`, 'formats', field);
     // the field's sample value goes into every call template: it must be a valid call
-    else if (type && !new RegExp(FIELD_FORMATS[format].pattern, 'u').test(String(sampleFor(field))))
+    else if (type && !new RegExp(FIELD_FORMATS[format].pattern, 'u').test(String(capabilitySample(c, field))))
       err(`formats.${field}: the sample value of ${field} is not ${FIELD_FORMATS[format].expected}`, 'formats', field);
   }
+  for (const field of Object.keys(c.samples ?? {})) if (!c.fields[field]) err(`samples.${field}: not a field of this capability`, 'samples', field);
   const missField = /^output\.([a-z0-9_]+)/.exec(c.miss)?.[1];
   if (missField && !c.output[missField]) err(`miss names output.${missField}, which is not an output field`, 'miss');
   for (const [field, d] of Object.entries(c.derive ?? {})) {

@@ -36,10 +36,13 @@ export function sampleFor(field: string): unknown {
   return SAMPLES[field] ?? 'example';
 }
 
+/** A capability's sample of one of its fields: its own (`samples`), else the shared one. */
+export const capabilitySample = (cap: Pick<CapabilitySrc, 'samples'>, field: string): unknown => cap.samples?.[field] ?? sampleFor(field);
+
 /** The example body of a routed call: the first identity set, filled with samples. */
 export function routedSampleBody(cap: CapabilitySrc): Record<string, unknown> {
   const set = cap.identity[0];
-  return Object.fromEntries(set.map((f) => [f, sampleFor(f)]));
+  return Object.fromEntries(set.map((f) => [f, capabilitySample(cap, f)]));
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -68,6 +68,8 @@ export interface CapabilitySrc {
   fields: Record<string, FieldType>;
   /** field -> the form its values must have (language/field-formats.ts) */
   formats?: Record<string, string>;
+  /** field -> the value its call template and examples send, where the shared sample would be the wrong kind (a person's LinkedIn URL for a company page) */
+  samples?: Record<string, unknown>;
   identity: string[][];
   filters?: Record<string, FilterSrc>;
   output: Record<string, OutputFieldSrc>;

@@ -218,3 +218,13 @@ it('only an operation its routed capability calls says it is reached by that rou
   expect(claiming.length).toBeGreaterThan(100);
   expect(claiming.map((e) => e.endpoint.id).filter((id) => !children.has(id))).toEqual([]);
 });
+
+it("a routed call's samples are of the kind it takes: a company's LinkedIn page for a company, a video's address for its comments", () => {
+  const entry = (id: string) => JSON.parse(readFileSync(join(REAL_DIST, 'catalog', 'endpoints', `${id}.json`), 'utf8'));
+  expect(entry('svc.linkedin.company.profile').call_template).toContain('"linkedin_url":"https://www.linkedin.com/company/stripe"');
+  expect(entry('svc.companies.enrich').endpoint.input.body.linkedin_url.example).toBe('https://www.linkedin.com/company/stripe');
+  expect(entry('svc.companies.enrich').endpoint.input.body.linkedin_handle.example).toBe('stripe');
+  expect(entry('svc.youtube.video.comments').endpoint.input.body.url.example).toMatch(/^https:\/\/www\.youtube\.com\/watch\?v=/);
+  // a person's stays a person's
+  expect(entry('svc.people.phone.find').call_template).toContain('linkedin.com/in/');
+});
