@@ -128,3 +128,8 @@ it('serp results: the search itself comes first, not the step that collects an a
   expect(results[0].endpoint_id).toBe('svc.google.serp.organic');
   expect(ids(results)).not.toContain('brightdata.google.serp.page.async.result');
 });
+
+it("a provider's name alone puts that provider's rows first, even where a vocabulary once named it (OpenCorporates)", async () => {
+  const { results } = await search('opencorporates', 5);
+  expect(results.map((r) => r.endpoint_id.split('.')[0])).toEqual(Array(5).fill('opencorporates'));
+});
