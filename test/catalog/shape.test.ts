@@ -228,3 +228,19 @@ it("a routed call's samples are of the kind it takes: a company's LinkedIn page 
   // a person's stays a person's
   expect(entry('svc.people.phone.find').call_template).toContain('linkedin.com/in/');
 });
+
+it("every routed child is on its capability's shelf: the platform of the routed entry", () => {
+  const dir = join(REAL_DIST, 'catalog', 'endpoints');
+  const entries = new Map<string, { platform: string; routed_children?: string[] }>(
+    readdirSync(dir).map((f) => {
+      const e = JSON.parse(readFileSync(join(dir, f), 'utf8')).endpoint;
+      return [e.id, e];
+    }),
+  );
+  const apart = [...entries.entries()].flatMap(([id, e]) =>
+    (e.routed_children ?? [])
+      .filter((c) => entries.get(c)?.platform !== e.platform)
+      .map((c) => `${c} (${entries.get(c)?.platform}) under ${id} (${e.platform})`),
+  );
+  expect(apart).toEqual([]);
+});
