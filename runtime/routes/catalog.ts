@@ -10,6 +10,7 @@ import { toolHits, withToolRows, withTools } from '../hub/tool-rows.ts';
 import { triedOrder } from '../catalog/tried-order.ts';
 import { credentialsOf, teamFor } from '../http/auth.ts';
 import { parseRouteOptions } from '../router/options.ts';
+import { closest } from '../../language/search-words.ts';
 
 // A Buffer is a Uint8Array; the DOM typings only reject its ArrayBufferLike backing.
 const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { headers: { 'content-type': 'application/json' } });
@@ -18,11 +19,15 @@ const jsonBytes = (buf: Buffer) => new Response(buf as unknown as BodyInit, { he
 const shard = async (ctx: AppContext, event: H3Event, name: string, missing: string) =>
   (name.endsWith('.json') ? await filesOf(ctx)(event) : undefined) ?? fail(404, missing);
 
-/** The id a caller most likely meant: the same in another case, or a capability's routed entry ('people.enrich' is svc.people.enrich). */
+/**
+ * The id a caller most likely meant: the same in another case, a capability's routed entry
+ * ('people.enrich' is svc.people.enrich), else the id a typo or two away ('hunter.people.email.findd').
+ */
 function meant(ids: ReadonlySet<string>, id: string): string | null {
-  const wanted = new Set([id.toLowerCase(), `svc.${id.toLowerCase()}`]);
+  const lower = id.toLowerCase();
+  const wanted = new Set([lower, `svc.${lower}`]);
   for (const known of ids) if (wanted.has(known.toLowerCase())) return known;
-  return null;
+  return closest(lower, [...ids].sort());
 }
 
 export const catalogRoutes = [

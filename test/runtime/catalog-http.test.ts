@@ -212,6 +212,8 @@ describe('GET /catalog/endpoints/{id}', () => {
       ['ZeroBounce.people.email.verify', 'zerobounce.people.email.verify'],
       ['people.email.verify', 'svc.people.email.verify'],
       ['SVC.People.Email.Verify', 'svc.people.email.verify'],
+      ['zerobounce.people.email.verfy', 'zerobounce.people.email.verify'],
+      ['zerobounce.people.emial.verify', 'zerobounce.people.email.verify'],
     ]) {
       const { status, body } = await get(`/catalog/endpoints/${sent}`);
       expect([status, body.detail], sent).toEqual([404, `No endpoint '${sent}'; did you mean '${meant}'? GET /catalog/endpoints/${meant}`]);
