@@ -1,6 +1,6 @@
 // Reads a need as a sentence: its content terms, and which of them name what the caller already has.
 // 'email for a linkedin profile': 'email' is wanted, 'linkedin' and 'profile' are had. A term is had
-// when it follows a word like from, by, for, of, with (until a word like to, into, get turns the
+// when it follows a word like from, by, for, of, with, or 'I have' (until a word like to, into, get turns the
 // sentence back to what is wanted), or is the word after this, my, their. Search weighs had terms against a capability's
 // `has` words, the finder's judge matches them against identity sets. No node imports (browser-safe).
 import { sentenceEncoder, STOPWORDS, wordEncoder } from './encoder.ts';
@@ -24,6 +24,14 @@ const DETERMINERS = new Set(['this', 'these', 'that', 'those', 'my', 'our', 'the
 /** 'list of', 'search for', 'number of': the words after 'of' or 'for' still name the want */
 const NOT_MARKING = new Set(['list', 'lists', 'search', 'number', 'lot', 'lots', 'kind', 'type', 'set', 'group', 'count', 'look']);
 const OF_FOR = new Set(['of', 'for']);
+/** 'I have', "we've got", 'I already know': these mark what follows as had when a first-person subject says them */
+const HOLDING = new Set(['have', 'got', 'know', 'hold', 'own']);
+/** the subjects that make one of `HOLDING` say what the caller holds ('ve' of "I've"), at most two words before it */
+const HOLDERS = new Set(['i', 'we', 've']);
+/** a person's name as written: two or more capitalised words in a row ('Jane Doe') */
+const CAPITALISED = /\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+/gu;
+/** words after 'of' or 'for' that may be a name ('email of jane doe at…'): two or three before a little word or the end */
+const NAME_WORDS = [2, 3];
 /** these turn the sentence back to what the caller wants */
 const WANT_MARKERS = new Set(['to', 'into', 'get', 'then', 'want', 'need', 'return', 'returns', 'give', 'find']);
 /** pairs skip these: 'company from a domain' pairs as 'company from domain', so an article never changes a ranking */
@@ -34,6 +42,8 @@ export interface QueryTerm {
   term: string;
   /** the caller has it (it follows a have-marker) */
   had: boolean;
+  /** written as a person's name may be: capitalised beside another capitalised word, or one of two or three words right after 'of' or 'for' */
+  name?: boolean;
 }
 
 export interface ReadQuery {
@@ -58,15 +68,17 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
   const seen = new Set<string>();
   let had = false;
   let determined = false;
+  const names = nameWords(q, raw);
   raw.forEach((w, i) => {
     if (HAVE_MARKERS.has(w) && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(raw[i - 1]))) had = true;
+    else if (HOLDING.has(w) && raw.slice(Math.max(0, i - 2), i).some((x) => HOLDERS.has(x))) had = true;
     else if (DETERMINERS.has(w)) determined = true;
     else if (WANT_MARKERS.has(w)) {
       had = false;
       determined = false;
     }
     if (STOPWORDS.has(w)) return;
-    const term = { term: words[i], had: had || determined };
+    const term: QueryTerm = names.has(i) ? { term: words[i], had: had || determined, name: true } : { term: words[i], had: had || determined };
     determined = false;
     sequence.push(term);
     if (seen.has(term.term)) return;
@@ -80,6 +92,20 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
     pairs: pairsIn(words.filter((_, i) => !ARTICLES.has(raw[i]))),
     text: raw.map((w, i) => (words[i] === stem(w) ? w : words[i])).join(' '),
   };
+}
+
+/** positions of `raw` (the encoded words of `q`) that may be a person's name: whether one is, is the finder's to say */
+function nameWords(q: string, raw: string[]): Set<number> {
+  const at = new Set<number>();
+  const capitalised = new Set([...q.matchAll(CAPITALISED)].flatMap((m) => m[0].toLowerCase().split(/\s+/)));
+  raw.forEach((w, i) => {
+    if (capitalised.has(w) && (capitalised.has(raw[i - 1]) || capitalised.has(raw[i + 1]))) at.add(i);
+    if (!OF_FOR.has(w) || NOT_MARKING.has(raw[i - 1])) return;
+    let n = 0;
+    while (i + 1 + n < raw.length && !STOPWORDS.has(raw[i + 1 + n])) n++;
+    if (NAME_WORDS.includes(n)) for (let k = 1; k <= n; k++) at.add(i + k);
+  });
+  return at;
 }
 
 /** the pairs of any text, as readQuery gives them for a query */

@@ -68,6 +68,10 @@ export interface Vocabularies {
   named: Phrase[];
   /** the finder's platforms as a job's words read them, to each as listed */
   platforms: Map<string, string>;
+  /** every word of every vocabulary's phrases: a word none of them holds may be a name */
+  words: Set<string>;
+  /** the field vocabularies read a person's name as ('full name'), when one does */
+  name: string | null;
 }
 
 const phrase = (text: string, field: string): Phrase | null => {
@@ -123,7 +127,27 @@ export function vocabularies(docs: CapabilityDoc[], platforms: string[] = []): V
   const fieldOf = (key: string, fields: Map<string, number>) =>
     fields.has(key.replaceAll(' ', '_')) ? key.replaceAll(' ', '_') : [...fields].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
   const named = [...readings].filter(([key]) => !vague.has(key)).map(([key, fields]) => ({ key, words: key.split(' '), field: fieldOf(key, fields) }));
-  return { list, vague, named, platforms: listed };
+  const words = new Set([...list.flatMap((v) => [...v.has, ...v.gets, ...v.job].flatMap((p) => p.words)), ...listed.keys()]);
+  const name = named.find((p) => p.key === contentWords(PERSON_NAME).join(' '))?.field ?? null;
+  return { list, vague, named, platforms: listed, words, name };
+}
+
+/** how vocabularies call a person's name: the field they read it as is the one a name written in a job fills */
+const PERSON_NAME = 'full name';
+
+/**
+ * A person's name written in the job ('Jane Doe', 'email of jane doe at…'): two or more words marked
+ * as a name may be, next to each other, that no vocabulary knows and no phrase read. Read only
+ * where it completes an identity set with what else the caller has (a name and a domain): alone, two
+ * capitalised words are as often a company ('Acme Corp').
+ */
+function namesPerson(seq: QueryTerm[], read: Set<number>, has: string[], vocab: Vocabularies): boolean {
+  const field = vocab.name;
+  if (!field || has.includes(field)) return false;
+  // a name is what the caller has wherever it stands ('Jane Doe stripe.com email')
+  const named = (i: number) => seq[i]?.name && !read.has(i) && !vocab.words.has(seq[i].term);
+  const run = seq.some((_, i) => named(i) && named(i + 1));
+  return run && vocab.list.some((v) => v.doc.identity.some((set) => set.includes(field) && set.some((f) => has.includes(f))));
 }
 
 /** where `p` occurs in the sequence, its first word on the `had` side: the positions it covers, each time */
@@ -183,10 +207,12 @@ interface Matched {
  * job phrases (which name the act with its object) stand; `where`: `gets` phrases that only say where
  * the want is read ('linkedin' of "linkedin followers of a company"), no want of their own
  */
-function match(v: Vocabulary, seq: QueryTerm[], asked: QueryTerm[], vague: Set<string>, where: (p: Phrase) => boolean): Matched {
+function match(v: Vocabulary, seq: QueryTerm[], asked: QueryTerm[], vague: Set<string>, where: (p: Phrase) => boolean, person: string | null): Matched {
   const had = v.has.filter((p) => spans(seq, p, true).length);
+  // a name the job writes out fills the name field of whichever capability takes one
+  const named = person && v.doc.identity.some((set) => set.includes(person)) ? [person] : [];
   return {
-    hasFields: new Set(had.filter((p) => !vague.has(p.key)).map((p) => p.field)),
+    hasFields: new Set([...had.filter((p) => !vague.has(p.key)).map((p) => p.field), ...named]),
     subject: had.some((p) => vague.has(p.key)),
     getsFields: new Set(v.gets.filter((p) => !where(p) && spans(seq, p, false).length).map((p) => p.field)),
     job: v.job.some((p) => spans(asked, p, false).length),
@@ -218,13 +244,15 @@ export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
   const inside = (a: number[], b: number[]) => b.length > a.length && a.every((i) => b.includes(i));
   const outer = occurrences.filter((o) => !occurrences.some((x) => inside(o.at, x.at))).sort((a, b) => a.at[0] - b.at[0]);
   const has = [...new Set(outer.flatMap((o) => (o.p.field ? [o.p.field] : [])))];
+  const person = namesPerson(seq, new Set(outer.flatMap((o) => o.at)), has, vocab) ? vocab.name : null;
+  if (person) has.push(person);
   const vague = [...new Set(outer.flatMap((o) => (o.p.field ? [] : [o.p.key])))];
   // a platform's name is the want only when the job wants nothing else ('linkedin of this person')
   const platformOnly = (p: Phrase) => p.words.every((w) => vocab.platforms.has(w));
   const wantsMore = vocab.list.some(
     (v) => v.job.some((p) => spans(asked, p, false).length) || v.gets.some((p) => !platformOnly(p) && spans(seq, p, false).length),
   );
-  const matched = vocab.list.map((v) => ({ v, m: match(v, seq, asked, vocab.vague, (p) => wantsMore && platformOnly(p)) }));
+  const matched = vocab.list.map((v) => ({ v, m: match(v, seq, asked, vocab.vague, (p) => wantsMore && platformOnly(p), person) }));
   const fits: Fit[] = [];
   const unfit: Fit[] = [];
   const away: JobReading['elsewhere'] = [];

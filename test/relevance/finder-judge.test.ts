@@ -150,3 +150,58 @@ describe("an operation that is a step of another's job", () => {
     expect(kept[0].endpoint_id).toBe('hunter.account.credits');
   });
 });
+
+describe('what a caller says they have', () => {
+  it.each([
+    ['I have a full name and a domain, I need the email', 'people.email.find', 'domain \\+ full_name', 'email'],
+    ["I've got a full name and a domain and need the email", 'people.email.find', 'domain \\+ full_name', 'email'],
+    ['we have a domain and a full name, find the email', 'people.email.find', 'domain \\+ full_name', 'email'],
+    ['I have a linkedin url and want the phone', 'people.phone.find', 'linkedin_url', 'phone'],
+    ['given a linkedin url, get the phone', 'people.phone.find', 'linkedin_url', 'phone'],
+    ['I have an email, get the company', 'companies.enrich', 'email', '[a-z_]+'],
+  ])('%s: what follows "I have" is had, and a set it covers wins', async (q, capability, takes, returns) => {
+    const { kept, verdict, capabilityOf } = await find(q);
+    expect(verdict).toMatch(new RegExp(`^${capability.replaceAll('.', '\\.')} takes ${takes}, returns ${returns}; you have ${takes}\\.`));
+    expect(capabilityOf(kept[0].endpoint_id)).toBe(capability);
+  });
+
+  it.each([
+    'email of Jane Doe at stripe.com',
+    'find the work email of jane doe at stripe.com',
+    'work email for John Smith, stripe.com',
+    'Jane Doe stripe.com email',
+  ])('%s: a name written out with a domain reads as full_name + domain', async (q) => {
+    const { kept, verdict, capabilityOf } = await find(q);
+    expect(verdict).toMatch(/^people\.email\.find takes domain \+ full_name, returns [a-z_]+; you have domain \+ full_name\./);
+    expect(capabilityOf(kept[0].endpoint_id)).toBe('people.email.find');
+    expect(kept[0].why).not.toMatch(/also needs/);
+  });
+
+  it.each(['emails for marketing people at stripe.com', 'email of Acme Corp'])('%s: words a vocabulary knows, or a name alone, read as no name', async (q) => {
+    const { verdict } = await find(q);
+    expect(verdict).not.toMatch(/you have [a-z_ +]*full_name/);
+  });
+});
+
+describe('posts of a platform no operation reads', () => {
+  it.each([
+    ['instagram posts', 'instagram'],
+    ['facebook posts', 'facebook'],
+    ['tiktok posts', 'tiktok'],
+    ['reddit posts about stripe', 'reddit'],
+    ['recent instagram posts of nike', 'instagram'],
+  ])('%s: "posts" are no job posts; nothing does this', async (q, platform) => {
+    const { kept, verdict } = await find(q);
+    expect(kept).toEqual([]);
+    expect(verdict).toMatch(new RegExp(`^Nothing does this: no operation here reads ${platform}\\. The nearest`));
+  });
+
+  it.each([
+    ['job posts of stripe.com', 'companies.jobs'],
+    ['job postings at stripe.com', 'companies.jobs'],
+    ['linkedin posts of a company', 'linkedin.company.posts'],
+  ])('%s: job posts are still jobs, and posts on linkedin still posts', async (q, capability) => {
+    const { kept, capabilityOf } = await find(q);
+    expect(capabilityOf(kept[0].endpoint_id)).toBe(capability);
+  });
+});
