@@ -48,7 +48,7 @@ export function namesNothing(words: CatalogWords, terms: string[], job: string, 
 
 /** The finder's verdict for such a job, in the user's words. */
 export const nothingVerdict = (job: string): string =>
-  `Nothing does this: no operation in the catalog knows any word of '${job}'. Describe the data you want in a few words, such as "verify an email" or "company from a domain".`;
+  `${job.trim() ? `Nothing does this: no operation in the catalog knows any word of '${job}'.` : 'No job given.'} Describe the data you want in a few words, such as "verify an email" or "company from a domain".`;
 
 /**
  * Reads the act a job asks for, when it opens (after any of the finder's openers) with a verb no operation

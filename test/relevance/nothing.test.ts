@@ -44,6 +44,14 @@ describe('the finder on jobs nothing does', () => {
     );
   });
 
+  it('an empty job is no job, said as such', async () => {
+    for (const q of ['', '   ']) {
+      expect((await find(q)).judged?.verdict).toBe(
+        'No job given. Describe the data you want in a few words, such as "verify an email" or "company from a domain".',
+      );
+    }
+  });
+
   it("still picks for a provider's name alone, and picks a verifier, not a finder, to verify a list of emails", async () => {
     expect((await find('numverify')).judged?.kept.length).toBeGreaterThan(0);
     const { candidates, judged } = await find('verify a list of emails');
