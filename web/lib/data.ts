@@ -25,11 +25,19 @@ export class HttpError extends Error {
   }
 }
 
+/** svc's reason in an error answer: its sentence, or a 422's list of them (each `msg`), else `fallback` */
+export function detailText(body: { detail?: unknown } | null, fallback: string): string {
+  const detail = body?.detail;
+  if (typeof detail === 'string') return detail;
+  const said = Array.isArray(detail) ? detail.map((d: { msg?: unknown }) => d?.msg).filter((m): m is string => typeof m === 'string') : [];
+  return said.length ? said.join(' ') : fallback;
+}
+
 async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
   const res = await fetch(url, { credentials: 'same-origin', ...init });
   if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { detail?: unknown } | null;
-    throw new HttpError(res.status, typeof body?.detail === 'string' ? body.detail : `${url} answered ${res.status}`);
+    throw new HttpError(res.status, detailText(body, `${url} answered ${res.status}`));
   }
   return (await res.json()) as T;
 }

@@ -3,11 +3,12 @@
 // may retire it here, after a confirmation that says what retiring means.
 import { h, table } from '../lib/dom.ts';
 import { micro, usd } from '../lib/format.ts';
+import { detailText } from '../lib/data.ts';
 import { fieldType, type ToolPage, type ToolSchema } from '../../language/tool-page.ts';
 
 async function answer<T>(res: Response): Promise<T> {
   const body = (await res.json().catch(() => null)) as (T & { detail?: unknown }) | null;
-  if (!res.ok) throw new Error(typeof body?.detail === 'string' ? body.detail : `the tool answered ${res.status}`);
+  if (!res.ok) throw new Error(detailText(body, `the tool answered ${res.status}`));
   return body as T;
 }
 
