@@ -10,6 +10,7 @@ interface Tried {
   reason?: string;
   status?: number;
   cost_micro: number;
+  key?: 'own';
 }
 export interface SvcBlock {
   call_id?: string;
@@ -31,7 +32,25 @@ const triedTable = (tried: Tried[]) =>
  * Prints the answer (the whole body under --json); a miss sets exit code 3, and a 4xx or 5xx
  * becomes a CliFailure carrying the body.
  */
+/** HTTP statuses by which a provider refuses a key itself */
+const KEY_REFUSED = new Set([401, 403]);
+
+/**
+ * A line for each of the team's own keys a provider refused during the call: svc set it aside and
+ * went on with its platform key, on the balance, which the call's cost line alone would not say.
+ */
+function refusedOwnKeys(svc: SvcBlock): void {
+  for (const t of svc.tried ?? []) {
+    if (t.key !== 'own' || t.outcome !== 'error' || !KEY_REFUSED.has(t.status ?? 0)) continue;
+    const provider = t.endpoint_id.slice(0, t.endpoint_id.indexOf('.'));
+    note(
+      `your team's key for ${provider} was refused (HTTP ${t.status}): svc sets it aside for a while and calls ${provider} with its platform key, on your balance; replace it on the dashboard's account page or with POST /teams/me/keys/${provider}`,
+    );
+  }
+}
+
 export function tellAnswer(a: Answer, asJson: boolean, isMiss: (svc: SvcBlock) => boolean): void {
+  if (!asJson) refusedOwnKeys(((a.data as { _svc?: SvcBlock } | null)?._svc ?? {}) as SvcBlock);
   if (a.status >= 300) {
     const svc = (a.data as { _svc?: SvcBlock } | null)?._svc;
     if (svc?.tried?.length && !asJson) note(triedTable(svc.tried));

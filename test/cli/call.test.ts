@@ -30,6 +30,17 @@ describe('svc call', () => {
     expect(r.stderr).toMatch(/^hit: served by \w+\.people\.email\.verify; cost [\d.]+ USD; call_[0-9a-f]{32}\n$/);
   });
 
+  it("says when a provider refused the team's own key, which svc then set aside for its platform key, on the balance", async () => {
+    const { team, token } = (await w.ctx.state.createTeam('cli wrong own key', 1_000_000))!;
+    await w.ctx.state.setOwnKey(team.id, 'checkco', 'not-the-key');
+    const r = await svc(['call', 'people.email.verify', 'email=jane.doe@stripe.com', '--prefer', 'checkco'], { ...env, SVC_TOKEN: token });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^your team's key for checkco was refused \(HTTP 403\): svc sets it aside for a while and calls checkco with its platform key, on your balance; replace it on the dashboard's account page or with POST \/teams\/me\/keys\/checkco\nhit: served by checkco\.people\.email\.verify; cost/,
+    );
+    expect(await w.ctx.state.balance(team.id)).toBeLessThan(1_000_000);
+  });
+
   it('prints the whole answer with --json, and takes the svc. prefix', async () => {
     const r = await svc(['call', 'svc.people.email.verify', 'email=jane.doe@stripe.com', '--json']);
     expect(r.code).toBe(0);
