@@ -1,7 +1,7 @@
 // `svc call CAPABILITY field=value … [route flags]`: a routed call. Each flag is one X-Svc-Route-*
 // header (docs/routing.md), named exactly, since the router refuses any other.
 import { defineCommand } from 'citty';
-import { asTeam, baseUrl, failureOf, request, teamToken } from './http.ts';
+import { asTeam, baseUrl, failureOf, request, teamToken, type Answer } from './http.ts';
 import { CliFailure, EXIT } from './fail.ts';
 import { kindOf, parseFields, refuseUnknownFields, type FieldKind } from './fields.ts';
 import { tellAnswer } from './answer.ts';
@@ -21,18 +21,43 @@ interface RouteFlags {
   timeout?: string;
 }
 
+/** each route flag and the header it stands for */
+const FLAG_HEADERS = {
+  'max-cost': 'X-Svc-Route-Max-Cost',
+  prefer: 'X-Svc-Route-Prefer',
+  exclude: 'X-Svc-Route-Exclude',
+  waterfall: 'X-Svc-Route-Waterfall',
+  strict: 'X-Svc-Route-Strict-Filters',
+  verify: 'X-Svc-Route-Verify',
+  'dry-run': 'X-Svc-Route-Dry-Run',
+  timeout: 'X-Svc-Route-Timeout-Ms',
+} as const;
+
 /** the flags as the router's headers; a flag left out sends nothing, so the server's default holds */
 function routeHeaders(f: RouteFlags): Record<string, string> {
   const h: Record<string, string> = {};
-  if (f['max-cost'] !== undefined) h['X-Svc-Route-Max-Cost'] = f['max-cost'];
-  if (f.prefer) h['X-Svc-Route-Prefer'] = f.prefer;
-  if (f.exclude) h['X-Svc-Route-Exclude'] = f.exclude;
-  if (!f.waterfall) h['X-Svc-Route-Waterfall'] = '0';
-  if (f.strict) h['X-Svc-Route-Strict-Filters'] = '1';
-  if (f.verify) h['X-Svc-Route-Verify'] = '1';
-  if (f['dry-run']) h['X-Svc-Route-Dry-Run'] = '1';
-  if (f.timeout !== undefined) h['X-Svc-Route-Timeout-Ms'] = f.timeout;
+  if (f['max-cost'] !== undefined) h[FLAG_HEADERS['max-cost']] = f['max-cost'];
+  if (f.prefer) h[FLAG_HEADERS.prefer] = f.prefer;
+  if (f.exclude) h[FLAG_HEADERS.exclude] = f.exclude;
+  if (!f.waterfall) h[FLAG_HEADERS.waterfall] = '0';
+  if (f.strict) h[FLAG_HEADERS.strict] = '1';
+  if (f.verify) h[FLAG_HEADERS.verify] = '1';
+  if (f['dry-run']) h[FLAG_HEADERS['dry-run']] = '1';
+  if (f.timeout !== undefined) h[FLAG_HEADERS.timeout] = f.timeout;
   return h;
+}
+
+/** svc's refusal in the command's own terms: a route header is named as the flag that sent it */
+function inFlags(a: Answer): Answer {
+  const data = a.data as { detail?: unknown } | null;
+  if (a.status < 400 || !data) return a;
+  const said = (text: string) => Object.entries(FLAG_HEADERS).reduce((t, [flag, header]) => t.replaceAll(header, `--${flag}`), text);
+  const detail = Array.isArray(data.detail)
+    ? data.detail.map((d: { loc?: unknown[]; msg?: string }) => ({ ...d, loc: d.loc?.map((l) => said(String(l))), msg: said(d.msg ?? '') }))
+    : typeof data.detail === 'string'
+      ? said(data.detail)
+      : data.detail;
+  return { ...a, data: { ...data, detail } };
 }
 
 interface Entry {
@@ -105,6 +130,6 @@ export const call = defineCommand({
     const url = `${baseUrl()}${meta.proxy_prefix}/${capability}`;
     const a = await request(url, { body, headers, timeoutMs: deadline + ATTEMPT_MARGIN_MS, label: `calling ${capability}` });
     if (args['dry-run'] && a.status === 200) return args.json ? printJson(a.data) : tellPlan(a.data as DryRun);
-    tellAnswer(a, args.json, (svc) => !svc.served_by);
+    tellAnswer(inFlags(a), args.json, (svc) => !svc.served_by);
   },
 });

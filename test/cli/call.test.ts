@@ -149,6 +149,13 @@ describe('svc call route flags', () => {
     expect(plan.verification.capability).toBe('people.email.verify');
   });
 
+  it('a flag svc refuses is named as the flag, not as the header it is sent as', async () => {
+    const r = await svc(['call', 'people.email.verify', 'email=jane.doe@stripe.com', '--max-cost', 'abc']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^svc: .*--max-cost/);
+    expect(r.stderr).not.toContain('X-Svc-Route');
+  });
+
   it('--max-cost 0 stops before any provider: a miss, exit 3', async () => {
     const r = await svc(['call', 'people.email.verify', 'email=jane.doe@stripe.com', '--max-cost', '0']);
     expect(r.code).toBe(3);
