@@ -1,17 +1,14 @@
-// How numbers read on the pages: dollars to the tenth of a cent's precision they carry, shares, milliseconds.
+// How numbers read on the pages: dollars to the micro-dollar they carry, shares, milliseconds.
 export const usd = (v: number | null | undefined): string =>
   v === null || v === undefined
     ? '—'
     : v === 0
       ? 'free'
-      : `$${
-          v < 0.01
-            ? v.toPrecision(2).replace(/0+$/, '')
-            : v
-                .toFixed(v < 1 ? 4 : 2)
-                .replace(/0+$/, '')
-                .replace(/\.$/, '')
-        }`;
+      : // a price is whole micro-dollars: every one shown, none rounded away ($0.01225, not $0.0123), trailing zeros dropped
+        `$${v
+          .toFixed(6)
+          .replace(/0+$/, '')
+          .replace(/\.$/, '')}`;
 
 export const micro = (m: number): string => `$${(m / 1_000_000).toFixed(6).replace(/0{1,4}$/, '')}`;
 
