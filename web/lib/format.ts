@@ -5,10 +5,7 @@ export const usd = (v: number | null | undefined): string =>
     : v === 0
       ? 'free'
       : // a price is whole micro-dollars: every one shown, none rounded away ($0.01225, not $0.0123), trailing zeros dropped
-        `$${v
-          .toFixed(6)
-          .replace(/0+$/, '')
-          .replace(/\.$/, '')}`;
+        `$${v.toFixed(6).replace(/0+$/, '').replace(/\.$/, '')}`;
 
 export const micro = (m: number): string => `$${(m / 1_000_000).toFixed(6).replace(/0{1,4}$/, '')}`;
 
