@@ -68,7 +68,8 @@ export async function usage(store: HubStore, toolId: string, versions: VersionRe
 }
 
 /** paste-ready calls of the tool, with sample values for its input fields */
-export function callTemplates(baseUrl: string, toolId: string, spec: ToolSpec): Record<'http' | 'cli' | 'batch' | 'mcp', string> {
+/** `mine`: the reader made the tool, whose own live tools are in its MCP set already */
+export function callTemplates(baseUrl: string, toolId: string, spec: ToolSpec, mine = false): Record<'http' | 'cli' | 'batch' | 'mcp', string> {
   const fields = Object.keys((spec.input_schema.properties ?? {}) as Record<string, unknown>);
   const required = (spec.input_schema.required ?? fields) as string[];
   const sample = Object.fromEntries(required.map((f) => [f, sampleFor(f)]));
@@ -80,7 +81,9 @@ export function callTemplates(baseUrl: string, toolId: string, spec: ToolSpec): 
       .map(([f, v]) => `${f}${typeof v === 'string' ? '=' : ':='}${cliValue(v)}`)
       .join(' ')}`,
     batch: `svc batch hub:${toolId} rows.csv -o rows-out.csv   # a CSV with the columns ${fields.join(',')}`,
-    mcp: `svc hub mcp add ${toolId}   # then your agents see it as hub_${toolId} in tools/list`,
+    mcp: mine
+      ? `hub_${toolId} in your agents' tools/list: your own live tools are in your team's MCP set already`
+      : `svc hub mcp add ${toolId}   # then your agents see it as hub_${toolId} in tools/list`,
   };
 }
 
@@ -105,7 +108,7 @@ export async function pageFacts(
     last_check: check ? { ok: check.ok, at: check.at ?? selected.live_at ?? selected.created_at, cost_micro: check.cost_micro, ms: check.ms } : null,
     serving: liveToolsOf(ctx).serving(spec.tool.steps.map((s) => s.call)),
     usage: await usage(store, toolId, versions, maker?.slug ?? ''),
-    call_templates: callTemplates(ctx.config.publicUrl, toolId, spec),
+    call_templates: callTemplates(ctx.config.publicUrl, toolId, spec, team.id === makerId),
     ...reviewsOf(ctx, toolId),
   };
 }

@@ -256,7 +256,8 @@ describe('the dashboard', () => {
       expect.stringMatching(/^curl -sS -X POST "http.*\/hub\/tools\/browser-tool-page\/run"/),
       expect.stringMatching(/^svc hub run browser-tool-page domain=stripe\.com/),
       expect.stringMatching(/^svc batch hub:browser-tool-page rows\.csv/),
-      expect.stringMatching(/^svc hub mcp add browser-tool-page/),
+      // its maker's own live tools are in the team's MCP set already: nothing to add
+      "hub_browser-tool-page in your agents' tools/list: your own live tools are in your team's MCP set already",
     ]);
     await shot('tool');
     // retiring asks first: keeping it leaves it as it was
