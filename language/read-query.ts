@@ -60,7 +60,8 @@ export interface ReadQuery {
 }
 
 /** `correct` may replace a content word the catalog does not know (given stemmed and as written) by the stem of one it does */
-export function readQuery(q: string, correct: (stemmed: string, written: string) => string = (s) => s): ReadQuery {
+/** `names`: mark the words that may be a person's name (the finder reads them; search does not) */
+export function readQuery(q: string, correct: (stemmed: string, written: string) => string = (s) => s, names = false): ReadQuery {
   const raw = wordEncoder.encode(q);
   const words = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w), w)));
   const terms: QueryTerm[] = [];
@@ -68,7 +69,7 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
   const seen = new Set<string>();
   let had = false;
   let determined = false;
-  const names = nameWords(q, raw);
+  const named = names ? nameWords(q, raw) : NONE;
   raw.forEach((w, i) => {
     if (HAVE_MARKERS.has(w) && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(raw[i - 1]))) had = true;
     else if (HOLDING.has(w) && raw.slice(Math.max(0, i - 2), i).some((x) => HOLDERS.has(x))) had = true;
@@ -78,7 +79,7 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
       determined = false;
     }
     if (STOPWORDS.has(w)) return;
-    const term: QueryTerm = names.has(i) ? { term: words[i], had: had || determined, name: true } : { term: words[i], had: had || determined };
+    const term: QueryTerm = named.has(i) ? { term: words[i], had: had || determined, name: true } : { term: words[i], had: had || determined };
     determined = false;
     sequence.push(term);
     if (seen.has(term.term)) return;
@@ -93,6 +94,8 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
     text: raw.map((w, i) => (words[i] === stem(w) ? w : words[i])).join(' '),
   };
 }
+
+const NONE: ReadonlySet<number> = new Set();
 
 /** positions of `raw` (the encoded words of `q`) that may be a person's name: whether one is, is the finder's to say */
 function nameWords(q: string, raw: string[]): Set<number> {

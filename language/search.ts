@@ -212,8 +212,8 @@ export class SearchEngine {
   }
 
   /** The query as search reads it: content terms, what the caller has, misspellings corrected. */
-  read(q: string): ReadQuery {
-    return readQuery(this.named(q), (stemmed, written) => this.correct(stemmed, written));
+  read(q: string, names = false): ReadQuery {
+    return readQuery(this.named(q), (stemmed, written) => this.correct(stemmed, written), names);
   }
 
   private named(q: string): string {
@@ -299,8 +299,7 @@ export class SearchEngine {
     // Candidates, the same for any limit up to the most a request may ask: what the operations index
     // finds first for the words as read (misspellings corrected); every row of the capabilities whose
     // job the query names (they are its operations), best capability first, until they number that
-    // most; the routed entry and cheapest rows of the capabilities whose jobs match best; then further
-    // rows that match, in the index's order, until they number that most.
+    // most; and the routed entry and cheapest rows of the capabilities whose jobs match best.
     const most = Math.max(MOST_ASKED, limit);
     const ids: number[] = [];
     if (this.query === 0xffffffff) {
@@ -309,11 +308,13 @@ export class SearchEngine {
     } // the stamps start over before they wrap
     const stamp = ++this.query;
     const mark = this.mark;
-    const see = (i: number) => {
-      if (mark[2 * i] !== stamp) {
-        mark[2 * i] = stamp;
-        ids.push(i);
-      }
+    /** rows that matched, each counted once; a row past `room` candidates is counted, not ranked */
+    let total = 0;
+    const see = (i: number, room = Number.POSITIVE_INFINITY) => {
+      if (mark[2 * i] === stamp) return;
+      mark[2 * i] = stamp;
+      total++;
+      if (ids.length < room) ids.push(i);
     };
     for (const { field, result } of this.index.search(read.text, { limit: CANDIDATES, suggest: true })) {
       for (const i of result) {
@@ -331,17 +332,10 @@ export class SearchEngine {
       rowsNamed += this.rowsOf[named[whole]].length;
     }
     for (const c of best.slice(0, TOP_CAPABILITIES)) for (const i of this.rowsOf[c].slice(0, ROWS_PER_CAPABILITY)) see(i);
-    // `total` counts the rows that matched: what the index gave first for each field, and every row
-    // of the capabilities whose job the query names (those past the most a request asks counted,
-    // not ranked). A field's further matches are not counted: finding them is a second search.
-    let total = ids.length;
-    for (const c of named.slice(whole))
-      for (const i of this.rowsOf[c]) {
-        if (mark[2 * i] === stamp) continue;
-        mark[2 * i] = stamp;
-        total++;
-        if (ids.length < most) ids.push(i);
-      }
+    // `total` counts every row of the capabilities whose job the query names, those past the most a
+    // request asks too. A field's matches past the index's first are not counted: finding them is a
+    // second search of the whole index.
+    for (const c of named.slice(whole)) for (const i of this.rowsOf[c]) see(i, most);
 
     const score = new Float64Array(ids.length);
     const namesProvider = new Uint8Array(ids.length);

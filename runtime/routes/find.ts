@@ -66,7 +66,8 @@ export const findRoutes = [
       if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
       const { search, vocab, words, actAsked, judge } = await reader();
       const act = actAsked(q);
-      const read = search.read(q);
+      // the finder reads a person's name written in the job; search has no use for it
+      const read = search.read(q, true);
       const perCapability = new Map<string, number>();
       const operations: Candidate[] = search
         .search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id))

@@ -101,7 +101,7 @@ describe('vocabulary files for unrouted capabilities', () => {
     const engine = new SearchEngine(json('rows.json'), json('index.json'), docs);
     const q = 'is this mailbox dormant';
     expect(engine.search(q, 3, () => false).hits[0].row.endpoint_id).toBe('zerobounce.people.email.activity');
-    const reading = readJob(engine.read(q), vocabularies(docs));
+    const reading = readJob(engine.read(q, true), vocabularies(docs));
     expect(reading.fits[0]).toMatchObject({ capability: 'people.email.activity', returns: ['last_active'] });
   });
 });
