@@ -3,6 +3,7 @@
 import { EXIT } from './fail.ts';
 import { failureOf, type Answer } from './http.ts';
 import { note, out, printJson, record, table, usd } from './print.ts';
+import { KEY_TROUBLE } from '../runtime/router/classify.ts';
 
 interface Tried {
   endpoint_id: string;
@@ -32,16 +33,14 @@ const triedTable = (tried: Tried[]) =>
  * Prints the answer (the whole body under --json); a miss sets exit code 3, and a 4xx or 5xx
  * becomes a CliFailure carrying the body.
  */
-/** HTTP statuses by which a provider refuses a key itself */
-const KEY_REFUSED = new Set([401, 403]);
-
 /**
  * A line for each of the team's own keys a provider refused during the call: svc set it aside and
  * went on with its platform key, on the balance, which the call's cost line alone would not say.
  */
 function refusedOwnKeys(svc: SvcBlock): void {
   for (const t of svc.tried ?? []) {
-    if (t.key !== 'own' || t.outcome !== 'error' || !KEY_REFUSED.has(t.status ?? 0)) continue;
+    // the statuses on which the router sets an own key aside and calls again with its platform key
+    if (t.key !== 'own' || t.outcome !== 'error' || !KEY_TROUBLE.has(t.status ?? 0)) continue;
     const provider = t.endpoint_id.slice(0, t.endpoint_id.indexOf('.'));
     note(
       `your team's key for ${provider} was refused (HTTP ${t.status}): svc sets it aside for a while and calls ${provider} with its platform key, on your balance; replace it on the dashboard's account page or with POST /teams/me/keys/${provider}`,

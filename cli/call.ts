@@ -5,6 +5,7 @@ import { asTeam, baseUrl, failureOf, request, teamToken, type Answer } from './h
 import { CliFailure, EXIT } from './fail.ts';
 import { kindOf, parseFields, refuseUnknownFields, type FieldKind } from './fields.ts';
 import { tellAnswer } from './answer.ts';
+import type { RouteHeader } from '../language/route-options.ts';
 import { json, note, out, printJson, table, usd } from './print.ts';
 
 const ATTEMPT_MARGIN_MS = 15_000;
@@ -21,7 +22,7 @@ interface RouteFlags {
   timeout?: string;
 }
 
-/** each route flag and the header it stands for */
+/** each route flag and the header it stands for (the router's own list names them all) */
 const FLAG_HEADERS = {
   'max-cost': 'X-Svc-Route-Max-Cost',
   prefer: 'X-Svc-Route-Prefer',
@@ -31,7 +32,7 @@ const FLAG_HEADERS = {
   verify: 'X-Svc-Route-Verify',
   'dry-run': 'X-Svc-Route-Dry-Run',
   timeout: 'X-Svc-Route-Timeout-Ms',
-} as const;
+} as const satisfies Record<string, RouteHeader>;
 
 /** the flags as the router's headers; a flag left out sends nothing, so the server's default holds */
 function routeHeaders(f: RouteFlags): Record<string, string> {

@@ -1,8 +1,10 @@
 // The route options an agent sets as arguments of a paid tool, and the route headers they become:
 // every routed tool offers those its capability takes, a hub tool the two a whole run takes
 // (max_cost, dry_run). Refusals name the arguments, never the headers.
+import type { RouteHeader } from '../../language/route-options.ts';
+
 export interface RouteOption {
-  header: string;
+  header: RouteHeader;
   schema: { description: string; [k: string]: unknown };
 }
 
