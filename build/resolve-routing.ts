@@ -4,7 +4,7 @@ import type { CapabilitySrc, EndpointOut, OperationRuntime, OperationSrc, ParamS
 import { capabilitySample, routedSampleBody, routedTemplate } from '../language/call-template.ts';
 import { countRows, mapOutput } from '../language/map-response.ts';
 import { attemptChargeMicro } from '../language/prices.ts';
-import { worstCostMicro } from '../language/prices.ts';
+import { ROUTED_UNIT, worstCostMicro } from '../language/prices.ts';
 import { prepareCall } from '../language/prepare-call.ts';
 import { contractInputs, requiredIdentityFields } from '../language/body-schema.ts';
 import { getPath } from '../language/json-path.ts';
@@ -89,7 +89,7 @@ export function resolveRouted(cap: CapabilitySrc, children: Child[], also: Endpo
       value: cheapest ?? 0,
       currency: 'USD',
       per: 1,
-      unit: 'hit',
+      unit: ROUTED_UNIT,
       source: 'inferred',
       evidence: null,
       conflict: [],

@@ -3,6 +3,9 @@
 // (worstCostMicro) is a hit's, which is never less than what a billed miss or contract miss pays.
 import type { CostOut, CostType, OperationRuntime } from './types.ts';
 
+/** what a routed entry's price is per: a call that found what it asked for, whichever child served */
+export const ROUTED_UNIT = 'hit';
+
 type Billed = {
   cost: { type: CostType } | null;
   price_micro: number;

@@ -14,6 +14,7 @@ import { readJob, vocabularies } from '../find/read-job.ts';
 import { actReader, actVerdict, catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 import type { DistCatalog } from '../catalog/dist.ts';
+import { ROUTED_UNIT } from '../../language/prices.ts';
 import { onceAsync } from '../util/once.ts';
 import { toolHits, withToolRows, withTools } from '../hub/tool-rows.ts';
 
@@ -41,9 +42,9 @@ const finderOf = perContext(({ catalog, config, state }) => ({
   }),
 }));
 
-/** what an operation's `usd` is per, as its entry says: a routed entry's is in its own entry, not among the operations */
+/** what an operation's `usd` is per, as its entry says (a routed entry's is per hit, as the build prices it) */
 const unitOf = (catalog: DistCatalog, id: string, kind: string): string | undefined =>
-  (kind === 'routed' ? catalog.entry(id)?.endpoint.cost : catalog.runtime.operations[id]?.cost)?.unit;
+  kind === 'routed' ? ROUTED_UNIT : catalog.runtime.operations[id]?.cost?.unit;
 
 export const findRoutes = [
   route<{ query: { q: string } }>({
