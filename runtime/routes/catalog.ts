@@ -27,7 +27,7 @@ function meant(ids: ReadonlySet<string>, id: string): string | null {
   const lower = id.toLowerCase();
   const wanted = new Set([lower, `svc.${lower}`]);
   for (const known of ids) if (wanted.has(known.toLowerCase())) return known;
-  return closest(lower, [...ids].sort());
+  return closest(lower, [...ids]);
 }
 
 export const catalogRoutes = [
