@@ -2,8 +2,7 @@
 // input, `svc show`, /openapi.json and the MCP tool schemas (the dashboard's side is in
 // test/web/dashboard.test.ts). people.email.verify has one set {email}; people.email.find has four.
 import { describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mcpAgent } from '../helpers/mcp-agent.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { routedWorldPerSuite, type RoutedWorld } from '../helpers/routed.ts';
 import { svcCli } from '../helpers/cli.ts';
@@ -41,8 +40,7 @@ describe('identity sets are required wherever the contract is shown', () => {
   });
 
   it('MCP routed tools carry the same requirement in their input schemas', async () => {
-    const client = new Client({ name: 'svc-identity-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${w.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${w.token}` } } }));
+    const client = await mcpAgent(w.url, w.token, 'svc-identity-test');
     try {
       const { tools } = await client.listTools();
       const verify = tools.find((t) => t.name === 'people_email_verify')!;

@@ -2,8 +2,8 @@
 // tool (free catalog reads vs paid calls), server instructions on how money works, routed tools
 // offering `verify` only where the capability verifies, and refusals named by argument, not header.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpAgent } from '../helpers/mcp-agent.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 
@@ -14,8 +14,7 @@ const call = async (name: string, args: Record<string, unknown>) => (await clien
 
 beforeAll(async () => {
   w = await routedWorld(FIXTURE_DIST);
-  client = new Client({ name: 'svc-agent-terms-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${w.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${w.token}` } } }));
+  client = await mcpAgent(w.url, w.token, 'svc-agent-terms-test');
 }, 60_000);
 afterAll(async () => {
   await client?.close();

@@ -3,8 +3,8 @@
 // version no longer serves the call is refused with the tool as now listed. A run takes max_cost
 // (steps plus price) and dry_run as its route options, and a refusal names its call id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpAgent } from '../helpers/mcp-agent.ts';
 import { hubWorld, type HubWorld } from '../hub/world.ts';
 import { emailTool } from '../hub/tool-files.ts';
 import { HubStore } from '../../runtime/hub/store.ts';
@@ -28,8 +28,7 @@ beforeAll(async () => {
   expect((await w.req('POST', '/hub/tools', { tool_id: 'priced-tool', files: priced(0.123457) }, w.other.token)).body.status).toBe('live');
   caller = await w.team('pinning caller', 10_000_000);
   expect((await w.req('PUT', '/hub/mcp-tools/priced-tool', undefined, caller.token)).status).toBe(200);
-  agent = new Client({ name: 'svc-hub-pin-test', version: '1.0.0' });
-  await agent.connect(new StreamableHTTPClientTransport(new URL(`${w.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${caller.token}` } } }));
+  agent = await mcpAgent(w.url, caller.token, 'svc-hub-pin-test');
 }, 60_000);
 afterAll(async () => {
   await agent?.close();

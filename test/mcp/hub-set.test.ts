@@ -3,8 +3,8 @@
 // every team's; a maker's words as plain, capped text marked as the maker's, with the price. Makers'
 // patterns run in linear time, and schemas need no `properties`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpAgent } from '../helpers/mcp-agent.ts';
 import { hubWorld, type HubWorld } from '../hub/world.ts';
 import { emailTool } from '../hub/tool-files.ts';
 import { svcCli } from '../helpers/cli.ts';
@@ -14,11 +14,7 @@ let w: HubWorld;
 let mine: Client;
 let theirs: Client;
 
-const connect = async (token: string) => {
-  const c = new Client({ name: 'svc-hub-set-test', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${w.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return c;
-};
+const connect = (token: string) => mcpAgent(w.url, token, 'svc-hub-set-test');
 const publish = (tool_id: string, files: Record<string, string>, token?: string) => w.req('POST', '/hub/tools', { tool_id, files }, token);
 const hubNames = async (c: Client) =>
   (await c.listTools()).tools

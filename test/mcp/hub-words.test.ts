@@ -3,8 +3,8 @@
 // is in the caller's MCP set, its maker's words cleaned as tools/list cleans them; GET
 // /hub/mcp-tools gives them cleaned too; show_operation of hub:<id> is the tool's page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpAgent } from '../helpers/mcp-agent.ts';
 import { hubWorld, type HubWorld } from '../hub/world.ts';
 import { emailTool } from '../hub/tool-files.ts';
 
@@ -15,8 +15,7 @@ const clients: Client[] = [];
 
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, any> };
 const connect = async (token: string) => {
-  const c = new Client({ name: 'svc-hub-words-test', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${w.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  const c = await mcpAgent(w.url, token, 'svc-hub-words-test');
   clients.push(c);
   return c;
 };
