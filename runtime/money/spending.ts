@@ -55,9 +55,10 @@ export interface Spend<T> {
   ref: ChargeRef;
   /**
    * the work, run once the hold stands; answers its price (0: nothing to charge), its result, and
-   * the figures a provider reported for it, which the charge's ledger entry keeps beside `ref`'s
+   * what only its answer tells (the figures a provider reported, the operation a pass-through was
+   * charged as), which the charge's ledger entry keeps over `ref`'s
    */
-  run: () => Promise<{ price: number; result: T; figures?: ReportedFigures }>;
+  run: () => Promise<{ price: number; result: T; figures?: ChargeRef }>;
   /**
    * How the charge is made, for a door that must write something first (a hub run's earning due);
    * `charge` is the hold's own. Without it the hold charges directly.

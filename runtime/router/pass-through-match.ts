@@ -3,7 +3,8 @@
 // literal segment beats a parameter). Then, where several operations share that path (one upstream
 // endpoint described once per thing it does, told apart by a value such as `engine`, `Fields` or
 // `enrichment_level`), the one whose fixed values the call sends; where differently priced ones fit
-// it equally well, a 422 naming what tells them apart, never a charge at a guess.
+// it equally well, a 422 naming what tells them apart, never a charge at a guess; where nothing can
+// tell them apart (one request described twice), every reading of it, its answer deciding the charge.
 import type { OperationRuntime, ParamSrc, RuntimeCatalog } from '../../language/types.ts';
 import { fail, invalid } from '../util/fail.ts';
 import { getPath } from '../../language/json-path.ts';
@@ -94,6 +95,25 @@ function fit(op: OperationRuntime, query: URLSearchParams, body: unknown): numbe
   return score;
 }
 
+/**
+ * Whether the call is exactly the request the operation sends: every value `told` (the values the
+ * operations of its path fix) that the operation fixes sent alike, and every other one left out (a
+ * flag also when sent off, as left out it is), every query parameter it requires sent, and where it
+ * is strict, no query parameter it does not take. Operations the call is so, each billed its own way, are readings of one request (readingsOf).
+ */
+function sendsAsIs(op: OperationRuntime, told: { query: Set<string>; body: Set<string> }, query: URLSearchParams, body: unknown): boolean {
+  const fixed = fixedOf(op);
+  if (op.strict_query && [...query.keys()].some((k) => !Object.hasOwn(op.input.queryParams ?? {}, k))) return false;
+  if (Object.entries(op.input.queryParams ?? {}).some(([name, p]) => p.required && !query.has(name))) return false;
+  for (const name of told.query) if ((query.get(name) ?? undefined) !== fixed.query.get(name)) return false;
+  for (const path of told.body) {
+    const value = fixed.body.get(path) ?? 'false';
+    const sent = getPath(body, path) ?? (value === 'true' || value === 'false' ? 'false' : undefined);
+    if (sent === undefined ? fixed.body.has(path) : !sameValue(sent, value)) return false;
+  }
+  return true;
+}
+
 /** What an operation's charge depends on; operations alike in all of it cost a call the same. */
 export function billingRule(op: OperationRuntime): string {
   const c = op.cost;
@@ -115,13 +135,12 @@ function telling(ops: OperationRuntime[]): Array<{ where: 'query' | 'body'; name
  * Several operations fit the call equally well and would charge it differently. Where a parameter
  * tells them apart, svc cannot know which one the provider will bill, so it calls no one and names,
  * per such parameter, what each operation stands for and costs: neither the caller nor svc pays the
- * difference. Where none does (the same request, described twice), it is the pricier reading, held
- * before and charged after, so svc never pays for what the provider may bill.
+ * difference. Where none does (the same request, described twice), the call is every reading of it
+ * (readingsOf).
  */
-function settleTie(tied: OperationRuntime[], path: string, provider: string): OperationRuntime {
+function settleTie(tied: OperationRuntime[], path: string, provider: string): OperationRuntime[] {
   const apart = telling(tied);
-  if (!apart.length)
-    return tied.reduce((a, b) => (b.price_micro > a.price_micro || (b.price_micro === a.price_micro && b.bills_miss && !a.bills_miss) ? b : a));
+  if (!apart.length) return readingsOf(tied);
   const each = (where: 'query' | 'body', name: string) =>
     tied.map((op) => `${op.endpoint_id} (${op.price_micro} micro-USD): ${show(fixedOf(op)[where].get(name))}`).join('; ');
   return invalid(
@@ -132,6 +151,15 @@ function settleTie(tied: OperationRuntime[], path: string, provider: string): Op
     })),
   );
 }
+
+/**
+ * The readings of one request that several operations describe, the dearest first: a pass-through
+ * sends that request once, holds for the dearest and is charged as the dearest reading its answer
+ * fulfils (pass-through.ts), as the provider bills by what it answered (Apollo's match costs an
+ * email credit more when it holds an email, and its export credit when it holds only a profile).
+ */
+const readingsOf = (tied: OperationRuntime[]): OperationRuntime[] =>
+  tied.sort((a, b) => b.price_micro - a.price_micro || Number(b.bills_miss) - Number(a.bills_miss));
 
 /**
  * The path as the catalog writes it. A caller who copied a call from the provider's own docs sends
@@ -148,14 +176,18 @@ export function catalogPath(runtime: RuntimeCatalog, provider: string, path: str
   return !fits(path) && fits(rest) ? rest : path;
 }
 
-export function matchOperation(
+/**
+ * The operation a pass-through call is, as its readings: one, or, for one request several operations
+ * describe, each of them, the dearest first (the one whose declarations check the call and hold for it).
+ */
+export function matchReadings(
   runtime: RuntimeCatalog,
   provider: string,
   method: string,
   path: string,
   query: URLSearchParams,
   body: unknown,
-): OperationRuntime {
+): OperationRuntime[] {
   const templates = templatesOf(runtime).get(provider);
   const candidates = templates.filter((t) => matchesTemplate(t.template, path));
   if (!candidates.length) {
@@ -172,11 +204,17 @@ export function matchOperation(
     fail(405, `${path} of '${provider}' takes ${takes.join(' or ')}, not ${method.slice(0, 16)}.`, { allow: takes.join(', ') });
   }
   const same = withMethod.filter((t) => t.template.shape === best.template.shape);
-  if (same.length === 1) return best.op;
+  if (same.length === 1) return [best.op];
+  const told = {
+    query: new Set(same.flatMap(({ op }) => [...fixedOf(op).query.keys()])),
+    body: new Set(same.flatMap(({ op }) => [...fixedOf(op).body.keys()])),
+  };
+  const asIs = same.filter(({ op }) => sendsAsIs(op, told, query, body)).map(({ op }) => op);
+  if (new Set(asIs.map(billingRule)).size > 1) return readingsOf(asIs);
   const scored = same.map(({ op }) => ({ op, score: fit(op, query, body) }));
   const top = Math.max(...scored.map((s) => s.score));
   const tied = scored.filter((s) => s.score === top && top > -Infinity).map((s) => s.op);
-  if (tied.length && new Set(tied.map(billingRule)).size === 1) return tied[0];
+  if (tied.length && new Set(tied.map(billingRule)).size === 1) return [tied[0]];
   if (tied.length) return settleTie(tied, path, provider);
   // every operation at this path stands for other values than the call sends: name them
   const names = [...new Set(same.flatMap(({ op }) => [...fixedOf(op).query.keys()]))];

@@ -18,7 +18,7 @@ import { chargeMicro } from '../../language/prices.ts';
 import { decideCharge, ledgerFigures, type ChargeDecision } from '../../language/reported-charge.ts';
 import { checkBody, checkPath, checkQuery } from './pass-through-input.ts';
 import { holdMicro, rowsAsked } from './pass-through-rows.ts';
-import { catalogPath, matchOperation, templateOf } from './pass-through-match.ts';
+import { catalogPath, matchReadings, templateOf } from './pass-through-match.ts';
 import { pathParams } from '../../language/paths.ts';
 import { countRows, mapOutput, missWhen } from '../../language/map-response.ts';
 import { CALL_ID_HEADER } from '../util/call-id.ts';
@@ -77,6 +77,8 @@ function keyRefused(
 
 /** what the provider's answer came to: how it ended, the answer that ended it, its list price and what is charged */
 interface Answered {
+  /** the operation the answer was charged as: the call's, or of one request's readings the dearest it fulfils */
+  as: string;
   outcome: 'hit' | 'miss' | 'error';
   final: ChildAnswer;
   first: ChildAnswer;
@@ -123,8 +125,9 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   const path = catalogPath(runtime, provider, req.path);
   if (isUnsafePath(path)) fail(400, 'The path may not contain dot segments or encoded slashes.');
   const options = passThroughOptions(req.headers);
-  // operations sharing one path are told apart by what the call sends
-  const op = matchOperation(runtime, provider, method, path, req.query, body);
+  // operations sharing one path are told apart by what the call sends; one request described twice is each reading of it
+  const readings = matchReadings(runtime, provider, method, path, req.query, body);
+  const [op] = readings;
   const prov = runtime.providers[provider];
   checkPath(op, pathParams(templateOf(op), path));
   checkQuery(op, req.query);
@@ -134,7 +137,7 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   const key = own ?? (op.platform_eligible ? platformKey(prov, env) : null);
   if (!key) fail(403, `svc holds no key for '${provider}' that may serve this operation; store your own with POST /teams/me/keys/${provider}.`);
   const pays = own === null;
-  const worst = holdMicro(op, asked);
+  const worst = Math.max(...readings.map((r) => holdMicro(r, asked)));
   refuseOverCeiling(options, op.endpoint_id, worst);
   const ids = { [CALL_ID_HEADER]: callId };
   // the routed dry run's answer for a plan of one: what the call would hold, nothing called or charged
@@ -152,7 +155,7 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   if (body !== undefined) headers['content-type'] = 'application/json';
   // connections are kept apart per credential: a provider's stray answer can never reach another key's call
   const outgoing = OutgoingRequest.to(op.method, target, headers, body === undefined ? null : JSON.stringify(body), key);
-  const call = () => called(deps, op, outgoing, key, asked, options.maxCostMicro ?? Number.MAX_SAFE_INTEGER);
+  const call = () => called(deps, readings, outgoing, key, asked, options.maxCostMicro ?? Number.MAX_SAFE_INTEGER);
   let answered: Answered;
   let cost: number;
   if (pays) {
@@ -163,7 +166,7 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
       ref: { endpoint_id: op.endpoint_id, call_id: callId },
       run: async () => {
         const result = await call();
-        return { price: result.price, result, figures: ledgerFigures(result.decided) };
+        return { price: result.price, result, figures: { ...ledgerFigures(result.decided), endpoint_id: result.as } };
       },
     });
     if ('refused' in spent) {
@@ -204,8 +207,16 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
  * that failed is a 502 (nothing charged). Bounded by svc's own limits only: a request that reached
  * the provider is billed by it, so the caller's deadline does not cut it (docs/routing.md).
  */
-async function called(deps: RouterDeps, op: OperationRuntime, outgoing: OutgoingRequest, key: string, asked: number, ceiling: number): Promise<Answered> {
+async function called(
+  deps: RouterDeps,
+  readings: OperationRuntime[],
+  outgoing: OutgoingRequest,
+  key: string,
+  asked: number,
+  ceiling: number,
+): Promise<Answered> {
   const { runtime, state } = deps;
+  const [op] = readings;
   const prov = runtime.providers[op.provider];
   const started = Date.now();
   // a failure after the provider was called: the answer names its cost, as every other answer of it does
@@ -221,11 +232,12 @@ async function called(deps: RouterDeps, op: OperationRuntime, outgoing: Outgoing
   // the routed child's rules: a miss status or body condition is a miss; another non-2xx status,
   // or a 2xx body that is not JSON, is an error and costs nothing
   const byStatus = classifyStatus(op, answer);
-  let outcome: 'hit' | 'miss' | 'error' = byStatus ? byStatus.outcome : missWhen(op.miss, answer.body) ? 'miss' : 'hit';
-  /** what the call is answered with: the provider's answer that ended it */
+  /** the provider's answer that ended the call, which it is answered with */
   let final = answer;
   /** where its miss conditions and rows are read */
   let record = answer.body;
+  /** false for a job that did not end with a result */
+  let done = true;
   if (!byStatus && op.async) {
     // A submitted job: the submission says only that it was queued, and the provider bills by how
     // the job ends (a lookup that finds nothing is free). Polled to its end as a routed child's is,
@@ -245,16 +257,21 @@ async function called(deps: RouterDeps, op: OperationRuntime, outgoing: Outgoing
     }
     final = polled.answer ?? answer;
     record = polled.kind === 'done' ? polled.record : undefined;
-    outcome = polled.kind === 'done' && !missWhen(op.miss, record) ? 'hit' : 'miss';
+    done = polled.kind === 'done';
   }
-  const listed = chargeMicro(op, outcome, outcome === 'hit' ? rowsOf(runtime, op, record, asked) : 0);
+  const read = (r: OperationRuntime) => {
+    const outcome: Answered['outcome'] = classifyStatus(r, answer)?.outcome ?? (done && !missWhen(r.miss, record) ? 'hit' : 'miss');
+    return { as: r, outcome, listed: chargeMicro(r, outcome, outcome === 'hit' ? rowsOf(runtime, r, record, asked) : 0) };
+  };
+  // one reading but where one request is described twice: the dearest its answer fulfils (the first where they cost alike)
+  const { as, outcome, listed } = readings.map(read).reduce((a, b) => (b.listed > a.listed ? b : a));
   // the provider's own figure where its answer states one (the answer that ended the call), within the caller's ceiling
-  const decided = outcome === 'error' ? null : decideCharge(op, listed, final, ceiling);
-  state.recordAttempt(op.endpoint_id, {
+  const decided = outcome === 'error' ? null : decideCharge(as, listed, final, ceiling);
+  state.recordAttempt(as.endpoint_id, {
     outcome,
     ms: answer.ms,
     at: Date.now(),
     charge: decided?.reported ? { list_micro: listed, reported_micro: decided.reported.micro } : undefined,
   });
-  return { outcome, final, first: answer, price: decided?.micro ?? listed, decided };
+  return { as: as.endpoint_id, outcome, final, first: answer, price: decided?.micro ?? listed, decided };
 }

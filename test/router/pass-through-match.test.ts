@@ -1,14 +1,15 @@
 // Which operation a pass-through call is charged as, over the real catalog: every operation's own
-// test request is that operation (or one billed exactly like it, or the pricier of two operations no
-// sent value tells apart, such as Apollo's people/match read as a profile or as an email), and a call that fits differently
-// priced operations equally well is refused with what tells them apart, never charged at a guess.
+// test request is that operation (or one billed exactly like it, or one reading of a request several
+// operations describe, such as Apollo's people/match read as a profile or as an email, the dearest
+// first), and a call that fits differently priced operations equally well is refused with what tells
+// them apart, never charged at a guess.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { OperationRuntime } from '../../language/types.ts';
 import { loadRuntime } from '../../runtime/catalog/dist.ts';
-import { billingRule, matchOperation } from '../../runtime/router/pass-through-match.ts';
+import { billingRule, matchReadings } from '../../runtime/router/pass-through-match.ts';
 import { StatusError } from '../../runtime/util/fail.ts';
 import { REAL_DIST, ROOT } from '../helpers/paths.ts';
 
@@ -21,9 +22,10 @@ type TestRequest = { queryParams?: Record<string, unknown>; body?: unknown };
 const concrete = (op: OperationRuntime) => op.path.replace(/\{[^}]+\}/g, 'x1');
 const queryOf = (q: Record<string, unknown> = {}) => new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]));
 
-function match(provider: string, method: string, path: string, query: Record<string, unknown> = {}, body?: unknown): OperationRuntime {
-  return matchOperation(runtime, provider, method, path, queryOf(query), body);
-}
+/** the operations a call is: one, or the readings of one request, the dearest (the one held for) first */
+const readings = (provider: string, method: string, path: string, query: Record<string, unknown> = {}, body?: unknown): OperationRuntime[] =>
+  matchReadings(runtime, provider, method, path, queryOf(query), body);
+const match = (...call: Parameters<typeof readings>): OperationRuntime => readings(...call)[0];
 
 /** The 422 a call answers, as its detail list. */
 function refusal(call: () => unknown): Array<{ loc: string[]; msg: string; type: string }> {
@@ -37,12 +39,8 @@ function refusal(call: () => unknown): Array<{ loc: string[]; msg: string; type:
   throw new Error('the call was matched, not refused');
 }
 
-/** the same request described by two operations (provider, method, path), `got` no cheaper: the reading the matcher bills when no sent value tells them apart */
-const pricierTwin = (got: OperationRuntime, op: OperationRuntime) =>
-  got.provider === op.provider && got.method === op.method && got.path === op.path && got.price_micro >= op.price_micro;
-
 describe("every operation's own test request", () => {
-  it('is charged as that operation, as one with the identical billing rule, or as the pricier reading of the same request', () => {
+  it('is that operation, one with the identical billing rule, or one reading of a request several operations describe', () => {
     const wrong: string[] = [];
     let checked = 0;
     for (const f of readdirSync(join(ROOT, 'catalog-src', 'providers'))) {
@@ -52,14 +50,14 @@ describe("every operation's own test request", () => {
       }>) {
         if (!src.test_request) continue;
         const op = ops[src.id];
-        let got: string;
+        let got: string[];
         try {
-          got = match(op.provider, op.method, concrete(op), src.test_request.queryParams, src.test_request.body).endpoint_id;
+          got = readings(op.provider, op.method, concrete(op), src.test_request.queryParams, src.test_request.body).map((o) => o.endpoint_id);
         } catch (e) {
-          got = `refused: ${(e as Error).message}`;
+          got = [`refused: ${(e as Error).message}`];
         }
-        if (got !== op.endpoint_id && (!ops[got] || (billingRule(ops[got]) !== billingRule(op) && !pricierTwin(ops[got], op))))
-          wrong.push(`${op.endpoint_id} -> ${got}`);
+        if (!got.includes(op.endpoint_id) && (got.length > 1 || !ops[got[0]] || billingRule(ops[got[0]]) !== billingRule(op)))
+          wrong.push(`${op.endpoint_id} -> ${got.join(' | ')}`);
         checked++;
       }
     }
@@ -126,12 +124,27 @@ describe('a call that fits differently priced operations equally well', () => {
     expect(bare.price_micro).toBeGreaterThan(ops['rocketreach.people.email.find'].price_micro);
   });
 
-  it('operations no sent value can tell apart (the same request described twice): the pricier reading', () => {
-    const got = match('serpapi', 'GET', '/search.json', { engine: 'youtube_video', v: 'dQw4w9WgXcQ' });
+  it('operations no sent value can tell apart (the same request described twice): each reading, the pricier first', () => {
+    const got = readings('serpapi', 'GET', '/search.json', { engine: 'youtube_video', v: 'dQw4w9WgXcQ' });
     const twins = Object.values(ops).filter(
-      (o) => o.provider === 'serpapi' && o.path === '/search.json' && o.input.queryParams?.engine?.default === 'youtube_video',
+      (o) =>
+        o.provider === 'serpapi' &&
+        o.path === '/search.json' &&
+        o.input.queryParams?.engine?.default === 'youtube_video' &&
+        !o.input.queryParams.next_page_token?.required,
     );
     expect(twins.length).toBeGreaterThan(1);
-    expect(got.price_micro).toBe(Math.max(...twins.map((o) => o.price_micro)));
+    expect(new Set(got)).toEqual(new Set(twins));
+    expect(got[0].price_micro).toBe(Math.max(...twins.map((o) => o.price_micro)));
+  });
+
+  it("Apollo's people/match: a profile and an email finder, the email dearer first; revealing personal emails is neither (422)", () => {
+    const who = { first_name: 'Tim', last_name: 'Zheng', domain: 'apollo.io' };
+    const both = ['apollo.people.email.find', 'apollo.people.enrich'];
+    expect(readings('apollo', 'POST', '/people/match', {}, who).map((o) => o.endpoint_id)).toEqual(both);
+    // a flag sent off is the flag left out
+    expect(readings('apollo', 'POST', '/people/match', {}, { ...who, reveal_personal_emails: false }).map((o) => o.endpoint_id)).toEqual(both);
+    const personal = refusal(() => readings('apollo', 'POST', '/people/match', {}, { ...who, reveal_personal_emails: true }));
+    expect(personal.map((d) => d.loc.join('.'))).toContain('body.reveal_personal_emails');
   });
 });
