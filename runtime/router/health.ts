@@ -53,7 +53,21 @@ export class Health {
   }
 
   ownKeyCooling(teamId: number, provider: string): boolean {
-    return (this.keyUntil.get(`${teamId}:${provider}`) ?? 0) > this.now();
+    return this.ownKeySetAsideUntil(teamId, provider) !== null;
+  }
+
+  /** when a team's own key for a provider, set aside after the provider refused it, is tried again; null when it is not set aside */
+  private ownKeySetAsideUntil(teamId: number, provider: string): number | null {
+    const until = this.keyUntil.get(`${teamId}:${provider}`) ?? 0;
+    return until > this.now() ? until : null;
+  }
+
+  /** of a team's stored keys, those set aside now, with when each is tried again: for what svc shows */
+  setAside(teamId: number, providers: Iterable<string>): Array<{ provider: string; until: string }> {
+    return [...providers].flatMap((provider) => {
+      const until = this.ownKeySetAsideUntil(teamId, provider);
+      return until === null ? [] : [{ provider, until: new Date(until).toISOString() }];
+    });
   }
 
   /** The team stored or removed its key: a set-aside from before spoke of the key it replaced. */

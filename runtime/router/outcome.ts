@@ -68,6 +68,8 @@ export interface RouteOutcome {
   ceiling_micro?: number;
   /** a dry run with verification on: what each verification may cost at worst */
   verifier?: { capability: string; worst_cost_micro: number };
+  /** a dry run: the team's stored keys for the capability's providers that are set aside now, each with when it is tried again */
+  own_keys_set_aside?: Array<{ provider: string; until: string }>;
 }
 
 export interface RouteCall {

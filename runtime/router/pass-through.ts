@@ -142,7 +142,14 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   const ids = { [CALL_ID_HEADER]: callId };
   // the routed dry run's answer for a plan of one: what the call would hold, nothing called or charged
   if (options.dryRun) {
-    const plan = { plan: [{ endpoint_id: op.endpoint_id, key: pays ? 'platform' : 'own', worst_cost_micro: worst }], excluded: [], worst_cost_micro: worst };
+    // the team's key, when it has one its provider refused lately: not used, so the platform key is
+    const setAside = health.ownKeyCooling(team.id, provider) && (await state.ownKey(team.id, provider)) !== null ? health.setAside(team.id, [provider]) : [];
+    const plan = {
+      plan: [{ endpoint_id: op.endpoint_id, key: pays ? 'platform' : 'own', worst_cost_micro: worst }],
+      excluded: [],
+      worst_cost_micro: worst,
+      own_keys_set_aside: setAside,
+    };
     return { status: 200, headers: { 'content-type': 'application/json', ...ids }, text: JSON.stringify(plan) };
   }
   const target = providerUrl(prov, env, path);

@@ -27,7 +27,7 @@ export function respond(o: RouteOutcome, identity: string[][], capability: strin
     return {
       status: 200,
       headers: { 'content-type': 'application/json', [CALL_ID_HEADER]: callId },
-      text: JSON.stringify({ plan, excluded: o.plan.excluded, verification: o.verifier, worst_cost_micro: worst }),
+      text: JSON.stringify({ plan, excluded: o.plan.excluded, verification: o.verifier, worst_cost_micro: worst, own_keys_set_aside: o.own_keys_set_aside }),
     };
   }
   // Refusals go through the one error shape of every endpoint (runtime/http/errors.ts).

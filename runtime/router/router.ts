@@ -42,6 +42,8 @@ export interface DryPlan {
   plan: Array<{ endpoint_id: string; key: 'own' | 'platform'; worst_cost_micro: number }>;
   excluded: Array<{ endpoint_id: string; reason: string }>;
   worst_cost_micro: number;
+  /** the team's stored keys the plan sets aside (their provider refused them lately), each with when it is tried again */
+  own_keys_set_aside: Array<{ provider: string; until: string }>;
 }
 
 /** What the router is made from, all given: nothing is reached for from outside. */

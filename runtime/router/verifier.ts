@@ -25,6 +25,11 @@ export function dryRun(deps: RouterDeps, call: RouteCall, cap: Cap, ownKeys: Rea
     kind: 'dry_run',
     ceiling_micro: call.options.maxCostMicro,
     verifier: call.options.verify && cap.verify ? verifierWorst(deps, call, cap, ownKeys) : undefined,
+    // a stored key the plan does not use, and why: its provider refused it lately
+    own_keys_set_aside: deps.health.setAside(
+      call.team.id,
+      new Set(cap.children.map((id) => deps.runtime.operations[id].provider).filter((p) => ownKeys.has(p))),
+    ),
   };
 }
 

@@ -72,11 +72,14 @@ export const teamRoutes = [
     ...mine,
     method: 'GET',
     path: '/teams/me',
-    summary: "The caller's team: balance, earnings, providers with own keys",
+    summary: "The caller's team: balance, earnings, providers with own keys, and those keys set aside now",
     responses: { 200: 'Team', 401: 'No or bad credential', 403: 'x-svc-org names another team' },
-    handle: async ({ ctx: { state }, team }) => {
-      const { balance_micro, earnings_micro } = await state.account(team.id);
-      return { team: team.slug, name: team.name, balance_micro, earnings_micro, own_keys: await state.ownKeyProviders(team.id) };
+    handle: async ({ ctx, team }) => {
+      const { balance_micro, earnings_micro } = await ctx.state.account(team.id);
+      const own_keys = await ctx.state.ownKeyProviders(team.id);
+      // a key its provider refused lately is not used until then: calls go on the platform key, charged to the balance
+      const own_keys_set_aside = ctx.router.deps.health.setAside(team.id, own_keys);
+      return { team: team.slug, name: team.name, balance_micro, earnings_micro, own_keys, own_keys_set_aside };
     },
   }),
 

@@ -318,6 +318,20 @@ describe('a provider refusing the key', () => {
     const next = await w.call('/proxy/hunter/email-verifier?email=jane@stripe.com');
     expect(next.status).toBe(200);
     expect(Number(next.headers.get('x-svc-cost-micro'))).toBeGreaterThan(0); // the platform key, paid by the balance
+    // every surface that shows the plan or the keys says the stored key is set aside, and until when
+    const setAside = [{ provider: 'hunter', until: expect.any(String) }];
+    const me = (await w.call('/teams/me')).body;
+    expect(me.own_keys).toEqual(['hunter']);
+    expect(me.own_keys_set_aside).toEqual(setAside);
+    const minutes = (Date.parse(me.own_keys_set_aside[0].until) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(5);
+    expect(minutes).toBeLessThanOrEqual(10);
+    const dry = { 'x-svc-route-dry-run': '1' };
+    const passDry = await w.call('/proxy/hunter/email-verifier?email=jane@stripe.com', undefined, dry);
+    expect(passDry.body).toMatchObject({ plan: [{ key: 'platform' }], own_keys_set_aside: setAside });
+    const routedDry = await w.call('/proxy/people.email.verify', { email: 'jane@stripe.com' }, dry);
+    expect(routedDry.body.own_keys_set_aside).toEqual(setAside);
+    expect(routedDry.body.plan.find((a: { endpoint_id: string }) => a.endpoint_id === 'hunter.people.email.verify')?.key).toBe('platform');
   });
 
   it('a key stored after the refusal is used at once: the set-aside spoke of the key it replaced', async () => {
@@ -333,6 +347,8 @@ describe('a provider refusing the key', () => {
     expect(await w.ctx.state.balance(team.id)).toBe(1_000_000); // the team's own key: the provider bills the team, not svc
     const routed = await w.call('/proxy/people.email.verify', { email: 'jane@stripe.com' }, { 'x-svc-route-dry-run': '1' }, token);
     expect(routed.body.plan[0]).toMatchObject({ endpoint_id: 'hunter.people.email.verify', key: 'own' });
+    expect(routed.body.own_keys_set_aside).toEqual([]);
+    expect((await w.call('/teams/me', undefined, {}, token)).body.own_keys_set_aside).toEqual([]);
   });
 });
 
@@ -423,7 +439,13 @@ describe('route headers on a pass-through call', () => {
     const calls = (await billedOf(VERIFY)).calls;
     const r = await verify({ 'x-svc-route-dry-run': '1' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ plan: [{ endpoint_id: VERIFY, key: 'platform', worst_cost_micro: price() }], excluded: [], worst_cost_micro: price() });
+    expect(r.body).toEqual({
+      plan: [{ endpoint_id: VERIFY, key: 'platform', worst_cost_micro: price() }],
+      excluded: [],
+      worst_cost_micro: price(),
+      // the team's stored hunter key its provider refused above: why the plan's key is the platform's
+      own_keys_set_aside: [{ provider: 'hunter', until: expect.any(String) }],
+    });
     expect(r.headers.get('x-svc-cost-micro')).toBeNull();
     expect((await billedOf(VERIFY)).calls).toBe(calls);
     expect(await balance()).toBe(before);

@@ -192,6 +192,7 @@ describe('dry run, deadline, derivation', () => {
       ],
       excluded: [],
       worst_cost_micro: 60000,
+      own_keys_set_aside: [],
     });
     expect(JSON.stringify(await w.billing())).toBe(billing);
   });

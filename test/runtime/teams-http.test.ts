@@ -34,7 +34,7 @@ describe('admin API', () => {
     expect(alpha.team).toBe('alpha-labs');
     expect(alpha.token).toMatch(/^svc_[0-9A-Za-z]{32}$/);
     const me = await call('/teams/me', as(alpha.token));
-    expect(me.body).toEqual({ team: 'alpha-labs', name: 'Alpha Labs', balance_micro: 12_340_000, earnings_micro: 0, own_keys: [] });
+    expect(me.body).toEqual({ team: 'alpha-labs', name: 'Alpha Labs', balance_micro: 12_340_000, earnings_micro: 0, own_keys: [], own_keys_set_aside: [] });
   });
 
   it('answers 201 with the status on creation, 409 on a taken slug, 422 on bad input', async () => {
