@@ -1,7 +1,10 @@
-// Text written by a hub maker, made fit for an agent's context: plain text (tags removed, and any
-// `<` or `>` left over with them), no control or invisible formatting characters (bidi overrides,
-// zero-width), whitespace collapsed, and at most `max` characters. Every answer that carries a
-// maker's words to an agent cleans them here, so no door shows them raw.
+// Text written by a team (a hub maker's words, a review's reason and client), made fit for an
+// agent's context: plain text (tags removed, and any `<` or `>` left over with them), no control or
+// invisible formatting characters (bidi overrides, zero-width), whitespace collapsed, and at most
+// `max` characters. Every answer that carries a team's words to an agent cleans them here, so no
+// door shows them raw.
+import type { ReviewSummary } from '../../language/types.ts';
+
 export function plainText(text: string, max: number): string {
   const plain = text
     .replace(/<[^<>]*>/g, ' ')
@@ -49,4 +52,16 @@ export function plainTool<T extends object>(tool: T): T {
       typeof v === 'string' && CAPS.has(k) ? plainText(v, CAPS.get(k)!) : SCHEMAS.has(k) ? plainSchema(v, SCHEMA_TEXT_MAX) : v,
     ]),
   ) as T;
+}
+
+/** caps on a review's words shown to an agent, in characters: what POST /reviews takes */
+const REVIEW_REASON_MAX = 500;
+const REVIEW_CLIENT_MAX = 64;
+
+/** a review summary (an operation's or a hub tool's) with every sample's `reason` and `client` as plain capped text */
+export function plainReviews(summary: ReviewSummary): ReviewSummary {
+  return {
+    ...summary,
+    samples: summary.samples.map((s) => ({ ...s, reason: plainText(s.reason, REVIEW_REASON_MAX), client: plainText(s.client, REVIEW_CLIENT_MAX) })),
+  };
 }

@@ -1,9 +1,11 @@
 // The catalog tools: search, the job finder's judged rows, and one operation's detail (or a hub
-// tool's page). Hub tools among the rows are those of the caller's MCP set only (hub-rows.ts).
+// tool's page). Hub tools among the rows are those of the caller's MCP set only (hub-rows.ts), and
+// every review an answer carries is plain text (review-words.ts).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorResult, fromResponse, jsonResult } from './answers.ts';
 import { chosenRows, hubIdOf, showHubTool } from './hub-rows.ts';
 import { plainText } from '../hub/plain-text.ts';
+import { withPlainReviews } from './review-words.ts';
 import type { SvcFetch } from './svc-http.ts';
 import { READ_ONLY, type McpTool } from './tool.ts';
 
@@ -57,7 +59,7 @@ async function find(http: SvcFetch, q: string): Promise<CallToolResult> {
   return jsonResult({ rows: kept, verdict: plainText(String(judged.verdict ?? ''), VERDICT_MAX), judged: true });
 }
 
-export const catalogTools: McpTool[] = [
+const tools: McpTool[] = [
   {
     name: 'search_catalog',
     title: 'Search the catalog (free)',
@@ -99,3 +101,6 @@ export const catalogTools: McpTool[] = [
     },
   },
 ];
+
+/** the catalog tools, each answer with the reviews it carries (teams' words) as plain text */
+export const catalogTools: McpTool[] = tools.map((t) => ({ ...t, call: async (http, args) => withPlainReviews(await t.call(http, args)) }));

@@ -14,8 +14,9 @@ export interface HubWorld extends RoutedWorld {
   earnings(): Promise<number>;
 }
 
-export async function hubWorld(): Promise<HubWorld> {
-  const w = await routedWorld(FIXTURE_DIST, { creditMicro: 100_000_000 });
+/** `env` as for the runtime (a judge that fails, for instance) */
+export async function hubWorld(env: Record<string, string> = {}): Promise<HubWorld> {
+  const w = await routedWorld(FIXTURE_DIST, { creditMicro: 100_000_000, env });
   const made = (await w.ctx.state.createTeam('other team', 100_000_000))!;
   const req: HubWorld['req'] = async (method, path, body, token = w.token) => {
     const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
