@@ -17,6 +17,16 @@ export interface EndpointSummary {
   has_example: boolean;
 }
 
+/** an operation as a shelf lists it: its summary, and whether its capability's routed call tries it */
+export interface ShelfOperation extends EndpointSummary {
+  /**
+   * the routed entry (`svc.<capability>`) that tries this operation in its waterfall, else null: an
+   * operation that does the job of a routed capability without being one of its children is called by
+   * pass-through only (its own call template); the routed entry itself is null too (kind `routed`)
+   */
+  routed_by: string | null;
+}
+
 export interface PlatformRow {
   slug: string;
   label: string;
@@ -31,7 +41,8 @@ export interface ShelfCapability {
   capability: string;
   description: string;
   routed: boolean;
-  operations: EndpointSummary[];
+  /** the routed entry first, then its children, then the operations it does not try (routed_by null), each cheapest first */
+  operations: ShelfOperation[];
 }
 
 export interface Shelf {
@@ -60,21 +71,29 @@ export const summarize = (e: EndpointOut): EndpointSummary => ({
   has_example: e.has_example,
 });
 
+/** where an operation stands in its group: the routed entry, its children, then the rest */
+const standing = (e: EndpointOut, routedBy: string | null) => (e.kind === 'routed' ? 0 : routedBy ? 1 : 2);
+
 function group(endpoints: EndpointOut[]): ShelfCapability[] {
   const byCap = new Map<string, EndpointOut[]>();
   for (const e of endpoints) byCap.set(e.capability, [...(byCap.get(e.capability) ?? []), e]);
   return [...byCap.entries()]
-    .map(([capability, list]) => ({
-      capability,
-      description: list.find((e) => e.kind === 'routed')?.capability_description ?? list[0].capability_description,
-      routed: list.some((e) => e.kind === 'routed'),
-      operations: list
-        .sort(
-          (a, b) =>
-            Number(b.kind === 'routed') - Number(a.kind === 'routed') || (a.cost?.usd ?? Infinity) - (b.cost?.usd ?? Infinity) || a.id.localeCompare(b.id),
-        )
-        .map(summarize),
-    }))
+    .map(([capability, list]) => {
+      // the routed entry names the children its waterfall tries; an operation of the same capability it does not name is not one
+      const route = list.find((e) => e.kind === 'routed');
+      const children = new Set(route?.routed_children ?? []);
+      const routedBy = (e: EndpointOut) => (route && children.has(e.id) ? route.id : null);
+      return {
+        capability,
+        description: route?.capability_description ?? list[0].capability_description,
+        routed: route !== undefined,
+        operations: list
+          .sort(
+            (a, b) => standing(a, routedBy(a)) - standing(b, routedBy(b)) || (a.cost?.usd ?? Infinity) - (b.cost?.usd ?? Infinity) || a.id.localeCompare(b.id),
+          )
+          .map((e) => ({ ...summarize(e), routed_by: routedBy(e) })),
+      };
+    })
     .sort(byShelfOrder);
 }
 
