@@ -9,6 +9,7 @@ import { prepareCall } from '../language/prepare-call.ts';
 import { contractInputs, requiredIdentityFields } from '../language/body-schema.ts';
 import { getPath } from '../language/json-path.ts';
 import { routeHeaders } from '../language/route-options.ts';
+import { usdTextOf } from '../language/money-words.ts';
 
 export interface Child {
   op: OperationSrc;
@@ -95,7 +96,7 @@ export function resolveRouted(cap: CapabilitySrc, children: Child[], also: Endpo
       conflict: [],
       usd_evidence: null,
       assumed: null,
-      note: `the serving child's price, 0% markup; ${children.length} children from $${cheapest ?? 0} per hit`,
+      note: `the serving child's price, 0% markup; ${children.length} children from ${usdTextOf(cheapest ?? 0)} per hit`,
       varies: true,
       usd: cheapest,
     },

@@ -18,6 +18,7 @@ import type {
 import { costRuntime, priceMicro, resolveEndpoint } from './resolve-endpoint.ts';
 import { resolveRouted, type Child } from './resolve-routing.ts';
 import { shelves, type Shelf, type PlatformRow } from '../language/shelves.ts';
+import { usdTextOf } from '../language/money-words.ts';
 import { coverageMarkdown } from './coverage.ts';
 import { resolvePageSize } from './page-size.ts';
 import { routedCliTemplate } from '../language/call-template.ts';
@@ -243,7 +244,7 @@ function hintsFor(e: EndpointOut, siblings: EndpointOut[], viaRoute?: EndpointOu
     .sort((a, b) => a.cost!.usd! - b.cost!.usd!)[0];
   if (cheaper)
     hints.push(
-      `Sibling: GET /catalog/endpoints/${cheaper.id} (${cheaper.provider_display}, $${cheaper.cost!.usd} per ${cheaper.cost!.unit}; svc show ${cheaper.id})`,
+      `Sibling: GET /catalog/endpoints/${cheaper.id} (${cheaper.provider_display}, ${usdTextOf(cheaper.cost!.usd)} per ${cheaper.cost!.unit}; svc show ${cheaper.id})`,
     );
   return hints;
 }

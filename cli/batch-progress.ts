@@ -1,4 +1,6 @@
 // Live progress of `svc batch` on stderr when it is a terminal: rows done of total, hits, spend, rows a second.
+import { usd } from './print.ts';
+
 export class Progress {
   private done = 0;
   private hits = 0;
@@ -24,7 +26,7 @@ export class Progress {
 
   line(): string {
     const rate = this.done / Math.max((Date.now() - this.start) / 1000, 0.001);
-    return `rows ${this.done}/${this.total}  hits ${this.hits}  spent $${(this.spentMicro / 1e6).toFixed(4)}  ${rate.toFixed(1)} rows/s`;
+    return `rows ${this.done}/${this.total}  hits ${this.hits}  spent ${usd(this.spentMicro)}  ${rate.toFixed(1)} rows/s`;
   }
 
   finish(extra: string): void {

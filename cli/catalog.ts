@@ -4,12 +4,11 @@ import { baseUrl, detailOf, failureOf, ok, pathId, request, send } from './http.
 import { EXIT, CliFailure } from './fail.ts';
 import { wholeNumber } from './flags.ts';
 import { spin } from './spinner.ts';
-import { json, note, out, pairs, printJson, table } from './print.ts';
+import { json, note, out, pairs, printJson, table, usd, usdOf } from './print.ts';
 import { priceTrust } from '../language/price-words.ts';
 import { triedOrderText } from './tried-order.ts';
 import { showTool, TOOL_PREFIX } from './hub-show.ts';
 import { costPerHitWords, hitRateWords, overCalls } from '../language/hit-rate-words.ts';
-import { formatUsd } from '../runtime/state/money.ts';
 import type { CostOut, Observed } from '../language/dist-types.ts';
 
 interface Endpoint {
@@ -39,7 +38,6 @@ function words(args: { _: string[] }, blank: string): string {
   if (!joined) throw new CliFailure(blank, EXIT.usage);
   return joined;
 }
-const price = (usd: number | null | undefined) => (usd === null || usd === undefined ? '-' : `$${usd}`);
 
 export const search = defineCommand({
   meta: { name: 'search' },
@@ -68,7 +66,7 @@ export const search = defineCommand({
       out(
         table(
           ['ID', 'KIND', 'PROVIDER', 'USD', 'HIT', 'NAME'],
-          res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display ?? r.maker ?? '-', price(r.usd), hitRateWords(r.observed), r.name]),
+          res.results.map((r) => [r.endpoint_id, r.kind, r.provider_display ?? r.maker ?? '-', usdOf(r.usd), hitRateWords(r.observed), r.name]),
         ),
       );
       note(`${res.results.length} of ${res.total}; svc show ID for parameters, cost and siblings`);
@@ -125,13 +123,13 @@ export const show = defineCommand({
         kind: p.kind,
         summary: p.summary,
         cost: p.cost
-          ? `${price(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${priceTrust(p.cost)}${p.cost.evidence ? `; ${p.cost.evidence.url}` : ''})`
+          ? `${usdOf(p.cost.usd)} per ${p.cost.unit} (${p.cost.type}; ${priceTrust(p.cost)}${p.cost.evidence ? `; ${p.cost.evidence.url}` : ''})`
           : 'not priced',
         observed: p.observed?.samples
           ? `hit rate ${hitRateWords(p.observed)}, p50 ${p.observed.p50_ms ?? '-'} ms, p95 ${p.observed.p95_ms ?? '-'} ms ${overCalls(p.observed.samples)}`
           : 'no calls yet',
         // a routed entry's callers pay for the whole waterfall: what that came to per hit
-        ...(e.routing ? { cost_per_hit: costPerHitWords(p.observed, (m) => `$${formatUsd(m)}`) } : {}),
+        ...(e.routing ? { cost_per_hit: costPerHitWords(p.observed, usd) } : {}),
       }),
     );
     const params = parameters(p.input);
@@ -143,7 +141,7 @@ export const show = defineCommand({
       out(
         `\n${table(
           ['SIBLING', 'PROVIDER', 'USD', 'HIT', 'P50 MS'],
-          e.siblings.map((s) => [s.id, s.provider_display, price(s.cost?.usd), hitRateWords(s.observed), s.observed?.p50_ms]),
+          e.siblings.map((s) => [s.id, s.provider_display, usdOf(s.cost?.usd), hitRateWords(s.observed), s.observed?.p50_ms]),
         )}`,
       );
     }
@@ -208,7 +206,7 @@ export const find = defineCommand({
             out(
               table(
                 ['CANDIDATE', 'PROVIDER', 'USD', 'NAME'],
-                line.candidates.map((c) => [c.endpoint_id, c.provider, price(c.usd), c.name]),
+                line.candidates.map((c) => [c.endpoint_id, c.provider, usdOf(c.usd), c.name]),
               ),
             );
         } else if (picks)

@@ -2,7 +2,7 @@
 // price (GET /catalog/drift), the most often differing first.
 import { defineCommand } from 'citty';
 import { baseUrl, ok } from './http.ts';
-import { json, note, out, printJson, table, usd } from './print.ts';
+import { json, note, out, printJson, table, usd, usdOf } from './print.ts';
 import type { DriftReport } from '../runtime/catalog/drift.ts';
 
 const drift = defineCommand({
@@ -20,7 +20,7 @@ const drift = defineCommand({
         ['ID', 'LIST', 'REPORTS', 'DIFFERED', 'ABOVE', 'BELOW', 'MEAN DIFF', 'MEAN RATIO'],
         res.operations.map((r) => [
           r.endpoint_id,
-          r.usd === null ? '-' : `$${r.usd} per ${r.unit}`,
+          r.usd === null ? '-' : `${usdOf(r.usd)} per ${r.unit}`,
           r.reports,
           r.differed,
           r.above,

@@ -3,7 +3,7 @@
 import { defineCommand } from 'citty';
 import type { McpSetAnswer } from '../runtime/hub/mcp-set.ts';
 import { asTeam, pathId } from './http.ts';
-import { json, note, out, printJson, table } from './print.ts';
+import { json, note, out, printJson, table, usd } from './print.ts';
 
 function tell(set: McpSetAnswer, asJson: boolean): void {
   if (asJson) {
@@ -15,7 +15,7 @@ function tell(set: McpSetAnswer, asJson: boolean): void {
     out(
       table(
         ['TOOL', 'VERSION', 'PRICE', 'MAKER', 'NAME'],
-        set.tools.map((t) => [t.tool_id, t.version, `${t.price_usd} USD`, t.mine ? 'you' : t.maker, t.name]),
+        set.tools.map((t) => [t.tool_id, t.version, usd(t.price_micro), t.mine ? 'you' : t.maker, t.name]),
       ),
     );
   const idle = set.added.filter((id) => !set.tools.some((t) => t.tool_id === id));

@@ -11,7 +11,7 @@ import { tellAnswer } from './answer.ts';
 import { hubMcp } from './hub-mcp.ts';
 import { show, viewTool } from './hub-show.ts';
 import { confirm } from './confirm.ts';
-import { json, note, out, pairs, printJson, table, usd } from './print.ts';
+import { json, note, out, pairs, printJson, table, usd, usdOf } from './print.ts';
 
 const FILES = ['tool.json', 'input.schema.json', 'output.schema.json', 'check.json'] as const;
 /** a publish runs the tool's check and a run its steps, each step up to a routed call's deadline */
@@ -119,11 +119,11 @@ const list = defineCommand({
       args.mine
         ? table(
             ['TOOL', 'NEWEST', 'STATUS', 'LIVE', 'PRICE', 'NOTE'],
-            tools.map((t) => [t.tool_id, t.version, t.status, t.live_version ?? 'none', `${t.price_usd} USD`, asCommands(t.reason ?? '')]),
+            tools.map((t) => [t.tool_id, t.version, t.status, t.live_version ?? 'none', usdOf(t.price_usd), asCommands(t.reason ?? '')]),
           )
         : table(
             ['TOOL', 'VERSION', 'PRICE', 'MINE', 'NAME'],
-            tools.map((t) => [t.tool_id, t.version, `${t.price_usd} USD`, t.mine ? 'yes' : '', t.name]),
+            tools.map((t) => [t.tool_id, t.version, usdOf(t.price_usd), t.mine ? 'yes' : '', t.name]),
           ),
     );
   },

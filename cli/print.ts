@@ -1,5 +1,5 @@
 // Output for people (aligned columns, key/value lines) and for scripts (--json: one JSON document).
-import { formatUsd } from '../runtime/state/money.ts';
+import { usdText, usdTextOf } from '../language/money-words.ts';
 
 export const json = { type: 'boolean', default: false, description: 'print JSON instead of a table' } as const;
 
@@ -60,5 +60,12 @@ export function record(output: unknown): string {
   return parts.join('\n');
 }
 
-export const usd = (micro: number | null | undefined): string => (micro === null || micro === undefined ? '-' : `${formatUsd(micro)} USD`);
+/**
+ * Every USD amount the CLI prints, from micro-USD: a dollar sign, at least two decimals, more only
+ * where the amount needs them ($0.10, $0.0049, $12.50, $1.00, -$0.02); `-` for no amount
+ * (language/money-words.ts).
+ */
+export const usd = usdText;
+/** a USD number as an answer gives it (`price_usd`, `cost.usd`), printed as its micro-USD amount is */
+export const usdOf = usdTextOf;
 export const percent = (rate: number | null | undefined): string => (rate === null || rate === undefined ? '-' : `${Math.round(rate * 100)}%`);

@@ -2,9 +2,7 @@
 // it for this caller (own keys counted when SVC_TOKEN is set), apart from the market's price order.
 import type { TriedOrder } from '../language/dist-types.ts';
 import { baseUrl, ok, pathId } from './http.ts';
-import { table } from './print.ts';
-
-const usd = (m: number) => `$${(m / 1_000_000).toFixed(6).replace(/0{1,4}$/, '')}`;
+import { table, usd } from './print.ts';
 
 export async function triedOrderText(capability: string, env = process.env): Promise<string> {
   const headers: Record<string, string> = env.SVC_TOKEN ? { 'x-svc-token': env.SVC_TOKEN } : {};

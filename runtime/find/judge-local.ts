@@ -6,6 +6,7 @@ import type { Candidate, Judge, Judgement } from './types.ts';
 import type { Fit, JobReading } from './read-job.ts';
 import { nothingVerdict } from './nothing.ts';
 import { contentWords } from '../../language/read-query.ts';
+import { usdTextOf } from '../../language/money-words.ts';
 
 /** rows kept per capability: the routed entry and the next best, so several capabilities show */
 const PER_CAPABILITY = 3;
@@ -41,7 +42,7 @@ function rowsOf(capability: string, candidates: Candidate[], line: string): Judg
   rows.sort((a, b) => Number(b.kind === 'routed') - Number(a.kind === 'routed'));
   return rows
     .slice(0, PER_CAPABILITY)
-    .map((c) => ({ endpoint_id: c.endpoint_id, why: `${line}${c.usd === null ? '' : `; $${c.usd} per ${c.unit ?? 'unit'}`}` }));
+    .map((c) => ({ endpoint_id: c.endpoint_id, why: `${line}${c.usd === null ? '' : `; ${usdTextOf(c.usd)} per ${c.unit ?? 'unit'}`}` }));
 }
 
 /** the hub tools among the candidates whose steps use every one of `capabilities`, with what they chain */
@@ -50,7 +51,7 @@ function toolsUsing(capabilities: string[], candidates: Candidate[]): Judgement[
     .filter((c) => c.kind === 'tool' && capabilities.every((cap) => c.capabilities?.includes(cap)))
     .map((c) => ({
       endpoint_id: c.endpoint_id,
-      why: `hub tool ${c.name}: ${c.capabilities!.join(' then ')} in one run; $${c.usd} per run plus what its steps cost`,
+      why: `hub tool ${c.name}: ${c.capabilities!.join(' then ')} in one run; ${usdTextOf(c.usd)} per run plus what its steps cost`,
     }));
 }
 

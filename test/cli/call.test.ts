@@ -27,7 +27,7 @@ describe('svc call', () => {
     const r = await svc(['call', 'people.email.verify', 'email=jane.doe@stripe.com']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^status\s+\S+/m);
-    expect(r.stderr).toMatch(/^hit: served by \w+\.people\.email\.verify; cost [\d.]+ USD; call_[0-9a-f]{32}\n$/);
+    expect(r.stderr).toMatch(/^hit: served by \w+\.people\.email\.verify; cost \$[\d.]+; call_[0-9a-f]{32}\n$/);
   });
 
   it("says when a provider refused the team's own key, which svc then set aside for its platform key, on the balance", async () => {
@@ -54,7 +54,7 @@ describe('svc call', () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^PROVIDER\s+OUTCOME/m);
-    expect(r.stderr).toMatch(/^miss: nothing found; cost [\d.]+ USD; call_/m);
+    expect(r.stderr).toMatch(/^miss: nothing found; cost \$[\d.]+; call_/m);
     const json = await svc(['call', 'people.email.verify', 'email=nohit.jane@stripe.com', '--json']);
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)._svc.served_by).toBeNull();
@@ -108,7 +108,7 @@ describe('the spinner', () => {
     expect(tty.stderr).toMatch(/hit: served by/);
     const piped = await svc(slow);
     expect(piped.code).toBe(0);
-    expect(piped.stderr).toMatch(/^hit: served by \S+; cost [\d.]+ USD; call_\w+\n$/);
+    expect(piped.stderr).toMatch(/^hit: served by \S+; cost \$[\d.]+; call_\w+\n$/);
   });
 });
 
@@ -117,8 +117,8 @@ describe('svc call route flags', () => {
     const before = await w.ctx.state.balance(w.teamId);
     const r = await svc(['call', 'people.email.verify', 'email=jane.doe@stripe.com', '--dry-run']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^PLAN\s+KEY\s+WORST COST\n\w+\.people\.email\.verify\s+platform\s+[\d.]+ USD/);
-    expect(r.stderr).toMatch(/worst cost of the call: [\d.]+ USD; nothing was called or charged/);
+    expect(r.stdout).toMatch(/^PLAN\s+KEY\s+WORST COST\n\w+\.people\.email\.verify\s+platform\s+\$[\d.]+/);
+    expect(r.stderr).toMatch(/worst cost of the call: \$[\d.]+; nothing was called or charged/);
     expect(await w.ctx.state.balance(w.teamId)).toBe(before);
   });
 

@@ -38,17 +38,17 @@ describe('svc hub', { timeout: 240_000 }, () => {
     const dir = toolDir('cli-email-tool', emailTool());
     const published = await svcCli(['hub', 'publish', dir], maker);
     expect(published.code).toBe(0);
-    expect(published.stdout).toMatch(/^tool\s+cli-email-tool@1\nstatus\s+live\ncheck\s+passed, cost [\d.]+ USD\n$/);
+    expect(published.stdout).toMatch(/^tool\s+cli-email-tool@1\nstatus\s+live\ncheck\s+passed, cost \$[\d.]+\n$/);
 
     const shown = await svcCli(['hub', 'show', 'cli-email-tool'], caller);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toMatch(/^price\s+0\.05 USD a run$/m);
+    expect(shown.stdout).toMatch(/^price\s+\$0\.05 a run$/m);
     expect(shown.stdout).toMatch(/^input\s+domain, full_name$/m);
     expect(shown.stdout).toMatch(/^VERSION\s+STATUS\s+CREATED\s+LIVE\s+NOTE\n1\s+live\s+\S+\s+20\d\d-/m);
     // the tool's page in the terminal: maker, worst cost, check, usage measured, schemas as tables, call templates
     expect(shown.stdout).toMatch(/^maker\s+routed test team \(routed-test-team\)$/m);
-    expect(shown.stdout).toMatch(/^worst_steps\s+[\d.]+ USD \(a run costs at most [\d.]+ USD\)$/m);
-    expect(shown.stdout).toMatch(/^last_check\s+passed on 20\d\d-\S+, cost [\d.]+ USD, \d+ ms$/m);
+    expect(shown.stdout).toMatch(/^worst_steps\s+\$[\d.]+ \(a run costs at most \$[\d.]+\)$/m);
+    expect(shown.stdout).toMatch(/^last_check\s+passed on 20\d\d-\S+, cost \$[\d.]+, \d+ ms$/m);
     expect(shown.stdout).toMatch(/^serving\s+yes$/m);
     expect(shown.stdout).toMatch(/^usage\s+no run yet$/m);
     expect(shown.stdout).toMatch(/^input:\nFIELD\s+TYPE\s+REQUIRED\s+ABOUT\ndomain\s+string\s+yes\n/m);
@@ -62,7 +62,7 @@ describe('svc hub', { timeout: 240_000 }, () => {
     const ran = await svcCli(['hub', 'run', 'cli-email-tool', 'domain=acme.com', 'full_name=Jane Doe'], caller);
     expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/^email\s+\S+@acme\.com$/m);
-    expect(ran.stderr).toMatch(/^hit; cost [\d.]+ USD; call_[0-9a-f]{32}\n$/);
+    expect(ran.stderr).toMatch(/^hit; cost \$[\d.]+; call_[0-9a-f]{32}\n$/);
     expect((await w.ctx.state.account(w.teamId)).earnings_micro - before.earnings_micro).toBe(50_000);
 
     const json = JSON.parse((await svcCli(['hub', 'run', 'cli-email-tool@1', 'domain=acme.com', 'full_name=Jane Doe', '--json'], caller)).stdout);
@@ -71,9 +71,9 @@ describe('svc hub', { timeout: 240_000 }, () => {
     expect((await svcCli(['hub', 'show', 'cli-email-tool'], caller)).stdout).toMatch(
       /^usage\s+2 of 2 runs ok \(too few to call a rate\); median \d+ ms; 2 runs in all$/m,
     );
-    // the maker's page: each version's runs and earnings (two runs of 0.05 USD so far)
+    // the maker's page: each version's runs and earnings (two runs of $0.05 so far)
     expect((await svcCli(['hub', 'show', 'cli-email-tool'], maker)).stdout).toMatch(
-      /^VERSION\s+STATUS\s+CREATED\s+LIVE\s+RUNS\s+EARNINGS\s+NOTE\n1\s+live\s+\S+\s+\S+\s+2\s+0\.10 USD\s*$/m,
+      /^VERSION\s+STATUS\s+CREATED\s+LIVE\s+RUNS\s+EARNINGS\s+NOTE\n1\s+live\s+\S+\s+\S+\s+2\s+\$0\.10\s*$/m,
     );
     // a review by the team that ran it, on the page; search names the tool as hub:<id> and its maker, and svc show takes that id
     expect(await svcCli(['review', 'hub:cli-email-tool', 'useful', 'found', 'and', 'checked'], caller)).toMatchObject({ code: 0 });
@@ -148,12 +148,12 @@ describe('svc hub', { timeout: 240_000 }, () => {
     expect(first.stdout).toMatch(/^status\s+unchecked$/m);
     const listed = await svcCli(['hub', 'list', '--mine'], env);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^TOOL\s+NEWEST\s+STATUS\s+LIVE\s+PRICE\s+NOTE\ncli-later-tool\s+1\s+unchecked\s+none\s+0\.05 USD\s+\S/);
+    expect(listed.stdout).toMatch(/^TOOL\s+NEWEST\s+STATUS\s+LIVE\s+PRICE\s+NOTE\ncli-later-tool\s+1\s+unchecked\s+none\s+\$0\.05\s+\S/);
     // the check's cost comes first; with no terminal to answer, nothing runs until --yes
     expect(await svcCli(['hub', 'check', 'cli-later-tool@1'], env)).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(
-        /^svc: The check of cli-later-tool@1 \(unchecked\) costs at most [\d.]+ USD, charged to your balance\. Run it\? Nothing done: no terminal to answer; pass --yes/,
+        /^svc: The check of cli-later-tool@1 \(unchecked\) costs at most \$[\d.]+, charged to your balance\. Run it\? Nothing done: no terminal to answer; pass --yes/,
       ),
     });
     expect(await svcCli(['hub', 'check', 'cli-later-tool@1', '--yes'], env)).toMatchObject({ code: 3, stdout: expect.stringMatching(/^status\s+unchecked$/m) });
@@ -161,7 +161,7 @@ describe('svc hub', { timeout: 240_000 }, () => {
     await w.ctx.state.credit(poor!.team.id, 1_000_000);
     const checked = await svcCli(['hub', 'check', 'cli-later-tool@1', '--yes'], env);
     expect(checked.code).toBe(0);
-    expect(checked.stdout).toMatch(/^tool\s+cli-later-tool@1\nstatus\s+live\ncheck\s+passed, cost [\d.]+ USD\n$/);
+    expect(checked.stdout).toMatch(/^tool\s+cli-later-tool@1\nstatus\s+live\ncheck\s+passed, cost \$[\d.]+\n$/);
     expect(JSON.parse((await svcCli(['hub', 'list', '--mine', '--json'], env)).stdout).tools).toEqual([
       expect.objectContaining({ tool_id: 'cli-later-tool', status: 'live', live_version: 1 }),
     ]);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { svcCli } from '../helpers/cli.ts';
 import { servedRealCatalog } from './served.ts';
+import { usdTextOf } from '../../language/money-words.ts';
 
 const server = servedRealCatalog();
 
@@ -130,7 +131,9 @@ describe('prices in the why', () => {
         if (c.usd !== null && c.kind !== 'tool') expect(c.unit, c.endpoint_id).toEqual(c.kind === 'routed' ? 'hit' : expect.any(String));
       for (const k of kept) {
         const c = candidates.find((x) => x.endpoint_id === k.endpoint_id)!;
-        if (c.usd !== null) expect(k.why.endsWith(`; $${c.usd} per ${c.unit}`), `${k.endpoint_id}: ${k.why}`).toBe(true);
+        if (c.usd !== null) expect(k.why.endsWith(`; ${usdTextOf(c.usd)} per ${c.unit}`), `${k.endpoint_id}: ${k.why}`).toBe(true);
+        // said as the CLI says money: at least two decimals ($0.10, never $0.1)
+        if (c.usd !== null) expect(k.why).toMatch(/; \$\d+\.\d{2,6} per /);
       }
       expect(
         kept.some((k) => candidates.find((x) => x.endpoint_id === k.endpoint_id)?.kind === 'routed'),
