@@ -47,6 +47,12 @@ const reviews = sentCommand<SentReview>(
   '(no review written yet: svc review ENDPOINT useful|partly|not_useful REASON writes one)',
 );
 
+/** a stored key's provider, and when it is set aside (its provider refused it) until when, in the reader's time */
+function ownKey(provider: string, setAside: TeamAnswer['own_keys_set_aside']): string {
+  const until = setAside.find((s) => s.provider === provider)?.until;
+  return until ? `${provider} (set aside until ${new Date(until).toLocaleTimeString()}: the provider refused it; calls use the platform key)` : provider;
+}
+
 export const me = defineCommand({
   meta: { name: 'me' },
   args: { json },
@@ -61,7 +67,7 @@ export const me = defineCommand({
         name: t.name,
         balance: usd(t.balance_micro),
         earnings: usd(t.earnings_micro),
-        own_keys: t.own_keys.length ? t.own_keys.join(', ') : 'none',
+        own_keys: t.own_keys.length ? t.own_keys.map((p) => ownKey(p, t.own_keys_set_aside)).join(', ') : 'none',
       }),
     );
   },

@@ -10,6 +10,8 @@ export interface TeamAnswer {
   balance_micro: number;
   earnings_micro: number;
   own_keys: string[];
+  /** stored keys their provider refused lately, not used until `until` (an ISO time): calls go on the platform key meanwhile */
+  own_keys_set_aside: Array<{ provider: string; until: string }>;
 }
 
 /** a listing page: its rows under `key`, and the cursor of the next page (null on the last) */

@@ -24,7 +24,7 @@ describe('svc me', () => {
   it('shows the team, its balance and the providers it holds keys for, never a key', async () => {
     const r = await svcCli(['me'], env);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout).toMatch(/^team\s+cli-me-team\nname\s+Cli Me Team\nbalance\s+2\.50 USD\nearnings\s+0 USD\nown_keys\s+findco\n$/);
+    expect(r.stdout).toMatch(/^team\s+cli-me-team\nname\s+Cli Me Team\nbalance\s+\$2\.50\nearnings\s+\$0\.00\nown_keys\s+findco\n$/);
     expect(r.stdout).not.toContain('own-findco-key');
     expect(JSON.parse((await svcCli(['me', '--json'], env)).stdout)).toEqual({
       team: 'cli-me-team',
@@ -32,7 +32,18 @@ describe('svc me', () => {
       balance_micro: 2_500_000,
       earnings_micro: 0,
       own_keys: ['findco'],
+      own_keys_set_aside: [],
     });
+  });
+
+  it('says when a stored key is set aside (its provider refused it), until when, and that the platform key serves meanwhile', async () => {
+    const { team, token } = (await ctx.state.createTeam('Cli Set Aside Team', 1_000_000))!;
+    await ctx.state.setOwnKey(team.id, 'findco', 'refused-findco-key');
+    ctx.router.deps.health.coolOwnKey(team.id, 'findco');
+    const r = await svcCli(['me'], { ...env, SVC_TOKEN: token });
+    expect(r.stdout).toMatch(/\nown_keys\s+findco \(set aside until .+: the provider refused it; calls use the platform key\)\n$/);
+    const json = JSON.parse((await svcCli(['me', '--json'], { ...env, SVC_TOKEN: token })).stdout);
+    expect(json.own_keys_set_aside).toEqual([{ provider: 'findco', until: expect.any(String) }]);
   });
 
   it('a token the server does not know is refused (exit 4)', async () => {
@@ -62,9 +73,9 @@ describe('svc me ledger', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^at\s+kind\s+amount\s+what\s+call\s+reported$/);
     expect(lines).toHaveLength(4);
-    expect(lines[1]).toMatch(/charge\s+-0\.02 USD\s+findco\.people\.email\.find\s+call-listed\s+-$/);
-    expect(lines[2]).toMatch(/charge\s+-0\.03 USD\s+findco\.people\.email\.find\s+call-reported\s+reported 3 credits = 0\.03 USD; list 0\.01 USD$/);
-    expect(lines[3]).toMatch(/credit\s+1 USD\s+-\s+-\s+-$/);
+    expect(lines[1]).toMatch(/charge\s+-\$0\.02\s+findco\.people\.email\.find\s+call-listed\s+-$/);
+    expect(lines[2]).toMatch(/charge\s+-\$0\.03\s+findco\.people\.email\.find\s+call-reported\s+reported 3 credits = \$0\.03; list \$0\.01$/);
+    expect(lines[3]).toMatch(/credit\s+\$1\.00\s+-\s+-\s+-$/);
   });
 
   it('--json carries the page as the API answers it, both figures included', async () => {
@@ -91,7 +102,7 @@ describe('svc me ledger', () => {
     expect(cursor).toBeDefined();
     const older = await svcCli(['me', 'ledger', '--cursor', cursor!], { ...env, SVC_TOKEN: token });
     expect(older).toMatchObject({ code: 0, stderr: '' });
-    expect(older.stdout).toMatch(/^at.*\n\S+\s+credit\s+1 USD/);
+    expect(older.stdout).toMatch(/^at.*\n\S+\s+credit\s+\$1\.00/);
   });
 });
 

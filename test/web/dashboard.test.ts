@@ -58,6 +58,36 @@ describe('the dashboard', () => {
     await shot('platform');
   });
 
+  it("a shelf's routed capability lists its routed call's children, and apart from them what does the job by pass-through only", async () => {
+    const shelf = (await (await fetch(`${server.url}/catalog/platforms/people`)).json()) as {
+      capabilities: Array<{ capability: string; operations: Array<{ id: string; kind: string; routed_by: string | null }> }>;
+    };
+    const group = shelf.capabilities.find((c) => c.capability === 'people.email.find')!;
+    const entry = (await (await fetch(`${server.url}/catalog/endpoints/svc.people.email.find`)).json()) as CatalogEntry;
+    const children = new Set(entry.endpoint.routed_children);
+    const shelfIds = (keep: (id: string) => boolean) => group.operations.filter((o) => o.kind !== 'routed' && keep(o.id)).map((o) => o.id);
+    const apart = shelfIds((id) => !children.has(id));
+    expect(apart.length).toBeGreaterThan(0);
+    await open('#/platform/people');
+    /** a routed capability's section, by the link to its plan */
+    const sectionOf = (capability: string) => page.locator('section.capability', { has: page.locator(`h2 a[href="#/capability/${capability}"]`) });
+    const section = sectionOf('people.email.find');
+    await section.locator('table.routed-children').waitFor();
+    const ids = (table: string) =>
+      section.locator(`${table} tbody a`).evaluateAll((as) => as.map((a) => decodeURIComponent(a.getAttribute('href')!.replace('#/op/', ''))));
+    const tried = await ids('table.routed-children');
+    expect(tried).toEqual(['svc.people.email.find', ...shelfIds((id) => children.has(id))]);
+    expect(new Set(tried.slice(1))).toEqual(children);
+    expect(await ids('table.pass-through')).toEqual(apart);
+    await expect(section.locator('.not-routed h3').textContent()).resolves.toBe('Not routed: call it by pass-through');
+    // a routed capability whose every operation is a child shows no such part
+    const whole = shelf.capabilities.find((c) => c.operations[0].kind === 'routed' && c.operations.every((o) => o.kind === 'routed' || o.routed_by !== null))!;
+    expect(await sectionOf(whole.capability).locator('table.routed-children tbody tr').count()).toBe(whole.operations.length);
+    expect(await sectionOf(whole.capability).locator('.not-routed').count()).toBe(0);
+    await section.locator('.not-routed').scrollIntoViewIfNeeded();
+    await shot('platform-not-routed');
+  });
+
   it('searches as you type in the browser; the arrow keys and Enter open a result, Escape leaves', async () => {
     await open('');
     const asked: string[] = [];
@@ -192,6 +222,13 @@ describe('the dashboard', () => {
     await page.locator('#own-keys li code', { hasText: 'hunter' }).waitFor();
     expect(await server.ctx.state.ownKeyProviders(created.team.id)).toEqual(['hunter']);
     expect(await page.content()).not.toContain('hunter-key-of-the-team');
+    expect(await page.locator('#own-keys .set-aside').count()).toBe(0);
+    // a key its provider refused is shown set aside, and until when: why calls are charged to the balance meanwhile
+    server.ctx.router.deps.health.coolOwnKey(created.team.id, 'hunter');
+    await page.reload();
+    await expect(page.locator('#own-keys li', { hasText: 'hunter' }).locator('.set-aside').textContent()).resolves.toMatch(
+      /^ set aside until .+: the provider refused it, so calls use the platform key and are charged to the balance/,
+    );
     await shot('account');
     await page.locator('#sign-out').click();
     await page.locator('#token').waitFor();

@@ -2,7 +2,7 @@
 // API tokens, ledger, own provider keys, its hub tools (and a look-up of any), and the feedback and
 // reviews it sent.
 import { HttpError, ledger, myTools, removeOwnKey, setOwnKey, signIn, signOut, team, tool } from '../lib/data.ts';
-import type { LedgerEntry } from '../../language/team-answers.ts';
+import type { LedgerEntry, TeamAnswer } from '../../language/team-answers.ts';
 import { h, link, table } from '../lib/dom.ts';
 import { micro, usd } from '../lib/format.ts';
 import { reportedWords } from '../../language/ledger-words.ts';
@@ -47,7 +47,7 @@ export async function accountPage(rerender: () => void): Promise<Node> {
     h('h2', {}, 'API tokens'),
     tokensSection(),
     h('h2', {}, 'Own provider keys'),
-    ownKeys(me.own_keys, rerender),
+    ownKeys(me.own_keys, me.own_keys_set_aside ?? [], rerender),
     h('h2', {}, 'Ledger'),
     await ledgerView(),
     h('h2', {}, 'Hub tools'),
@@ -60,7 +60,18 @@ export async function accountPage(rerender: () => void): Promise<Node> {
 }
 
 /** The providers the team brings its own key for (never shown back), with add and remove. */
-function ownKeys(providers: string[], rerender: () => void): Node {
+/** when a stored key is set aside (its provider refused it lately), until when, in the reader's time */
+function setAsideNote(provider: string, setAside: TeamAnswer['own_keys_set_aside']): Node | string {
+  const until = setAside.find((s) => s.provider === provider)?.until;
+  if (!until) return '';
+  return h(
+    'span',
+    { class: 'error set-aside' },
+    ` set aside until ${new Date(until).toLocaleTimeString()}: the provider refused it, so calls use the platform key and are charged to the balance; store a working key to end it`,
+  );
+}
+
+function ownKeys(providers: string[], setAside: TeamAnswer['own_keys_set_aside'], rerender: () => void): Node {
   const error = h('p', { class: 'error', role: 'alert' });
   const act = (run: () => Promise<unknown>) =>
     run().then(rerender, (err: unknown) => {
@@ -75,7 +86,16 @@ function ownKeys(providers: string[], rerender: () => void): Node {
       ? h(
           'ul',
           {},
-          providers.map((p) => h('li', {}, h('code', {}, p), ' ', h('button', { type: 'button', onclick: () => void act(() => removeOwnKey(p)) }, 'Remove'))),
+          providers.map((p) =>
+            h(
+              'li',
+              {},
+              h('code', {}, p),
+              setAsideNote(p, setAside),
+              ' ',
+              h('button', { type: 'button', onclick: () => void act(() => removeOwnKey(p)) }, 'Remove'),
+            ),
+          ),
         )
       : h('p', { class: 'muted' }, 'None: calls use the platform keys and are charged to the balance.'),
     h(
