@@ -3,6 +3,7 @@
 // candidates with what each takes and returns; it must answer {kept, verdict} as JSON.
 import type { CapabilityDoc } from '../../language/types.ts';
 import type { Candidate, Judge, Judgement } from './types.ts';
+import { plainText } from '../hub/plain-text.ts';
 
 const SYSTEM =
   'You pick API operations for a job. `has` and `wants` are what the caller has and wants, as read from the job; each candidate says what it takes (identity sets: any one set is enough) and returns, where known. Answer only JSON: {"kept":[{"endpoint_id":"…","why":"takes …, returns …"}],"verdict":"…"}. Keep only candidates that can take what the caller has and return what they want; endpoint_id must be one of the candidates. Say so when the job needs two operations chained, or when none can do it.';
@@ -27,7 +28,7 @@ export function chatJudge(url: string, opts: { key?: string; model?: string }, d
               job: q,
               has: reading.has,
               wants: reading.wants,
-              candidates: candidates.map((c) => ({ ...c, ...contract.get(c.capability) })),
+              candidates: candidates.map((c) => ({ ...judgeRow(c), ...contract.get(c.capability) })),
             }),
           },
         ],
@@ -37,6 +38,16 @@ export function chatJudge(url: string, opts: { key?: string; model?: string }, d
     const content = ((await res.body.json()) as { choices?: Array<{ message?: { content?: string } }> }).choices?.[0]?.message?.content ?? '';
     return sanitize(JSON.parse(content) as Partial<Judgement>, candidates);
   };
+}
+
+/**
+ * What the judge reads of a candidate: the facts it picks by, with a maker's words (a hub tool's name
+ * and maker) as plain capped text, and nothing else a row carries: its reviews are teams' words, which
+ * a model would read as instructions as readily as an agent would.
+ */
+function judgeRow(c: Candidate): Omit<Candidate, 'score'> {
+  const { endpoint_id, capability, name, provider, kind, usd, unit, capabilities } = c;
+  return { endpoint_id, capability, name: plainText(name, 80), provider: plainText(provider, 64), kind, usd, unit, capabilities };
 }
 
 /** Only ids that were candidates, only strings: a judge's answer is data, never trusted as-is. */

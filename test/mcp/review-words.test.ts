@@ -19,6 +19,8 @@ let agent: Client;
 let stdio: Client;
 /** a judge that fails every verdict: find_operations then answers the candidates, rows as search ranks them */
 let judge: Server;
+/** what the judge was asked: the prompt each request carried */
+const asked: string[] = [];
 
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, any> };
 const call = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as Result;
@@ -45,7 +47,16 @@ const clean = (r: Result) => {
 const sample = { usefulness: 'partly', reason: CLEAN_REASON, client: CLEAN_CLIENT, month: expect.any(String) };
 
 beforeAll(async () => {
-  judge = createServer((_req, res) => res.writeHead(500).end());
+  judge = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => {
+      body += d.toString();
+    });
+    req.on('end', () => {
+      asked.push((JSON.parse(body) as { messages: Array<{ content: string }> }).messages[1].content);
+      res.writeHead(500).end();
+    });
+  });
   await new Promise<void>((r) => judge.listen(0, '127.0.0.1', r));
   w = await hubWorld({ SVC_JUDGE_URL: `http://127.0.0.1:${(judge.address() as AddressInfo).port}/v1/chat/completions` });
   // the caller's own tool (always in its MCP set), reviewed by the other team; the other team also reviews an operation
@@ -115,5 +126,16 @@ describe('MCP answers that carry a review give it as plain text', () => {
     const candidate = job.structuredContent!.rows.find((x: { endpoint_id: string }) => x.endpoint_id === 'hub:reviewed-tool');
     expect(candidate.reviews.samples).toEqual([sample]);
     clean(job);
+  });
+
+  it('the chat judge that find_operations asks reads no review: a row reaches it as the facts it picks by', async () => {
+    asked.length = 0;
+    await call(agent, 'find_operations', { q: JOB });
+    expect(asked).toHaveLength(1);
+    const prompt = JSON.parse(asked[0]) as { candidates: Array<Record<string, unknown>> };
+    expect(prompt.candidates.map((c) => c.endpoint_id)).toContain('hub:reviewed-tool');
+    for (const c of prompt.candidates) expect(c).not.toHaveProperty('reviews');
+    const all = texts(prompt);
+    for (const t of [CLEAN_REASON, REASON, CLIENT, CLEAN_CLIENT]) expect(all.filter((x) => x.includes(t))).toEqual([]);
   });
 });
