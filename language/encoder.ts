@@ -1,7 +1,8 @@
 // How search and the finder's judge turn text into terms: FlexSearch's own Encoder, configured for
 // light English normalisation. Case and accents fold, punctuation splits, 'e-mail' reads 'email', and
 // a short suffix stemmer makes plurals and verb forms meet (verifies/verifying/verification ->
-// verify, companies -> company). No node imports: the same encoder runs in the browser.
+// verify, companies -> company), except for words kept apart from what their stem means (`APART`).
+// No node imports: the same encoder runs in the browser.
 import FlexSearch from 'flexsearch';
 import type { EncoderOptions } from 'flexsearch';
 
@@ -22,6 +23,25 @@ const STEMS: Array<[string, string]> = [
   ['e', ''],
   ['s', ''],
 ];
+
+/**
+ * Words that read as themselves, not as their stem, because the stem's other words mean something
+ * else: each key is the term its forms read as. The stemmer cuts a suffix it ends in (or a letter it
+ * doubles), so no other word reads as a key. Add a word here when two of a stem's words name
+ * different needs; a word whose forms all mean one thing stays with the stemmer.
+ */
+export const APART: Readonly<Record<string, readonly string[]>> = {
+  // "companies like stripe" (lookalikes) is no 'likes' of a post or video ('likes', 'liked', 'likers' still meet)
+  like: ['like'],
+  // "news about stripe" is not 'new' ("new companies in fintech")
+  news: ['news'],
+  // a 'seed' round or seed company is nothing one may 'see'
+  seed: ['seed', 'seeds'],
+  // "add a contact" is no 'ad' ("linkedin ads")
+  add: ['add', 'adds', 'added', 'adding'],
+  // the company someone works for is no headcount ('employees', 'employee count' still meet)
+  employer: ['employer', 'employers'],
+};
 
 /** words that carry no need: grammar, politeness, filler */
 export const STOPWORDS = new Set([
@@ -131,10 +151,20 @@ const LITERALS: Array<[RegExp, string]> = [
 
 const prepare = (text: string) => LITERALS.reduce((s, [re, words]) => s.replace(re, words), text.replace(/\be-mail/g, 'email')).replace(/[’']s\b/g, '');
 
+/** a letter no word is written with and no suffix of `STEMS` ends in: a word marked with it passes the stemmer whole */
+const MARK = 'ǂ';
+const apartForms = new Map(Object.entries(APART).flatMap(([key, forms]) => forms.map((form) => [form, key] as const)));
+const APART_WORDS = new RegExp(`(?<![\\p{L}\\p{N}])(${[...apartForms.keys()].join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+/** the marked words as the encoder gives them back (it reads a doubled letter once: 'seedǂ' comes back 'sedǂ'), to each its key */
+const marked = new Map(Object.keys(APART).map((key) => [`${key.replace(/(.)\1+/gu, '$1')}${MARK}`, key]));
+const keepApart = (text: string) => prepare(text).replace(APART_WORDS, (form) => `${apartForms.get(form)}${MARK}`);
+const unmark = (terms: string[]) => terms.map((t) => marked.get(t) ?? t);
+
 const BASE: EncoderOptions = {
   normalize: true,
   dedupe: true,
-  prepare,
+  prepare: keepApart,
+  finalize: unmark,
   stemmer: new Map(STEMS),
   minlength: 1,
   // FlexSearch hands out cached term arrays that indexing then changes: a second build in one process differed.

@@ -2,7 +2,9 @@
 // 'email for a linkedin profile': 'email' is wanted, 'linkedin' and 'profile' are had. A term is had
 // when it follows a word like from, by, for, of, with, or 'I have' (until a word like to, into, get turns the
 // sentence back to what is wanted), or is the word after this, my, their. Search weighs had terms against a capability's
-// `has` words, the finder's judge matches them against identity sets. No node imports (browser-safe).
+// `has` words, the finder's judge matches them against identity sets. The finder also reads names written out:
+// a person's ('Jane Doe'), or a company's when the job says so ('people at Acme Robotics', 'Acme Corp').
+// No node imports (browser-safe).
 import { sentenceEncoder, STOPWORDS, wordEncoder } from './encoder.ts';
 
 /** stems of words seen, bounded: stemming a word runs the whole encoder */
@@ -32,8 +34,8 @@ const HOLDERS = new Set(['i', 'we', 've']);
 const CAPITALISED = /\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+/gu;
 /** words after 'of' or 'for' that may be a name ('email of jane doe at…'): two or three before a little word or the end */
 const NAME_WORDS = [2, 3];
-/** these turn the sentence back to what the caller wants */
-const WANT_MARKERS = new Set(['to', 'into', 'get', 'then', 'want', 'need', 'return', 'returns', 'give', 'find']);
+/** these turn the sentence back to what the caller wants ('which company do they work for', 'where do they work' ask for it) */
+const WANT_MARKERS = new Set(['to', 'into', 'get', 'then', 'want', 'need', 'return', 'returns', 'give', 'find', 'which', 'what', 'where']);
 /** pairs skip these: 'company from a domain' pairs as 'company from domain', so an article never changes a ranking */
 const ARTICLES = new Set(['a', 'an', 'the']);
 const pairsIn = (words: string[]): string[] => words.slice(1).map((b, k) => `${words[k]} ${b}`);
@@ -44,7 +46,18 @@ export interface QueryTerm {
   had: boolean;
   /** written as a person's name may be: capitalised beside another capitalised word, or one of two or three words right after 'of' or 'for' */
   name?: boolean;
+  /** such a name that the job says is a company's: it ends with a company suffix ('Acme Corp') or follows a company cue ('at Acme Robotics') */
+  company?: boolean;
 }
+
+/** What makes a name written in a job a company's rather than a person's (the finder's data: finder.yaml), as written words. */
+export interface CompanyCues {
+  /** a name's last word, or the word right after it, that only a company's name has: 'Acme Corp', 'Blue Origin Inc' */
+  suffixes: ReadonlySet<string>;
+  /** the word right before a name that makes it a company's: 'people at Acme Robotics', 'the startup Blue Origin' */
+  before: ReadonlySet<string>;
+}
+const NO_CUES: CompanyCues = { suffixes: new Set(), before: new Set() };
 
 export interface ReadQuery {
   /** every word, little ones kept, misspellings corrected */
@@ -60,8 +73,8 @@ export interface ReadQuery {
 }
 
 /** `correct` may replace a content word the catalog does not know (given stemmed and as written) by the stem of one it does */
-/** `names`: mark the words that may be a person's name (the finder reads them; search does not) */
-export function readQuery(q: string, correct: (stemmed: string, written: string) => string = (s) => s, names = false): ReadQuery {
+/** `names`: mark the words that may be a name, and with cues, those a company's (the finder reads them; search does not) */
+export function readQuery(q: string, correct: (stemmed: string, written: string) => string = (s) => s, names: boolean | CompanyCues = false): ReadQuery {
   const raw = wordEncoder.encode(q);
   const words = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w), w)));
   const terms: QueryTerm[] = [];
@@ -69,7 +82,7 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
   const seen = new Set<string>();
   let had = false;
   let determined = false;
-  const named = names ? nameWords(q, raw) : NONE;
+  const { named, company } = names ? nameWords(q, raw, names === true ? NO_CUES : names) : { named: NONE, company: NONE };
   raw.forEach((w, i) => {
     if (HAVE_MARKERS.has(w) && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(raw[i - 1]))) had = true;
     else if (HOLDING.has(w) && raw.slice(Math.max(0, i - 2), i).some((x) => HOLDERS.has(x))) had = true;
@@ -79,7 +92,9 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
       determined = false;
     }
     if (STOPWORDS.has(w)) return;
-    const term: QueryTerm = named.has(i) ? { term: words[i], had: had || determined, name: true } : { term: words[i], had: had || determined };
+    const term: QueryTerm = { term: words[i], had: had || determined };
+    if (named.has(i)) term.name = true;
+    if (company.has(i)) term.company = true;
     determined = false;
     sequence.push(term);
     if (seen.has(term.term)) return;
@@ -97,18 +112,29 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
 
 const NONE: ReadonlySet<number> = new Set();
 
-/** positions of `raw` (the encoded words of `q`) that may be a person's name: whether one is, is the finder's to say */
-function nameWords(q: string, raw: string[]): Set<number> {
-  const at = new Set<number>();
+/**
+ * Positions of `raw` (the encoded words of `q`) that may be a name, and those of them whose run of
+ * words the job says is a company's (a suffix ends it, or a cue stands right before it): whether a
+ * name is a person's or a company's, and which words of it a vocabulary knows, is the finder's to say.
+ */
+function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<number>; company: Set<number> } {
+  const named = new Set<number>();
   const capitalised = new Set([...q.matchAll(CAPITALISED)].flatMap((m) => m[0].toLowerCase().split(/\s+/)));
   raw.forEach((w, i) => {
-    if (capitalised.has(w) && (capitalised.has(raw[i - 1]) || capitalised.has(raw[i + 1]))) at.add(i);
+    if (capitalised.has(w) && (capitalised.has(raw[i - 1]) || capitalised.has(raw[i + 1]))) named.add(i);
     if (!OF_FOR.has(w) || NOT_MARKING.has(raw[i - 1])) return;
     let n = 0;
     while (i + 1 + n < raw.length && !STOPWORDS.has(raw[i + 1 + n])) n++;
-    if (NAME_WORDS.includes(n)) for (let k = 1; k <= n; k++) at.add(i + k);
+    if (NAME_WORDS.includes(n)) for (let k = 1; k <= n; k++) named.add(i + k);
   });
-  return at;
+  const company = new Set<number>();
+  for (let start = 0; start < raw.length; start++) {
+    if (!named.has(start) || named.has(start - 1)) continue;
+    let end = start;
+    while (named.has(end + 1)) end++;
+    if (cues.before.has(raw[start - 1]) || cues.suffixes.has(raw[end]) || cues.suffixes.has(raw[end + 1])) for (let k = start; k <= end; k++) company.add(k);
+  }
+  return { named, company };
 }
 
 /** the pairs of any text, as readQuery gives them for a query */

@@ -7,7 +7,7 @@
 // unmeasured, then cheaper, then id. No node imports: the same index loads in the browser.
 import type { CapabilityDoc, SearchRow } from './types.ts';
 import { searchEncoder, STOPWORDS, wordEncoder } from './encoder.ts';
-import { pairsOf, readQuery, type ReadQuery } from './read-query.ts';
+import { pairsOf, readQuery, type CompanyCues, type ReadQuery } from './read-query.ts';
 import { closest, providerNames, startsWithAny } from './search-words.ts';
 import { CAP_FIELDS, capDoc, capOptions, newIndex, rowOptions, type CapField, type RowField, type SearchIndexDump } from './search-index.ts';
 
@@ -39,6 +39,7 @@ const TOP_CAPABILITIES = 6;
 const ROWS_PER_CAPABILITY = 4;
 /** entries kept in each per-word memo before it starts over: bounds memory whatever callers send */
 const MEMO = 20_000;
+const NO_CAPABILITIES: ReadonlySet<string> = new Set();
 
 /** A query as every ranked row sees it (SearchEngine.weigh). */
 export interface Weighed {
@@ -62,6 +63,8 @@ export interface Weighed {
 export interface SearchHit {
   row: SearchRow;
   score: number;
+  /** given back past the best rows because the search's `join` names its capability */
+  joined?: true;
 }
 
 export const wordsOf = (text: string) => new Set(searchEncoder.encode(text));
@@ -134,6 +137,8 @@ export class SearchEngine {
   private mark: Uint32Array;
   private query = 0;
   private capOf: Int32Array;
+  /** each capability's doc by its name */
+  private capIds: Map<string, number>;
   private routedOf: Int32Array;
   /** per capability doc: its rows, routed entry first, then cheaper first */
   private rowsOf: number[][];
@@ -184,6 +189,7 @@ export class SearchEngine {
     this.own = words.own;
     this.providerWords = words.providers;
     const capIds = new Map(capabilities.map((c, i) => [c.capability, i]));
+    this.capIds = capIds;
     this.capOf = Int32Array.from(rows, (r) => capIds.get(r.capability) ?? -1);
     this.mark = new Uint32Array(rows.length * 2);
     this.routedOf = new Int32Array(capabilities.length).fill(-1);
@@ -211,8 +217,8 @@ export class SearchEngine {
       list.sort((a, b) => Number(rows[b].kind === 'routed') - Number(rows[a].kind === 'routed') || this.usd[a] - this.usd[b] || a - b);
   }
 
-  /** The query as search reads it: content terms, what the caller has, misspellings corrected. */
-  read(q: string, names = false): ReadQuery {
+  /** The query as search reads it: content terms, what the caller has, misspellings corrected; `names` as readQuery takes them. */
+  read(q: string, names: boolean | CompanyCues = false): ReadQuery {
     return readQuery(this.named(q), (stemmed, written) => this.correct(stemmed, written), names);
   }
 
@@ -291,8 +297,14 @@ export class SearchEngine {
     return { read, terms, capWeight, idf, heldByAJob, queryWeight, capScore, pairBonus, touched, last };
   }
 
-  /** `measured(id)` says whether an endpoint has observations (live state). */
-  search(q: string, limit: number, measured: (id: string) => boolean): { hits: SearchHit[]; total: number } {
+  /**
+   * `measured(id)` says whether an endpoint has observations (live state). The routed entry and
+   * cheapest rows of the capabilities `join` names are candidates too (the finder's reading of a job
+   * names them: its words may not): the `limit` best rows are those a search without `join` gives, and
+   * after them, marked `joined`, come the best rows (four each) of those capabilities not among them; a
+   * row only `join` brought is not counted in `total`.
+   */
+  search(q: string, limit: number, measured: (id: string) => boolean, join: ReadonlySet<string> = NO_CAPABILITIES): { hits: SearchHit[]; total: number } {
     const { read, terms, capWeight, idf, heldByAJob, queryWeight, capScore, pairBonus, touched, last } = this.weigh(q);
     if (!terms.length) return { hits: [], total: 0 };
 
@@ -336,6 +348,14 @@ export class SearchEngine {
     // request asks too. A field's matches past the index's first are not counted: finding them is a
     // second search of the whole index.
     for (const c of named.slice(whole)) for (const i of this.rowsOf[c]) see(i, most);
+    // rows `join` adds, which the words did not find: never among the best rows, only after them
+    const joinedOnly = new Set<number>();
+    for (const i of [...join].flatMap((name) => this.rowsOf[this.capIds.get(name) ?? -1]?.slice(0, ROWS_PER_CAPABILITY) ?? [])) {
+      if (mark[2 * i] === stamp) continue;
+      mark[2 * i] = stamp;
+      ids.push(i);
+      joinedOnly.add(i);
+    }
 
     const score = new Float64Array(ids.length);
     const namesProvider = new Uint8Array(ids.length);
@@ -380,10 +400,20 @@ export class SearchEngine {
     }
     key.sort();
     const hits: SearchHit[] = [];
-    for (let j = key.length - 1; j >= Math.max(0, key.length - limit); j--) {
+    const past: SearchHit[] = [];
+    /** rows of each capability of `join` given back past the best */
+    const pastOf = new Map<string, number>();
+    for (let j = key.length - 1; j >= 0; j--) {
+      if (hits.length >= limit && !join.size) break;
       const scored = Math.floor(key[j] / n);
-      hits.push({ row: this.rows[this.byCheapRank[n - 1 - (key[j] - scored * n)]], score: Math.floor(scored / 2) / 1000 });
+      const i = this.byCheapRank[n - 1 - (key[j] - scored * n)];
+      const hit: SearchHit = { row: this.rows[i], score: Math.floor(scored / 2) / 1000 };
+      if (hits.length < limit && !joinedOnly.has(i)) hits.push(hit);
+      else if (join.has(hit.row.capability) && (pastOf.get(hit.row.capability) ?? 0) < ROWS_PER_CAPABILITY) {
+        pastOf.set(hit.row.capability, (pastOf.get(hit.row.capability) ?? 0) + 1);
+        past.push({ ...hit, joined: true });
+      }
     }
-    return { hits, total };
+    return { hits: [...hits, ...past], total };
   }
 }

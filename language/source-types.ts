@@ -31,6 +31,10 @@ export interface FinderSrc {
   determiners?: string[];
   /** platforms people read data from, covered here or not: a capability named after one (youtube.channel.videos) reads no other (absent before: none) */
   platforms?: string[];
+  /** a name's last word, or the word after it, that makes it a company's ('Acme Corp'; absent before: none) */
+  company_suffixes?: string[];
+  /** the word right before a name that makes it a company's ('people at Acme Robotics'; absent before: none) */
+  company_cues?: string[];
 }
 
 export interface FilterSrc {

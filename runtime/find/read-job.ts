@@ -5,6 +5,7 @@
 // Deterministic; no network.
 import type { CapabilityDoc } from '../../language/types.ts';
 import { contentWords, type QueryTerm, type ReadQuery } from '../../language/read-query.ts';
+import { withCompanies } from './company-names.ts';
 
 export interface Fit {
   capability: string;
@@ -59,6 +60,8 @@ interface Vocabulary {
   job: Phrase[];
   /** the platform its name begins with (linkedin.company.profile), when that is one the finder lists */
   platform: string | null;
+  /** the field its `has` reads 'company name' as (companies.enrich: name): a company's name written in a job fills it */
+  company: string | null;
 }
 export interface Vocabularies {
   list: Vocabulary[];
@@ -72,6 +75,8 @@ export interface Vocabularies {
   words: Set<string>;
   /** the field vocabularies read a person's name as ('full name'), when one does */
   name: string | null;
+  /** the field most vocabularies read a company's name as ('company name'), when one does */
+  company: string | null;
 }
 
 const phrase = (text: string, field: string): Phrase | null => {
@@ -89,14 +94,17 @@ const jobPhrase = (text: string): Phrase[] => {
 /** Prepared once per catalog: every capability's phrases as content words, and the finder's platforms. */
 export function vocabularies(docs: CapabilityDoc[], platforms: string[] = []): Vocabularies {
   const listed = new Map(platforms.map((p) => [contentWords(p)[0] ?? p, p]));
+  const companyKey = contentWords(COMPANY_NAME).join(' ');
   const list = docs.map((doc) => {
     const first = contentWords(doc.capability.split('.')[0])[0];
+    const has = phrases(doc.vocabulary.has);
     return {
       doc,
-      has: phrases(doc.vocabulary.has),
+      has,
       gets: phrases(doc.vocabulary.gets),
       job: [doc.capability.replaceAll('.', ' '), ...doc.vocabulary.terms].flatMap(jobPhrase),
       platform: first !== undefined && listed.has(first) ? first : null,
+      company: has.find((p) => p.key === companyKey)?.field ?? null,
     };
   });
   // how many vocabularies read each has phrase as each field
@@ -129,32 +137,40 @@ export function vocabularies(docs: CapabilityDoc[], platforms: string[] = []): V
   const named = [...readings].filter(([key]) => !vague.has(key)).map(([key, fields]) => ({ key, words: key.split(' '), field: fieldOf(key, fields) }));
   const words = new Set([...list.flatMap((v) => [...v.has, ...v.gets, ...v.job].flatMap((p) => p.words)), ...listed.keys()]);
   const name = named.find((p) => p.key === contentWords(PERSON_NAME).join(' '))?.field ?? null;
-  return { list, vague, named, platforms: listed, words, name };
+  const company = named.find((p) => p.key === companyKey)?.field ?? null;
+  return { list, vague, named, platforms: listed, words, name, company };
 }
 
 /** how vocabularies call a person's name: the field they read it as is the one a name written in a job fills */
 const PERSON_NAME = 'full name';
+/** how vocabularies call a company's name: each capability takes one written in a job as the field its own vocabulary reads this as */
+const COMPANY_NAME = 'company name';
 
 /**
  * A person's name written in the job ('Jane Doe', 'email of jane doe at…'): two or more words marked
  * as a name may be, next to each other, that no vocabulary knows and no phrase read. Read only
- * where it completes an identity set with what else the caller has (a name and a domain): alone, two
- * capitalised words are as often a company ('Acme Corp').
+ * where it completes an identity set with what else the caller has (a name and a domain), or beside
+ * a company's name the job writes out ('Jane Doe at Acme Robotics'): alone, two capitalised words are
+ * as often a company ('Blue Origin').
  */
-function namesPerson(seq: QueryTerm[], read: Set<number>, has: string[], vocab: Vocabularies): boolean {
+function namesPerson(seq: QueryTerm[], read: Set<number>, has: string[], vocab: Vocabularies, company: boolean): boolean {
   const field = vocab.name;
   if (!field || has.includes(field)) return false;
   // a name is what the caller has wherever it stands ('Jane Doe stripe.com email')
   const named = (i: number) => seq[i]?.name && !read.has(i) && !vocab.words.has(seq[i].term);
   const run = seq.some((_, i) => named(i) && named(i + 1));
-  return run && vocab.list.some((v) => v.doc.identity.some((set) => set.includes(field) && set.some((f) => has.includes(f))));
+  return run && (company || vocab.list.some((v) => v.doc.identity.some((set) => set.includes(field) && set.some((f) => has.includes(f)))));
 }
 
-/** where `p` occurs in the sequence, its first word on the `had` side: the positions it covers, each time */
+/**
+ * where `p` occurs in the sequence, its first word on the `had` side: the positions it covers, each time;
+ * a had phrase never covers a company's name (its word 'company' is no domain: read-job's `match` reads it)
+ */
 function spans(seq: QueryTerm[], p: Phrase, had: boolean): number[][] {
   const out: number[][] = [];
   for (let i = 0; i + p.words.length <= seq.length; i++) {
-    if (seq[i].had === had && p.words.every((w, k) => seq[i + k].term === w)) out.push(p.words.map((_, k) => i + k));
+    if (seq[i].had !== had || !p.words.every((w, k) => seq[i + k].term === w)) continue;
+    if (!had || !p.words.some((_, k) => seq[i + k].company)) out.push(p.words.map((_, k) => i + k));
   }
   return out;
 }
@@ -205,12 +221,21 @@ interface Matched {
 /**
  * `seq`: had and wanted as the job reads, what it acts on had; `asked`: as the sentence marks them, where
  * job phrases (which name the act with its object) stand; `where`: `gets` phrases that only say where
- * the want is read ('linkedin' of "linkedin followers of a company"), no want of their own
+ * the want is read ('linkedin' of "linkedin followers of a company"), no want of their own; `company`:
+ * the job writes out a company's name
  */
-function match(v: Vocabulary, seq: QueryTerm[], asked: QueryTerm[], vague: Set<string>, where: (p: Phrase) => boolean, person: string | null): Matched {
+function match(
+  v: Vocabulary,
+  seq: QueryTerm[],
+  asked: QueryTerm[],
+  vague: Set<string>,
+  where: (p: Phrase) => boolean,
+  person: string | null,
+  company: boolean,
+): Matched {
   const had = v.has.filter((p) => spans(seq, p, true).length);
-  // a name the job writes out fills the name field of whichever capability takes one
-  const named = person && v.doc.identity.some((set) => set.includes(person)) ? [person] : [];
+  // a name the job writes out fills the name field of whichever capability takes one, a company's the field its vocabulary reads 'company name' as
+  const named = [...(person && v.doc.identity.some((set) => set.includes(person)) ? [person] : []), ...(company && v.company ? [v.company] : [])];
   return {
     hasFields: new Set([...had.filter((p) => !vague.has(p.key)).map((p) => p.field), ...named]),
     subject: had.some((p) => vague.has(p.key)),
@@ -230,29 +255,59 @@ function bestSet(doc: CapabilityDoc, has: Set<string>): { set: string[]; missing
   return best;
 }
 
-export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
-  const platforms = new Set(read.words.filter((w) => vocab.platforms.has(w)));
-  const elsewhere = (v: Vocabulary) => v.platform !== null && platforms.size > 0 && !platforms.has(v.platform);
-  const here = vocab.list.filter((v) => !elsewhere(v));
-  const asked = read.sequence;
+/** had and wanted as the job reads (`asked` with what it acts on had), and the had phrases not inside a longer one */
+function phrasesRead(asked: QueryTerm[], here: Vocabulary[], vocab: Vocabularies) {
   const objects = actedOn(asked, here, vocab);
   const seq = asked.map((t, i) => (objects.has(i) ? { ...t, had: true } : t));
-  // what the job names: each had phrase not inside a longer one, read as its field
   const occurrences = [...vocab.named, ...[...vocab.vague].map((key) => ({ key, words: key.split(' '), field: '' }))].flatMap((p) =>
     spans(seq, p, true).map((at) => ({ at, p })),
   );
   const inside = (a: number[], b: number[]) => b.length > a.length && a.every((i) => b.includes(i));
   const outer = occurrences.filter((o) => !occurrences.some((x) => inside(o.at, x.at))).sort((a, b) => a.at[0] - b.at[0]);
+  return { asked, seq, outer };
+}
+
+/**
+ * The job's sequence with the names it writes out read, and the fields it names (`has`): a name the job
+ * says is a company's ('people at Acme Robotics') is one, and the caller has it; a name beside it, or
+ * completing a set, a person's. A name that is neither may still be a company's ('enrich Blue Origin')
+ * when no capability that gives the want takes a person's name: the capabilities that take a company's
+ * name read it then (`company`), while it names nothing to the rest.
+ */
+function readNames(read: ReadQuery, here: Vocabulary[], vocab: Vocabularies) {
+  const companies = withCompanies(read.sequence, vocab.words, (t) => t.company === true);
+  let { asked, seq, outer } = phrasesRead(companies.seq, here, vocab);
+  // what the job names: each had phrase not inside a longer one, read as its field
   const has = [...new Set(outer.flatMap((o) => (o.p.field ? [o.p.field] : [])))];
-  const person = namesPerson(seq, new Set(outer.flatMap((o) => o.at)), has, vocab) ? vocab.name : null;
+  const person = namesPerson(seq, new Set(outer.flatMap((o) => o.at)), has, vocab, companies.named) ? vocab.name : null;
   if (person) has.push(person);
+  if (companies.named && vocab.company && !has.includes(vocab.company)) has.push(vocab.company);
+  // "email of Jane Doe" wants what takes a person's name: the name may be hers, so it is no company's
+  const field = vocab.name;
+  const wantsPerson =
+    field !== null &&
+    vocab.list.some(
+      (v) =>
+        v.doc.identity.some((set) => set.includes(field)) &&
+        (v.job.some((p) => spans(asked, p, false).length) || v.gets.some((p) => spans(seq, p, false).length)),
+    );
+  const maybe = person || companies.named || wantsPerson ? null : withCompanies(asked, vocab.words, (t) => t.name === true);
+  if (maybe?.named) ({ asked, seq, outer } = phrasesRead(maybe.seq, here, vocab));
+  return { asked, seq, outer, has, person, company: companies.named || Boolean(maybe?.named) };
+}
+
+export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
+  const platforms = new Set(read.words.filter((w) => vocab.platforms.has(w)));
+  const elsewhere = (v: Vocabulary) => v.platform !== null && platforms.size > 0 && !platforms.has(v.platform);
+  const here = vocab.list.filter((v) => !elsewhere(v));
+  const { asked, seq, outer, has, person, company } = readNames(read, here, vocab);
   const vague = [...new Set(outer.flatMap((o) => (o.p.field ? [] : [o.p.key])))];
   // a platform's name is the want only when the job wants nothing else ('linkedin of this person')
   const platformOnly = (p: Phrase) => p.words.every((w) => vocab.platforms.has(w));
   const wantsMore = vocab.list.some(
     (v) => v.job.some((p) => spans(asked, p, false).length) || v.gets.some((p) => !platformOnly(p) && spans(seq, p, false).length),
   );
-  const matched = vocab.list.map((v) => ({ v, m: match(v, seq, asked, vocab.vague, (p) => wantsMore && platformOnly(p), person) }));
+  const matched = vocab.list.map((v) => ({ v, m: match(v, seq, asked, vocab.vague, (p) => wantsMore && platformOnly(p), person, company) }));
   const fits: Fit[] = [];
   const unfit: Fit[] = [];
   const away: JobReading['elsewhere'] = [];

@@ -1,5 +1,6 @@
 // GET /catalog/find: describe a job, get the candidates at once as one NDJSON line (search's best rows,
-// a few per capability, live hub tools among them), then the judge's verdict as a second line when it
+// a few per capability, live hub tools among them, and the capabilities the job's reading says do it
+// when search ranked them lower), then the judge's verdict as a second line when it
 // answers in time. A job that names nothing the catalog knows gets no candidates and "nothing does
 // this" at once, without asking the judge. Rate limited per client.
 import { getRequestIP } from 'h3';
@@ -11,6 +12,8 @@ import { localJudge } from '../find/judge-local.ts';
 import { chatJudge } from '../find/judge-chat.ts';
 import { RateLimit } from '../find/rate-limit.ts';
 import { readJob, vocabularies } from '../find/read-job.ts';
+import { fitting, pickCandidates } from '../find/pick-candidates.ts';
+import type { SearchHit } from '../../language/search.ts';
 import { actReader, actVerdict, catalogWords, namesNothing, nothingVerdict } from '../find/nothing.ts';
 import type { Candidate, Judge } from '../find/types.ts';
 import type { DistCatalog } from '../catalog/dist.ts';
@@ -35,6 +38,8 @@ const finderOf = perContext(({ catalog, config, state }) => ({
     return {
       search,
       vocab: vocabularies(docs, finder.platforms),
+      // what makes a name written in a job a company's (a finder.json of the last release has none)
+      cues: { suffixes: new Set(finder.company_suffixes ?? []), before: new Set(finder.company_cues ?? []) },
       words: catalogWords(search.rows, docs),
       actAsked: actReader(finder, docs),
       judge,
@@ -65,23 +70,26 @@ export const findRoutes = [
       const { limit, reader } = finderOf(ctx);
       const wait = await limit.take(getRequestIP(event, { xForwardedFor: config.trustProxy }) ?? 'unknown');
       if (wait) fail(429, `Too many job searches from this address; retry in ${wait} s.`, { 'retry-after': String(wait) });
-      const { search, vocab, words, actAsked, judge } = await reader();
+      const { search, vocab, cues, words, actAsked, judge } = await reader();
       const act = actAsked(q);
-      // the finder reads a person's name written in the job; search has no use for it
-      const read = search.read(q, true);
-      const perCapability = new Map<string, number>();
-      const operations: Candidate[] = search
-        .search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id))
-        .hits.map(({ row, score }) => ({
-          endpoint_id: row.endpoint_id,
-          capability: row.capability,
-          name: row.name,
-          provider: row.provider,
-          kind: row.kind,
-          usd: row.usd,
-          score,
-        }));
-      // live hub tools among them by the same scores; a tool's maker stands as its provider
+      // the finder reads a person's or a company's name written in the job; search has no use for it
+      const read = search.read(q, cues);
+      const job = { q, reading: readJob(read, vocab) };
+      // what the reading says does the job joins search's rows, whatever its words weigh
+      const doing = fitting(job.reading);
+      const { hits } = search.search(q, CANDIDATES * PER_CAPABILITY, (id) => live.measured(id), doing);
+      const candidateOf = ({ row, score }: SearchHit): Candidate => ({
+        endpoint_id: row.endpoint_id,
+        capability: row.capability,
+        name: row.name,
+        provider: row.provider,
+        kind: row.kind,
+        usd: row.usd,
+        score,
+      });
+      const operations = hits.filter((h) => !h.joined).map(candidateOf);
+      const joined = hits.filter((h) => h.joined).map(candidateOf);
+      // live hub tools among search's best by the same scores (the rows joined after them do not rank them); a tool's maker stands as its provider
       const ranked =
         act ||
         namesNothing(
@@ -90,18 +98,11 @@ export const findRoutes = [
           q,
         )
           ? []
-          : withTools(operations, await toolHits(ctx, search, q))
-              .filter((c) => {
-                const n = perCapability.get(c.capability) ?? 0;
-                perCapability.set(c.capability, n + 1);
-                return n < PER_CAPABILITY;
-              })
-              .slice(0, CANDIDATES);
+          : pickCandidates(withTools(operations, await toolHits(ctx, search, q)), joined, doing, CANDIDATES, PER_CAPABILITY);
       // each price with what it is per; a tool's is per run (SPEC, hub)
       const candidates: Candidate[] = (await withToolRows(ctx, search, ranked)).map((c) =>
         'maker' in c ? { ...c, provider: c.maker, unit: 'run' } : { ...c, unit: unitOf(catalog, c.endpoint_id, c.kind) },
       );
-      const job = { q, reading: readJob(read, vocab) };
       const line = (o: object) => new TextEncoder().encode(`${JSON.stringify(o)}\n`);
       const stream = new ReadableStream<Uint8Array>({
         async start(out) {

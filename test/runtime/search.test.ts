@@ -1,10 +1,12 @@
 // Search ranking: more of the query's words matched first (rare words weigh more, a capability's
 // vocabulary counts for its rows); the routed entry first when the query names its job; ties:
-// measured before unmeasured, then cheaper, then id. Stemming, literals and misspellings.
+// measured before unmeasured, then cheaper, then id. Stemming (and words kept apart from their stem),
+// literals and misspellings; had and wanted words, names written out, rows a caller joins.
 import { describe, expect, it } from 'vitest';
 import type { CapabilityDoc, SearchRow } from '../../language/types.ts';
 import { SearchEngine } from '../../language/search.ts';
 import { exportSearchIndex } from '../../language/search-index.ts';
+import { searchEncoder } from '../../language/encoder.ts';
 
 const row = (endpoint_id: string, name: string, usd: number | null, extra: Partial<SearchRow> = {}): SearchRow => ({
   endpoint_id,
@@ -153,5 +155,87 @@ describe('catalog search ranking', () => {
     const { hits } = e.search('cred deliverability', 20, () => false);
     expect(hits.map((h) => h.row.endpoint_id)).toContain('kickbox.account.credits');
     expect(hits.every((h) => h.row && h.score >= 0)).toBe(true);
+  });
+});
+
+const similarDoc: CapabilityDoc = {
+  capability: 'companies.similar',
+  description: 'Companies that look like a given company.',
+  identity: [['domain']],
+  output: ['companies'],
+  vocabulary: {
+    terms: ['lookalike', 'companies like'],
+    phrasings: [],
+    has: { domain: ['domain', 'company'] },
+    gets: { companies: ['similar', 'companies like'] },
+  },
+};
+const videoDoc: CapabilityDoc = {
+  capability: 'youtube.video.detail',
+  description: "A video's title, views and likes.",
+  identity: [['video']],
+  output: ['detail'],
+  vocabulary: { terms: ['video stats'], phrasings: [], has: { video: ['video'] }, gets: { detail: ['views', 'likes'] } },
+};
+
+describe('words search reads apart or together', () => {
+  const stem = (w: string) => searchEncoder.encode(w)[0];
+
+  it("keeps 'like' apart from 'likes', which still meets 'liked' and 'likers'; so for 'news', 'seed', 'add', 'employer'", () => {
+    expect(stem('like')).not.toBe(stem('likes'));
+    expect(new Set(['likes', 'liked', 'likers', 'liking'].map(stem)).size).toBe(1);
+    expect(stem('news')).not.toBe(stem('new'));
+    expect(stem('seeds')).toBe(stem('seed'));
+    expect(stem('seed')).not.toBe(stem('see'));
+    expect(stem('added')).toBe(stem('add'));
+    expect(stem('add')).not.toBe(stem('ads'));
+    expect(stem('employer')).not.toBe(stem('employees'));
+    expect(stem('employees')).toBe(stem('employee'));
+    // as written anywhere in a sentence, in any case
+    expect(searchEncoder.encode('Companies LIKE stripe')).toContain(stem('like'));
+  });
+
+  it("'companies like stripe' matches no vocabulary that counts likes", async () => {
+    const rows = [
+      row('svc.companies.similar', 'companies.similar (routed)', 0.01, { capability: 'companies.similar', kind: 'routed', summary: 'Lookalikes.' }),
+      row('yt.youtube.video.detail', 'Video detail', 0.01, { capability: 'youtube.video.detail', summary: 'A video.' }),
+    ];
+    const e = await engine(rows, [similarDoc, videoDoc]);
+    expect(e.search('companies like stripe', 10, () => false).hits.map((h) => h.row.capability)).toEqual(['companies.similar']);
+    expect(e.search('likes of a video', 10, () => false).hits[0].row.capability).toBe('youtube.video.detail');
+  });
+});
+
+describe('reading a query', () => {
+  it("turns back to what is wanted at which, what and where: 'I have an email, which company…'", async () => {
+    const e = await engine(vocabularyRows, [verifyDoc, findDoc, phoneDoc]);
+    const had = (q: string) => Object.fromEntries(e.read(q).terms.map((t) => [t.term, t.had]));
+    expect(had('I have an email, which company is it')).toMatchObject({ email: true, company: false });
+    expect(had('I know their email, where do they work')).toMatchObject({ email: true, work: false });
+  });
+
+  it("marks a name the job says is a company's: after a cue, or with a suffix; a name alone stays a name", async () => {
+    const e = await engine(vocabularyRows, [verifyDoc, findDoc, phoneDoc]);
+    const cues = { suffixes: new Set(['inc', 'corp', 'llc']), before: new Set(['at', 'from']) };
+    const marks = (q: string) => e.read(q, cues).sequence.map((t) => `${t.term}${t.name ? '^' : ''}${t.company ? '#' : ''}`);
+    expect(marks('find the email of Jane Doe at Acme Robotics')).toEqual(['find', 'email', 'jan^', 'do^', 'acm^#', 'robotic^#']);
+    expect(marks('email of Acme Corp')).toEqual(['email', 'acm^#', 'corp^#']);
+    expect(marks('emails at Blue Origin Inc')).toEqual(['email', 'blu^#', 'origin^#', 'inc^#']);
+    // a suffix in capitals is no capitalised word, yet ends the name
+    expect(marks('Blue Origin LLC emails')).toEqual(['blu^#', 'origin^#', 'lc', 'email']);
+    expect(marks('enrich Blue Origin')).toEqual(['enrich', 'blu^', 'origin^']);
+    // search itself reads no names
+    expect(e.read('people at Acme Robotics').sequence.some((t) => t.name || t.company)).toBe(false);
+  });
+});
+
+describe('rows a caller joins to a search', () => {
+  it("gives back the joined capability's best rows after the limit, uncounted in total", async () => {
+    const e = await engine(vocabularyRows, [verifyDoc, findDoc, phoneDoc]);
+    const plain = e.search('will this address bounce', 1, () => false);
+    const joined = e.search('will this address bounce', 1, () => false, new Set(['people.phone.find']));
+    expect(joined.hits[0]).toEqual(plain.hits[0]);
+    expect(joined.hits.slice(1).map((h) => [h.row.endpoint_id, h.joined])).toEqual([['lusha.people.phone.find', true]]);
+    expect(joined.total).toBe(plain.total);
   });
 });

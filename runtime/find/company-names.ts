@@ -1,0 +1,40 @@
+// A company's name written out in a job ('people at Acme Robotics', 'enrich Acme Corp'): the finder reads
+// it as one had word standing for 'company', so job phrases still read it ('enrich company'), while only
+// a capability whose vocabulary reads 'company name' takes it (read-job.ts); a `has` phrase of the word
+// 'company' (a domain, to an email finder) does not, since a name is no domain.
+import { contentWords, type QueryTerm } from '../../language/read-query.ts';
+
+/** the word a company's name stands for in the job's sequence */
+export const COMPANY = contentWords('company')[0];
+
+/** a known word that opens the job, or a run of known words: no name */
+const unmarked = ({ term, had, name }: QueryTerm): QueryTerm => (name ? { term, had, name } : { term, had });
+
+/**
+ * The sequence with each run of terms `marked` ('Acme Robotics') made one had term for the company. A
+ * job's first word is capitalised as any sentence's is: a run it opens loses it when a vocabulary knows
+ * it (`known`: 'Enrich Blue Origin' is 'enrich' and a name), and a run of known words only is none.
+ * `named`: whether any run was.
+ */
+export function withCompanies(seq: QueryTerm[], known: ReadonlySet<string>, marked: (t: QueryTerm) => boolean): { seq: QueryTerm[]; named: boolean } {
+  const out: QueryTerm[] = [];
+  let named = false;
+  for (let i = 0; i < seq.length; ) {
+    if (!marked(seq[i])) {
+      out.push(seq[i++]);
+      continue;
+    }
+    let end = i;
+    while (end + 1 < seq.length && marked(seq[end + 1])) end++;
+    let first = i === 0 && known.has(seq[0].term) ? 1 : i;
+    // words a vocabulary knows, each of them, are no name ('marketing people' of "emails for marketing people")
+    if (seq.slice(first, end + 1).every((t) => known.has(t.term))) first = end + 1;
+    out.push(...seq.slice(i, first).map(unmarked));
+    if (first <= end) {
+      out.push({ term: COMPANY, had: true, company: true });
+      named = true;
+    }
+    i = end + 1;
+  }
+  return { seq: out, named };
+}

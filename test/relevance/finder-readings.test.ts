@@ -1,0 +1,111 @@
+// The finder's local judge over the real catalog, on more jobs it once misread: the caller has an email
+// and wants the company ("I've got an email, find the company": no email finder does that), a word whose
+// stem another word shared ("companies like stripe" is no job for a post's likes), and a company's name
+// written out ("people at Acme Robotics" names a company, not a person).
+import { describe, expect, it } from 'vitest';
+import { servedRealCatalog } from './served.ts';
+
+const server = servedRealCatalog();
+
+interface Found {
+  verdict: string;
+  /** the capability of each kept row, those search liked by words only left out */
+  doing: string[];
+}
+
+async function find(q: string): Promise<Found> {
+  const [{ candidates }, { kept, verdict }] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  const capabilityOf = new Map<string, string>(candidates.map((c: { endpoint_id: string; capability: string }) => [c.endpoint_id, c.capability]));
+  const rows: Array<{ endpoint_id: string; why: string }> = kept;
+  return { verdict, doing: rows.filter((k) => !k.why.startsWith('closest by words')).map((k) => capabilityOf.get(k.endpoint_id) ?? '?') };
+}
+
+describe('an email the caller has, a company they want', () => {
+  it.each([
+    "I've got an email, find the company",
+    'I have an email address and need to find the company',
+    'find company by email',
+    'company from a work email',
+    'what company does this email belong to',
+    'which company is behind this email address',
+    'I have someone’s email address, which company do they work for?',
+    'I know their email, where do they work?',
+    'given an email address, find the employer',
+  ])('%s: what takes the email and gives a company comes first; no email finder or verifier does it', async (q) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict).toMatch(/^(companies\.enrich|people\.enrich(\.full)?) takes email, returns (name|company); you have email\./);
+    expect(doing[0]).toMatch(/^(companies\.enrich|people\.enrich(\.full)?)$/);
+    expect(doing.filter((c) => c.startsWith('people.email.'))).toEqual([]);
+  });
+});
+
+describe('words that share a stem but not a meaning', () => {
+  it.each(['companies like stripe', 'find companies like Notion', 'businesses like airbnb'])(
+    '%s: lookalike companies, and nothing that counts likes',
+    async (q) => {
+      const { doing } = await find(q);
+      expect(doing[0]).toBe('companies.similar');
+      expect(doing.filter((c) => /^(linkedin\.post|youtube)\./.test(c))).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['get the likes of a YouTube video', 'youtube.video.detail'],
+    ['how many likes does this youtube video have', 'youtube.video.detail'],
+    ['who liked this linkedin post', 'linkedin.post.reactions'],
+  ])('%s: likes are still a post or video datum', async (q, capability) => {
+    const { doing, verdict } = await find(q);
+    expect(verdict).toMatch(new RegExp(`^${capability.replaceAll('.', '\\.')} takes `));
+    expect(doing[0]).toBe(capability);
+    expect(doing).not.toContain('companies.similar');
+  });
+
+  it('an employer is no headcount', async () => {
+    const { verdict } = await find('given an email address, find the employer');
+    expect(verdict).toMatch(/^people\.enrich takes email, returns company;/);
+    expect(verdict).not.toMatch(/employee_count/);
+  });
+});
+
+describe("a company's name written out", () => {
+  it.each(['find emails of people at Acme Robotics', 'email of Acme Corp', 'emails at Blue Origin Inc'])(
+    '%s: the name is a company’s, which no email finder takes; no person is read',
+    async (q) => {
+      const { verdict, doing } = await find(q);
+      expect(verdict).not.toMatch(/full_name/);
+      expect(verdict).toMatch(/^No operation takes name and returns [a-z_, ]*email/);
+      expect(doing.some((c) => c.startsWith('people.email.'))).toBe(true);
+    },
+  );
+
+  it.each([
+    ['enrich Blue Origin', 'companies.enrich', 'name'],
+    ['Enrich Blue Origin', 'companies.enrich', 'name'],
+    ['revenue of Blue Origin', 'companies.enrich', 'revenue'],
+    ['what is the domain of Acme Robotics', 'companies.domain.find', 'domain'],
+    ['find people at Acme Robotics', 'people.search.company', 'people'],
+  ])('%s: a capability that takes a company’s name takes it', async (q, capability, returns) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict).toMatch(new RegExp(`^${capability.replaceAll('.', '\\.')} takes (name|company), returns ${returns}; you have (name|company)\\.`));
+    expect(doing[0]).toBe(capability);
+  });
+
+  it.each([
+    ['find the email of Jane Doe at Acme Robotics', 'people.email.find', 'email'],
+    ['phone number of John Smith from Blue Origin', 'people.phone.find', 'phone'],
+  ])('%s: the name beside the company’s is a person’s', async (q, capability, returns) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict).toMatch(
+      new RegExp(`^${capability.replaceAll('.', '\\.')} takes domain \\+ full_name, returns ${returns} \\(also needs domain\\); you have full_name\\.`),
+    );
+    expect(doing[0]).toBe(capability);
+  });
+
+  it('a person at a domain still reads as a person', async () => {
+    const { verdict } = await find('find the email of Jane Doe at acme.com');
+    expect(verdict).toMatch(/^people\.email\.find takes domain \+ full_name, returns email; you have domain \+ full_name\./);
+  });
+});
