@@ -154,7 +154,8 @@ const prepare = (text: string) => LITERALS.reduce((s, [re, words]) => s.replace(
 /** a letter no word is written with and no suffix of `STEMS` ends in: a word marked with it passes the stemmer whole */
 const MARK = 'ǂ';
 const apartForms = new Map(Object.entries(APART).flatMap(([key, forms]) => forms.map((form) => [form, key] as const)));
-const APART_WORDS = new RegExp(`(?<![\\p{L}\\p{N}])(${[...apartForms.keys()].join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+// ASCII word boundaries: the text is normalised (case and accents folded) before it is prepared
+const APART_WORDS = new RegExp(`\\b(${[...apartForms.keys()].join('|')})\\b`, 'g');
 /** the marked words as the encoder gives them back (it reads a doubled letter once: 'seedǂ' comes back 'sedǂ'), to each its key */
 const marked = new Map(Object.keys(APART).map((key) => [`${key.replace(/(.)\1+/gu, '$1')}${MARK}`, key]));
 const keepApart = (text: string) => prepare(text).replace(APART_WORDS, (form) => `${apartForms.get(form)}${MARK}`);
