@@ -36,7 +36,8 @@ describe("COVERAGE.md: who states each routed child's price", () => {
     expect(row('ocean')[6]).toBe('7');
     expect(row('leadmagic').slice(7, 9)).toEqual(['documented', 'documented']);
     expect(row('mailgun').slice(7, 9)).toEqual(['documented', 'third-party']);
-    expect(row('skrapp').slice(7, 9)).toEqual(['unchecked', 'unchecked']);
+    expect(row('skrapp').slice(7, 9)).toEqual(['documented', 'documented']);
+    expect(row('storeleads').slice(7, 9)).toEqual(['unchecked', 'unchecked']);
     expect(row('valueserp').slice(7, 9)).toEqual(['third-party', 'third-party']);
     expect(row('kickbox').slice(7, 9)).toEqual(['documented', 'documented']);
   });

@@ -102,6 +102,22 @@ describe('Apollo', () => {
   });
 });
 
+describe('Skrapp', () => {
+  // support.skrapp.io: email search credits are charged only for 'Valid' and 'Catch-all' results, not 'Invalid' or 'Unknown'
+  const op = runtime.operations['skrapp.people.email.find'];
+  const cap = runtime.capabilities['people.email.find'];
+  const found = (status: string) => ({ email: 'jane.martin@skrapp.io', accuracy: 60, quality: { status, status_message: '' } });
+  it.each([
+    ['valid', 'hit'],
+    ['catch-all', 'hit'],
+    ['invalid', 'miss'],
+    ['unknown', 'miss'],
+  ])('an email answered with status %s is a %s (a miss is free)', (status, outcome) => {
+    expect(classifyRecord(cap, op, found(status)).outcome).toBe(outcome);
+    expect(op.bills_miss).toBe(false);
+  });
+});
+
 describe('Tomba', () => {
   // docs.tomba.io/rate-limits: "Domain Search | Counted 1 for up to 10 Emails"; a page of 50 would be five
   // requests billed as one, so the child never asks for more than 10.
