@@ -3,7 +3,7 @@
 // candidates with what each takes and returns; it must answer {kept, verdict} as JSON.
 import type { CapabilityDoc } from '../../language/types.ts';
 import type { Candidate, Judge, Judgement } from './types.ts';
-import { plainText } from '../hub/plain-text.ts';
+import { plainText } from '../util/plain-text.ts';
 
 const SYSTEM =
   'You pick API operations for a job. `has` and `wants` are what the caller has and wants, as read from the job; each candidate says what it takes (identity sets: any one set is enough) and returns, where known. Answer only JSON: {"kept":[{"endpoint_id":"…","why":"takes …, returns …"}],"verdict":"…"}. Keep only candidates that can take what the caller has and return what they want; endpoint_id must be one of the candidates. Say so when the job needs two operations chained, or when none can do it.';

@@ -9,7 +9,7 @@ import type { Team } from '../state/index.ts';
 import { openTool, retiredSentence } from './access.ts';
 import { specOf } from './spec.ts';
 import { HubStore } from './store.ts';
-import { plainTool } from './plain-text.ts';
+import { plainTool } from '../util/plain-text.ts';
 
 /** the most tools a team may add from other teams (its own are not counted) */
 export const MAX_MCP_PICKS = 50;

@@ -4,7 +4,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorResult, fromResponse, jsonResult } from './answers.ts';
 import { chosenRows, hubIdOf, showHubTool } from './hub-rows.ts';
-import { plainText } from '../hub/plain-text.ts';
+import { plainText } from '../util/plain-text.ts';
 import { withPlainReviews } from './review-words.ts';
 import type { SvcFetch } from './svc-http.ts';
 import { READ_ONLY, type McpTool } from './tool.ts';

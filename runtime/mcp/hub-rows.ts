@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fromResponse } from './answers.ts';
 import { mcpSetOf } from './hub-tools.ts';
 import { unlisted } from './hub-unlisted.ts';
-import { plainTool } from '../hub/plain-text.ts';
+import { plainTool } from '../util/plain-text.ts';
 import type { SvcFetch } from './svc-http.ts';
 
 /** how search and batch name a hub tool: hub:<tool_id> */

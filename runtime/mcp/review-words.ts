@@ -7,7 +7,7 @@
 // whole, so a place added later is cleaned too. The HTTP JSON API keeps the text as sent.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ReviewSummary } from '../../language/types.ts';
-import { plainReviews } from '../hub/plain-text.ts';
+import { plainReviews } from '../util/plain-text.ts';
 import { jsonResult } from './answers.ts';
 
 /** svc's review summary, and nothing else that happens to sit under a `reviews` key (a provider's example answer may hold one) */
