@@ -106,8 +106,9 @@ export class RedisAtomics implements Atomics {
         ),
       ),
     );
-    // heard: no other instance may take it for a doubt of this one
-    if (id) this.instances.answered(receipt);
+    // heard: no other instance may take it for a doubt of this one, once its receipt is out (a
+    // receipt that cannot be taken out is a post in doubt: post() then answers 503 and undoes it)
+    if (id) await this.instances.answered(receipt);
     return id ? { id, at, kind, amount_micro, endpoint_id, call_id, tool_id, list_micro, reported_micro, reported_value, reported_unit } : null;
   }
 

@@ -34,7 +34,7 @@ export class Doubts {
     /** the state's refund of a charge entry (Atomics.refund) */
     private refund: (account: string, chargeId: number, amount: number) => Promise<LedgerEntry | null>,
     /** a doubt settled: no other instance need settle it (redis-lease.ts) */
-    private settled: (receipt: string) => void = () => {},
+    private settled: (receipt: string) => Promise<unknown> = async () => {},
   ) {}
 
   /** true when no post is waiting to be checked */
@@ -65,7 +65,7 @@ export class Doubts {
       try {
         const id = await this.landed(d.receipt);
         if (id !== null) await this.undo(d, id); // null: never landed, nothing to undo
-        this.settled(d.receipt);
+        await this.settled(d.receipt);
       } catch {
         this.open.push(d);
       }

@@ -2,8 +2,10 @@
 // that sent it (redis-doubts.ts): its caller heard 503, "nothing was charged", and the instance undoes
 // the post once Redis answers again. If that instance dies first, its memory of the doubt dies too,
 // so the post script also names every post in a hash of the poster's open receipts, and the poster
-// takes each one out as soon as it hears the answer. What is left under an instance that is gone is
-// what it never heard answered: its doubts, which any living instance then settles.
+// takes each one out when it hears the answer, before it tells its caller the post landed (one write
+// per turn of the event loop, for every answer heard in it). What is left under an instance that is
+// gone is what it never told a caller had landed: its doubts, and posts whose callers heard nothing,
+// which any living instance then settles.
 // An instance is alive while its lease (a key it sets again every LEASE_BEAT_MS) stands. A living
 // instance sweeps the open receipts of one whose lease has lapsed, once it has itself been connected
 // for a whole lease (so every instance still alive has had time to renew its own, and to take out
@@ -28,9 +30,8 @@ export interface Undo {
 export class Instances {
   /** this instance's id, in its lease and its open receipts' key */
   readonly me = randomHex();
-  /** receipts heard answered, not yet taken out of the open hash */
-  private heard: string[] = [];
-  private flushing = false;
+  /** receipts heard answered in this turn of the event loop, taken out together at its end, and the promise of that */
+  private heard: { receipts: string[]; out: Promise<unknown> } | null = null;
   /** since when this instance has reached Redis without a break (null: not now) */
   private connectedSince: number | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -50,33 +51,29 @@ export class Instances {
     this.timer = null;
   }
 
-  /** the post under `receipt` was answered (landed or refused): no other instance may undo it */
-  answered(receipt: string): void {
-    this.heard.push(receipt);
-    // one write per turn of the event loop, for every answer heard in it
-    if (this.heard.length === 1) setImmediate(() => void this.flush());
-  }
-
-  private async flush(): Promise<void> {
-    if (this.flushing || !this.heard.length) return;
-    this.flushing = true;
-    const taken = this.heard;
-    this.heard = [];
-    try {
-      await onRedis(this.client.hdel(openReceipts(this.me), ...taken));
-    } catch {
-      this.heard.push(...taken); // the next beat tries again
-    } finally {
-      this.flushing = false;
+  /**
+   * The post under `receipt` was answered (landed or refused): no other instance may undo it once the
+   * receipt is out of the open hash, which the answer's promise says. A caller is told a post landed
+   * only after that: an instance killed between the two would leave a landed post for another to undo.
+   */
+  answered(receipt: string): Promise<unknown> {
+    if (!this.heard) {
+      const receipts: string[] = [];
+      const out = new Promise((resolve) => setImmediate(resolve)).then(() => {
+        this.heard = null;
+        return onRedis(this.client.hdel(openReceipts(this.me), ...receipts));
+      });
+      this.heard = { receipts, out };
     }
+    this.heard.receipts.push(receipt);
+    return this.heard.out;
   }
 
-  /** renew the lease, take out what was heard, and sweep the instances that are gone */
+  /** renew the lease and sweep the instances that are gone */
   async beat(): Promise<void> {
     try {
       await onRedis(this.client.multi().set(lease(this.me), '1', 'PX', LEASE_MS).sadd(INSTANCES, this.me).exec());
       this.connectedSince ??= Date.now();
-      await this.flush();
       if (Date.now() - this.connectedSince >= LEASE_MS) await this.sweep();
     } catch {
       this.connectedSince = null;

@@ -2,7 +2,9 @@
 // instance is killed (a real process, SIGKILL) before it hears whether the charge landed, so its
 // caller would have been told "nothing was charged". Redis then runs the charge. Another instance,
 // still living, sees the dead instance's lease lapse and its post still open, and refunds it: the
-// balance is back where it was, and the ledger shows the charge and the credit that undid it.
+// balance is back where it was, and the ledger shows the charge and the credit that undid it. And
+// what the instance did tell its callers had landed, charging hard right up to the kill, stays: the
+// sweep undoes no charge a caller was answered for.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -48,8 +50,12 @@ it('a charge whose instance died before hearing it landed is refunded by a livin
   const exited = new Promise((r) => child!.once('exit', r));
   await until('the child instance', async () => lines.includes('ready'), 30_000);
   await sleep(300); // its lease is written
+  child.stdin!.write('burst\n');
+  const landed = () => lines.filter((l) => l.startsWith('landed ')).map((l) => l.slice('landed '.length));
+  await until('charges answered landed', async () => landed().length >= 200, 30_000);
 
   redis.freeze(true);
+  const told = new Set(landed()); // nothing is answered while Redis is frozen
   child.stdin!.write('go\n');
   await sleep(500); // the charge waits in the frozen Redis's socket
   child.kill('SIGKILL');
@@ -57,10 +63,26 @@ it('a charge whose instance died before hearing it landed is refunded by a livin
   expect(lines.some((l) => l.startsWith('charged'))).toBe(false);
   redis.freeze(false);
 
-  const charges = async () => (await living.ledger(made.team.id, null)).entries.filter((e) => e.call_id === 'doubt-call');
+  const everyEntry = async () => {
+    const all = [];
+    for (let page = await living.ledger(made.team.id, null); ; page = await living.ledger(made.team.id, page.next_cursor)) {
+      all.push(...page.entries);
+      if (page.next_cursor === null) return all;
+    }
+  };
+  const charges = async () => (await everyEntry()).filter((e) => e.call_id === 'doubt-call');
   // Redis ran the charge once it could: it landed, and the instance that sent it is gone
   await until('the charge to land', async () => (await charges()).some((e) => e.kind === 'charge'), 10_000);
   // the living instance sweeps it once the dead one's lease has lapsed
-  await until('the refund', async () => (await living.balance(made.team.id)) === CREDIT, 40_000);
+  await until('the refund', async () => (await charges()).some((e) => e.kind === 'credit'), 40_000);
   expect((await charges()).map((e) => `${e.kind} ${e.amount_micro}`).sort()).toEqual(['charge -1000', 'credit 1000']);
+  // every charge the instance answered landed is charged still, never given back
+  let entries = await everyEntry();
+  // the sweep settles the dead instance's open posts one after another: read once it is done
+  for (let before = -1; before !== entries.length; await sleep(500)) [before, entries] = [entries.length, await everyEntry()];
+  expect(await living.balance(made.team.id)).toBe(entries.reduce((n, e) => n + e.amount_micro, 0));
+  const refunded = new Set(entries.filter((e) => e.kind === 'credit' && e.call_id !== 'doubt-call').map((e) => e.call_id));
+  const charged = new Set(entries.filter((e) => e.kind === 'charge').map((e) => e.call_id));
+  expect([...told].filter((call) => refunded.has(call) || !charged.has(call))).toEqual([]);
+  expect(told.size).toBeGreaterThanOrEqual(200);
 }, 90_000);
