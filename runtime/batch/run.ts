@@ -115,8 +115,20 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
   const budget = run.limits.maxCostMicro === null ? null : new BatchBudget(run.limits.maxCostMicro);
   /** null: the row was never run (the batch ended first); none is charged */
   const firsts = new Map<string, Promise<Outcome | null>>();
-  /** rows running: what a stop still waits for, and what a row the balance refused waits for */
+  /** rows running: what a stop still waits for */
   const inFlight = new Map<string | number, Promise<Outcome>>();
+  /** settles when the next row ends (its outcome is its answer): what a row the balance refused waits for */
+  let rowEnded!: () => void;
+  let nextEnd = new Promise<void>((resolve) => {
+    rowEnded = resolve;
+  });
+  const ends = () => {
+    const ended = rowEnded;
+    nextEnd = new Promise<void>((resolve) => {
+      rowEnded = resolve;
+    });
+    ended();
+  };
   /** a row failed in a way no row answers (a bug): the batch's stream breaks, so no further row may start and be charged unseen */
   let broken = false;
   const ended = () => broken || run.signal.aborted || Boolean(run.stop?.aborted);
@@ -129,15 +141,22 @@ export async function runBatch(run: BatchRun, rows: BatchRow[]): Promise<BatchSu
       let outcome: Outcome;
       try {
         outcome = await running;
+      } catch (e) {
+        ends(); // a row that fails is its own worker's to report: rows waiting on an end do not wait on it
+        throw e;
       } finally {
         inFlight.delete(id);
       }
       // Refused for the balance with nothing charged while this batch's own rows hold it: the row
       // waits for one of them to end and tries again, as it would have run alone. Once none is left
-      // running, the 402 is the row's answer.
-      if (outcome.status !== 402 || outcome._svc || inFlight.size === 0 || ended()) return outcome;
-      // (a row that fails is its own worker's to report)
-      await Promise.race(inFlight.values()).catch(() => null);
+      // running, the 402 is the row's answer. It waits for a row's end, not for any attempt to
+      // answer: rows refused together would otherwise wake each other without end, none of them
+      // freeing anything (each end wakes each waiting row once, so the retries are bounded).
+      if (outcome.status !== 402 || outcome._svc || inFlight.size === 0 || ended()) {
+        ends();
+        return outcome;
+      }
+      await nextEnd;
     }
   };
 

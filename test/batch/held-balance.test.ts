@@ -39,3 +39,17 @@ it('a row the balance itself cannot cover is still a 402 once no row of the batc
   expect(await w.ctx.state.balance(w.teamId)).toBe(0);
   expect(lines.at(-1)).toMatchObject({ event: 'summary', hits: 2, errors: 2, cost_micro: CREDIT });
 });
+
+it('rows all refused for the balance end, each a 402, however many wait at once (none frees what another needs)', async () => {
+  const { token } = (await w.ctx.state.createTeam('broke batch team', 10))!;
+  const rows = Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, domain: 'acme.com', full_name: `Jane Doe B${i}` }));
+  const r = await fetch(`${w.url}/proxy/people.email.find/batch`, {
+    method: 'POST',
+    headers: { 'x-svc-token': token, 'content-type': 'application/x-ndjson', 'x-svc-batch-concurrency': '8' },
+    body: ndjson(rows),
+    signal: AbortSignal.timeout(8000),
+  });
+  const lines = await readLines(r);
+  expect(lines.filter((l) => l.id !== undefined).map((l) => l.status)).toEqual(rows.map(() => 402));
+  expect(lines.at(-1)).toMatchObject({ event: 'summary', rows: 8, errors: 8, cost_micro: 0 });
+}, 15_000);

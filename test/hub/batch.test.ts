@@ -173,6 +173,18 @@ describe('a batch of tool runs', () => {
   }, 60_000);
 });
 
+describe('rows the balance refuses', () => {
+  it('a team that cannot pay the price: every row a 402 and the batch ends, however many rows wait at once', async () => {
+    const broke = await w.team('broke batch caller', PRICE / 5);
+    const rows = Array.from({ length: 16 }, (_, i) => ({ id: i, input: person(`broke${i}`) }));
+    const r = await batch('batch-email', rows, { 'x-svc-batch-concurrency': '8' }, broke.token);
+    const seen = await readLines(r);
+    expect(rowsOf(seen).map((l) => l.status)).toEqual(rows.map(() => 402));
+    expect(seen.at(-1)).toMatchObject({ event: 'summary', rows: 16, errors: 16, cost_micro: 0 });
+    expect(await w.ctx.state.balance(broke.teamId)).toBe(PRICE / 5);
+  }, 20_000);
+});
+
 describe('what the door refuses before any row runs', () => {
   it('an unknown tool 404, a retired one 410, one with no live version 409, a bad line 400, a route header a run cannot apply 422; nothing charged', async () => {
     expect((await w.req('POST', '/hub/tools', { tool_id: 'batch-gone', files: emailTool() })).body.status).toBe('live');
