@@ -39,6 +39,7 @@ export class RedisAtomics implements Atomics {
     this.instances = new Instances(client, {
       refund: (account, chargeId, amount) => this.refund(account, chargeId, amount),
       reverse: (account, draft, receipt) => this.send(account, reversal(draft), receipt),
+      unhold: (account, stored) => onRedis(this.scripts.unhold(...holds(account), stored)),
     });
     this.doubts = new Doubts(
       RECEIPT_S * 1000,
@@ -74,7 +75,7 @@ export class RedisAtomics implements Atomics {
   async post(account: string, draft: LedgerDraft, unhold?: string): Promise<LedgerEntry | null> {
     const receipt = `receipt:${randomHex()}`;
     try {
-      return await this.send(account, draft, receipt, unhold);
+      return await this.send(account, draft, receipt, unhold && this.stored(unhold));
     } catch (e) {
       // sent but unanswered: it may have landed, and the caller hears 503; undone later if it did
       if (e instanceof StorageUnavailable) this.doubts.add({ account, receipt, draft, at: Date.now() });
@@ -169,13 +170,18 @@ export class RedisAtomics implements Atomics {
     return { count, resetMs: Math.max(0, resetMs) };
   }
 
+  /** a hold as stored: under this instance's id, so the sweep of a gone instance drops the holds its calls left (redis-lease.ts) */
+  private stored(id: string): string {
+    return `${this.instances.me}:${id}`;
+  }
+
   async hold(account: string, id: string, amount: number, ttlMs: number): Promise<HoldAnswer> {
-    const [held, balance] = (await onRedis(this.scripts.hold(acct(account), ...holds(account), id, String(amount), ttlMs))) as [number, string];
+    const [held, balance] = (await onRedis(this.scripts.hold(acct(account), ...holds(account), this.stored(id), String(amount), ttlMs))) as [number, string];
     return { held: held === 1, balance_micro: Number(balance) };
   }
 
   async unhold(account: string, id: string): Promise<void> {
-    await onRedis(this.scripts.unhold(...holds(account), id));
+    await onRedis(this.scripts.unhold(...holds(account), this.stored(id)));
   }
 
   async mark(name: string, ttlMs: number): Promise<void> {

@@ -21,11 +21,15 @@ const lease = (id: string) => `live:${id}`;
 /** an instance's open receipts: receipt key → account, a line break, the entry's JSON */
 export const openReceipts = (id: string) => `open:${id}`;
 
-/** how a gone instance's open post is undone: a charge refunded, anything else reversed under its own receipt */
+/** how a gone instance's open post is undone (a charge refunded, anything else reversed under its own receipt), and a hold it left dropped */
 export interface Undo {
   refund(account: string, chargeId: number, amount: number): Promise<unknown>;
   reverse(account: string, draft: LedgerDraft, receipt: string): Promise<unknown>;
+  /** `stored`: the hold's id as stored, under its instance's id */
+  unhold(account: string, stored: string): Promise<unknown>;
 }
+
+const HOLDS = 'holds:';
 
 export class Instances {
   /** this instance's id, in its lease and its open receipts' key */
@@ -90,8 +94,24 @@ export class Instances {
         await this.settle(receipt, value);
         await onRedis(this.client.hdel(openReceipts(id), receipt));
       }
+      await this.dropHolds(id);
       await onRedis(this.client.srem(INSTANCES, id));
     }
+  }
+
+  /**
+   * The holds a gone instance's calls left on balances: those calls died with it, and their holds
+   * would bar the teams' balances until they expire (10 minutes). Found by their ids (each under its
+   * instance's id) in every account's holds, a scan made only when an instance is gone.
+   */
+  private async dropHolds(id: string): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await onRedis(this.client.scan(cursor, 'MATCH', `${HOLDS}*`, 'COUNT', 500));
+      cursor = next;
+      for (const key of keys)
+        for (const stored of await onRedis(this.client.hkeys(key))) if (stored.startsWith(`${id}:`)) await this.undo.unhold(key.slice(HOLDS.length), stored);
+    } while (cursor !== '0');
   }
 
   private async settle(receipt: string, value: string): Promise<void> {

@@ -4,12 +4,13 @@
 // still living, sees the dead instance's lease lapse and its post still open, and refunds it: the
 // balance is back where it was, and the ledger shows the charge and the credit that undid it. And
 // what the instance did tell its callers had landed, charging hard right up to the kill, stays: the
-// sweep undoes no charge a caller was answered for.
+// sweep undoes no charge a caller was answered for; and the holds its calls in flight left on the
+// balance are dropped with them, not left to bar the team until they expire.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createState, type State } from '../../runtime/state/index.ts';
+import { createState, teamAccount, type State } from '../../runtime/state/index.ts';
 import { ownRedis, type OwnRedis } from '../helpers/redis-server.ts';
 
 let redis: OwnRedis;
@@ -50,6 +51,8 @@ it('a charge whose instance died before hearing it landed is refunded by a livin
   const exited = new Promise((r) => child!.once('exit', r));
   await until('the child instance', async () => lines.includes('ready'), 30_000);
   await sleep(300); // its lease is written
+  child.stdin!.write('hold\n');
+  await until('a hold for a call in flight', async () => lines.includes('held'), 10_000);
   child.stdin!.write('burst\n');
   const landed = () => lines.filter((l) => l.startsWith('landed ')).map((l) => l.slice('landed '.length));
   await until('charges answered landed', async () => landed().length >= 200, 30_000);
@@ -85,4 +88,7 @@ it('a charge whose instance died before hearing it landed is refunded by a livin
   const charged = new Set(entries.filter((e) => e.kind === 'charge').map((e) => e.call_id));
   expect([...told].filter((call) => refunded.has(call) || !charged.has(call))).toEqual([]);
   expect(told.size).toBeGreaterThanOrEqual(200);
+  // and the hold its call in flight left is gone with it: the whole balance can be held again
+  const balance = await living.balance(made.team.id);
+  expect(await living.atomics.hold(teamAccount(made.team.id), 'whole-balance', balance, 60_000)).toEqual({ held: true, balance_micro: balance });
 }, 90_000);
