@@ -2,13 +2,15 @@
 // when web/ or the catalog language it bundles change (an old checkout must not keep serving an old
 // page), in a process of its own whose progress and errors it reports as its own.
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ensureBuilt } from '../../runtime/serve/ensure-built.ts';
 import { dashboardFresh, dashboardSourceHash } from '../../build/dashboard.ts';
 import { catalogSourceHash, catalogSourceStamp } from '../../build/source-hash.ts';
-import { FIXTURE_SRC } from '../helpers/paths.ts';
+import { FIXTURE_SRC, ROOT } from '../helpers/paths.ts';
+import { buildCatalog } from '../../build/pipeline.ts';
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-ensure-'));
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
@@ -89,3 +91,41 @@ it("stops the start with the build's own errors, and builds nothing, when the so
   expect(said.some((m) => m.startsWith('build: '))).toBe(true); // the build's progress, from its own process
   expect(existsSync(join(out, 'catalog'))).toBe(false);
 });
+
+it('a start that finds another process building the same dist waits for it, then builds only what it left stale', async () => {
+  const src = join(dist, 'shared-src');
+  const out = join(dist, 'shared');
+  cpSync(FIXTURE_SRC, src, { recursive: true });
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'index.html'), '<!doctype html>');
+  writeFileSync(join(out, '.dashboard-hash'), dashboardSourceHash());
+  // another start (a process of its own) holds the dist while it builds
+  const other = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `const { lockDataDir } = await import(${JSON.stringify(join(ROOT, 'runtime', 'state', 'dir-lock.ts'))}); await lockDataDir(${JSON.stringify(out)}); process.stdout.write('held\\n'); process.stdin.once('data', () => process.exit(0));`,
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((held) => other.stdout!.once('data', () => held()));
+  const said: string[] = [];
+  const start = ensureBuilt(out, src, (m) => {
+    if (!m.startsWith('build:')) said.push(m);
+  });
+  await new Promise((r) => setTimeout(r, 1000));
+  expect(said).toEqual([expect.stringMatching(/^another svc start \(pid \d+\) is building .+: waiting for it$/)]);
+  expect(existsSync(join(out, 'catalog'))).toBe(false);
+  // it builds the catalog meanwhile, as that start would, and ends
+  const built = join(dist, 'shared-built');
+  expect((await buildCatalog({ src, out: join(built, 'catalog') })).errors).toEqual([]);
+  writeFileSync(join(built, 'catalog', '.source-hash'), catalogSourceHash(src));
+  cpSync(join(built, 'catalog'), join(out, 'catalog'), { recursive: true });
+  other.stdin!.write('done\n');
+  await start;
+  expect(said).toHaveLength(1); // nothing left stale: nothing rebuilt twice
+  expect(readFileSync(join(out, 'catalog', '.source-hash'), 'utf8')).toBe(catalogSourceHash(src));
+}, 60_000);
