@@ -350,12 +350,13 @@ export class SearchEngine {
     for (const c of named.slice(whole)) for (const i of this.rowsOf[c]) see(i, most);
     // rows `join` adds, which the words did not find: never among the best rows, only after them
     const joinedOnly = new Set<number>();
-    for (const i of [...join].flatMap((name) => this.rowsOf[this.capIds.get(name) ?? -1]?.slice(0, ROWS_PER_CAPABILITY) ?? [])) {
-      if (mark[2 * i] === stamp) continue;
-      mark[2 * i] = stamp;
-      ids.push(i);
-      joinedOnly.add(i);
-    }
+    for (const name of join)
+      for (const i of this.rowsOf[this.capIds.get(name) ?? -1]?.slice(0, ROWS_PER_CAPABILITY) ?? []) {
+        if (mark[2 * i] === stamp) continue;
+        mark[2 * i] = stamp;
+        ids.push(i);
+        joinedOnly.add(i);
+      }
 
     const score = new Float64Array(ids.length);
     const namesProvider = new Uint8Array(ids.length);
@@ -414,6 +415,6 @@ export class SearchEngine {
         past.push({ ...hit, joined: true });
       }
     }
-    return { hits: [...hits, ...past], total };
+    return { hits: past.length ? hits.concat(past) : hits, total };
   }
 }
