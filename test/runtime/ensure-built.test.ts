@@ -15,6 +15,17 @@ import { buildCatalog } from '../../build/pipeline.ts';
 const dist = mkdtempSync(join(tmpdir(), 'svc-ensure-'));
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
+/** the fixture's catalog sources copied to `<dist>/<name>-src`, and `<dist>/<name>` a dist whose dashboard is marked fresh (these tests are about the catalog) */
+function catalogCase(name: string): { src: string; out: string } {
+  const src = join(dist, `${name}-src`);
+  const out = join(dist, name);
+  cpSync(FIXTURE_SRC, src, { recursive: true });
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'index.html'), '<!doctype html>');
+  writeFileSync(join(out, '.dashboard-hash'), dashboardSourceHash());
+  return { src, out };
+}
+
 async function run(): Promise<string[]> {
   const said: string[] = [];
   await ensureBuilt(dist, 'catalog-src', (m) => {
@@ -34,13 +45,7 @@ it('builds what is missing, keeps what is fresh, and rebuilds a dashboard made f
 });
 
 it("trusts the sources' stat stamp instead of hashing them, and hashes again once a file is touched or edited", async () => {
-  const src = join(dist, 'src');
-  const out = join(dist, 'stamped');
-  cpSync(FIXTURE_SRC, src, { recursive: true });
-  // a dashboard marked fresh: this test is about the catalog
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'index.html'), '<!doctype html>');
-  writeFileSync(join(out, '.dashboard-hash'), dashboardSourceHash());
+  const { src, out } = catalogCase('stamped');
   const said: string[] = [];
   const start = async () => {
     said.length = 0;
@@ -75,13 +80,8 @@ it("trusts the sources' stat stamp instead of hashing them, and hashes again onc
 });
 
 it("stops the start with the build's own errors, and builds nothing, when the sources do not build", async () => {
-  const src = join(dist, 'broken-src');
-  const out = join(dist, 'broken');
-  cpSync(FIXTURE_SRC, src, { recursive: true });
+  const { src, out } = catalogCase('broken');
   writeFileSync(join(src, 'providers', 'zerobounce.yaml'), '');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'index.html'), '<!doctype html>');
-  writeFileSync(join(out, '.dashboard-hash'), dashboardSourceHash());
   const said: string[] = [];
   const start = ensureBuilt(out, src, (m) => {
     said.push(m);
@@ -93,12 +93,7 @@ it("stops the start with the build's own errors, and builds nothing, when the so
 });
 
 it('a start that finds another process building the same dist waits for it, then builds only what it left stale', async () => {
-  const src = join(dist, 'shared-src');
-  const out = join(dist, 'shared');
-  cpSync(FIXTURE_SRC, src, { recursive: true });
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'index.html'), '<!doctype html>');
-  writeFileSync(join(out, '.dashboard-hash'), dashboardSourceHash());
+  const { src, out } = catalogCase('shared');
   // another start (a process of its own) holds the dist while it builds
   const other = spawn(
     process.execPath,
