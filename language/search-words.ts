@@ -60,3 +60,14 @@ function editDistance(a: string, b: string, cap: number): number {
   }
   return prev[b.length];
 }
+
+/** words grouped by first letter, in order: a misspelling seldom changes the first */
+export function byFirstLetter(words: Iterable<string>): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const w of [...words].sort()) {
+    const list = groups.get(w[0]);
+    if (list) list.push(w);
+    else groups.set(w[0], [w]);
+  }
+  return groups;
+}

@@ -6,9 +6,10 @@
 // capability comes first when the query names that capability's job; ties: measured before
 // unmeasured, then cheaper, then id. No node imports: the same index loads in the browser.
 import type { CapabilityDoc, SearchRow } from './types.ts';
-import { searchEncoder, STOPWORDS, wordEncoder } from './encoder.ts';
+import { searchEncoder } from './encoder.ts';
 import { pairsOf, readQuery, type CompanyCues, type ReadQuery } from './read-query.ts';
-import { closest, providerNames, startsWithAny } from './search-words.ts';
+import { byFirstLetter, closest, providerNames, startsWithAny } from './search-words.ts';
+import { addRowWords, newRowWords, rowWords, stemsOf, type RowWords } from './row-words.ts';
 import { CAP_FIELDS, capDoc, capOptions, newIndex, rowOptions, type CapField, type RowField, type SearchIndexDump } from './search-index.ts';
 
 /** What else a row scores, per word of the query (times its rarity) or once. */
@@ -69,51 +70,6 @@ export interface SearchHit {
 
 export const wordsOf = (text: string) => new Set(searchEncoder.encode(text));
 
-/** The words of a text as search reads them, stopwords left out; each new word as written goes into `written` with its stem. */
-function stemsOf(text: string, written: Map<string, string>): string[] {
-  const stems: string[] = [];
-  for (const w of wordEncoder.encode(text)) {
-    if (STOPWORDS.has(w)) continue;
-    let s = written.get(w);
-    if (s === undefined) written.set(w, (s = searchEncoder.encode(w)[0] ?? w));
-    stems.push(s);
-  }
-  return stems;
-}
-
-/** Each row's own words (name, capability, terms) and its provider's: the costly part of loading (the encoder runs per row). */
-interface RowWords {
-  own: Array<Set<string>>;
-  providers: Array<Set<string>>;
-  /** every word of those texts as written, with its stem (a word is stemmed once, however many rows hold it) */
-  written: Map<string, string>;
-}
-const newRowWords = (): RowWords => ({ own: [], providers: [], written: new Map() });
-function addRowWords(words: RowWords, rows: SearchRow[], byProvider: Map<string, Set<string>>): void {
-  for (const r of rows) {
-    words.own.push(new Set(stemsOf(`${r.name} ${r.capability.replaceAll('.', ' ')} ${(r.terms ?? []).join(' ')}`, words.written)));
-    // rows of one provider share its words: read once per provider
-    const text = `${r.provider_display} ${r.provider}`;
-    let p = byProvider.get(text);
-    if (!p) byProvider.set(text, (p = new Set(stemsOf(text, words.written))));
-    words.providers.push(p);
-  }
-}
-function rowWords(rows: SearchRow[]): RowWords {
-  const words = newRowWords();
-  addRowWords(words, rows, new Map());
-  return words;
-}
-/** words grouped by first letter, in order: a misspelling seldom changes the first */
-function byFirstLetter(words: Iterable<string>): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const w of [...words].sort()) {
-    const list = groups.get(w[0]);
-    if (list) list.push(w);
-    else groups.set(w[0], [w]);
-  }
-  return groups;
-}
 /** rows whose words are computed between two pauses of SearchEngine.load */
 const LOAD_SLICE = 250;
 const vocabularyPairs = (c: CapabilityDoc) =>
