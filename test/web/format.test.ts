@@ -5,8 +5,16 @@ import { micro, ms, pct, usd } from '../../web/lib/format.ts';
 import { reportedWords } from '../../language/ledger-words.ts';
 
 describe('dashboard number formats', () => {
-  it('list prices: every micro-dollar they carry, none rounded away, trailing zeros dropped', () => {
-    expect([usd(0.0012), usd(0.005), usd(0.0245), usd(0.5), usd(12), usd(0), usd(null)]).toEqual(['$0.0012', '$0.005', '$0.0245', '$0.5', '$12', 'free', '—']);
+  it('list prices: every micro-dollar they carry, none rounded away, at least cents, as the CLI writes money', () => {
+    expect([usd(0.0012), usd(0.005), usd(0.0245), usd(0.5), usd(12), usd(0), usd(null)]).toEqual([
+      '$0.0012',
+      '$0.005',
+      '$0.0245',
+      '$0.50',
+      '$12.00',
+      'free',
+      '—',
+    ]);
     // Hunter's price and a sub-cent one as the API and the CLI write them, not $0.0123 and $0.0012
     expect([usd(0.01225), usd(0.00123), usd(1.234567)]).toEqual(['$0.01225', '$0.00123', '$1.234567']);
   });

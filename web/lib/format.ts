@@ -1,13 +1,12 @@
-// How numbers read on the pages: dollars to the micro-dollar they carry, shares, milliseconds.
-export const usd = (v: number | null | undefined): string =>
-  v === null || v === undefined
-    ? '—'
-    : v === 0
-      ? 'free'
-      : // a price is whole micro-dollars: every one shown, none rounded away ($0.01225, not $0.0123), trailing zeros dropped
-        `$${v.toFixed(6).replace(/0+$/, '').replace(/\.$/, '')}`;
+// How numbers read on the pages: dollars to the micro-dollar they carry (the one rule the CLI prints
+// money by, language/money-words.ts: $0.10, $0.01225, $12.50), shares, milliseconds.
+import { usdText, usdTextOf } from '../../language/money-words.ts';
 
-export const micro = (m: number): string => `$${(m / 1_000_000).toFixed(6).replace(/0{1,4}$/, '')}`;
+/** a price in USD; 'free' for none */
+export const usd = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : v === 0 ? 'free' : usdTextOf(v));
+
+/** an amount in micro-USD (a balance, a charge) */
+export const micro = (m: number): string => usdText(m);
 
 export const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : `${Math.round(v * 100)}%`);
 
