@@ -1,6 +1,6 @@
 // The admin HTTP API as the CLI calls it: SVC_URL (default http://localhost:8787) and SVC_ADMIN_TOKEN.
 import { CliFailure, EXIT } from './fail.ts';
-import { baseUrl, failureOf, request } from './http.ts';
+import { baseUrl, credential, failureOf, request } from './http.ts';
 
 export interface AdminTarget {
   url: string;
@@ -9,8 +9,8 @@ export interface AdminTarget {
 
 export function adminTarget(env: Record<string, string | undefined> = process.env): AdminTarget {
   const token = env.SVC_ADMIN_TOKEN;
-  if (!token) throw new CliFailure('SVC_ADMIN_TOKEN is not set: export the admin token the server was started with.', EXIT.usage);
-  return { url: baseUrl(env), token };
+  if (!token?.trim()) throw new CliFailure('SVC_ADMIN_TOKEN is not set: export the admin token the server was started with.', EXIT.usage);
+  return { url: baseUrl(env), token: credential('SVC_ADMIN_TOKEN', token) };
 }
 
 /** POST a JSON body to an /admin path (GET without one, unless `method` says); the parsed answer, or a CliFailure with the server's sentence */

@@ -2,7 +2,7 @@
 import { defineCommand } from 'citty';
 import { adminCall, adminTarget } from './admin-api.ts';
 import { CliFailure, EXIT } from './fail.ts';
-import { json } from './print.ts';
+import { json, out, printJson } from './print.ts';
 import { newTokenArgs, newTokenBody, printNewToken, printRevoked, printTokens } from './tokens.ts';
 import type { ListedToken } from '../language/team-answers.ts';
 import { formatUsd, parseUsdToMicro } from '../runtime/state/money.ts';
@@ -18,7 +18,8 @@ function usdArg(text: string): string {
 }
 
 function print(asJson: boolean, data: Record<string, unknown>, lines: string[]): void {
-  process.stdout.write(asJson ? `${JSON.stringify(data)}\n` : `${lines.join('\n')}\n`);
+  if (asJson) printJson(data);
+  else out(lines.join('\n'));
 }
 
 const teamCreate = defineCommand({

@@ -15,12 +15,28 @@ export function baseUrl(env: Env = process.env): string {
   return url;
 }
 
+/**
+ * A credential from the environment as a header carries it: surrounding whitespace dropped, and a
+ * usage error before anything is sent when what is left holds a line break, a space or another
+ * character no header can carry (a token copied with more than itself). The error never shows the
+ * value: it is a secret.
+ */
+export function credential(name: string, value: string): string {
+  const token = value.trim();
+  if (!/^[\x21-\x7e]+$/.test(token))
+    throw new CliFailure(
+      `${name} holds a line break, a space or another character a header cannot carry (${token.length} characters in all); set it to the token alone. Nothing was sent.`,
+      EXIT.usage,
+    );
+  return token;
+}
+
 /** the team token from SVC_TOKEN; a usage error before anything is sent when it is missing */
 export function teamToken(env: Env = process.env): string {
   const token = env.SVC_TOKEN;
-  if (!token)
+  if (!token?.trim())
     throw new CliFailure("SVC_TOKEN is not set: export a team token (svc admin team create prints one; npm run demo prints the demo team's).", EXIT.usage);
-  return token;
+  return credential('SVC_TOKEN', token);
 }
 
 export interface Answer {

@@ -7,6 +7,7 @@ import { commandsFor } from './commands.ts';
 import { asCommands } from './hints.ts';
 import { CliFailure, EXIT, EXIT_HELP } from './fail.ts';
 import { leaf, refuseUnknownFlags } from './flags.ts';
+import { note, printJson } from './print.ts';
 
 export async function runSvc(rawArgs: string[]): Promise<void> {
   try {
@@ -37,10 +38,10 @@ export async function runSvc(rawArgs: string[]): Promise<void> {
     const e = error as Error & { code?: string };
     const asJson = rawArgs.includes('--json');
     if (error instanceof CliFailure) {
-      if (asJson && error.body !== undefined && error.body !== null) process.stdout.write(`${JSON.stringify(error.body)}\n`);
-      process.stderr.write(`svc: ${asCommands(e.message)}\n`);
-    } else if (e.code === 'EARG' || e.code?.startsWith('E_')) process.stderr.write(`svc: ${e.message} (add --help to see the usage)\n`);
-    else process.stderr.write(`svc: unexpected failure: ${e.message}\n`);
+      if (asJson && error.body !== undefined && error.body !== null) printJson(error.body);
+      note(`svc: ${asCommands(e.message)}`);
+    } else if (e.code === 'EARG' || e.code?.startsWith('E_')) note(`svc: ${e.message} (add --help to see the usage)`);
+    else note(`svc: unexpected failure: ${e.message}`);
     process.exitCode = error instanceof CliFailure ? error.exitCode : e.code === 'EARG' || e.code?.startsWith('E_') ? EXIT.usage : EXIT.unexpected;
   }
 }

@@ -203,6 +203,18 @@ describe('svc call usage errors (exit 2, nothing sent)', () => {
     expect(await svc(['call'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/CAPABILITY/) });
   });
 
+  it('a token copied with more than itself is a usage error that never shows it; surrounding whitespace is dropped', async () => {
+    const token = `${w.token}\nexport OTHER=1`;
+    const broken = await svc(['call', 'people.email.verify', 'email=a@b.co'], { SVC_URL: w.url, SVC_TOKEN: token });
+    expect(broken).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc: SVC_TOKEN holds a line break, a space or another character a header cannot carry/),
+    });
+    expect(broken.stderr).not.toContain(w.token);
+    const padded = await svc(['me'], { SVC_URL: w.url, SVC_TOKEN: `  ${w.token}\n` });
+    expect(padded.code).toBe(0);
+  });
+
   it('an unknown capability is refused by the server (exit 4); an unreachable server is exit 6', async () => {
     expect(await svc(['call', 'findco.people.email.find', 'domain=stripe.com'])).toMatchObject({
       code: 4,
