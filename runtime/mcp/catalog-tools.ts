@@ -59,6 +59,28 @@ async function find(http: SvcFetch, q: string): Promise<CallToolResult> {
   return jsonResult({ rows: kept, verdict: plainText(String(judged.verdict ?? ''), VERDICT_MAX), judged: true });
 }
 
+/**
+ * A sibling as an agent weighs it: who, what it costs and how it fares, with show_operation for the
+ * rest. An entry's siblings in full are most of its size (70 KB for a capability of 30 providers),
+ * which an agent would pay for in context on every look at one operation.
+ */
+function briefSibling(s: Record<string, unknown>): Record<string, unknown> {
+  const cost = s.cost as { type?: string; usd?: number | null; per?: number; unit?: string; source?: string } | null | undefined;
+  const { id, name, provider, provider_display, kind, status, platform_eligible, observed, reviews } = s;
+  return {
+    id,
+    name,
+    provider,
+    provider_display,
+    kind,
+    status,
+    platform_eligible,
+    cost: cost ? { type: cost.type, usd: cost.usd, per: cost.per, unit: cost.unit, source: cost.source } : cost,
+    observed,
+    ...(reviews === undefined ? {} : { reviews }),
+  };
+}
+
 const tools: McpTool[] = [
   {
     name: 'search_catalog',
@@ -97,7 +119,10 @@ const tools: McpTool[] = [
       if (!id) return errorResult(422, { detail: 'endpoint_id is required.' });
       const tool = hubIdOf(id);
       if (tool !== null) return showHubTool(http, tool);
-      return fromResponse(await http(`/catalog/endpoints/${encodeURIComponent(id)}`));
+      const r = await http(`/catalog/endpoints/${encodeURIComponent(id)}`);
+      if (!r.ok) return fromResponse(r);
+      const entry = (await r.json()) as { siblings?: Array<Record<string, unknown>> };
+      return jsonResult({ ...entry, siblings: (entry.siblings ?? []).map(briefSibling) });
     },
   },
 ];

@@ -130,6 +130,20 @@ describe.each(Object.keys(transports))('over %s', (name) => {
     const jobs = await call(client, 'find_operations', { q: 'check that an email address is deliverable' });
     expect(jobs.structuredContent!.rows.length).toBeGreaterThan(0);
   });
+
+  it('show_operation gives the operation in full and each sibling in brief (who, price, how it fares), show_operation for the rest', async () => {
+    const id = 'svc.people.email.find';
+    const entry = (await (await fetch(`${w.url}/catalog/endpoints/${id}`)).json()) as { siblings: Array<Record<string, any>> };
+    expect(entry.siblings.length).toBeGreaterThan(1);
+    const shown = await call(client, 'show_operation', { endpoint_id: id });
+    const { siblings, ...rest } = shown.structuredContent!;
+    const { siblings: _full, ...entryRest } = entry;
+    expect(rest).toEqual(entryRest);
+    expect(siblings.map((s: { id: string; cost: { usd: number } }) => [s.id, s.cost.usd])).toEqual(entry.siblings.map((s) => [s.id, s.cost.usd]));
+    const brief = ['id', 'name', 'provider', 'provider_display', 'kind', 'status', 'platform_eligible', 'cost', 'observed', 'reviews'];
+    for (const s of siblings) expect(Object.keys(s).filter((k) => !brief.includes(k))).toEqual([]);
+    expect(JSON.stringify(siblings).length).toBeLessThan(JSON.stringify(entry.siblings).length / 2);
+  });
 });
 
 describe('svc mcp refuses to start without a working svc and token', () => {
