@@ -2,12 +2,20 @@
 // a prefix among known words, and the known word a typo meant.
 import type { SearchRow } from './types.ts';
 
-/** Display names the encoder would read as a domain ('Snov.io'), longest first, as one pattern. */
-export function providerNames(rows: SearchRow[]): { pattern: RegExp; keys: Map<string, string> } | null {
+/**
+ * Display names search reads as their provider's key, longest first, as one pattern: those the
+ * encoder would read as a domain ('Snov.io'), and one-word names written in parts ('ZeroBounce' as
+ * 'zero bounce' or 'zero-bounce'), where not every part is a word of the catalog's jobs
+ * (`jobWord`): 'company enrich' stays the job, not CompanyEnrich.
+ */
+export function providerNames(rows: SearchRow[], jobWord: (word: string) => boolean): { pattern: RegExp; keys: Map<string, string> } | null {
   const keys = new Map<string, string>();
   for (const r of rows) {
-    const name = r.provider_display.trim().toLowerCase();
+    const display = r.provider_display.trim();
+    const name = display.toLowerCase();
     if (name.includes('.')) keys.set(name, r.provider);
+    const parts = /^[A-Za-z]+$/.test(display) ? display.split(/(?<=[a-z])(?=[A-Z])/).map((p) => p.toLowerCase()) : [];
+    if (parts.length > 1 && !parts.every(jobWord)) for (const joint of [' ', '-']) keys.set(parts.join(joint), r.provider);
   }
   if (!keys.size) return null;
   const names = [...keys.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));

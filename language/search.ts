@@ -151,9 +151,9 @@ export class SearchEngine {
     this.routedOf = new Int32Array(capabilities.length).fill(-1);
     this.rowsOf = capabilities.map(() => []);
     this.pairs = capabilities.map(vocabularyPairs);
-    this.providerNames = providerNames(rows);
     this.written = words.written;
     const jobWords = new Set(capabilities.flatMap((c) => Object.values(capDoc(c, 0)).flatMap((v) => (typeof v === 'string' ? stemsOf(v, this.written) : []))));
+    this.providerNames = providerNames(rows, (w) => stemsOf(w, new Map()).every((t) => jobWords.has(t)));
     this.names = new Set(this.providerWords.flatMap((w) => [...w].filter((t) => !jobWords.has(t))));
     this.known = new Set([...this.own.flatMap((w) => [...w]), ...this.names, ...jobWords]);
     this.knownByLetter = byFirstLetter(this.known);

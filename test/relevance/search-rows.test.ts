@@ -116,6 +116,23 @@ describe("a provider's name misspelt", () => {
     expect((await search(q)).results[0].endpoint_id).toBe(id);
   });
 
+  it.each([
+    ['zero bounce', 'zerobounce'],
+    ['Rocket Reach', 'rocketreach'],
+    ['lead-magic', 'leadmagic'],
+    ['million verifier', 'millionverifier'],
+  ])('a one-word name written in parts, %s, answers the operations of %s', async (q, provider) => {
+    const { results } = await search(q);
+    expect(results.length).toBeGreaterThan(0);
+    for (const r of results) expect(r.endpoint_id.startsWith(`${provider}.`)).toBe(true);
+  });
+
+  it('parts that are all words of jobs stay the job: company enrich is the capability, not CompanyEnrich alone', async () => {
+    const { results } = await search('company enrich');
+    expect(results[0].endpoint_id).toBe('svc.companies.enrich');
+    expect(new Set(results.map((r) => r.endpoint_id.split('.')[0])).size).toBeGreaterThan(2);
+  });
+
   it('a name two letters from a provider is another company: clearbit is not Clearout', async () => {
     const { results } = await search('clearbit style company data', 5);
     expect(results[0].capability).toBe('companies.enrich');
