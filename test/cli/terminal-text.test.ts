@@ -11,7 +11,7 @@ import { emailTool } from '../hub/tool-files.ts';
 
 const HOSTILE = 'Red\u001b[31m tool\u001b[0m\u001b]0;owned\u0007 \u202Egnp.exe\u200B\u0000\u009b2J\u0007 done';
 /** what a terminal could act on or hide */
-const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/u;
+const RAW = /[^\P{Cc}\n\t]|\p{Cf}/u;
 
 describe('the text the CLI prints', () => {
   it('drops escape sequences whole and every control or invisible character but line breaks and tabs', () => {
