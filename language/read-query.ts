@@ -1,7 +1,8 @@
 // Reads a need as a sentence: its content terms, and which of them name what the caller already has.
 // 'email for a linkedin profile': 'email' is wanted, 'linkedin' and 'profile' are had. A term is had
 // when it follows a word like from, by, for, of, with, or 'I have' (until a word like to, into, get turns the
-// sentence back to what is wanted), or is the word after this, my, their. Search weighs had terms against a capability's
+// sentence back to what is wanted), or is the word after this, my, their (after their, its, his, her only
+// before the sentence names a want: 'get its domain' wants the domain). Search weighs had terms against a capability's
 // `has` words, the finder's judge matches them against identity sets. The finder also reads names written out:
 // a person's ('Jane Doe'), or a company's when the job says so ('people at Acme Robotics', 'Acme Corp').
 // No node imports (browser-safe).
@@ -23,6 +24,11 @@ const stem = (w: string): string => {
 const HAVE_MARKERS = new Set(['from', 'by', 'for', 'of', 'with', 'using', 'given', 'via', 'behind', 'at', 'on', 'about', 'based']);
 /** these mark only the next word: 'this email', 'my list' */
 const DETERMINERS = new Set(['this', 'these', 'that', 'those', 'my', 'our', 'their', 'his', 'her', 'its']);
+/**
+ * these refer back to what the caller has, but what follows them is its datum: once the sentence turns
+ * to its want ('get its domain', 'want their emails') that is wanted; they mark only a word before any want
+ */
+const POSSESSIVES = new Set(['their', 'his', 'her', 'its']);
 /** 'list of', 'search for', 'number of': the words after 'of' or 'for' still name the want */
 const NOT_MARKING = new Set(['list', 'lists', 'search', 'number', 'lot', 'lots', 'kind', 'type', 'set', 'group', 'count', 'look']);
 const OF_FOR = new Set(['of', 'for']);
@@ -32,8 +38,14 @@ const HOLDING = new Set(['have', 'got', 'know', 'hold', 'own']);
 const HOLDERS = new Set(['i', 'we', 've']);
 /** a person's name as written: two or more capitalised words in a row ('Jane Doe') */
 const CAPITALISED = /\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+/gu;
+/** a word written capitalised */
+const INITIAL = /\p{Lu}\p{Ll}+/gu;
 /** words after 'of' or 'for' that may be a name ('email of jane doe at…'): two or three before a little word or the end */
 const NAME_WORDS = [2, 3];
+/** after such words, these say where the person is ('of Sara Connor at cyberdyne.com'): the words are where a person's name stands */
+const PLACE_MARKERS = new Set(['at', 'from']);
+/** 'looking for', 'searching for': the 'for' after these asks for what follows, it marks no had */
+const SEEKING = new Set(['look', 'looking', 'search', 'searching', 'seeking', 'hunting']);
 /** these turn the sentence back to what the caller wants ('which company do they work for', 'where do they work' ask for it) */
 const WANT_MARKERS = new Set(['to', 'into', 'get', 'then', 'want', 'need', 'return', 'returns', 'give', 'find', 'which', 'what', 'where']);
 /** pairs skip these: 'company from a domain' pairs as 'company from domain', so an article never changes a ranking */
@@ -48,6 +60,13 @@ export interface QueryTerm {
   name?: boolean;
   /** such a name that the job says is a company's: it ends with a company suffix ('Acme Corp') or follows a company cue ('at Acme Robotics') */
   company?: boolean;
+  /**
+   * one of two or three words between 'of' or 'for' and 'at' or 'from' ('email of Sara Connor at acme.com'),
+   * where a person's name stands: `capitalised` when each is written so; left as written, uncorrected
+   */
+  slot?: 'capitalised' | 'lower';
+  /** a `slot` word as spelling would correct it, when that differs: the finder reads it so when the slot holds no name */
+  corrected?: string;
 }
 
 /** What makes a name written in a job a company's rather than a person's (the finder's data: finder.yaml), as written words. */
@@ -76,25 +95,33 @@ export interface ReadQuery {
 /** `names`: mark the words that may be a name, and with cues, those a company's (the finder reads them; search does not) */
 export function readQuery(q: string, correct: (stemmed: string, written: string) => string = (s) => s, names: boolean | CompanyCues = false): ReadQuery {
   const raw = wordEncoder.encode(q);
-  const words = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w), w)));
+  const { named, company, slot } = names ? nameWords(q, raw, names === true ? NO_CUES : names) : { named: NONE, company: NONE, slot: NO_SLOT };
+  const corrected = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w), w)));
+  // a name is no misspelling: 'Connor' is not 'color'
+  const words = corrected.map((c, i) => (slot.has(i) ? stem(raw[i]) : c));
   const terms: QueryTerm[] = [];
   const sequence: QueryTerm[] = [];
   const seen = new Set<string>();
   let had = false;
   let determined = false;
-  const { named, company } = names ? nameWords(q, raw, names === true ? NO_CUES : names) : { named: NONE, company: NONE };
+  let wanting = false;
   raw.forEach((w, i) => {
-    if (HAVE_MARKERS.has(w) && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(raw[i - 1]))) had = true;
+    const seeking = w === 'for' && SEEKING.has(raw[i - 1]);
+    if (HAVE_MARKERS.has(w) && !seeking && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(raw[i - 1]))) had = true;
     else if (HOLDING.has(w) && raw.slice(Math.max(0, i - 2), i).some((x) => HOLDERS.has(x))) had = true;
-    else if (DETERMINERS.has(w)) determined = true;
-    else if (WANT_MARKERS.has(w)) {
+    else if (DETERMINERS.has(w)) determined = !(POSSESSIVES.has(w) && wanting);
+    else if (WANT_MARKERS.has(w) || seeking) {
       had = false;
       determined = false;
+      wanting = true;
     }
     if (STOPWORDS.has(w)) return;
     const term: QueryTerm = { term: words[i], had: had || determined };
     if (named.has(i)) term.name = true;
     if (company.has(i)) term.company = true;
+    const kind = slot.get(i);
+    if (kind) term.slot = kind;
+    if (kind && corrected[i] !== words[i]) term.corrected = corrected[i];
     determined = false;
     sequence.push(term);
     if (seen.has(term.term)) return;
@@ -111,21 +138,37 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
 }
 
 const NONE: ReadonlySet<number> = new Set();
+const NO_SLOT: ReadonlyMap<number, 'capitalised' | 'lower'> = new Map();
 
 /**
  * Positions of `raw` (the encoded words of `q`) that may be a name, and those of them whose run of
  * words the job says is a company's (a suffix ends it, or a cue stands right before it): whether a
  * name is a person's or a company's, and which words of it a vocabulary knows, is the finder's to say.
  */
-function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<number>; company: Set<number> } {
+function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<number>; company: Set<number>; slot: Map<number, 'capitalised' | 'lower'> } {
   const named = new Set<number>();
+  const slot = new Map<number, 'capitalised' | 'lower'>();
   const capitalised = new Set([...q.matchAll(CAPITALISED)].flatMap((m) => m[0].toLowerCase().split(/\s+/)));
+  const initials = new Set([...q.matchAll(INITIAL)].map((m) => m[0].toLowerCase()));
+  const place = new Set<number>();
   raw.forEach((w, i) => {
     if (capitalised.has(w) && (capitalised.has(raw[i - 1]) || capitalised.has(raw[i + 1]))) named.add(i);
-    if (!OF_FOR.has(w) || NOT_MARKING.has(raw[i - 1])) return;
+    if (!OF_FOR.has(w)) return;
     let n = 0;
     while (i + 1 + n < raw.length && !STOPWORDS.has(raw[i + 1 + n])) n++;
-    if (NAME_WORDS.includes(n)) for (let k = 1; k <= n; k++) named.add(i + k);
+    if (!NAME_WORDS.includes(n)) return;
+    const run = raw.slice(i + 1, i + 1 + n);
+    // 'phone number of Emily Page at…': a person where the words are had or not
+    if (PLACE_MARKERS.has(raw[i + 1 + n]) && i + 2 + n < raw.length) {
+      // capitals tell a name only where the word before is written plain (not 'Emails Of Sales People At…'); a sentence opens with one
+      const titled = i > 1 && initials.has(raw[i - 1]);
+      const kind = run.every((x) => capitalised.has(x)) && !titled ? 'capitalised' : 'lower';
+      for (let k = 1; k <= n; k++) slot.set(i + k, kind);
+      // where the person is, written capitalised, is a company's name, one word as well ('Sam Page at Stripe')
+      let m = i + 2 + n;
+      while (m < raw.length && !STOPWORDS.has(raw[m]) && initials.has(raw[m])) place.add(m++);
+    }
+    if (!NOT_MARKING.has(raw[i - 1])) for (let k = 1; k <= n; k++) named.add(i + k);
   });
   const company = new Set<number>();
   for (let start = 0; start < raw.length; start++) {
@@ -134,7 +177,11 @@ function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<nu
     while (named.has(end + 1)) end++;
     if (cues.before.has(raw[start - 1]) || cues.suffixes.has(raw[end]) || cues.suffixes.has(raw[end + 1])) for (let k = start; k <= end; k++) company.add(k);
   }
-  return { named, company };
+  for (const k of place) {
+    named.add(k);
+    company.add(k);
+  }
+  return { named, company, slot };
 }
 
 /** the pairs of any text, as readQuery gives them for a query */

@@ -156,20 +156,22 @@ const COMPANY_NAME = 'company name';
 function namesPerson(seq: QueryTerm[], read: Set<number>, has: string[], vocab: Vocabularies, company: boolean): boolean {
   const field = vocab.name;
   if (!field || has.includes(field)) return false;
-  // a name is what the caller has wherever it stands ('Jane Doe stripe.com email')
-  const named = (i: number) => seq[i]?.name && !read.has(i) && !vocab.words.has(seq[i].term);
+  // a name is what the caller has wherever it stands ('Jane Doe stripe.com email'); one where a person's
+  // name stands may hold words a vocabulary knows ('David Price')
+  const named = (i: number) => seq[i]?.slot !== undefined || (seq[i]?.name && !read.has(i) && !vocab.words.has(seq[i].term));
   const run = seq.some((_, i) => named(i) && named(i + 1));
   return run && (company || vocab.list.some((v) => v.doc.identity.some((set) => set.includes(field) && set.some((f) => has.includes(f)))));
 }
 
 /**
  * where `p` occurs in the sequence, its first word on the `had` side: the positions it covers, each time;
- * a had phrase never covers a company's name (its word 'company' is no domain: read-job's `match` reads it)
+ * a had phrase never covers a company's name (its word 'company' is no domain: read-job's `match` reads it),
+ * no phrase a person's ('Emily Page' asks for no page)
  */
 function spans(seq: QueryTerm[], p: Phrase, had: boolean): number[][] {
   const out: number[][] = [];
   for (let i = 0; i + p.words.length <= seq.length; i++) {
-    if (seq[i].had !== had || !p.words.every((w, k) => seq[i + k].term === w)) continue;
+    if (seq[i].had !== had || !p.words.every((w, k) => seq[i + k].term === w && !seq[i + k].slot)) continue;
     if (!had || !p.words.some((_, k) => seq[i + k].company)) out.push(p.words.map((_, k) => i + k));
   }
   return out;
@@ -275,7 +277,33 @@ function phrasesRead(asked: QueryTerm[], here: Vocabulary[], vocab: Vocabularies
  * name read it then (`company`), while it names nothing to the rest.
  */
 function readNames(read: ReadQuery, here: Vocabulary[], vocab: Vocabularies) {
-  const companies = withCompanies(read.sequence, vocab.words, (t) => t.company === true);
+  const slotted = personSlots(read.sequence, vocab.words, true);
+  const named = namesRead(slotted, here, vocab);
+  // words where a name stands that complete nothing are read as words after all, spelling corrected
+  return named.person || !slotted.some((t) => t.slot) ? named : namesRead(personSlots(read.sequence, vocab.words, false), here, vocab);
+}
+
+/**
+ * The sequence with the words where a person's name stands ('email of Sara Connor at acme.com') kept as
+ * a name when `keep` and they may be one: capitalised ('David Price', though a vocabulary knows 'price');
+ * written lower-case, when a vocabulary knows none of them ('emails of sales people at…' names no one);
+ * none a company's. Otherwise they are plain words, as spelling corrects them.
+ */
+function personSlots(seq: QueryTerm[], known: ReadonlySet<string>, keep: boolean): QueryTerm[] {
+  const out: QueryTerm[] = [];
+  for (let i = 0; i < seq.length; ) {
+    let end = i;
+    while (seq[i].slot && end + 1 < seq.length && seq[end + 1].slot) end++;
+    const run = seq.slice(i, end + 1);
+    const name = keep && run[0].slot !== undefined && !run.some((t) => t.company) && (run[0].slot === 'capitalised' || !run.some((t) => known.has(t.term)));
+    out.push(...(name ? run : run.map(({ slot: _slot, corrected, ...t }) => ({ ...t, term: corrected ?? t.term }))));
+    i = end + 1;
+  }
+  return out;
+}
+
+function namesRead(sequence: QueryTerm[], here: Vocabulary[], vocab: Vocabularies) {
+  const companies = withCompanies(sequence, vocab.words, (t) => t.company === true);
   let { asked, seq, outer } = phrasesRead(companies.seq, here, vocab);
   // what the job names: each had phrase not inside a longer one, read as its field
   const has = [...new Set(outer.flatMap((o) => (o.p.field ? [o.p.field] : [])))];

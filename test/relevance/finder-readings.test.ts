@@ -1,7 +1,9 @@
 // The finder's local judge over the real catalog, on more jobs it once misread: the caller has an email
 // and wants the company ("I've got an email, find the company": no email finder does that), a word whose
 // stem another word shared ("companies like stripe" is no job for a post's likes), and a company's name
-// written out ("people at Acme Robotics" names a company, not a person).
+// written out ("people at Acme Robotics" names a company, not a person), a person's name whose words
+// a vocabulary knows or spelling would correct ("email of David Price at stripe.com"), and the datum
+// after its or their, which is wanted ("get its domain").
 import { describe, expect, it } from 'vitest';
 import { servedRealCatalog } from './served.ts';
 
@@ -107,5 +109,50 @@ describe("a company's name written out", () => {
   it('a person at a domain still reads as a person', async () => {
     const { verdict } = await find('find the email of Jane Doe at acme.com');
     expect(verdict).toMatch(/^people\.email\.find takes domain \+ full_name, returns email; you have domain \+ full_name\./);
+  });
+});
+
+describe('a name where a person stands: of or for a name, at or from where they work', () => {
+  it.each([
+    ['phone number of Emily Page at stripe.com', 'people.phone.find', 'phone'],
+    ['email of David Price at stripe.com', 'people.email.find', 'email'],
+    ['email of Sara Connor at stripe.com', 'people.email.find', 'email'],
+    ['work email of Sara Connor at cyberdyne.com', 'people.email.find', 'email'],
+    ['email of Jane Hunter at stripe.com', 'people.email.find', 'email'],
+    ['email of sara connor at cyberdyne.com', 'people.email.find', 'email'],
+    ['Get me the phone number for Mark Fisher from shopify.com', 'people.phone.find', 'phone'],
+  ])('%s: a surname a vocabulary knows, or spelling would correct, is still a name', async (q, capability, returns) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict).toMatch(
+      new RegExp(`^${capability.replaceAll('.', '\\.')} takes domain \\+ full_name, returns ${returns}; you have domain \\+ full_name\\.`),
+    );
+    expect(doing[0]).toBe(capability);
+  });
+
+  it('a capitalised word where the person works is a company’s name: the name beside it a person’s', async () => {
+    const { verdict } = await find('email of Sam Page at Stripe');
+    expect(verdict).toMatch(/^people\.email\.find takes domain \+ full_name, returns email \(also needs domain\); you have full_name\./);
+  });
+
+  it.each(['emails of sales people at stripe.com', 'Find Emails Of Sales People At stripe.com'])(
+    '%s: words a vocabulary knows, or a title written in capitals, name no one',
+    async (q) => {
+      const { verdict } = await find(q);
+      expect(verdict).toMatch(/you have domain\./);
+      expect(verdict).not.toMatch(/full_name/);
+    },
+  );
+});
+
+describe('its, their: what the caller has, and its datum they want', () => {
+  it.each([
+    ['I know the company name Blue Origin, get its domain and headcount', 'companies\\.enrich takes name, returns employee_count'],
+    ['given a company Blue Origin, what is its headcount', 'companies\\.enrich takes name, returns employee_count'],
+    ['I have Blue Origin, need its website', 'companies\\.domain\\.find takes name, returns domain'],
+    ['i have names and companies, want their emails', 'people\\.email\\.find takes domain \\+ full_name, returns email \\(also needs domain\\)'],
+    ['we have their names and companies, looking for their emails', 'people\\.email\\.find takes domain \\+ full_name, returns email \\(also needs domain\\)'],
+  ])('%s: the thing after the pronoun is wanted', async (q, reads) => {
+    const { verdict } = await find(q);
+    expect(verdict).toMatch(new RegExp(`^${reads}; you have (name|full_name)\\.`));
   });
 });
