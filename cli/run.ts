@@ -7,7 +7,7 @@ import { commandsFor } from './commands.ts';
 import { asCommands } from './hints.ts';
 import { CliFailure, EXIT, EXIT_HELP } from './fail.ts';
 import { leaf, refuseUnknownFlags } from './flags.ts';
-import { note, printJson } from './print.ts';
+import { note, printJson } from './terminal.ts';
 
 export async function runSvc(rawArgs: string[]): Promise<void> {
   try {

@@ -3,7 +3,7 @@
 // formatting characters never reach it from a table or a line, and --json keeps every character as
 // data, written as a \u escape where a terminal would act on it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonText, shown } from '../../cli/print.ts';
+import { jsonText, shown } from '../../cli/terminal.ts';
 import { routedWorld, type RoutedWorld } from '../helpers/routed.ts';
 import { FIXTURE_DIST } from '../helpers/paths.ts';
 import { svcCli } from '../helpers/cli.ts';

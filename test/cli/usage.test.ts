@@ -131,6 +131,15 @@ describe('what the CLI says', () => {
     };
     walk(join(ROOT, 'cli', 'main.ts'));
     const loaded = [...seen].map((f) => f.slice(ROOT.length + 1)).sort();
-    expect(loaded).toEqual(['build/plain-output.ts', 'cli/commands.ts', 'cli/fail.ts', 'cli/flags.ts', 'cli/hints.ts', 'cli/main.ts', 'cli/run.ts']);
+    expect(loaded).toEqual([
+      'build/plain-output.ts',
+      'cli/commands.ts',
+      'cli/fail.ts',
+      'cli/flags.ts',
+      'cli/hints.ts',
+      'cli/main.ts',
+      'cli/run.ts',
+      'cli/terminal.ts',
+    ]);
   });
 });
