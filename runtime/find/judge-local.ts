@@ -57,6 +57,15 @@ function toolsUsing(capabilities: string[], candidates: Candidate[]): Judgement[
 
 export const localJudge: Judge = async ({ q, reading }, candidates) => judge(q, reading, candidates);
 
+/**
+ * Capabilities that do a job themselves: one whose candidates are all utilities (a bulk job's status,
+ * its results read back) is a step of another and is kept only where nothing else is.
+ */
+function doers(fits: Fit[], candidates: Candidate[]): Fit[] {
+  const steps = (f: Fit) => candidates.every((c) => c.capability !== f.capability || c.kind === 'utility');
+  return fits.some((f) => !steps(f)) ? fits.filter((f) => !steps(f)) : fits;
+}
+
 function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgement {
   if (!candidates.length) return { kept: [], verdict: nothingVerdict(q) };
   // Within a group, search's order: the first candidate of each capability gives its rank.
@@ -66,8 +75,8 @@ function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgeme
   });
   const present = (fits: Fit[]) => fits.filter((f) => rank.has(f.capability));
   const fullyTaken = (f: Fit) => Number(Boolean(f.takes) && !f.missing.length);
-  const fits = present(reading.fits).sort((a, b) => fullyTaken(b) - fullyTaken(a) || rank.get(a.capability)! - rank.get(b.capability)!);
-  const unfit = present(reading.unfit).sort((a, b) => rank.get(a.capability)! - rank.get(b.capability)!);
+  const fits = doers(present(reading.fits), candidates).sort((a, b) => fullyTaken(b) - fullyTaken(a) || rank.get(a.capability)! - rank.get(b.capability)!);
+  const unfit = doers(present(reading.unfit), candidates).sort((a, b) => rank.get(a.capability)! - rank.get(b.capability)!);
   const top = candidates[0];
   // capabilities of another platform than the one the job names: never offered, not even as close
   const offPlatform = new Set(reading.elsewhere.map((f) => f.capability));

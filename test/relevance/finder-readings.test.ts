@@ -156,3 +156,29 @@ describe('its, their: what the caller has, and its datum they want', () => {
     expect(verdict).toMatch(new RegExp(`^${reads}; you have (name|full_name)\\.`));
   });
 });
+
+describe("a step of another operation's job is no job of its own", () => {
+  /** the kind of each kept row, by the candidates' */
+  const keptKinds = async (q: string) => {
+    const [{ candidates }, { kept }] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const kindOf = new Map<string, string>(candidates.map((c: { endpoint_id: string; kind: string }) => [c.endpoint_id, c.kind]));
+    return (kept as Array<{ endpoint_id: string }>).map((k) => `${k.endpoint_id}:${kindOf.get(k.endpoint_id)}`);
+  };
+
+  it.each(['vlaidate emial adresses in bulk', 'verify a list of emails in bulk', 'find emails of people at Acme Robotics', 'hunter email finder'])(
+    '%s: no utility (a bulk job read back, its status) among the rows kept beside ones that do the job',
+    async (q) => {
+      const kinds = await keptKinds(q);
+      expect(kinds.length).toBeGreaterThan(0);
+      expect(kinds.filter((k) => k.endsWith(':utility'))).toEqual([]);
+    },
+  );
+
+  it('a job only utilities do keeps them: the credits left on an account', async () => {
+    const kinds = await keptKinds('how many credits do I have left on hunter');
+    expect(kinds.some((k) => k.endsWith(':utility'))).toBe(true);
+  });
+});
