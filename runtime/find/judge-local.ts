@@ -59,10 +59,12 @@ export const localJudge: Judge = async ({ q, reading }, candidates) => judge(q, 
 
 /**
  * Capabilities that do a job themselves: one whose candidates are all utilities (a bulk job's status,
- * its results read back) is a step of another and is kept only where nothing else is.
+ * its results read back) is a step of another, kept only where nothing else is or where search's best
+ * match is one (a job about an account: 'how many credits are left').
  */
 function doers(fits: Fit[], candidates: Candidate[]): Fit[] {
   const steps = (f: Fit) => candidates.every((c) => c.capability !== f.capability || c.kind === 'utility');
+  if (candidates[0]?.kind === 'utility') return fits;
   return fits.some((f) => !steps(f)) ? fits.filter((f) => !steps(f)) : fits;
 }
 
