@@ -16,10 +16,24 @@ export function fitting(reading: JobReading): Set<string> {
   return new Set(reading.fits.filter((f) => f.takes && !f.missing.length && f.takes.every((x) => has.has(x))).map((f) => f.capability));
 }
 
-/** at most `perCapability` rows of each capability, in order */
-function capped<C extends Pick<Candidate, 'capability'>>(rows: C[], perCapability: number): C[] {
+/**
+ * at most `perCapability` rows of each capability, in order, its routed entry first where search gave
+ * it at all: the one call that tries every child, cheapest first, is what a job is best served by,
+ * however its words ranked it among its children
+ */
+function capped<C extends Pick<Candidate, 'capability'> & { kind?: string }>(rows: C[], perCapability: number): C[] {
+  const routed = new Map(rows.filter((c) => c.kind === 'routed').map((c) => [c.capability, c]));
+  const led = rows.flatMap((c) => {
+    const lead = routed.get(c.capability);
+    if (!lead) return [c];
+    routed.delete(c.capability);
+    return lead === c ? [c] : [lead, c];
+  });
+  const placed = new Set<C>();
   const count = new Map<string, number>();
-  return rows.filter((c) => {
+  return led.filter((c) => {
+    if (placed.has(c)) return false;
+    placed.add(c);
     const n = count.get(c.capability) ?? 0;
     count.set(c.capability, n + 1);
     return n < perCapability;
@@ -31,7 +45,7 @@ function capped<C extends Pick<Candidate, 'capability'>>(rows: C[], perCapabilit
  * kept is of a `fitting` capability, the rows of those past the cut, then those search gave back only
  * because its `join` named them (`joined`), take the last places, up to half of them.
  */
-export function pickCandidates<C extends Pick<Candidate, 'capability'>>(
+export function pickCandidates<C extends Pick<Candidate, 'capability'> & { kind?: string }>(
   ranked: C[],
   joined: C[],
   fitting: ReadonlySet<string>,

@@ -182,3 +182,20 @@ describe("a step of another operation's job is no job of its own", () => {
     expect(kinds[0]).toBe('hunter.account.credits:utility');
   });
 });
+
+describe("a capability's routed entry leads its rows", () => {
+  it.each(['turn linkedin profile urls into phone numbers', 'phone numbers for a list of linkedin profiles', 'work emails for names at companies'])(
+    '%s: the routed entry is among the candidates, first of its capability, and kept first',
+    async (q) => {
+      const [{ candidates }, { kept }] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      const first = kept[0].endpoint_id as string;
+      const capability = candidates.find((c: { endpoint_id: string }) => c.endpoint_id === first).capability as string;
+      const ofIt = (candidates as Array<{ endpoint_id: string; capability: string }>).filter((c) => c.capability === capability);
+      expect(ofIt[0].endpoint_id).toBe(`svc.${capability}`);
+      expect(first).toBe(`svc.${capability}`);
+    },
+  );
+});
