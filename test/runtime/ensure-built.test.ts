@@ -111,7 +111,7 @@ it('a start that finds another process building the same dist waits for it, then
   const start = ensureBuilt(out, src, (m) => {
     if (!m.startsWith('build:')) said.push(m);
   });
-  await new Promise((r) => setTimeout(r, 1000));
+  await new Promise((r) => setTimeout(r, 400)); // several of its 250 ms waits
   expect(said).toEqual([expect.stringMatching(/^another svc start \(pid \d+\) is building .+: waiting for it$/)]);
   expect(existsSync(join(out, 'catalog'))).toBe(false);
   // it builds the catalog meanwhile, as that start would, and ends
