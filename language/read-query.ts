@@ -108,7 +108,8 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
   raw.forEach((w, i) => {
     const seeking = w === 'for' && SEEKING.has(raw[i - 1]);
     if (HAVE_MARKERS.has(w) && !seeking && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(raw[i - 1]))) had = true;
-    else if (HOLDING.has(w) && raw.slice(Math.max(0, i - 2), i).some((x) => HOLDERS.has(x))) had = true;
+    // 'I have …', and the same with its subject dropped, as notes are written: 'got a list of emails, need …'
+    else if (HOLDING.has(w) && (i === 0 || raw.slice(Math.max(0, i - 2), i).some((x) => HOLDERS.has(x)))) had = true;
     else if (DETERMINERS.has(w)) determined = !(POSSESSIVES.has(w) && wanting);
     else if (WANT_MARKERS.has(w) || seeking) {
       had = false;

@@ -199,3 +199,13 @@ describe("a capability's routed entry leads its rows", () => {
     },
   );
 });
+
+describe('what a note says it has, its subject dropped', () => {
+  it.each([
+    ['got a list of work emails, need the companies behind them', 'email'],
+    ['have linkedin urls, want phone numbers', 'linkedin_url'],
+  ])('%s: %s is had', async (q, had) => {
+    const { verdict } = await find(q);
+    expect(verdict).toMatch(new RegExp(`you have [^.;]*\\b${had}\\b`));
+  });
+});
