@@ -47,8 +47,10 @@ function rowsOf(capability: string, candidates: Candidate[], line: string): Judg
 
 /** the hub tools among the candidates whose steps use every one of `capabilities`, with what they chain */
 function toolsUsing(capabilities: string[], candidates: Candidate[]): Judgement['kept'] {
+  // its first step is the job's first: a tool takes what its first step takes ('verify these emails'
+  // is no job for a tool that finds an email from a name, then verifies it)
   return candidates
-    .filter((c) => c.kind === 'tool' && capabilities.every((cap) => c.capabilities?.includes(cap)))
+    .filter((c) => c.kind === 'tool' && c.capabilities?.[0] === capabilities[0] && capabilities.every((cap) => c.capabilities?.includes(cap)))
     .map((c) => ({
       endpoint_id: c.endpoint_id,
       why: `hub tool ${c.name}: ${c.capabilities!.join(' then ')} in one run; ${usdTextOf(c.usd)} per run plus what its steps cost`,

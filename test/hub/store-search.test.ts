@@ -81,6 +81,20 @@ describe('live tools in /catalog/search', () => {
     expect(lines[0].candidates.map((c: { endpoint_id: string }) => c.endpoint_id)).toContain('hub:linkedin-verified-email');
     expect(lines[1].kept.map((k: { endpoint_id: string }) => k.endpoint_id)).toContain('hub:linkedin-verified-email');
   });
+
+  it("/catalog/find keeps no tool whose first step is not the job's: verifying emails is no job for one that starts from a LinkedIn URL", async () => {
+    for (const q of ['verify these emails', 'check that a list of email addresses is deliverable']) {
+      const lines = (await (await fetch(`${w.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines[1].kept.length, q).toBeGreaterThan(0);
+      expect(
+        lines[1].kept.map((k: { endpoint_id: string }) => k.endpoint_id),
+        q,
+      ).not.toContain('hub:linkedin-verified-email');
+    }
+  });
 });
 
 describe('GET /hub/tools, the store', () => {
