@@ -209,3 +209,18 @@ describe('what a note says it has, its subject dropped', () => {
     expect(verdict).toMatch(new RegExp(`you have [^.;]*\\b${had}\\b`));
   });
 });
+
+describe('a phone number is no count', () => {
+  it.each(['phone numbers at hubspot.com', 'phone numbers of the sales team at hubspot.com', 'find mobile number for Jane Doe at hubspot.com'])(
+    '%s: people.phone.find first, no email count kept',
+    async (q) => {
+      const { doing } = await find(q);
+      expect(doing[0]).toBe('people.phone.find');
+      expect(doing).not.toContain('people.email.count');
+    },
+  );
+
+  it.each(['how many emails does stripe.com have', 'number of emails at stripe.com'])('%s: still the email count', async (q) => {
+    expect((await find(q)).doing[0]).toBe('people.email.count');
+  });
+});
