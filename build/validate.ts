@@ -22,7 +22,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { chargeErrors, pathTies } from './validate-pass-through.ts';
 import { factErrors, priceEvidenceErrors } from './validate-evidence.ts';
 import { exchangeErrors, reportedChargeErrors } from './validate-reported.ts';
-import { vocabularyFileErrors } from './validate-vocabulary.ts';
+import { freeTextError, vocabularyFileErrors } from './validate-vocabulary.ts';
 
 /** JSON.parse says whether an example is JSON; YAML's JSON mode says where it is not. */
 function jsonErrorPos(file: string, text: string): SourcePos {
@@ -241,6 +241,8 @@ function checkCapability(
   for (const field of Object.keys(c.vocabulary?.gets ?? {})) {
     if (!c.output[field]) err(`vocabulary.gets.${field}: not an output field`, 'vocabulary', 'gets', field);
   }
+  const free = freeTextError(c.vocabulary);
+  if (free) err(free, 'vocabulary', 'free_text');
   const m = c.misses;
   if (m?.seed === SEED_ONE_PAID && !m.final && !(m.billed_at_most !== undefined && m.billed_at_most <= 1)) {
     err(

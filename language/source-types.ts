@@ -96,6 +96,8 @@ export interface VocabularySrc {
   has: Record<string, string[]>;
   /** output field -> the words a caller uses for what they want */
   gets: Record<string, string[]>;
+  /** a `has` field any words take (a search's query): a job that names this capability's job fills it with words no phrase reads */
+  free_text?: string;
 }
 
 /**

@@ -234,15 +234,21 @@ function match(
   where: (p: Phrase) => boolean,
   person: string | null,
   company: boolean,
+  freeWords: boolean,
 ): Matched {
   const had = v.has.filter((p) => spans(seq, p, true).length);
   // a name the job writes out fills the name field of whichever capability takes one, a company's the field its vocabulary reads 'company name' as
   const named = [...(person && v.doc.identity.some((set) => set.includes(person)) ? [person] : []), ...(company && v.company ? [v.company] : [])];
+  const job = v.job.some((p) => spans(asked, p, false).length);
+  const getsFields = new Set(v.gets.filter((p) => !where(p) && spans(seq, p, false).length).map((p) => p.field));
+  // words the job has that no phrase reads are a search's query, where the job names the search ('google results for best crm software');
+  // a want alone ('numbers', 'posts') names no search, so its words are read as they are
+  const text = v.doc.vocabulary.free_text && job && freeWords ? [v.doc.vocabulary.free_text] : [];
   return {
-    hasFields: new Set([...had.filter((p) => !vague.has(p.key)).map((p) => p.field), ...named]),
+    hasFields: new Set([...had.filter((p) => !vague.has(p.key)).map((p) => p.field), ...named, ...text]),
     subject: had.some((p) => vague.has(p.key)),
-    getsFields: new Set(v.gets.filter((p) => !where(p) && spans(seq, p, false).length).map((p) => p.field)),
-    job: v.job.some((p) => spans(asked, p, false).length),
+    getsFields,
+    job,
   };
 }
 
@@ -335,7 +341,9 @@ export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
   const wantsMore = vocab.list.some(
     (v) => v.job.some((p) => spans(asked, p, false).length) || v.gets.some((p) => !platformOnly(p) && spans(seq, p, false).length),
   );
-  const matched = vocab.list.map((v) => ({ v, m: match(v, seq, asked, vocab.vague, (p) => wantsMore && platformOnly(p), person, company) }));
+  const phrased = new Set(outer.flatMap((o) => o.at));
+  const freeWords = seq.some((t, i) => t.had && !phrased.has(i) && !t.name);
+  const matched = vocab.list.map((v) => ({ v, m: match(v, seq, asked, vocab.vague, (p) => wantsMore && platformOnly(p), person, company, freeWords) }));
   const fits: Fit[] = [];
   const unfit: Fit[] = [];
   const away: JobReading['elsewhere'] = [];

@@ -497,6 +497,14 @@ const cases: Case[] = [
     message: /vocabulary.gets.pages: not an output field/,
   },
   {
+    rule: 'vocabulary: free_text names one of its has fields',
+    file: 'capabilities/google.serp.organic.yaml',
+    from: '  gets:',
+    to: '  free_text: keywords\n  gets:',
+    at: '  free_text: keywords',
+    message: /vocabulary.free_text 'keywords': not one of its has fields/,
+  },
+  {
     rule: 'vocabulary: words are lower case',
     file: 'capabilities/google.serp.organic.yaml',
     from: 'terms: [google search,',

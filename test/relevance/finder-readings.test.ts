@@ -224,3 +224,16 @@ describe('a phone number is no count', () => {
     expect((await find(q)).doing[0]).toBe('people.email.count');
   });
 });
+
+describe("a search's query is the words the job has that no phrase reads", () => {
+  it.each([
+    ['google results for best crm software', 'google.serp.organic'],
+    ['search google for running shoes', 'google.serp.organic'],
+    ['google jobs for product designers in berlin', 'google.serp.jobs'],
+    ['google news about openai this week', 'google.serp.news'],
+  ])('%s: %s takes it, and the verdict says the caller has it', async (q, capability) => {
+    const { verdict, doing } = await find(q);
+    expect(doing[0]).toBe(capability);
+    expect(verdict).toMatch(new RegExp(`^${capability.replaceAll('.', '\\.')} takes (q|query), .*; you have (q|query)\\.`));
+  });
+});
