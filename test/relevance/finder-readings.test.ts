@@ -15,14 +15,25 @@ interface Found {
   doing: string[];
 }
 
-async function find(q: string): Promise<Found> {
+interface Judged {
+  candidates: Array<{ endpoint_id: string; capability: string; kind: string }>;
+  kept: Array<{ endpoint_id: string; why: string }>;
+  verdict: string;
+}
+
+/** the finder's two lines for a job: its candidates, and what the local judge kept and said */
+async function judged(q: string): Promise<Judged> {
   const [{ candidates }, { kept, verdict }] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
-  const capabilityOf = new Map<string, string>(candidates.map((c: { endpoint_id: string; capability: string }) => [c.endpoint_id, c.capability]));
-  const rows: Array<{ endpoint_id: string; why: string }> = kept;
-  return { verdict, doing: rows.filter((k) => !k.why.startsWith('closest by words')).map((k) => capabilityOf.get(k.endpoint_id) ?? '?') };
+  return { candidates, kept, verdict };
+}
+
+async function find(q: string): Promise<Found> {
+  const { candidates, kept, verdict } = await judged(q);
+  const capabilityOf = new Map(candidates.map((c) => [c.endpoint_id, c.capability]));
+  return { verdict, doing: kept.filter((k) => !k.why.startsWith('closest by words')).map((k) => capabilityOf.get(k.endpoint_id) ?? '?') };
 }
 
 describe('an email the caller has, a company they want', () => {
@@ -160,12 +171,9 @@ describe('its, their: what the caller has, and its datum they want', () => {
 describe("a step of another operation's job is no job of its own", () => {
   /** the kind of each kept row, by the candidates' */
   const keptKinds = async (q: string) => {
-    const [{ candidates }, { kept }] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    const kindOf = new Map<string, string>(candidates.map((c: { endpoint_id: string; kind: string }) => [c.endpoint_id, c.kind]));
-    return (kept as Array<{ endpoint_id: string }>).map((k) => `${k.endpoint_id}:${kindOf.get(k.endpoint_id)}`);
+    const { candidates, kept } = await judged(q);
+    const kindOf = new Map(candidates.map((c) => [c.endpoint_id, c.kind]));
+    return kept.map((k) => `${k.endpoint_id}:${kindOf.get(k.endpoint_id)}`);
   };
 
   it.each(['vlaidate emial adresses in bulk', 'verify a list of emails in bulk', 'find emails of people at Acme Robotics', 'hunter email finder'])(
@@ -187,13 +195,10 @@ describe("a capability's routed entry leads its rows", () => {
   it.each(['turn linkedin profile urls into phone numbers', 'phone numbers for a list of linkedin profiles', 'work emails for names at companies'])(
     '%s: the routed entry is among the candidates, first of its capability, and kept first',
     async (q) => {
-      const [{ candidates }, { kept }] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
-      const first = kept[0].endpoint_id as string;
-      const capability = candidates.find((c: { endpoint_id: string }) => c.endpoint_id === first).capability as string;
-      const ofIt = (candidates as Array<{ endpoint_id: string; capability: string }>).filter((c) => c.capability === capability);
+      const { candidates, kept } = await judged(q);
+      const first = kept[0].endpoint_id;
+      const capability = candidates.find((c) => c.endpoint_id === first)?.capability;
+      const ofIt = candidates.filter((c) => c.capability === capability);
       expect(ofIt[0].endpoint_id).toBe(`svc.${capability}`);
       expect(first).toBe(`svc.${capability}`);
     },
