@@ -1,7 +1,8 @@
-// A company's name written out in a job ('people at Acme Robotics', 'enrich Acme Corp'): the finder reads
-// it as one had word standing for 'company', so job phrases still read it ('enrich company'), while only
-// a capability whose vocabulary reads 'company name' takes it (read-job.ts); a `has` phrase of the word
-// 'company' (a domain, to an email finder) does not, since a name is no domain.
+// Names written out in a job. A company's ('people at Acme Robotics', 'enrich Acme Corp'): the finder
+// reads it as one had word standing for 'company', so job phrases still read it ('enrich company'),
+// while only a capability whose vocabulary reads 'company name' takes it (read-job.ts); a `has` phrase
+// of the word 'company' (a domain, to an email finder) does not, since a name is no domain. And the
+// words where a person's name stands ('email of Sara Connor at acme.com'), kept as a name or not.
 import { contentWords, type QueryTerm } from '../../language/read-query.ts';
 
 /** the word a company's name stands for in the job's sequence */
@@ -37,4 +38,23 @@ export function withCompanies(seq: QueryTerm[], known: ReadonlySet<string>, mark
     i = end + 1;
   }
   return { seq: out, named };
+}
+
+/**
+ * The sequence with the words where a person's name stands ('email of Sara Connor at acme.com') kept as
+ * a name when `keep` and they may be one: capitalised ('David Price', though a vocabulary knows 'price');
+ * written lower-case, when a vocabulary knows none of them ('emails of sales people at…' names no one);
+ * none a company's. Otherwise they are plain words, as spelling corrects them.
+ */
+export function personSlots(seq: QueryTerm[], known: ReadonlySet<string>, keep: boolean): QueryTerm[] {
+  const out: QueryTerm[] = [];
+  for (let i = 0; i < seq.length; ) {
+    let end = i;
+    while (seq[i].slot && end + 1 < seq.length && seq[end + 1].slot) end++;
+    const run = seq.slice(i, end + 1);
+    const name = keep && run[0].slot !== undefined && !run.some((t) => t.company) && (run[0].slot === 'capitalised' || !run.some((t) => known.has(t.term)));
+    out.push(...(name ? run : run.map(({ slot: _slot, corrected, ...t }) => ({ ...t, term: corrected ?? t.term }))));
+    i = end + 1;
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
 // Deterministic; no network.
 import type { CapabilityDoc } from '../../language/types.ts';
 import { contentWords, type QueryTerm, type ReadQuery } from '../../language/read-query.ts';
-import { withCompanies } from './company-names.ts';
+import { personSlots, withCompanies } from './company-names.ts';
 
 export interface Fit {
   capability: string;
@@ -287,25 +287,6 @@ function readNames(read: ReadQuery, here: Vocabulary[], vocab: Vocabularies) {
   const named = namesRead(slotted, here, vocab);
   // words where a name stands that complete nothing are read as words after all, spelling corrected
   return named.person || !slotted.some((t) => t.slot) ? named : namesRead(personSlots(read.sequence, vocab.words, false), here, vocab);
-}
-
-/**
- * The sequence with the words where a person's name stands ('email of Sara Connor at acme.com') kept as
- * a name when `keep` and they may be one: capitalised ('David Price', though a vocabulary knows 'price');
- * written lower-case, when a vocabulary knows none of them ('emails of sales people at…' names no one);
- * none a company's. Otherwise they are plain words, as spelling corrects them.
- */
-function personSlots(seq: QueryTerm[], known: ReadonlySet<string>, keep: boolean): QueryTerm[] {
-  const out: QueryTerm[] = [];
-  for (let i = 0; i < seq.length; ) {
-    let end = i;
-    while (seq[i].slot && end + 1 < seq.length && seq[end + 1].slot) end++;
-    const run = seq.slice(i, end + 1);
-    const name = keep && run[0].slot !== undefined && !run.some((t) => t.company) && (run[0].slot === 'capitalised' || !run.some((t) => known.has(t.term)));
-    out.push(...(name ? run : run.map(({ slot: _slot, corrected, ...t }) => ({ ...t, term: corrected ?? t.term }))));
-    i = end + 1;
-  }
-  return out;
 }
 
 function namesRead(sequence: QueryTerm[], here: Vocabulary[], vocab: Vocabularies) {
