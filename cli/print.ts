@@ -3,7 +3,7 @@ import { usdText, usdTextOf } from '../language/money-words.ts';
 
 export const json = { type: 'boolean', default: false, description: 'print JSON instead of a table' } as const;
 
-export { jsonText, note, out, printJson, shown } from './terminal.ts';
+export { note, out, printJson } from './terminal.ts';
 
 /** Columns padded to their widest cell; the last column runs free. */
 export function table(head: string[], rows: Array<Array<string | number | null | undefined>>): string {

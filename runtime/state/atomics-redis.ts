@@ -12,7 +12,7 @@ import { withScripts, type Scripted } from './redis-scripts.ts';
 import { RECORD_PREFIX } from './drivers/redis.ts';
 import { StorageUnavailable } from './unavailable.ts';
 import { Doubts, reversal } from './redis-doubts.ts';
-import { Instances, openReceipts } from './redis-lease.ts';
+import { HOLDS, Instances, openReceipts } from './redis-lease.ts';
 import type { Account, Atomics, HoldAnswer, LedgerDraft, LedgerEntry } from './atomics.ts';
 
 const CAS_TRIES = 200;
@@ -21,7 +21,7 @@ const RECEIPT_S = 3600;
 const acct = (account: string) => `acct:${account}`;
 const ledgerList = (account: string) => `ledger:${account}`;
 /** an account's holds: amounts (with their total) and expiries */
-const holds = (account: string) => [`holds:${account}`, `holdx:${account}`];
+const holds = (account: string) => [`${HOLDS}${account}`, `holdx:${account}`];
 
 export class RedisAtomics implements Atomics {
   private scripts: Scripted;

@@ -29,7 +29,8 @@ export interface Undo {
   unhold(account: string, stored: string): Promise<unknown>;
 }
 
-const HOLDS = 'holds:';
+/** the prefix of an account's holds hash (atomics-redis.ts keeps them so): the sweep finds a gone instance's holds under it */
+export const HOLDS = 'holds:';
 
 export class Instances {
   /** this instance's id, in its lease and its open receipts' key */
