@@ -142,8 +142,8 @@ export async function passThrough(deps: RouterDeps, team: Team, req: PassThrough
   const ids = { [CALL_ID_HEADER]: callId };
   // the routed dry run's answer for a plan of one: what the call would hold, nothing called or charged
   if (options.dryRun) {
-    // the team's key, when it has one its provider refused lately: not used, so the platform key is
-    const setAside = health.ownKeyCooling(team.id, provider) && (await state.ownKey(team.id, provider)) !== null ? health.setAside(team.id, [provider]) : [];
+    // a stored key the call does not use is one its provider refused lately: say so, and until when
+    const setAside = pays && (await state.ownKey(team.id, provider)) !== null ? health.setAside(team.id, [provider]) : [];
     const plan = {
       plan: [{ endpoint_id: op.endpoint_id, key: pays ? 'platform' : 'own', worst_cost_micro: worst }],
       excluded: [],
