@@ -5,31 +5,18 @@
 // per (a routed entry's per hit).
 import { describe, expect, it } from 'vitest';
 import { svcCli } from '../helpers/cli.ts';
-import { servedRealCatalog } from './served.ts';
+import { judged, servedRealCatalog, type Judged } from './served.ts';
 import { usdTextOf } from '../../language/money-words.ts';
 
 const server = servedRealCatalog();
 
-interface Candidate {
-  endpoint_id: string;
-  capability: string;
-  kind: string;
-  usd: number | null;
-  unit?: string;
-}
-interface Found {
-  candidates: Candidate[];
-  kept: Array<{ endpoint_id: string; why: string }>;
-  verdict: string;
+interface Found extends Judged {
   capabilityOf: (id: string) => string | undefined;
 }
 
 async function find(q: string): Promise<Found> {
-  const [{ candidates }, { kept, verdict }] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  return { candidates, kept, verdict, capabilityOf: (id) => candidates.find((c: Candidate) => c.endpoint_id === id)?.capability };
+  const found = await judged(server, q);
+  return { ...found, capabilityOf: (id) => found.candidates.find((c) => c.endpoint_id === id)?.capability };
 }
 
 /** rows shown after those that do the job: search's best match by words */

@@ -5,7 +5,7 @@
 // a vocabulary knows or spelling would correct ("email of David Price at stripe.com"), and the datum
 // after its or their, which is wanted ("get its domain").
 import { describe, expect, it } from 'vitest';
-import { servedRealCatalog } from './served.ts';
+import { judged as judgedBy, servedRealCatalog } from './served.ts';
 
 const server = servedRealCatalog();
 
@@ -15,20 +15,7 @@ interface Found {
   doing: string[];
 }
 
-interface Judged {
-  candidates: Array<{ endpoint_id: string; capability: string; kind: string }>;
-  kept: Array<{ endpoint_id: string; why: string }>;
-  verdict: string;
-}
-
-/** the finder's two lines for a job: its candidates, and what the local judge kept and said */
-async function judged(q: string): Promise<Judged> {
-  const [{ candidates }, { kept, verdict }] = (await (await fetch(`${server.url}/catalog/find?q=${encodeURIComponent(q)}`)).text())
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-  return { candidates, kept, verdict };
-}
+const judged = (q: string) => judgedBy(server, q);
 
 async function find(q: string): Promise<Found> {
   const { candidates, kept, verdict } = await judged(q);
