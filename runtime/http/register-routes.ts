@@ -6,8 +6,8 @@ import { h3Path, type Route, type RouteRequest, type Inputs } from './declared-r
 import { errorAnswer } from './errors.ts';
 import { fail } from '../util/fail.ts';
 import { newCallId } from '../util/call-id.ts';
-import { bodyValidator, queryValidator } from '../util/validate.ts';
 import { readJson } from './body.ts';
+import { bodyCheck, queryCheck } from './request-checks.ts';
 import { requireTeam } from './auth.ts';
 import { safeEqual } from '../state/secrets.ts';
 import type { Team } from '../state/index.ts';
@@ -29,9 +29,9 @@ export function registerRoutes(app: H3, ctx: AppContext, served: readonly Route[
 
 function checkedHandler(r: Route, ctx: AppContext, app: H3, routes: readonly Route[]): (event: H3Event) => unknown {
   const { request = {} } = r;
-  const checkPath = request.path && queryValidator<object>(request.path, 'path');
-  const checkQuery = request.query && queryValidator<object>(request.query);
-  const checkBody = request.body && bodyValidator<unknown>(request.body);
+  const checkPath = request.path && queryCheck<object>(request.path, 'path');
+  const checkQuery = request.query && queryCheck<object>(request.query);
+  const checkBody = request.body && bodyCheck<unknown>(request.body);
   // a fresh copy each time: validation may fill defaults into it, and the handler owns what it gets
   const emptyBody = () => (request.emptyBody ? { ...request.emptyBody } : undefined);
   const authorise = credentialCheck(r, ctx);

@@ -1,7 +1,7 @@
 // A batch row as one run of a tool: the line is a run's body (`input`, beside the row's id) and is
 // checked as one, and the row runs through Hub.run, so it is charged by the run's one spend() path
 // (its steps, then the price, which the maker earns) under its own call_id.
-import { bodyValidator } from '../util/validate.ts';
+import { bodyCheck } from '../http/request-checks.ts';
 import * as schemas from '../http/request-schemas.ts';
 import { cheapestAttemptMicro } from '../router/plan.ts';
 import { newCallId } from '../util/call-id.ts';
@@ -12,7 +12,7 @@ import type { RunPlan } from '../hub/dry-run.ts';
 import type { RunOptions } from '../hub/run-options.ts';
 import type { Hub } from '../hub/service.ts';
 
-const checkLine = bodyValidator<{ input: Record<string, unknown> }>(schemas.runBody, 'line');
+const checkLine = bodyCheck<{ input: Record<string, unknown> }>(schemas.runBody, 'line');
 
 /** `ref`: the version the batch serves, pinned when the batch started, so every row runs the same one */
 export function toolRows(hub: Hub, team: Team, ref: ToolRef & { n: number }, options: RunOptions): RowRunner {

@@ -1,25 +1,31 @@
 // Validation at the edge: ajv validators, each compiled on its first use (not at start) and kept,
 // turning bad input into 422 issues.
-import type { ErrorObject } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { invalid, type ValidationIssue } from './fail.ts';
-import { newAjv } from './ajv.ts';
+import { ajvCode, newAjv } from './ajv.ts';
 import { once } from './once.ts';
 import { decimalFor } from './decimal.ts';
 
 // validateSchema: false, as these are svc's own schemas: test/runtime/own-schemas.test.ts checks
 // them against the meta-schema, which otherwise compiles here on the first request (100+ ms, 5 MB).
-// verbose on both: a pattern's error can name the form it wants (`x-expected` beside the pattern)
-const queryAjv = once(() => newAjv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false, verbose: true, validateSchema: false }));
-const bodyAjv = once(() => {
-  const ajv = newAjv({ allErrors: true, useDefaults: true, strict: false, verbose: true, validateSchema: false });
+// verbose on both: a pattern's error can name the form it wants (`x-expected` beside the pattern).
+// The own routes' validators are compiled ahead with these options (runtime/http/request-check-sources.ts).
+export const QUERY_OPTIONS = { allErrors: true, coerceTypes: true, useDefaults: true, strict: false, verbose: true, validateSchema: false } as const;
+export const BODY_OPTIONS = { allErrors: true, useDefaults: true, strict: false, verbose: true, validateSchema: false } as const;
+
+/** the own keywords, as code so that a validator compiled ahead carries them */
+export function withOwnKeywords(ajv: Ajv2020): Ajv2020 {
+  const _ = ajvCode();
   // `x-max-bytes`: a value's JSON text is at most that many bytes (a free-form object's size bound)
   ajv.addKeyword({
     keyword: 'x-max-bytes',
     schemaType: 'number',
-    validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max,
+    code: (cxt) => cxt.fail(_`Buffer.byteLength(JSON.stringify(${cxt.data}) ?? '') > ${cxt.schema}`),
   });
   return ajv;
-});
+}
+const queryAjv = once(() => withOwnKeywords(newAjv(QUERY_OPTIONS)));
+const bodyAjv = once(() => withOwnKeywords(newAjv(BODY_OPTIONS)));
 
 function issues(where: string, errors: ErrorObject[]): ValidationIssue[] {
   // An anyOf that names its form (`x-expected`) is one issue: its branches' own errors
@@ -89,9 +95,12 @@ function nonDecimal(where: string, schema: { properties?: Record<string, { type?
   return found;
 }
 
-/** Compile a schema for query (or path: `where`) parameters (strings coerced to the declared types). */
-export function queryValidator<T>(schema: object, where = 'query'): (query: Record<string, unknown>) => T {
-  const check = once(() => queryAjv().compile(schema));
+/**
+ * Compile a schema for query (or path: `where`) parameters (strings coerced to the declared types), on
+ * its first use unless `ahead` is its validator compiled ahead with QUERY_OPTIONS.
+ */
+export function queryValidator<T>(schema: object, where = 'query', ahead?: ValidateFunction): (query: Record<string, unknown>) => T {
+  const check = ahead ? () => ahead : once(() => queryAjv().compile(schema));
   return (query) => {
     const twice = repeated(where, schema, query);
     if (twice.length) invalid(twice);
@@ -103,9 +112,9 @@ export function queryValidator<T>(schema: object, where = 'query'): (query: Reco
   };
 }
 
-/** Compile a schema for a JSON body (no coercion: a number sent as a string is wrong). */
-export function bodyValidator<T>(schema: object, where = 'body'): (body: unknown) => T {
-  const check = once(() => bodyAjv().compile(schema));
+/** Compile a schema for a JSON body (no coercion: a number sent as a string is wrong), as queryValidator does. */
+export function bodyValidator<T>(schema: object, where = 'body', ahead?: ValidateFunction): (body: unknown) => T {
+  const check = ahead ? () => ahead : once(() => bodyAjv().compile(schema));
   return (body) => {
     if (!check()(body)) invalid(issues(where, check().errors ?? []));
     return body as T;
