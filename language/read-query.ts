@@ -50,6 +50,10 @@ const SEEKING = new Set(['look', 'looking', 'search', 'searching', 'seeking', 'h
 const WANT_MARKERS = new Set(['to', 'into', 'get', 'then', 'want', 'need', 'return', 'returns', 'give', 'find', 'which', 'what', 'where']);
 /** pairs skip these: 'company from a domain' pairs as 'company from domain', so an article never changes a ranking */
 const ARTICLES = new Set(['a', 'an', 'the']);
+/** a job opening with these asks whether something the caller holds is so ('is this a valid email', 'does this address exist') */
+const ASKING = new Set(['is', 'are', 'was', 'were', 'does']);
+/** notes written as a conversion, 'email -> company': what stands before the arrow is had, what follows it wanted */
+const ARROW = /\s*(?:->|=>|\u2192|\u21d2|\u27f6)\s*/u;
 const pairsIn = (words: string[]): string[] => words.slice(1).map((b, k) => `${words[k]} ${b}`);
 
 export interface QueryTerm {
@@ -89,11 +93,17 @@ export interface ReadQuery {
   pairs: string[];
   /** the sentence as written, each misspelling replaced by what it meant: what the operations index is searched with */
   text: string;
+  /** it asks whether what the caller holds is so (it opens with one of ASKING): the words a capability takes name that, not a want */
+  asks: boolean;
 }
 
 /** `correct` may replace a content word the catalog does not know (given stemmed and as written) by the stem of one it does */
 /** `names`: mark the words that may be a name, and with cues, those a company's (the finder reads them; search does not) */
-export function readQuery(q: string, correct: (stemmed: string, written: string) => string = (s) => s, names: boolean | CompanyCues = false): ReadQuery {
+export function readQuery(written: string, correct: (stemmed: string, written: string) => string = (s) => s, names: boolean | CompanyCues = false): ReadQuery {
+  // 'email -> company' reads as 'email to company', its words before the arrow had
+  const [before, ...after] = written.split(ARROW);
+  const q = after.length ? [before, ...after].join(' to ') : written;
+  const given = after.length ? wordEncoder.encode(before).length : 0;
   const raw = wordEncoder.encode(q);
   const { named, company, slot } = names ? nameWords(q, raw, names === true ? NO_CUES : names) : { named: NONE, company: NONE, slot: NO_SLOT };
   const corrected = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w), w)));
@@ -110,14 +120,15 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
     if (HAVE_MARKERS.has(w) && !seeking && !(OF_FOR.has(w) && i > 0 && NOT_MARKING.has(raw[i - 1]))) had = true;
     // 'I have …', and the same with its subject dropped, as notes are written: 'got a list of emails, need …'
     else if (HOLDING.has(w) && (i === 0 || raw.slice(Math.max(0, i - 2), i).some((x) => HOLDERS.has(x)))) had = true;
-    else if (DETERMINERS.has(w)) determined = !(POSSESSIVES.has(w) && wanting);
+    // one before an article stands for the thing itself ('is this a valid email'): it marks no word
+    else if (DETERMINERS.has(w)) determined = !(POSSESSIVES.has(w) && wanting) && !ARTICLES.has(raw[i + 1]);
     else if (WANT_MARKERS.has(w) || seeking) {
       had = false;
       determined = false;
       wanting = true;
     }
     if (STOPWORDS.has(w)) return;
-    const term: QueryTerm = { term: words[i], had: had || determined };
+    const term: QueryTerm = { term: words[i], had: had || determined || i < given };
     if (named.has(i)) term.name = true;
     if (company.has(i)) term.company = true;
     const kind = slot.get(i);
@@ -135,6 +146,7 @@ export function readQuery(q: string, correct: (stemmed: string, written: string)
     sequence,
     pairs: pairsIn(words.filter((_, i) => !ARTICLES.has(raw[i]))),
     text: raw.map((w, i) => (words[i] === stem(w) ? w : words[i])).join(' '),
+    asks: ASKING.has(raw[0]),
   };
 }
 

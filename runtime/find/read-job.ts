@@ -177,6 +177,13 @@ function spans(seq: QueryTerm[], p: Phrase, had: boolean): number[][] {
   return out;
 }
 const covered = (seq: QueryTerm[], ps: Phrase[]) => new Set(ps.flatMap((p) => spans(seq, p, false).flat()));
+/** where a two-word job phrase stands with one wanted word between its words ('find a valid email': find … email), its two words */
+const apart = (seq: QueryTerm[], ps: Phrase[]) =>
+  ps.flatMap(({ words: [act, object, ...more] }) =>
+    more.length || object === undefined
+      ? []
+      : seq.flatMap((t, i) => (t.term === act && !t.had && !seq[i + 1]?.had && seq[i + 2]?.term === object && !seq[i + 2].had ? [i, i + 2] : [])),
+  );
 
 /**
  * The words a job acts on: in "verify an email" the email is no want but what the caller has, though
@@ -185,13 +192,14 @@ const covered = (seq: QueryTerm[], ps: Phrase[]) => new Set(ps.flatMap((p) => sp
  * phrases that begin inside such a phrase ('email address' of "check an email address"), outside its
  * `gets`, where another capability's `gets` would read a want. Read by the capability that explains
  * most of the job's wanted words, unless another explains as many acting on other words; never a
- * platform's name alone ('linkedin posts' hold no linkedin_url).
+ * platform's name alone ('linkedin posts' hold no linkedin_url). A job that asks whether something is
+ * so (`asks`: 'is this a valid email') names what a capability acts on wherever its `has` words stand.
  */
-function actedOn(seq: QueryTerm[], list: Vocabulary[], vocab: Vocabularies): Set<number> {
+function actedOn(seq: QueryTerm[], list: Vocabulary[], vocab: Vocabularies, asks: boolean): Set<number> {
   const gets = new Map(list.map((v) => [v, covered(seq, v.gets)]));
   const wants = new Set([...gets.values()].flatMap((at) => [...at]));
   const readings = list.flatMap((v) => {
-    const job = covered(seq, v.job);
+    const job = new Set([...covered(seq, v.job), ...apart(seq, v.job), ...(asks ? covered(seq, v.has) : [])]);
     // words on the want side only: a job phrase may run on into what the caller has ('email to person' in "email of this person")
     const wanted = new Set([...gets.get(v)!, ...job].filter((i) => !seq[i].had));
     if (!wanted.size) return [];
@@ -264,8 +272,8 @@ function bestSet(doc: CapabilityDoc, has: Set<string>): { set: string[]; missing
 }
 
 /** had and wanted as the job reads (`asked` with what it acts on had), and the had phrases not inside a longer one */
-function phrasesRead(asked: QueryTerm[], here: Vocabulary[], vocab: Vocabularies) {
-  const objects = actedOn(asked, here, vocab);
+function phrasesRead(asked: QueryTerm[], here: Vocabulary[], vocab: Vocabularies, asks: boolean) {
+  const objects = actedOn(asked, here, vocab, asks);
   const seq = asked.map((t, i) => (objects.has(i) ? { ...t, had: true } : t));
   const occurrences = [...vocab.named, ...[...vocab.vague].map((key) => ({ key, words: key.split(' '), field: '' }))].flatMap((p) =>
     spans(seq, p, true).map((at) => ({ at, p })),
@@ -284,14 +292,14 @@ function phrasesRead(asked: QueryTerm[], here: Vocabulary[], vocab: Vocabularies
  */
 function readNames(read: ReadQuery, here: Vocabulary[], vocab: Vocabularies) {
   const slotted = personSlots(read.sequence, vocab.words, true);
-  const named = namesRead(slotted, here, vocab);
+  const named = namesRead(slotted, here, vocab, read.asks);
   // words where a name stands that complete nothing are read as words after all, spelling corrected
-  return named.person || !slotted.some((t) => t.slot) ? named : namesRead(personSlots(read.sequence, vocab.words, false), here, vocab);
+  return named.person || !slotted.some((t) => t.slot) ? named : namesRead(personSlots(read.sequence, vocab.words, false), here, vocab, read.asks);
 }
 
-function namesRead(sequence: QueryTerm[], here: Vocabulary[], vocab: Vocabularies) {
+function namesRead(sequence: QueryTerm[], here: Vocabulary[], vocab: Vocabularies, asks: boolean) {
   const companies = withCompanies(sequence, vocab.words, (t) => t.company === true);
-  let { asked, seq, outer } = phrasesRead(companies.seq, here, vocab);
+  let { asked, seq, outer } = phrasesRead(companies.seq, here, vocab, asks);
   // what the job names: each had phrase not inside a longer one, read as its field
   const has = [...new Set(outer.flatMap((o) => (o.p.field ? [o.p.field] : [])))];
   const person = namesPerson(seq, new Set(outer.flatMap((o) => o.at)), has, vocab, companies.named) ? vocab.name : null;
@@ -307,7 +315,7 @@ function namesRead(sequence: QueryTerm[], here: Vocabulary[], vocab: Vocabularie
         (v.job.some((p) => spans(asked, p, false).length) || v.gets.some((p) => spans(seq, p, false).length)),
     );
   const maybe = person || companies.named || wantsPerson ? null : withCompanies(asked, vocab.words, (t) => t.name === true);
-  if (maybe?.named) ({ asked, seq, outer } = phrasesRead(maybe.seq, here, vocab));
+  if (maybe?.named) ({ asked, seq, outer } = phrasesRead(maybe.seq, here, vocab, asks));
   return { asked, seq, outer, has, person, company: companies.named || Boolean(maybe?.named) };
 }
 

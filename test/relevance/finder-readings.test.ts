@@ -229,3 +229,43 @@ describe("a search's query is the words the job has that no phrase reads", () =>
     expect(verdict).toMatch(new RegExp(`^${capability.replaceAll('.', '\\.')} takes (q|query), .*; you have (q|query)\\.`));
   });
 });
+
+describe('a question whether what the caller holds is so', () => {
+  it.each([
+    ['is this a valid email', 'people\\.email\\.verify takes email, returns status; you have email\\.'],
+    ['is jane@acme.com a valid email', 'people\\.email\\.verify takes email, returns status; you have email\\.'],
+    ['is this phone number valid', 'people\\.phone\\.verify takes phone, returns status; you have phone\\.'],
+  ])('%s: the thing asked about is had, the verdict wanted', async (q, reads) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict).toMatch(new RegExp(`^${reads}`));
+    expect(doing.filter((c) => /\.(find|domain|decision_maker)$/.test(c))).toEqual([]);
+  });
+
+  it('a question about a tool still wants what the tool gives', async () => {
+    const { verdict } = await find('is there an email finder for linkedin');
+    expect(verdict).toMatch(/^people\.email\.find takes linkedin_url, returns email; you have linkedin_url\./);
+  });
+});
+
+describe('a note written as a conversion, with an arrow', () => {
+  it.each([
+    ['email -> company', /^(companies\.enrich|people\.enrich(\.full)?) takes email, returns (name|company); you have email\./],
+    ['linkedin url -> email', /^people\.email\.find takes linkedin_url, returns email; you have linkedin_url\./],
+    ['domain → emails', /^people\.email\.domain takes domain, returns emails; you have domain\./],
+    ['linkedin url=>phone', /^people\.phone\.find takes linkedin_url, returns phone; you have linkedin_url\./],
+  ])('%s: what stands before the arrow is had', async (q, reads) => {
+    const { verdict } = await find(q);
+    expect(verdict).toMatch(reads);
+  });
+});
+
+describe('a wanted thing said with what it should be', () => {
+  it.each(['find a valid email for jane doe at stripe.com', 'find a verified email for Jane Doe at stripe.com'])(
+    '%s: finding it is the job; no verifier leads',
+    async (q) => {
+      const { verdict, doing } = await find(q);
+      expect(verdict).toMatch(/^people\.email\.find takes domain \+ full_name, returns email; you have domain \+ full_name\./);
+      expect(doing[0]).toBe('people.email.find');
+    },
+  );
+});
