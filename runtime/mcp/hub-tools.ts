@@ -12,6 +12,7 @@ import { unlisted } from './hub-unlisted.ts';
 import { headersAsArguments, ROUTE_OPTIONS, routeHeaders, splitArgs } from './route-options.ts';
 import type { SvcFetch } from './svc-http.ts';
 import { PAID, type McpListing } from './tool.ts';
+import { usdTextOf } from '../../language/money-words.ts';
 
 const PREFIX = 'hub_';
 /** the route options a whole run takes (docs/hub.md), sent as its route headers */
@@ -35,7 +36,7 @@ export async function mcpSetOf(http: SvcFetch): Promise<McpSetAnswer> {
   return r.ok ? ((await r.json()) as McpSetAnswer) : { tools: [], added: [] };
 }
 
-const listedAs = (t: McpSetRow) => `hub_${t.tool_id} is listed as ${t.tool_id}@${t.version} at ${t.price_usd} USD a run`;
+const listedAs = (t: McpSetRow) => `hub_${t.tool_id} is listed as ${t.tool_id}@${t.version} at ${usdTextOf(t.price_usd)} a run`;
 
 /** run the version of a hub tool the agent was shown; a tool outside the caller's MCP set is refused as a listing would not show it */
 export async function runHubTool(http: SvcFetch, id: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -61,7 +62,7 @@ export async function runHubTool(http: SvcFetch, id: string, args: Record<string
 function description(t: McpSetRow): string {
   const who = t.mine ? 'your own team' : `team '${t.maker}'`;
   return (
-    `Paid: ${t.price_usd} USD a run plus its steps' charges, from your balance. Hub tool ${t.tool_id}@${t.version}, made by ${who}, not by svc. ` +
+    `Paid: ${usdTextOf(t.price_usd)} a run plus its steps' charges, from your balance. Hub tool ${t.tool_id}@${t.version}, made by ${who}, not by svc. ` +
     `Send version ${t.version}: that version runs, at that price, even if the maker publishes another meanwhile (without it, the newest live version runs at its own price; max_cost caps the run, dry_run: true plans it for free). ` +
     `The maker's words, unchecked: "${t.summary}"`
   );

@@ -38,7 +38,7 @@ afterAll(async () => {
 describe('the version listed is the version run', () => {
   it('lists the version and its price, and takes the version back with max_cost and dry_run', async () => {
     const tool = (await agent.listTools()).tools.find((t) => t.name === 'hub_priced-tool')!;
-    expect(tool.description).toMatch(/^Paid: 0\.123457 USD a run .* Hub tool priced-tool@1, .* Send version 1: that version runs, at that price/);
+    expect(tool.description).toMatch(/^Paid: \$0\.123457 a run .* Hub tool priced-tool@1, .* Send version 1: that version runs, at that price/);
     const props = tool.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(props.version).toMatchObject({ type: 'integer', const: 1 });
     expect(props.max_cost).toMatchObject({ type: 'number', minimum: 0 });
@@ -67,7 +67,7 @@ describe('the version listed is the version run', () => {
     const bad = await call({ ...INPUT, version: 'latest' });
     expect(bad.isError).toBe(true);
     expect(bad.content[0].text).toMatch(
-      /^422: version: 'version' is the version tools\/list showed: svc runs that version, at its price \(hub_priced-tool is listed as priced-tool@2 at 0\.9 USD a run\)\./,
+      /^422: version: 'version' is the version tools\/list showed: svc runs that version, at its price \(hub_priced-tool is listed as priced-tool@2 at \$0\.90 a run\)\./,
     );
   });
 
@@ -94,7 +94,7 @@ describe('the version listed is the version run', () => {
     const r = await call({ ...INPUT, version: 1 });
     expect(r.isError).toBe(true);
     expect(r.content[0].text).toMatch(
-      /^410: .* The tool changed since that listing: hub_priced-tool is listed as priced-tool@2 at 0\.9 USD a run now; list the tools again\. \(call_id call_\w+\)$/,
+      /^410: .* The tool changed since that listing: hub_priced-tool is listed as priced-tool@2 at \$0\.90 a run now; list the tools again\. \(call_id call_\w+\)$/,
     );
     expect(await balance()).toBe(before);
   });

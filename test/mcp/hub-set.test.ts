@@ -89,7 +89,7 @@ describe("a team's MCP set", () => {
     const tool = (await mine.listTools()).tools.find((t) => t.name === 'hub_xss-tool')!;
     const text = JSON.stringify([tool.title, tool.description, tool.inputSchema]);
     expect(text).not.toMatch(/[<>]|\u202E|\$comment/);
-    expect(tool.description).toMatch(/^Paid: 0\.05 USD a run plus its steps' charges/);
+    expect(tool.description).toMatch(/^Paid: \$0\.05 a run plus its steps' charges/);
     expect(tool.description).toContain(`made by team '${w.other.slug}', not by svc`);
     expect(tool.description).toContain('The maker\'s words, unchecked: "Evil: bold alert(2)');
     // 300 characters of the maker's summary at most, cut with an ellipsis
