@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../build/pipeline.ts';
 import { SearchEngine } from '../../language/search.ts';
 import type { CapabilityDoc } from '../../language/types.ts';
-import { readJob, vocabularies } from '../../runtime/find/read-job.ts';
+import { readJob } from '../../runtime/find/read-job.ts';
+import { vocabularies } from '../../runtime/find/vocabularies.ts';
 import { FIXTURE_SRC } from '../helpers/paths.ts';
 
 let dirs: string[] = [];
