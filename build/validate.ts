@@ -7,7 +7,7 @@ import providerSchema from './schema/provider.schema.json' with { type: 'json' }
 import vocabularySchema from './schema/vocabulary.schema.json' with { type: 'json' };
 import finderSchema from './schema/finder.schema.json' with { type: 'json' };
 import type { LoadedCatalog, SourceFile } from './load.ts';
-import type { CapabilitySrc, OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
+import type { CapabilitySrc, FinderSrc, OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
 import { transforms } from '../language/transforms.ts';
 import { FIELD_FORMATS } from '../language/field-formats.ts';
 import { capabilitySample } from '../language/call-template.ts';
@@ -308,6 +308,7 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
     const schema = schemaErrors('vocabulary', v);
     errors.push(...(schema.length ? schema : vocabularyFileErrors(v, { routed: capabilityNames, opCapabilities, partial: cat.partial })));
   }
+  if (cat.finder?.data.about) errors.push(...aboutErrors(cat.finder, capabilities));
   const allIds = new Set(idAt.keys());
   for (const p of provs) {
     if (misnamed.has(p)) continue;
@@ -328,4 +329,17 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
     if (!allIds.has(id) && !cat.partial && !cat.unreadable.has(id.split('.')[0])) errors.push({ pos, message: `example names no operation: ${id}` });
   }
   return errors.sort((a, b) => a.pos.file.localeCompare(b.pos.file) || a.pos.line - b.pos.line || a.pos.col - b.pos.col);
+}
+
+/** finder.yaml's `about`: each capability routed here, taking the field it stands under */
+function aboutErrors(finder: SourceFile<FinderSrc>, capabilities: Map<string, CapabilitySrc>): BuildError[] {
+  return Object.entries(finder.data.about ?? []).flatMap(([field, name]) => {
+    const cap = capabilities.get(name);
+    const message = !cap
+      ? `about: ${name} is no capability of capabilities/`
+      : cap.identity.some((set) => set.includes(field))
+        ? null
+        : `about: ${name} takes no ${field} (its identity sets: ${cap.identity.map((s) => s.join(' + ')).join(', ')})`;
+    return message ? [{ pos: finder.pos(['about', field]), message }] : [];
+  });
 }

@@ -19,7 +19,7 @@ export interface FinderSrc {
   gives: string[];
   /** words right after one of `gives` that make the job a request for data ("me", "with us") */
   to_caller: string[];
-  // the five below are absent from a search/finder.json written by the last release: read as none
+  // those marked optional are absent from a search/finder.json written by an earlier release: read as none
   /** words that open a give's object naming a datum of someone ("the"), with `datum_of` ("of") later in it */
   datum_opens?: string[];
   datum_of?: string[];
@@ -35,6 +35,8 @@ export interface FinderSrc {
   company_suffixes?: string[];
   /** the word right before a name that makes it a company's ('people at Acme Robotics'; absent before: none) */
   company_cues?: string[];
+  /** a job naming who or what it is about, asking nothing of it: by the first field it names, the capability that tells who or what that is (absent before: none) */
+  about?: Record<string, string>;
 }
 
 export interface FilterSrc {

@@ -3,7 +3,7 @@
 // routed entries first, a few per capability, each with a one-line why. When no capability does it
 // alone it says whether two chained would, and when nothing does, it says so.
 import type { Candidate, Judge, Judgement } from './types.ts';
-import type { Fit, JobReading } from './read-job.ts';
+import { fitOrder, type Fit, type JobReading } from './read-job.ts';
 import { nothingVerdict } from './nothing.ts';
 import { contentWords } from '../../language/read-query.ts';
 import { usdTextOf } from '../../language/money-words.ts';
@@ -78,8 +78,8 @@ function judge(q: string, reading: JobReading, candidates: Candidate[]): Judgeme
     if (!rank.has(c.capability)) rank.set(c.capability, i);
   });
   const present = (fits: Fit[]) => fits.filter((f) => rank.has(f.capability));
-  const fullyTaken = (f: Fit) => Number(Boolean(f.takes) && !f.missing.length);
-  const fits = doers(present(reading.fits), candidates).sort((a, b) => fullyTaken(b) - fullyTaken(a) || rank.get(a.capability)! - rank.get(b.capability)!);
+  const order = fitOrder(reading.has);
+  const fits = doers(present(reading.fits), candidates).sort((a, b) => order(a, b) || rank.get(a.capability)! - rank.get(b.capability)!);
   const unfit = doers(present(reading.unfit), candidates).sort((a, b) => rank.get(a.capability)! - rank.get(b.capability)!);
   const top = candidates[0];
   // capabilities of another platform than the one the job names: never offered, not even as close

@@ -9,11 +9,13 @@ import type { JobReading } from './read-job.ts';
 /**
  * Capabilities that give what the job wants and take an identity set of what it names it has, read as
  * the job reads it (an 'email address' is an email, not the address people.phone.identity_match takes);
- * none when it names nothing it has.
+ * none when it names nothing it has. A job that names who it is about and asks nothing has the
+ * capability that tells who that is, though it may need more ('who is Jane Doe': a domain too).
  */
 export function fitting(reading: JobReading): Set<string> {
   const has = new Set(reading.has);
-  return new Set(reading.fits.filter((f) => f.takes && !f.missing.length && f.takes.every((x) => has.has(x))).map((f) => f.capability));
+  const doing = reading.fits.filter((f) => f.takes && !f.missing.length && f.takes.every((x) => has.has(x))).map((f) => f.capability);
+  return new Set(reading.about ? [...doing, reading.about] : doing);
 }
 
 /**

@@ -46,6 +46,8 @@ export interface JobReading {
   unread: string[];
   /** capabilities that give the want on another platform than the one the job names: none of them does the job */
   elsewhere: Array<Fit & { platform: string }>;
+  /** the capability that tells who or what the job is about, when it names that and asks nothing (finder.yaml `about`) */
+  about: string | null;
 }
 
 /**
@@ -62,7 +64,9 @@ function namesPerson(seq: QueryTerm[], read: Set<number>, has: string[], vocab: 
   // name stands may hold words a vocabulary knows ('David Price')
   const named = (i: number) => seq[i]?.slot !== undefined || (seq[i]?.name && !read.has(i) && !vocab.words.has(seq[i].term));
   const run = seq.some((_, i) => named(i) && named(i + 1));
-  return run && (company || vocab.list.some((v) => v.doc.identity.some((set) => set.includes(field) && set.some((f) => has.includes(f)))));
+  // words kept where a person's name stands ('who is jane doe at stripe', "jane doe's email") are one, completing nothing
+  const slotted = seq.some((t, i) => t.slot !== undefined && seq[i + 1]?.slot !== undefined);
+  return run && (slotted || company || vocab.list.some((v) => v.doc.identity.some((set) => set.includes(field) && set.some((f) => has.includes(f)))));
 }
 
 /**
@@ -140,6 +144,9 @@ function match(
   };
 }
 
+/** what a capability gives when the job names none of its outputs: its vocabulary's first */
+const mainOutput = (v: Vocabulary) => Object.keys(v.doc.vocabulary.gets)[0] ?? v.doc.output[0];
+
 /** the identity set best covered by what the caller has: fully covered first, then the fewest missing */
 function bestSet(doc: CapabilityDoc, has: Set<string>): { set: string[]; missing: string[] } | null {
   let best: { set: string[]; missing: string[] } | null = null;
@@ -199,6 +206,16 @@ function namesRead(sequence: QueryTerm[], here: Vocabulary[], vocab: Vocabularie
   return { asked, seq, outer, has, person, company: companies.named || Boolean(maybe?.named) };
 }
 
+/**
+ * Fits that take all the caller named first, then those that use more of it (a name and a domain find
+ * her email, the domain alone every address there); the judge keeps search's order within each group.
+ */
+export function fitOrder(has: string[]): (a: Fit, b: Fit) => number {
+  const complete = (f: Fit) => Number(Boolean(f.takes) && !f.missing.length);
+  const used = (f: Fit) => (f.takes ?? []).filter((field) => has.includes(field)).length;
+  return (a, b) => complete(b) - complete(a) || used(b) - used(a);
+}
+
 export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
   const platforms = new Set(read.words.filter((w) => vocab.platforms.has(w)));
   const elsewhere = (v: Vocabulary) => v.platform !== null && platforms.size > 0 && !platforms.has(v.platform);
@@ -219,7 +236,7 @@ export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
   const wanting: Array<{ v: Vocabulary; m: Matched }> = [];
   for (const { v, m } of matched) {
     if (!m.job && !m.getsFields.size) continue;
-    const returns = m.getsFields.size ? [...m.getsFields] : [Object.keys(v.doc.vocabulary.gets)[0] ?? v.doc.output[0]];
+    const returns = m.getsFields.size ? [...m.getsFields] : [mainOutput(v)];
     const set = bestSet(v.doc, m.hasFields);
     const fit = { capability: v.doc.capability, takes: set?.set ?? null, missing: set?.missing ?? [], returns, accepts: v.doc.identity };
     if (elsewhere(v)) away.push({ ...fit, platform: vocab.platforms.get(v.platform!)! });
@@ -229,8 +246,13 @@ export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
       unfit.push(fit);
     } else fits.push(fit);
   }
-  // Those that take all the caller named first; the judge keeps search's order within each group.
-  fits.sort((a, b) => Number(Boolean(b.takes) && !b.missing.length) - Number(Boolean(a.takes) && !a.missing.length));
+  // a job that names who or what it is about and asks nothing of it: who or what that is, by the first
+  // field of finder.yaml's `about` it names (a person before where they work)
+  const about = fits.length || unfit.length || away.length ? undefined : [...vocab.about].find(([field, v]) => has.includes(field) && !elsewhere(v))?.[1];
+  const told = about && bestSet(about.doc, matched.find(({ v }) => v === about)!.m.hasFields);
+  if (about && told)
+    fits.push({ capability: about.doc.capability, takes: told.set, missing: told.missing, returns: [mainOutput(about)], accepts: about.doc.identity });
+  fits.sort(fitOrder(has));
   const wants = [...new Set(matched.flatMap(({ v, m }) => (elsewhere(v) ? [] : [...m.getsFields])))];
   const covering = new Set(vocab.list.map((v) => v.platform));
   return {
@@ -248,6 +270,7 @@ export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
     platforms: [...platforms].map((w) => vocab.platforms.get(w)!),
     unread: [...platforms].filter((w) => !covering.has(w)).map((w) => vocab.platforms.get(w)!),
     elsewhere: away,
+    about: about && told ? about.doc.capability : null,
   };
 }
 

@@ -34,6 +34,8 @@ export interface Vocabularies {
   name: string | null;
   /** the field most vocabularies read a company's name as ('company name'), when one does */
   company: string | null;
+  /** by field, the capability that tells who or what a job is about when it names that and asks nothing (finder.yaml `about`) */
+  about: Map<string, Vocabulary>;
 }
 
 const phrase = (text: string, field: string): Phrase | null => {
@@ -49,7 +51,7 @@ const jobPhrase = (text: string): Phrase[] => {
 };
 
 /** Prepared once per catalog: every capability's phrases as content words, and the finder's platforms. */
-export function vocabularies(docs: CapabilityDoc[], platforms: string[] = []): Vocabularies {
+export function vocabularies(docs: CapabilityDoc[], platforms: string[] = [], about: Record<string, string> = {}): Vocabularies {
   const listed = new Map(platforms.map((p) => [contentWords(p)[0] ?? p, p]));
   const companyKey = contentWords(COMPANY_NAME).join(' ');
   const list = docs.map((doc) => {
@@ -95,7 +97,9 @@ export function vocabularies(docs: CapabilityDoc[], platforms: string[] = []): V
   const words = new Set([...list.flatMap((v) => [...v.has, ...v.gets, ...v.job].flatMap((p) => p.words)), ...listed.keys()]);
   const name = named.find((p) => p.key === contentWords(PERSON_NAME).join(' '))?.field ?? null;
   const company = named.find((p) => p.key === companyKey)?.field ?? null;
-  return { list, vague, named, platforms: listed, words, name, company };
+  const byName = new Map(list.map((v) => [v.doc.capability, v]));
+  const told = new Map(Object.entries(about).flatMap(([field, capability]) => (byName.has(capability) ? [[field, byName.get(capability)!] as const] : [])));
+  return { list, vague, named, platforms: listed, words, name, company, about: told };
 }
 
 /** how vocabularies call a person's name: the field they read it as is the one a name written in a job fills */

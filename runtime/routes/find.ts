@@ -38,7 +38,7 @@ const finderOf = perContext(({ catalog, config, state }) => ({
     const finder = catalog.finder();
     return {
       search,
-      vocab: vocabularies(docs, finder.platforms),
+      vocab: vocabularies(docs, finder.platforms, finder.about),
       // what makes a name written in a job a company's (a finder.json of the last release has none)
       cues: { suffixes: new Set(finder.company_suffixes ?? []), before: new Set(finder.company_cues ?? []) },
       words: catalogWords(search.rows, docs),
@@ -91,13 +91,15 @@ export const findRoutes = [
       const operations = hits.filter((h) => !h.joined).map(candidateOf);
       const joined = hits.filter((h) => h.joined).map(candidateOf);
       // live hub tools among search's best by the same scores (the rows joined after them do not rank them); a tool's maker stands as its provider
+      // a job of names and values alone ('who is Jane Doe at Stripe') names no word search knows; its reading may know it
       const ranked =
         act ||
-        namesNothing(
-          words,
-          read.terms.map((t) => t.term),
-          q,
-        )
+        (!doing.size &&
+          namesNothing(
+            words,
+            read.terms.map((t) => t.term),
+            q,
+          ))
           ? []
           : pickCandidates(withTools(operations, await toolHits(ctx, search, q)), joined, doing, CANDIDATES, PER_CAPABILITY);
       // each price with what it is per; a tool's is per run (SPEC, hub)

@@ -269,3 +269,41 @@ describe('a wanted thing said with what it should be', () => {
     },
   );
 });
+
+describe("a person's name before their datum, or before where they work", () => {
+  it.each([
+    "whats jane doe's email at stripe.com",
+    "what's Jane Doe's email at stripe.com",
+    'Jane Doe email at stripe.com',
+    'what is jane doe’s email address at stripe.com',
+  ])('%s: the name and the domain find her email, ahead of every address at the domain', async (q) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict).toMatch(/^people\.email\.find takes domain \+ full_name, returns email; you have domain \+ full_name\./);
+    expect(doing[0]).toBe('people.email.find');
+  });
+
+  it('the domain alone still reads as every address there', async () => {
+    const { verdict } = await find('emails at stripe.com');
+    expect(verdict).toMatch(/^people\.email\.domain takes domain, returns emails; you have domain\./);
+  });
+});
+
+describe('a job that names who or what it is about, and asks nothing of it', () => {
+  it.each([
+    ['who is jane doe at stripe', /^people\.enrich takes domain \+ full_name, returns full_name \(also needs domain\); you have full_name\./],
+    ['look up John Smith at Acme Corp', /^people\.enrich takes domain \+ full_name, returns full_name \(also needs domain\); you have full_name\./],
+    ['enrich jane doe at stripe.com', /^people\.enrich takes domain \+ full_name, returns full_name; you have domain \+ full_name\./],
+    ['enrich jane@acme.com', /^people\.enrich takes email, returns full_name; you have email\./],
+    ['jane@acme.com', /^people\.enrich takes email, returns full_name; you have email\./],
+    ['look up acme.com', /^companies\.enrich takes domain, returns name; you have domain\./],
+  ])('%s: who or what that is', async (q, reads) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict).toMatch(reads);
+    expect(doing[0]).toBe(verdict.split(' ')[0]);
+  });
+
+  it.each(['bake a cake', 'asdf qwer'])('%s: words and no name still name nothing', async (q) => {
+    const { verdict } = await find(q);
+    expect(verdict).toMatch(/^Nothing does this/);
+  });
+});
