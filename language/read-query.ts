@@ -71,6 +71,8 @@ export interface QueryTerm {
    * where a person's name stands: `capitalised` when each is written so; left as written, uncorrected
    */
   slot?: 'capitalised' | 'lower';
+  /** had only as the word after this, my, their…: the finder reads it as wanted when only a want names it ('check my credits') */
+  determined?: boolean;
   /** a `slot` word as spelling would correct it, when that differs: the finder reads it so when the slot holds no name */
   corrected?: string;
 }
@@ -131,6 +133,7 @@ export function readQuery(written: string, correct: (stemmed: string, written: s
     }
     if (STOPWORDS.has(w)) return;
     const term: QueryTerm = { term: words[i], had: had || determined || i < given };
+    if (determined && !had && i >= given) term.determined = true;
     if (named.has(i)) term.name = true;
     if (company.has(i)) term.company = true;
     const kind = slot.get(i);

@@ -131,7 +131,8 @@ function match(
   const had = v.has.filter((p) => spans(seq, p, true).length);
   // a name the job writes out fills the name field of whichever capability takes one, a company's the field its vocabulary reads 'company name' as
   const named = [...(person && v.doc.identity.some((set) => set.includes(person)) ? [person] : []), ...(company && v.company ? [v.company] : [])];
-  const job = v.job.some((p) => spans(asked, p, false).length);
+  // a job term led by the capability's own platform names where, had or not ('on google maps')
+  const job = apart(asked, v.job).length > 0 || v.job.some((p) => spans(asked, p, false).length || (p.words[0] === v.platform && spans(asked, p, true).length));
   const getsFields = new Set(v.gets.filter((p) => !where(p) && spans(seq, p, false).length).map((p) => p.field));
   // words the job has that no phrase reads are a search's query, where the job names the search ('google results for best crm software');
   // a want alone ('numbers', 'posts') names no search, so its words are read as they are
@@ -159,7 +160,9 @@ function bestSet(doc: CapabilityDoc, has: Set<string>): { set: string[]; missing
 }
 
 /** had and wanted as the job reads (`asked` with what it acts on had), and the had phrases not inside a longer one */
-function phrasesRead(asked: QueryTerm[], here: Vocabulary[], vocab: Vocabularies, asks: boolean) {
+function phrasesRead(marked: QueryTerm[], here: Vocabulary[], vocab: Vocabularies, asks: boolean) {
+  // the word after my, this… is had, unless only a want names it: 'check my credits' wants them
+  const asked = marked.map((t) => (t.determined && vocab.wantedOnly.has(t.term) ? { ...t, had: false } : t));
   const objects = actedOn(asked, here, vocab, asks);
   const seq = asked.map((t, i) => (objects.has(i) ? { ...t, had: true } : t));
   const occurrences = [...vocab.named, ...[...vocab.vague].map((key) => ({ key, words: key.split(' '), field: '' }))].flatMap((p) =>

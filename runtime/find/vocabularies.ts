@@ -30,6 +30,8 @@ export interface Vocabularies {
   platforms: Map<string, string>;
   /** every word of every vocabulary's phrases: a word none of them holds may be a name */
   words: Set<string>;
+  /** words of `gets` phrases that no `has` phrase holds: data a caller only ever wants ('credits') */
+  wantedOnly: Set<string>;
   /** the field vocabularies read a person's name as ('full name'), when one does */
   name: string | null;
   /** the field most vocabularies read a company's name as ('company name'), when one does */
@@ -97,9 +99,11 @@ export function vocabularies(docs: CapabilityDoc[], platforms: string[] = [], ab
   const words = new Set([...list.flatMap((v) => [...v.has, ...v.gets, ...v.job].flatMap((p) => p.words)), ...listed.keys()]);
   const name = named.find((p) => p.key === contentWords(PERSON_NAME).join(' '))?.field ?? null;
   const company = named.find((p) => p.key === companyKey)?.field ?? null;
+  const held = new Set(list.flatMap((v) => v.has.flatMap((p) => p.words)));
+  const wantedOnly = new Set(list.flatMap((v) => v.gets.flatMap((p) => p.words)).filter((w) => !held.has(w)));
   const byName = new Map(list.map((v) => [v.doc.capability, v]));
   const told = new Map(Object.entries(about).flatMap(([field, capability]) => (byName.has(capability) ? [[field, byName.get(capability)!] as const] : [])));
-  return { list, vague, named, platforms: listed, words, name, company, about: told };
+  return { list, vague, named, platforms: listed, words, wantedOnly, name, company, about: told };
 }
 
 /** how vocabularies call a person's name: the field they read it as is the one a name written in a job fills */

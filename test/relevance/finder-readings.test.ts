@@ -307,3 +307,20 @@ describe('a job that names who or what it is about, and asks nothing of it', () 
     expect(verdict).toMatch(/^Nothing does this/);
   });
 });
+
+describe('words as callers write them', () => {
+  it.each([
+    ['coffee shops in austin tx on google maps', 'google.serp.maps'],
+    ['plumbers in brooklyn on google maps', 'google.serp.maps'],
+    ['check my credits', 'account.credits'],
+    ["what's my balance", 'account.credits'],
+    ['check my api usage this month', 'account.usage'],
+    ['check a list of emails', 'people.email.verify'],
+    ['who invested in Figma', 'companies.funding'],
+    ['which VCs backed notion', 'companies.funding'],
+  ])('%s: %s', async (q, capability) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict.startsWith(`${capability} takes `), verdict).toBe(true);
+    expect(doing[0]).toBe(capability);
+  });
+});
