@@ -44,8 +44,8 @@ const INITIAL = /\p{Lu}\p{Ll}+/gu;
 const NAME_WORDS = [2, 3];
 /** after such words, these say where the person is ('of Sara Connor at cyberdyne.com'): the words are where a person's name stands */
 const PLACE_MARKERS = new Set(['at', 'from']);
-/** a word written with 's, whose datum follows ("jane doe's email") */
-const POSSESSIVE = /([\p{L}\p{N}]+)['\u2019]s\b/gu;
+/** a word written with 's or s', whose datum follows ("jane doe's email", "Bill Gates' email") */
+const POSSESSIVE = /([\p{L}\p{N}]+)['\u2019]s\b|([\p{L}\p{N}]+s)['\u2019](?=\s|$)/gu;
 /** 'looking for', 'searching for': the 'for' after these asks for what follows, it marks no had */
 const SEEKING = new Set(['look', 'looking', 'search', 'searching', 'seeking', 'hunting']);
 /** these turn the sentence back to what the caller wants ('which company do they work for', 'where do they work' ask for it) */
@@ -188,17 +188,26 @@ function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<nu
     }
     if (!NOT_MARKING.has(raw[i - 1])) for (let k = 1; k <= n; k++) named.add(i + k);
   });
-  // the two words before a possessive ("jane doe's email") or before where the person is ("enrich jane
-  // doe at stripe.com"), not after of or for (read above): where a person's name stands as well
-  const owners = new Set([...q.matchAll(POSSESSIVE)].map((m) => m[1].toLowerCase()));
+  // the two words before a possessive ("jane doe's email"), or the two or three before where the person
+  // is ("enrich jane doe at stripe.com", "Mark Zuckerberg email at meta.com"), not after of or for (read
+  // above): where a person's name stands as well. Capitalised words there are the name; lower-case
+  // ones the finder trims of the words a vocabulary knows ('find john smith email': john smith).
+  const owners = new Set([...q.matchAll(POSSESSIVE)].map((m) => (m[1] ?? m[2]).toLowerCase()));
   raw.forEach((w, i) => {
-    const last = owners.has(w) ? i : PLACE_MARKERS.has(w) && i + 1 < raw.length ? i - 1 : -1;
-    const run = [last - 1, last];
-    if (last < 1 || OF_FOR.has(raw[last - 2]) || run.some((k) => STOPWORDS.has(raw[k]) || slot.has(k))) return;
+    const owner = owners.has(w);
+    if (!owner && !(PLACE_MARKERS.has(w) && i + 1 < raw.length)) return;
+    const end = owner ? i : i - 1;
+    let start = end;
+    while (start > 0 && end - start < (owner ? 1 : 2) && !STOPWORDS.has(raw[start - 1])) start--;
+    let run = Array.from({ length: end - start + 1 }, (_, k) => start + k);
+    if (run.length < 2 || run.some((k) => STOPWORDS.has(raw[k]) || slot.has(k)) || OF_FOR.has(raw[start - 1])) return;
+    const titled = run.findIndex((k) => capitalised.has(raw[k]));
+    const names = titled >= 0 ? run.slice(titled).filter((k, n) => n === 0 || capitalised.has(raw[k])) : [];
+    if (names.length >= 2 && names.every((k, n) => n === 0 || k === names[n - 1] + 1)) run = names;
     const kind = run.every((k) => capitalised.has(raw[k])) ? 'capitalised' : 'lower';
     for (const k of run) slot.set(k, kind);
     // a possessive's owner may be a company's name ("acme corp's domain"), which its suffix tells
-    if (owners.has(w)) for (const k of run) named.add(k);
+    if (owner) for (const k of run) named.add(k);
   });
   const company = new Set<number>();
   for (let start = 0; start < raw.length; start++) {

@@ -43,17 +43,31 @@ export function withCompanies(seq: QueryTerm[], known: ReadonlySet<string>, mark
 /**
  * The sequence with the words where a person's name stands ('email of Sara Connor at acme.com') kept as
  * a name when `keep` and they may be one: capitalised ('David Price', though a vocabulary knows 'price');
- * written lower-case, when a vocabulary knows none of them ('emails of sales people at…' names no one);
- * none a company's. Otherwise they are plain words, as spelling corrects them.
+ * written lower-case, two or more that no vocabulary knows once known words at either end are left out
+ * ('emails of sales people at…' names no one; 'find john smith email at…' names john smith); none a
+ * company's. Otherwise they are plain words, as spelling corrects them.
  */
 export function personSlots(seq: QueryTerm[], known: ReadonlySet<string>, keep: boolean): QueryTerm[] {
   const out: QueryTerm[] = [];
+  const plain = ({ slot: _slot, corrected, ...t }: QueryTerm): QueryTerm => ({ ...t, term: corrected ?? t.term });
   for (let i = 0; i < seq.length; ) {
     let end = i;
     while (seq[i].slot && end + 1 < seq.length && seq[end + 1].slot) end++;
     const run = seq.slice(i, end + 1);
-    const name = keep && run[0].slot !== undefined && !run.some((t) => t.company) && (run[0].slot === 'capitalised' || !run.some((t) => known.has(t.term)));
-    out.push(...(name ? run : run.map(({ slot: _slot, corrected, ...t }) => ({ ...t, term: corrected ?? t.term }))));
+    // lower-case words a vocabulary knows at either end are no part of the name ('enrich jane doe', 'john smith email')
+    let [from, to] = [0, run.length];
+    if (run[0].slot === 'lower') {
+      while (from < to && known.has(run[from].term)) from++;
+      while (to > from && known.has(run[to - 1].term)) to--;
+    }
+    const core = run.slice(from, to);
+    const name =
+      keep &&
+      run[0].slot !== undefined &&
+      core.length >= 2 &&
+      !run.some((t) => t.company) &&
+      (run[0].slot === 'capitalised' || !core.some((t) => known.has(t.term)));
+    out.push(...(name ? [...run.slice(0, from).map(plain), ...core, ...run.slice(to).map(plain)] : run.map(plain)));
     i = end + 1;
   }
   return out;

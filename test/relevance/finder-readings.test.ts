@@ -276,6 +276,9 @@ describe("a person's name before their datum, or before where they work", () => 
     "what's Jane Doe's email at stripe.com",
     'Jane Doe email at stripe.com',
     'what is jane doe’s email address at stripe.com',
+    'find john smith email at stripe.com',
+    'Mark Zuckerberg email at stripe.com',
+    "what is Bill Gates' email at stripe.com",
   ])('%s: the name and the domain find her email, ahead of every address at the domain', async (q) => {
     const { verdict, doing } = await find(q);
     expect(verdict).toMatch(/^people\.email\.find takes domain \+ full_name, returns email; you have domain \+ full_name\./);
@@ -318,6 +321,9 @@ describe('words as callers write them', () => {
     ['check a list of emails', 'people.email.verify'],
     ['who invested in Figma', 'companies.funding'],
     ['which VCs backed notion', 'companies.funding'],
+    ['news about openai', 'google.serp.news'],
+    ['buying signals for my target accounts', 'companies.news'],
+    ['scrape a linkedin profile', 'linkedin.user.profile'],
   ])('%s: %s', async (q, capability) => {
     const { verdict, doing } = await find(q);
     expect(verdict.startsWith(`${capability} takes `), verdict).toBe(true);
