@@ -324,6 +324,8 @@ describe('words as callers write them', () => {
     ['news about openai', 'google.serp.news'],
     ['buying signals for my target accounts', 'companies.news'],
     ['scrape a linkedin profile', 'linkedin.user.profile'],
+    ['sales reps at salesforce', 'people.search'],
+    ['engineers working at google', 'people.search'],
   ])('%s: %s', async (q, capability) => {
     const { verdict, doing } = await find(q);
     expect(verdict.startsWith(`${capability} takes `), verdict).toBe(true);
