@@ -7,7 +7,7 @@ import providerSchema from './schema/provider.schema.json' with { type: 'json' }
 import vocabularySchema from './schema/vocabulary.schema.json' with { type: 'json' };
 import finderSchema from './schema/finder.schema.json' with { type: 'json' };
 import type { LoadedCatalog, SourceFile } from './load.ts';
-import type { CapabilitySrc, FinderSrc, OperationSrc, ProviderSrc, SourcePos } from '../language/types.ts';
+import type { CapabilitySrc, FinderSrc, OperationSrc, ProviderSrc, SourcePos, VocabularyFileSrc } from '../language/types.ts';
 import { transforms } from '../language/transforms.ts';
 import { FIELD_FORMATS } from '../language/field-formats.ts';
 import { capabilitySample } from '../language/call-template.ts';
@@ -308,7 +308,7 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
     const schema = schemaErrors('vocabulary', v);
     errors.push(...(schema.length ? schema : vocabularyFileErrors(v, { routed: capabilityNames, opCapabilities, partial: cat.partial })));
   }
-  if (cat.finder?.data.about) errors.push(...aboutErrors(cat.finder, capabilities));
+  if (cat.finder?.data.about) errors.push(...aboutErrors(cat.finder, capabilities, cat.vocabularies));
   const allIds = new Set(idAt.keys());
   for (const p of provs) {
     if (misnamed.has(p)) continue;
@@ -331,15 +331,23 @@ export function validateCatalog(cat: LoadedCatalog): BuildError[] {
   return errors.sort((a, b) => a.pos.file.localeCompare(b.pos.file) || a.pos.line - b.pos.line || a.pos.col - b.pos.col);
 }
 
-/** finder.yaml's `about`: each capability routed here, taking the field it stands under */
-function aboutErrors(finder: SourceFile<FinderSrc>, capabilities: Map<string, CapabilitySrc>): BuildError[] {
+/**
+ * finder.yaml's `about`: each capability routed here and taking the field it stands under in an identity
+ * set, or one of vocabulary/ whose `has` names the field
+ */
+function aboutErrors(finder: SourceFile<FinderSrc>, capabilities: Map<string, CapabilitySrc>, words: SourceFile<VocabularyFileSrc>[]): BuildError[] {
   return Object.entries(finder.data.about ?? []).flatMap(([field, name]) => {
     const cap = capabilities.get(name);
-    const message = !cap
-      ? `about: ${name} is no capability of capabilities/`
-      : cap.identity.some((set) => set.includes(field))
+    const unrouted = words.find((v) => v.data?.capability === name)?.data;
+    const message = cap
+      ? cap.identity.some((set) => set.includes(field))
         ? null
-        : `about: ${name} takes no ${field} (its identity sets: ${cap.identity.map((s) => s.join(' + ')).join(', ')})`;
+        : `about: ${name} takes no ${field} (its identity sets: ${cap.identity.map((s) => s.join(' + ')).join(', ')})`
+      : unrouted
+        ? Object.hasOwn(unrouted.vocabulary.has ?? {}, field)
+          ? null
+          : `about: ${name} takes no ${field} (its vocabulary's has: ${Object.keys(unrouted.vocabulary.has ?? {}).join(', ')})`
+        : `about: ${name} is no capability of capabilities/ or vocabulary/`;
     return message ? [{ pos: finder.pos(['about', field]), message }] : [];
   });
 }

@@ -1,6 +1,7 @@
 // finder.yaml's `about` (a job naming who or what it is about and asking nothing: the capability that
-// tells who or what that is): each capability must be routed here and take the field it stands under.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// tells who or what that is): each capability must be one here and take the field it stands under (a
+// routed one in an identity set, one of vocabulary/ in its `has`).
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -33,16 +34,38 @@ async function errorsWith(about: string[]): Promise<string[]> {
   dirs.push(src);
   cpSync(FIXTURE_SRC, src, { recursive: true });
   writeFileSync(join(src, 'finder.yaml'), [...FINDER, 'about:', ...about, ''].join('\n'));
+  // the fixture's zerobounce.people.email.activity, a capability of vocabulary/ only
+  mkdirSync(join(src, 'vocabulary'));
+  writeFileSync(
+    join(src, 'vocabulary', 'people.email.activity.yaml'),
+    [
+      'capability: people.email.activity',
+      'description: How recently an address showed activity.',
+      'vocabulary:',
+      '  terms: [inbox activity]',
+      '  phrasings: [is this mailbox dormant]',
+      '  has: {email: [email, mailbox]}',
+      '  gets: {last_active: [last active, activity]}',
+      '',
+    ].join('\n'),
+  );
   return (await buildCatalog({ src, out: null })).errors;
 }
 
-it('a capability routed here that takes the field builds clean', async () => {
+it('a capability here that takes the field builds clean, routed or of vocabulary/', async () => {
   expect(await errorsWith(['  email: people.email.verify', '  full_name: people.email.find'])).toEqual([]);
+  expect(await errorsWith(['  email: people.email.activity'])).toEqual([]);
 });
 
-it('a capability not routed here, or one that takes no such field, is an error at its line', async () => {
-  const errors = await errorsWith(['  email: people.email.verify', '  full_name: people.enrich', '  phone: people.email.find']);
-  expect(errors).toHaveLength(2);
-  expect(errors[0]).toMatch(/finder\.yaml:15:\d+ about: people\.enrich is no capability of capabilities\//);
+it('a capability not here, or one that takes no such field, is an error at its line', async () => {
+  const errors = await errorsWith([
+    '  email: people.email.verify',
+    '  full_name: people.enrich',
+    '  phone: people.email.find',
+    '  domain: people.email.activity',
+  ]);
+  expect(errors).toHaveLength(3);
+  expect(errors[0]).toMatch(/finder\.yaml:15:\d+ about: people\.enrich is no capability of capabilities\/ or vocabulary\//);
   expect(errors[1]).toMatch(/finder\.yaml:16:\d+ about: people\.email\.find takes no phone \(its identity sets: /);
+  expect(errors[2]).toMatch(/finder\.yaml:17:\d+ about: people\.email\.activity takes no domain \(its vocabulary's has: email\)/);
 });

@@ -299,6 +299,8 @@ describe('a job that names who or what it is about, and asks nothing of it', () 
     ['enrich jane@acme.com', /^people\.enrich takes email, returns full_name; you have email\./],
     ['jane@acme.com', /^people\.enrich takes email, returns full_name; you have email\./],
     ['look up acme.com', /^companies\.enrich takes domain, returns name; you have domain\./],
+    ['who is +442079460958', /^people\.phone\.reverse takes phone, returns person; you have phone\./],
+    ['we have a phone number, whose is it', /^people\.phone\.reverse takes phone, returns person; you have phone\./],
   ])('%s: who or what that is', async (q, reads) => {
     const { verdict, doing } = await find(q);
     expect(verdict).toMatch(reads);
