@@ -7,7 +7,10 @@ import { checks as queryChecks } from './compiled/query-checks.js';
 import { checks as bodyChecks } from './compiled/body-checks.js';
 import { checkKey } from './request-check-sources.ts';
 
-const ahead = (table: Record<string, ValidateFunction>, schema: object) => (Object.hasOwn(table, checkKey(schema)) ? table[checkKey(schema)] : undefined);
+const ahead = (table: Record<string, ValidateFunction>, schema: object) => {
+  const key = checkKey(schema);
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+};
 
 /** path (where 'path') or query parameters checked against schema, strings coerced */
 export const queryCheck = <T>(schema: object, where = 'query') => queryValidator<T>(schema, where, ahead(queryChecks, schema));

@@ -1,5 +1,5 @@
-// Validation at the edge: ajv validators, each compiled on its first use (not at start) and kept,
-// turning bad input into 422 issues.
+// Validation at the edge: ajv validators, compiled at build time (svc's own request schemas) or on
+// their first use (not at start) and kept, turning bad input into 422 issues.
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { invalid, type ValidationIssue } from './fail.ts';
 import { ajvCode, newAjv } from './ajv.ts';
