@@ -149,6 +149,16 @@ const LITERALS: Array<[RegExp, string]> = [
   [/\+?\d[\d\s().-]{7,}\d/g, ' from phone number '],
 ];
 
+/**
+ * Where each literal a caller pasted ends in `wordEncoder.encode(text)`: the index of its last word ('domain'
+ * of 'this domain' for 'stripe.com'). What follows a pasted value is no longer the value ('jane doe at
+ * stripe.com phone number' wants the phone number).
+ */
+export function literalEnds(text: string): number[] {
+  const folded = text.toLowerCase();
+  return LITERALS.flatMap(([re]) => [...folded.matchAll(re)].map((m) => wordEncoder.encode(text.slice(0, m.index + m[0].length)).length - 1));
+}
+
 const prepare = (text: string) => LITERALS.reduce((s, [re, words]) => s.replace(re, words), text.replace(/\be-mail/g, 'email')).replace(/[’']s\b/g, '');
 
 /** a letter no word is written with and no suffix of `STEMS` ends in: a word marked with it passes the stemmer whole */

@@ -6,7 +6,7 @@
 // `has` words, the finder's judge matches them against identity sets. The finder also reads names written out:
 // a person's ('Jane Doe'), or a company's when the job says so ('people at Acme Robotics', 'Acme Corp').
 // No node imports (browser-safe).
-import { sentenceEncoder, STOPWORDS, wordEncoder } from './encoder.ts';
+import { literalEnds, sentenceEncoder, STOPWORDS, wordEncoder } from './encoder.ts';
 
 /** stems of words seen, bounded: stemming a word runs the whole encoder */
 const stemmed = new Map<string, string>();
@@ -68,9 +68,11 @@ export interface QueryTerm {
   company?: boolean;
   /**
    * one of two or three words between 'of' or 'for' and 'at' or 'from' ('email of Sara Connor at acme.com'),
-   * where a person's name stands: `capitalised` when each is written so; left as written, uncorrected
+   * or right before 'at' or 'from' ('Jane Doe at acme.com'), where a person's name stands: `capitalised`
+   * when each is written so after of or for, `titled` before at or from (a job title is written so too:
+   * 'Marketing Directors at Shopify'); left as written, uncorrected
    */
-  slot?: 'capitalised' | 'lower';
+  slot?: 'capitalised' | 'titled' | 'lower';
   /** had only as the word after this, my, their…: the finder reads it as wanted when only a want names it ('check my credits') */
   determined?: boolean;
   /** a `slot` word as spelling would correct it, when that differs: the finder reads it so when the slot holds no name */
@@ -109,6 +111,7 @@ export function readQuery(written: string, correct: (stemmed: string, written: s
   const q = after.length ? [before, ...after].join(' to ') : written;
   const given = after.length ? wordEncoder.encode(before).length : 0;
   const raw = wordEncoder.encode(q);
+  const pasted = new Set(literalEnds(q));
   const { named, company, slot } = names ? nameWords(q, raw, names === true ? NO_CUES : names) : { named: NONE, company: NONE, slot: NO_SLOT };
   const corrected = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w), w)));
   // a name is no misspelling: 'Connor' is not 'color'
@@ -140,6 +143,9 @@ export function readQuery(written: string, correct: (stemmed: string, written: s
     if (kind) term.slot = kind;
     if (kind && corrected[i] !== words[i]) term.corrected = corrected[i];
     determined = false;
+    // a value the caller pasted, or a company's name, ends what it was had by ('at stripe.com phone
+    // number', 'at Acme Robotics phone number' want the number)
+    if (pasted.has(i) || (company.has(i) && !company.has(i + 1))) had = false;
     sequence.push(term);
     if (seen.has(term.term)) return;
     seen.add(term.term);
@@ -156,16 +162,17 @@ export function readQuery(written: string, correct: (stemmed: string, written: s
 }
 
 const NONE: ReadonlySet<number> = new Set();
-const NO_SLOT: ReadonlyMap<number, 'capitalised' | 'lower'> = new Map();
+type Slot = NonNullable<QueryTerm['slot']>;
+const NO_SLOT: ReadonlyMap<number, Slot> = new Map();
 
 /**
  * Positions of `raw` (the encoded words of `q`) that may be a name, and those of them whose run of
  * words the job says is a company's (a suffix ends it, or a cue stands right before it): whether a
  * name is a person's or a company's, and which words of it a vocabulary knows, is the finder's to say.
  */
-function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<number>; company: Set<number>; slot: Map<number, 'capitalised' | 'lower'> } {
+function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<number>; company: Set<number>; slot: Map<number, Slot> } {
   const named = new Set<number>();
-  const slot = new Map<number, 'capitalised' | 'lower'>();
+  const slot = new Map<number, Slot>();
   const capitalised = new Set([...q.matchAll(CAPITALISED)].flatMap((m) => m[0].toLowerCase().split(/\s+/)));
   const initials = new Set([...q.matchAll(INITIAL)].map((m) => m[0].toLowerCase()));
   const place = new Set<number>();
@@ -188,27 +195,28 @@ function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<nu
     }
     if (!NOT_MARKING.has(raw[i - 1])) for (let k = 1; k <= n; k++) named.add(i + k);
   });
-  // the two words before a possessive ("jane doe's email"), or the two or three before where the person
-  // is ("enrich jane doe at stripe.com", "Mark Zuckerberg email at meta.com"), not after of or for (read
-  // above): where a person's name stands as well. Capitalised words there are the name; lower-case
-  // ones the finder trims of the words a vocabulary knows ('find john smith email': john smith).
-  const owners = new Set([...q.matchAll(POSSESSIVE)].map((m) => (m[1] ?? m[2]).toLowerCase()));
+  // the two or three words right before where the person is ("enrich jane doe at stripe.com", "Mark
+  // Zuckerberg email at meta.com"), not after of or for (read above), are where a person's name stands
+  // as well: capitalised words there are the name, unless a job title (the finder tells); lower-case
+  // ones the finder trims of the words a vocabulary knows ('find john smith email': john smith)
   raw.forEach((w, i) => {
-    const owner = owners.has(w);
-    if (!owner && !(PLACE_MARKERS.has(w) && i + 1 < raw.length)) return;
-    const end = owner ? i : i - 1;
-    let start = end;
-    while (start > 0 && end - start < (owner ? 1 : 2) && !STOPWORDS.has(raw[start - 1])) start--;
-    let run = Array.from({ length: end - start + 1 }, (_, k) => start + k);
+    if (!PLACE_MARKERS.has(w) || i + 1 >= raw.length) return;
+    let start = i - 1;
+    while (start > 0 && i - start < 3 && !STOPWORDS.has(raw[start - 1])) start--;
+    let run = Array.from({ length: i - start }, (_, k) => start + k);
     if (run.length < 2 || run.some((k) => STOPWORDS.has(raw[k]) || slot.has(k)) || OF_FOR.has(raw[start - 1])) return;
-    const titled = run.findIndex((k) => capitalised.has(raw[k]));
-    const names = titled >= 0 ? run.slice(titled).filter((k, n) => n === 0 || capitalised.has(raw[k])) : [];
+    const first = run.findIndex((k) => capitalised.has(raw[k]));
+    const names = first >= 0 ? run.slice(first).filter((k, n) => n === 0 || capitalised.has(raw[k])) : [];
     if (names.length >= 2 && names.every((k, n) => n === 0 || k === names[n - 1] + 1)) run = names;
-    const kind = run.every((k) => capitalised.has(raw[k])) ? 'capitalised' : 'lower';
+    const kind = run.every((k) => capitalised.has(raw[k])) ? 'titled' : 'lower';
     for (const k of run) slot.set(k, kind);
-    // a possessive's owner may be a company's name ("acme corp's domain"), which its suffix tells
-    if (owner) for (const k of run) named.add(k);
   });
+  // the two words before a possessive ("jane doe's email", "Goldman Sachs' headcount") may be a name,
+  // a person's or a company's, as two capitalised words may: the finder tells which from the job
+  for (const m of q.matchAll(POSSESSIVE)) {
+    const at = raw.indexOf((m[1] ?? m[2]).toLowerCase());
+    if (at > 0 && !STOPWORDS.has(raw[at - 1]) && !STOPWORDS.has(raw[at])) named.add(at - 1).add(at);
+  }
   const company = new Set<number>();
   for (let start = 0; start < raw.length; start++) {
     if (!named.has(start) || named.has(start - 1)) continue;

@@ -42,31 +42,34 @@ export function withCompanies(seq: QueryTerm[], known: ReadonlySet<string>, mark
 
 /**
  * The sequence with the words where a person's name stands ('email of Sara Connor at acme.com') kept as
- * a name when `keep` and they may be one: capitalised ('David Price', though a vocabulary knows 'price');
- * written lower-case, two or more that no vocabulary knows once known words at either end are left out
- * ('emails of sales people at…' names no one; 'find john smith email at…' names john smith); none a
- * company's. Otherwise they are plain words, as spelling corrects them.
+ * a name when `keep` and they may be one: capitalised after of or for ('David Price', though a vocabulary
+ * knows 'price'); capitalised right before at or from unless a vocabulary knows every word or one is a
+ * datum only ever wanted, a job title ('Marketing Directors at Shopify'); written lower-case, two or
+ * more that no vocabulary knows once known words at either end are left out ('emails of sales people
+ * at…' names no one; 'find john smith email at…' names john smith); none a company's. Otherwise they
+ * are plain words, as spelling corrects them.
  */
-export function personSlots(seq: QueryTerm[], known: ReadonlySet<string>, keep: boolean): QueryTerm[] {
+export function personSlots(seq: QueryTerm[], vocab: { words: ReadonlySet<string>; wantedOnly: ReadonlySet<string> }, keep: boolean): QueryTerm[] {
   const out: QueryTerm[] = [];
+  const known = (t: QueryTerm) => vocab.words.has(t.term);
   const plain = ({ slot: _slot, corrected, ...t }: QueryTerm): QueryTerm => ({ ...t, term: corrected ?? t.term });
   for (let i = 0; i < seq.length; ) {
     let end = i;
     while (seq[i].slot && end + 1 < seq.length && seq[end + 1].slot) end++;
     const run = seq.slice(i, end + 1);
+    const kind = run[0].slot;
     // lower-case words a vocabulary knows at either end are no part of the name ('enrich jane doe', 'john smith email')
     let [from, to] = [0, run.length];
-    if (run[0].slot === 'lower') {
-      while (from < to && known.has(run[from].term)) from++;
-      while (to > from && known.has(run[to - 1].term)) to--;
+    if (kind === 'lower') {
+      while (from < to && known(run[from])) from++;
+      while (to > from && known(run[to - 1])) to--;
     }
     const core = run.slice(from, to);
-    const name =
-      keep &&
-      run[0].slot !== undefined &&
-      core.length >= 2 &&
-      !run.some((t) => t.company) &&
-      (run[0].slot === 'capitalised' || !core.some((t) => known.has(t.term)));
+    const reads =
+      kind === 'capitalised' ||
+      (kind === 'titled' && !core.every(known) && !core.some((t) => vocab.wantedOnly.has(t.term))) ||
+      (kind === 'lower' && !core.some(known));
+    const name = keep && kind !== undefined && core.length >= 2 && !run.some((t) => t.company) && reads;
     out.push(...(name ? [...run.slice(0, from).map(plain), ...core, ...run.slice(to).map(plain)] : run.map(plain)));
     i = end + 1;
   }

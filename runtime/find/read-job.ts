@@ -181,10 +181,10 @@ function phrasesRead(marked: QueryTerm[], here: Vocabulary[], vocab: Vocabularie
  * name read it then (`company`), while it names nothing to the rest.
  */
 function readNames(read: ReadQuery, here: Vocabulary[], vocab: Vocabularies) {
-  const slotted = personSlots(read.sequence, vocab.words, true);
+  const slotted = personSlots(read.sequence, vocab, true);
   const named = namesRead(slotted, here, vocab, read.asks);
   // words where a name stands that complete nothing are read as words after all, spelling corrected
-  return named.person || !slotted.some((t) => t.slot) ? named : namesRead(personSlots(read.sequence, vocab.words, false), here, vocab, read.asks);
+  return named.person || !slotted.some((t) => t.slot) ? named : namesRead(personSlots(read.sequence, vocab, false), here, vocab, read.asks);
 }
 
 function namesRead(sequence: QueryTerm[], here: Vocabulary[], vocab: Vocabularies, asks: boolean) {
@@ -249,9 +249,7 @@ export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
       unfit.push(fit);
     } else fits.push(fit);
   }
-  // a job that names who or what it is about and asks nothing of it: who or what that is, by the first
-  // field of finder.yaml's `about` it names (a person before where they work)
-  const about = fits.length || unfit.length || away.length ? undefined : [...vocab.about].find(([field, v]) => has.includes(field) && !elsewhere(v))?.[1];
+  const about = fits.length || unfit.length || away.length ? undefined : aboutOf(seq, phrased, has, vocab, (v) => !elsewhere(v));
   const told = about && bestSet(about.doc, matched.find(({ v }) => v === about)!.m.hasFields);
   if (about && told)
     fits.push({ capability: about.doc.capability, takes: told.set, missing: told.missing, returns: [mainOutput(about)], accepts: about.doc.identity });
@@ -275,6 +273,20 @@ export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
     elsewhere: away,
     about: about && told ? about.doc.capability : null,
   };
+}
+
+/**
+ * For a job that names who or what it is about and asks nothing of it, who or what that is: the
+ * capability of finder.yaml's `about` for the first of its fields the job names (a person before where
+ * they work). The job says nothing else: each word is in a phrase it names, a name, a word no vocabulary
+ * knows, or one of that capability's job ('enrich'); 'an api for finding emails' says more than the email.
+ */
+function aboutOf(seq: QueryTerm[], phrased: Set<number>, has: string[], vocab: Vocabularies, here: (v: Vocabulary) => boolean): Vocabulary | undefined {
+  const saysOnly = (v: Vocabulary) => {
+    const own = new Set(v.job.flatMap((p) => p.words));
+    return seq.every((t, i) => phrased.has(i) || t.slot !== undefined || t.company || !vocab.words.has(t.term) || own.has(t.term));
+  };
+  return [...vocab.about].find(([field, v]) => has.includes(field) && here(v) && saysOnly(v))?.[1];
 }
 
 /** A capability that takes what the caller has and returns fields that a wanted capability takes. */

@@ -334,3 +334,44 @@ describe('words as callers write them', () => {
     expect(doing[0]).toBe(capability);
   });
 });
+
+describe('where the name rules must not reach', () => {
+  it.each(['Marketing Directors at Shopify', 'Sales Managers at HubSpot', 'Account Executives from Salesforce'])(
+    '%s: a job title written capitalised before at names no one',
+    async (q) => {
+      const { verdict, doing } = await find(q);
+      expect(verdict).not.toMatch(/you have [a-z_ +]*full_name/);
+      expect(doing[0]).toBe('people.search');
+    },
+  );
+
+  it.each([
+    ["Goldman Sachs' headcount", 'companies.enrich'],
+    ["Morgan Stanley's revenue", 'companies.enrich'],
+    ["Home Depot's competitors", 'companies.similar'],
+  ])('%s: a possessive names a company as well as a person', async (q, capability) => {
+    const { verdict } = await find(q);
+    expect(verdict.startsWith(`${capability} takes `), verdict).toBe(true);
+    expect(verdict).not.toMatch(/you have [a-z_ +]*full_name/);
+  });
+
+  it.each(['api for finding emails', 'is there an api for email verification'])(
+    '%s: a job that says more than what it names is not a question of who that is',
+    async (q) => {
+      const { verdict, doing } = await find(q);
+      expect(verdict).not.toMatch(/^people\.enrich/);
+      expect(doing[0] ?? verdict).not.toBe('people.enrich');
+    },
+  );
+
+  it.each([
+    ['Jane Doe at stripe.com phone number', 'people.phone.find'],
+    ['Jane Doe at Acme Robotics phone number', 'people.phone.find'],
+    ['linkedin.com/in/janedoe email', 'people.email.find'],
+    ['linkedin.com/in/janedoe phone', 'people.phone.find'],
+  ])('%s: what follows a pasted value or a company’s name is wanted', async (q, capability) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict.startsWith(`${capability} takes `), verdict).toBe(true);
+    expect(doing[0]).toBe(capability);
+  });
+});
