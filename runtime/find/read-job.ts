@@ -279,11 +279,12 @@ export function readJob(read: ReadQuery, vocab: Vocabularies): JobReading {
  * For a job that names who or what it is about and asks nothing of it, who or what that is: the
  * capability of finder.yaml's `about` for the first of its fields the job names (a person before where
  * they work). The job says nothing else: each word is in a phrase it names, a name, a word no vocabulary
- * knows, or one of that capability's job ('enrich'); 'an api for finding emails' says more than the email.
+ * knows, or one of that capability's job or gets ('enrich', 'behind'); 'an api for finding emails' says
+ * more than the email.
  */
 function aboutOf(seq: QueryTerm[], phrased: Set<number>, has: string[], vocab: Vocabularies, here: (v: Vocabulary) => boolean): Vocabulary | undefined {
   const saysOnly = (v: Vocabulary) => {
-    const own = new Set(v.job.flatMap((p) => p.words));
+    const own = new Set([...v.job, ...v.gets].flatMap((p) => p.words));
     return seq.every((t, i) => phrased.has(i) || t.slot !== undefined || t.company || !vocab.words.has(t.term) || own.has(t.term));
   };
   return [...vocab.about].find(([field, v]) => has.includes(field) && here(v) && saysOnly(v))?.[1];
