@@ -90,18 +90,17 @@ export const findRoutes = [
       });
       const operations = hits.filter((h) => !h.joined).map(candidateOf);
       const joined = hits.filter((h) => h.joined).map(candidateOf);
-      // live hub tools among search's best by the same scores (the rows joined after them do not rank them); a tool's maker stands as its provider
-      // a job of names and values alone ('who is Jane Doe at Stripe') names no word search knows; its reading may know it
-      const ranked =
-        act ||
-        (!doing.size &&
-          namesNothing(
-            words,
-            read.terms.map((t) => t.term),
-            q,
-          ))
-          ? []
-          : pickCandidates(withTools(operations, await toolHits(ctx, search, q)), joined, doing, CANDIDATES, PER_CAPABILITY);
+      // A job of names and values alone ('who is Jane Doe at Stripe') names no word search knows; its
+      // reading may know it. Live hub tools stand among search's best by the same scores (the rows
+      // joined after them do not rank them); a tool's maker stands as its provider.
+      const namesNone =
+        !doing.size &&
+        namesNothing(
+          words,
+          read.terms.map((t) => t.term),
+          q,
+        );
+      const ranked = act || namesNone ? [] : pickCandidates(withTools(operations, await toolHits(ctx, search, q)), joined, doing, CANDIDATES, PER_CAPABILITY);
       // each price with what it is per; a tool's is per run (SPEC, hub)
       const candidates: Candidate[] = (await withToolRows(ctx, search, ranked)).map((c) =>
         'maker' in c ? { ...c, provider: c.maker, unit: 'run' } : { ...c, unit: unitOf(catalog, c.endpoint_id, c.kind) },
