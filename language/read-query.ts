@@ -44,6 +44,9 @@ const INITIAL = /\p{Lu}\p{Ll}+/gu;
 const NAME_WORDS = [2, 3];
 /** after such words, these say where the person is ('of Sara Connor at cyberdyne.com'): the words are where a person's name stands */
 const PLACE_MARKERS = new Set(['at', 'from']);
+/** a job asking who (or "who's": the encoder drops the 's) ends on where a person's name stands: 'who is Jane Doe' */
+const WHO = 'who';
+const BEING = new Set(['is', 'was']);
 /** a word written with 's or s', whose datum follows ("jane doe's email", "Bill Gates' email") */
 const POSSESSIVE = /([\p{L}\p{N}]+)['\u2019]s\b|([\p{L}\p{N}]+s)['\u2019](?=\s|$)/gu;
 /** 'looking for', 'searching for': the 'for' after these asks for what follows, it marks no had */
@@ -211,6 +214,13 @@ function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<nu
     const kind = run.every((k) => capitalised.has(raw[k])) ? 'titled' : 'lower';
     for (const k of run) slot.set(k, kind);
   });
+  // the two or three words that end a job asking who ('who is Jane Doe', "who's john smith")
+  const who = raw.indexOf(WHO);
+  const start = who + 1 + (BEING.has(raw[who + 1]) ? 1 : 0);
+  if (who >= 0 && NAME_WORDS.includes(raw.length - start) && !raw.slice(start).some((w, k) => STOPWORDS.has(w) || slot.has(start + k))) {
+    const kind = raw.slice(start).every((w) => capitalised.has(w)) ? 'capitalised' : 'lower';
+    for (let k = start; k < raw.length; k++) slot.set(k, kind);
+  }
   // the two words before a possessive ("jane doe's email", "Goldman Sachs' headcount") may be a name,
   // a person's or a company's, as two capitalised words may: the finder tells which from the job
   for (const m of q.matchAll(POSSESSIVE)) {

@@ -301,6 +301,10 @@ describe('a job that names who or what it is about, and asks nothing of it', () 
     ['look up acme.com', /^companies\.enrich takes domain, returns name; you have domain\./],
     ['who is +442079460958', /^people\.phone\.reverse takes phone, returns person; you have phone\./],
     ['we have a phone number, whose is it', /^people\.phone\.reverse takes phone, returns person; you have phone\./],
+    // a job asking who ends on a person's name, whatever its case
+    ['who is Jane Doe', /^people\.enrich takes domain \+ full_name, returns full_name \(also needs domain\); you have full_name\./],
+    ["who's john smith", /^people\.enrich takes domain \+ full_name, returns full_name \(also needs domain\); you have full_name\./],
+    ['Who is Satya Nadella?', /^people\.enrich takes domain \+ full_name, returns full_name \(also needs domain\); you have full_name\./],
   ])('%s: who or what that is', async (q, reads) => {
     const { verdict, doing } = await find(q);
     expect(verdict).toMatch(reads);
@@ -328,11 +332,29 @@ describe('words as callers write them', () => {
     ['scrape a linkedin profile', 'linkedin.user.profile'],
     ['sales reps at salesforce', 'people.search'],
     ['engineers working at google', 'people.search'],
+    // roles no vocabulary held, and roles a word of another capability's shares ('software', 'recruit', 'list')
+    ['software engineers at google', 'people.search'],
+    ['nurses at mayo clinic', 'people.search'],
+    ['recruiters at amazon', 'people.search'],
+    ['list of data scientists at netflix', 'people.search'],
+    ['lawyers from new york', 'people.search'],
+    ['is stripe hiring', 'companies.jobs'],
   ])('%s: %s', async (q, capability) => {
     const { verdict, doing } = await find(q);
     expect(verdict.startsWith(`${capability} takes `), verdict).toBe(true);
     expect(doing[0]).toBe(capability);
   });
+});
+
+describe('the tools a company uses', () => {
+  it.each(['what CRM does acme.com use', 'which analytics tools does notion.so use', 'what cms is stripe.com on'])(
+    '%s: the company from its domain, for its technologies',
+    async (q) => {
+      const { verdict, doing } = await find(q);
+      expect(verdict).toMatch(/^companies\.enrich takes domain, returns technologies/);
+      expect(doing[0]).toBe('companies.enrich');
+    },
+  );
 });
 
 describe('where the name rules must not reach', () => {
