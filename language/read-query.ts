@@ -46,6 +46,8 @@ const NAME_WORDS = [2, 3];
 const PLACE_MARKERS = new Set(['at', 'from']);
 /** a job asking who (or "who's": the encoder drops the 's) ends on where a person's name stands: 'who is Jane Doe' */
 const WHO = 'who';
+/** a count ('10k emails', '500 leads', '1,000'): it says how many, never what (a phone number is read as one before) */
+const QUANTITY = /^\d+[km]?$/;
 const BEING = new Set(['is', 'was']);
 /** a word written with 's or s', whose datum follows ("jane doe's email", "Bill Gates' email") */
 const POSSESSIVE = /([\p{L}\p{N}]+)['\u2019]s\b|([\p{L}\p{N}]+s)['\u2019](?=\s|$)/gu;
@@ -137,7 +139,7 @@ export function readQuery(written: string, correct: (stemmed: string, written: s
       determined = false;
       wanting = true;
     }
-    if (STOPWORDS.has(w)) return;
+    if (STOPWORDS.has(w) || QUANTITY.test(w)) return;
     const term: QueryTerm = { term: words[i], had: had || determined || i < given };
     if (determined && !had && i >= given) term.determined = true;
     if (named.has(i)) term.name = true;

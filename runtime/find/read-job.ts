@@ -51,8 +51,8 @@ export interface JobReading {
 }
 
 /**
- * A person's name written in the job ('Jane Doe', 'email of jane doe at…'): two or more words marked
- * as a name may be, next to each other, that no vocabulary knows and no phrase read. Read only
+ * A person's name written in the job ('Jane Doe', 'email of jane doe at…', 'jane doe email
+ * stripe.com'): two or more words next to each other that no vocabulary knows and no phrase read. Read only
  * where it completes an identity set with what else the caller has (a name and a domain), or beside
  * a company's name the job writes out ('Jane Doe at Acme Robotics'): alone, two capitalised words are
  * as often a company ('Blue Origin').
@@ -62,7 +62,7 @@ function namesPerson(seq: QueryTerm[], read: Set<number>, has: string[], vocab: 
   if (!field || has.includes(field)) return false;
   // a name is what the caller has wherever it stands ('Jane Doe stripe.com email'); one where a person's
   // name stands may hold words a vocabulary knows ('David Price')
-  const named = (i: number) => seq[i]?.slot !== undefined || (seq[i]?.name && !read.has(i) && !vocab.words.has(seq[i].term));
+  const named = (i: number) => seq[i]?.slot !== undefined || (seq[i] !== undefined && !read.has(i) && !vocab.words.has(seq[i].term));
   const run = seq.some((_, i) => named(i) && named(i + 1));
   // words kept where a person's name stands ('who is jane doe at stripe', "jane doe's email") are one, completing nothing
   const slotted = seq.some((t, i) => t.slot !== undefined && seq[i + 1]?.slot !== undefined);

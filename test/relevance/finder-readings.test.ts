@@ -346,6 +346,25 @@ describe('words as callers write them', () => {
   });
 });
 
+describe('a name written lower-case, with nothing marking it', () => {
+  it.each(['jane doe email stripe.com', 'john smith stripe.com email', 'email for jane doe stripe.com'])(
+    '%s: two words no vocabulary knows, beside a domain, are her name',
+    async (q) => {
+      const { verdict, doing } = await find(q);
+      expect(verdict).toMatch(/^people\.email\.find takes domain \+ full_name, returns email; you have domain \+ full_name\./);
+      expect(doing[0]).toBe('people.email.find');
+    },
+  );
+});
+
+describe('a count of what the caller has', () => {
+  it.each(['verify a list of 10k emails', 'validate 1,000 emails for me', 'check 250 email addresses'])('%s: says how many, not what', async (q) => {
+    const { verdict, doing } = await find(q);
+    expect(verdict).toMatch(/^people\.email\.verify takes email, returns status; you have email\./);
+    expect(doing[0]).toBe('people.email.verify');
+  });
+});
+
 describe('the tools a company uses', () => {
   it.each(['what CRM does acme.com use', 'which analytics tools does notion.so use', 'what cms is stripe.com on'])(
     '%s: the company from its domain, for its technologies',
