@@ -46,8 +46,11 @@ const NAME_WORDS = [2, 3];
 const PLACE_MARKERS = new Set(['at', 'from']);
 /** a job asking who (or "who's": the encoder drops the 's) ends on where a person's name stands: 'who is Jane Doe' */
 const WHO = 'who';
-/** a count ('10k emails', '500 leads', '1,000'): it says how many, never what (a phone number is read as one before) */
-const QUANTITY = /^\d+[km]?$/;
+/** a number ('10k', '500', the two of '1,000'): before a plural, or another number, a count, which says how many, never what */
+const NUMBER = /^\d+[km]?$/;
+/** a count ('10k emails', '1,000 leads'), not a name's number ('e.164 numbers'; a phone number is read as one before) */
+const isCount = (raw: string[], i: number): boolean =>
+  NUMBER.test(raw[i]) && raw[i - 1]?.length !== 1 && (NUMBER.test(raw[i + 1] ?? '') || /[a-z]s$/.test(raw[i + 1] ?? ''));
 const BEING = new Set(['is', 'was']);
 /** a word written with 's or s', whose datum follows ("jane doe's email", "Bill Gates' email") */
 const POSSESSIVE = /([\p{L}\p{N}]+)['\u2019]s\b|([\p{L}\p{N}]+s)['\u2019](?=\s|$)/gu;
@@ -139,7 +142,7 @@ export function readQuery(written: string, correct: (stemmed: string, written: s
       determined = false;
       wanting = true;
     }
-    if (STOPWORDS.has(w) || QUANTITY.test(w)) return;
+    if (STOPWORDS.has(w) || isCount(raw, i)) return;
     const term: QueryTerm = { term: words[i], had: had || determined || i < given };
     if (determined && !had && i >= given) term.determined = true;
     if (named.has(i)) term.name = true;

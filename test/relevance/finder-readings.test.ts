@@ -339,6 +339,10 @@ describe('words as callers write them', () => {
     ['list of data scientists at netflix', 'people.search'],
     ['lawyers from new york', 'people.search'],
     ['is stripe hiring', 'companies.jobs'],
+    ['views on https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'youtube.video.detail'],
+    ['how many people work at stripe.com', 'companies.enrich'],
+    // 'e.164' is a word of the phone validators', no count
+    ['convert 030 1234567 (germany) into e.164', 'people.phone.validate'],
   ])('%s: %s', async (q, capability) => {
     const { verdict, doing } = await find(q);
     expect(verdict.startsWith(`${capability} takes `), verdict).toBe(true);
