@@ -41,6 +41,8 @@ export const APART: Readonly<Record<string, readonly string[]>> = {
   add: ['add', 'adds', 'added', 'adding'],
   // the company someone works for is no headcount ('employees', 'employee count' still meet)
   employer: ['employer', 'employers'],
+  // a video's viewers say things under it (comments); its views are a count (its detail)
+  viewer: ['viewer', 'viewers'],
 };
 
 /** words that carry no need: grammar, politeness, filler */

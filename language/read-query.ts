@@ -44,6 +44,8 @@ const INITIAL = /\p{Lu}\p{Ll}+/gu;
 const NAME_WORDS = [2, 3];
 /** after such words, these say where the person is ('of Sara Connor at cyberdyne.com'): the words are where a person's name stands */
 const PLACE_MARKERS = new Set(['at', 'from']);
+/** what a place follows ('in lagos', 'near 94103') */
+const PLACED = new Set(['in', 'near', 'around']);
 /** a job asking who (or "who's": the encoder drops the 's) ends on where a person's name stands: 'who is Jane Doe' */
 const WHO = 'who';
 /** a number ('10k', '500', the two of '1,000'): before a plural, or another number, a count, which says how many, never what */
@@ -121,7 +123,8 @@ export function readQuery(written: string, correct: (stemmed: string, written: s
   const raw = wordEncoder.encode(q);
   const pasted = new Set(literalEnds(q));
   const { named, company, slot } = names ? nameWords(q, raw, names === true ? NO_CUES : names) : { named: NONE, company: NONE, slot: NO_SLOT };
-  const corrected = raw.map((w) => (STOPWORDS.has(w) ? stem(w) : correct(stem(w), w)));
+  // a place is no misspelling either: 'startups in lagos' are not logos
+  const corrected = raw.map((w, i) => (STOPWORDS.has(w) || PLACED.has(raw[i - 1]) ? stem(w) : correct(stem(w), w)));
   // a name is no misspelling: 'Connor' is not 'color'
   const words = corrected.map((c, i) => (slot.has(i) ? stem(raw[i]) : c));
   const terms: QueryTerm[] = [];
