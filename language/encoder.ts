@@ -43,6 +43,10 @@ export const APART: Readonly<Record<string, readonly string[]>> = {
   employer: ['employer', 'employers'],
   // a video's viewers say things under it (comments); its views are a count (its detail)
   viewer: ['viewer', 'viewers'],
+  // a company's founders are people; when it was founded is a year
+  founder: ['founder', 'founders', 'cofounder', 'cofounders'],
+  // to ring someone wants their phone (the stemmer would leave 'r')
+  ring: ['ring'],
 };
 
 /** words that carry no need: grammar, politeness, filler */
@@ -97,6 +101,7 @@ export const STOPWORDS = new Set([
   'which',
   'how',
   'who',
+  'whos',
   'whom',
   'where',
   'when',
@@ -148,6 +153,10 @@ const LITERALS: Array<[RegExp, string]> = [
   [/(https?:\/\/)?([a-z]+\.)?linkedin\.com\/(posts|feed)\/[^\s]*/g, ' from linkedin post url '],
   [/(https?:\/\/)?([a-z]+\.)?(youtube\.com\/watch|youtu\.be\/)[^\s]*/g, ' from youtube video url '],
   [/(https?:\/\/)?[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|io|ai|co|net|org|dev|app|de|fr|uk|so|xyz)\b[^\s]*/g, ' this domain '],
+  // a UK company number: eight digits, or two letters and six ('SC123456'), shorter than a phone number
+  [/\b(?:\d{8}|(?:sc|ni|oc|so|nc|fc|lp|r0)\d{6})\b/g, ' this company number '],
+  // a LinkedIn activity id has 19 digits, no phone number as many
+  [/\b(urn:li:[a-z]+:)?\d{19}\b/g, ' this activity id '],
   [/\+?\d[\d\s().-]{7,}\d/g, ' from phone number '],
 ];
 

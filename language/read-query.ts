@@ -47,7 +47,7 @@ const PLACE_MARKERS = new Set(['at', 'from']);
 /** what a place follows ('in lagos', 'near 94103') */
 const PLACED = new Set(['in', 'near', 'around']);
 /** a job asking who (or "who's": the encoder drops the 's) ends on where a person's name stands: 'who is Jane Doe' */
-const WHO = 'who';
+const WHO = new Set(['who', 'whos']);
 /** a number ('10k', '500', the two of '1,000'): before a plural, or another number, a count, which says how many, never what */
 const NUMBER = /^\d+[km]?$/;
 /** a count ('10k emails', '1,000 leads'), not a name's number ('e.164 numbers'; a phone number is read as one before) */
@@ -223,7 +223,7 @@ function nameWords(q: string, raw: string[], cues: CompanyCues): { named: Set<nu
     for (const k of run) slot.set(k, kind);
   });
   // the two or three words that end a job asking who ('who is Jane Doe', "who's john smith")
-  const who = raw.indexOf(WHO);
+  const who = raw.findIndex((w) => WHO.has(w));
   const start = who + 1 + (BEING.has(raw[who + 1]) ? 1 : 0);
   if (who >= 0 && NAME_WORDS.includes(raw.length - start) && !raw.slice(start).some((w, k) => STOPWORDS.has(w) || slot.has(start + k))) {
     const kind = raw.slice(start).every((w) => capitalised.has(w)) ? 'capitalised' : 'lower';

@@ -351,6 +351,13 @@ describe('words as callers write them', () => {
     ['top youtube videos about n8n automations', 'youtube.search.videos'],
     ['find youtubers who review crm software', 'youtube.search.videos'],
     ['api usage over the last 30 days', 'account.usage'],
+    ['how do i ring Jane Doe at stripe.com', 'people.phone.find'],
+    ['whos john.appleseed@icloud.com', 'people.enrich'],
+    // pasted ids: a LinkedIn activity's 19 digits are no phone number, a UK company's number is its own
+    ['comments plus commenter profile links under activity 7123456789012345678', 'linkedin.post.comments'],
+    ['reactions to linkedin post 7123456789012345678', 'linkedin.post.reactions'],
+    ['companies house filings for 00445790', 'companies.filings'],
+    ['officers of SC123456', 'companies.officers'],
     ['views on https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'youtube.video.detail'],
     ['what are viewers complaining about under this video https://youtu.be/dQw4w9WgXcQ', 'youtube.video.comments'],
     ['how many people work at stripe.com', 'companies.enrich'],
