@@ -358,6 +358,7 @@ describe('words as callers write them', () => {
     ['reactions to linkedin post 7123456789012345678', 'linkedin.post.reactions'],
     ['companies house filings for 00445790', 'companies.filings'],
     ['officers of SC123456', 'companies.officers'],
+    ['what is openai posting on their linkedin page', 'linkedin.company.posts'],
     ['views on https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'youtube.video.detail'],
     ['what are viewers complaining about under this video https://youtu.be/dQw4w9WgXcQ', 'youtube.video.comments'],
     ['how many people work at stripe.com', 'companies.enrich'],
